@@ -1,0 +1,51 @@
+package mesh.cli;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * ConfigFile reads the file {@code mesh install} writes: {@code KEY=VALUE} lines, '#' comments,
+ * the format of a systemd EnvironmentFile, so one file serves the unit and {@code --config}.
+ * The process environment wins over the file, as an operator overriding one value expects.
+ */
+public final class ConfigFile {
+
+    private ConfigFile() {
+    }
+
+    public static Map<String, String> withEnvironment(Path file, Map<String, String> env) {
+        Map<String, String> merged = new HashMap<>(file == null ? Map.of() : read(file));
+        merged.putAll(env);
+        return merged;
+    }
+
+    public static Map<String, String> read(Path file) {
+        Map<String, String> values = new HashMap<>();
+        try {
+            int n = 0;
+            for (String raw : Files.readAllLines(file)) {
+                n++;
+                String line = raw.strip();
+                if (line.isEmpty() || line.startsWith("#")) {
+                    continue;
+                }
+                int eq = line.indexOf('=');
+                if (eq <= 0) {
+                    throw new VerbFailure(file + ":" + n + ": expected KEY=VALUE, got '" + line + "'");
+                }
+                String value = line.substring(eq + 1).strip();
+                if (value.length() >= 2 && (value.startsWith("\"") && value.endsWith("\"")
+                        || value.startsWith("'") && value.endsWith("'"))) {
+                    value = value.substring(1, value.length() - 1);
+                }
+                values.put(line.substring(0, eq).strip(), value);
+            }
+        } catch (IOException e) {
+            throw new VerbFailure("cannot read config file " + file + ": " + e.getMessage());
+        }
+        return values;
+    }
+}

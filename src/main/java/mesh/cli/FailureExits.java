@@ -1,0 +1,23 @@
+package mesh.cli;
+
+import java.io.PrintWriter;
+import picocli.CommandLine;
+
+/**
+ * FailureExits is the one place where an exception becomes an exit code: a {@link VerbFailure}
+ * carries a message meant for the operator; anything else is a bug and shows its type too.
+ */
+final class FailureExits implements CommandLine.IExecutionExceptionHandler {
+
+    @Override
+    public int handleExecutionException(Exception ex, CommandLine cmd, CommandLine.ParseResult parsed) {
+        PrintWriter err = cmd.getErr();
+        if (ex instanceof VerbFailure failure) {
+            err.println("mesh: " + failure.getMessage());
+        } else {
+            err.println("mesh: internal error: " + ex);
+        }
+        err.flush();
+        return ExitCodes.FAILED;
+    }
+}

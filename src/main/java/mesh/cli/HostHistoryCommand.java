@@ -1,0 +1,109 @@
+package mesh.cli;
+
+import jakarta.inject.Inject;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import mesh.host.DeclarationRecord;
+import mesh.host.DeclarationRecords;
+import mesh.host.HostSettings;
+import mesh.plan.DeclarationChanges;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+@Command(name = "history",
+        mixinStandardHelpOptions = true,
+        description = {"List the declarations this host accepted, or show what changed between two.",
+            "  mesh host history            every generation kept, newest last",
+            "  mesh host history A B        components added, removed and changed (with fields) from A to B",
+            "  mesh host history --last     the same for the last two generations",
+            "Reads MESH_HOST_STATE_DIR (default /var/lib/mesh); needs no running agent."})
+public class HostHistoryCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(arity = "0..2", paramLabel = "GENERATION")
+    List<Long> generations = new ArrayList<>();
+
+    @Option(names = "--last", description = "compare the last two generations")
+    boolean last;
+
+    @Option(names = "--config", paramLabel = "FILE", description = "KEY=VALUE file, as `mesh install` writes it")
+    Path config;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", description = "text (default) or json")
+    OutputFormat format = OutputFormat.TEXT;
+
+    @Inject
+    Output output;
+
+    @Override
+    public Integer call() {
+        DeclarationRecords records = new DeclarationRecords(
+                HostSettings.forLocal(ConfigFile.withEnvironment(config, System.getenv())).stateDir());
+        List<Long> kept = records.generations();
+        if (last) {
+            if (kept.size() < 2) {
+                throw new VerbFailure("fewer than two declarations are kept in " + records.dir());
+            }
+            generations = kept.subList(kept.size() - 2, kept.size());
+        }
+        if (generations.size() == 1) {
+            throw new VerbFailure("give two generations to compare, or none to list them");
+        }
+        if (generations.isEmpty()) {
+            list(records, kept);
+        } else {
+            compare(read(records, generations.get(0)), read(records, generations.get(1)));
+        }
+        return ExitCodes.OK;
+    }
+
+    private void list(DeclarationRecords records, List<Long> kept) {
+        List<DeclarationRecord> all = kept.stream().map(g -> records.read(g).orElseThrow()).toList();
+        if (format == OutputFormat.JSON) {
+            output.json(spec, all.stream().map(r -> new Entry(r.generation(), r.receivedAt(),
+                    r.declaration().components().size())).toList());
+            return;
+        }
+        if (all.isEmpty()) {
+            output.line(spec, "no declarations kept in " + records.dir());
+            return;
+        }
+        output.table(spec, List.of("GENERATION", "RECEIVED", "COMPONENTS"), all.stream()
+                .map(r -> List.of(Long.toString(r.generation()), r.receivedAt(),
+                        Integer.toString(r.declaration().components().size())))
+                .toList());
+    }
+
+    private void compare(DeclarationRecord a, DeclarationRecord b) {
+        DeclarationChanges changes = DeclarationChanges.between(a.declaration(), b.declaration());
+        if (format == OutputFormat.JSON) {
+            output.json(spec, changes);
+            return;
+        }
+        if (changes.isEmpty()) {
+            output.line(spec, "generations " + a.generation() + " and " + b.generation() + " declare the same components");
+            return;
+        }
+        output.line(spec, "from generation " + a.generation() + " (" + a.receivedAt() + ") to "
+                + b.generation() + " (" + b.receivedAt() + "):");
+        changes.added().forEach(n -> output.line(spec, "  added    " + n));
+        changes.removed().forEach(n -> output.line(spec, "  removed  " + n));
+        changes.changed().forEach((n, f) -> output.line(spec, "  changed  " + n + ": " + String.join(", ", f)));
+    }
+
+    private static DeclarationRecord read(DeclarationRecords records, long generation) {
+        return records.read(generation).orElseThrow(() ->
+                new VerbFailure("no declaration of generation " + generation + " is kept in " + records.dir()));
+    }
+
+    /** Entry is one line of the listing in {@code -o json}. */
+    public record Entry(long generation, String receivedAt, int components) {
+    }
+}

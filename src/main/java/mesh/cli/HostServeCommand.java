@@ -1,0 +1,55 @@
+package mesh.cli;
+
+import io.quarkus.runtime.Quarkus;
+import jakarta.inject.Inject;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import mesh.host.HostAgent;
+import mesh.host.HostSettings;
+import mesh.model.InvalidInput;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+@Command(name = "serve",
+        mixinStandardHelpOptions = true,
+        description = {"Run the host agent: take declarations over HTTP and keep the local engine at them.",
+            "",
+            "Configured by environment (over the --config file):",
+            "  MESH_HOST_NODE       this node's name (required)",
+            "  MESH_HOST_TOKEN      the bearer token pushes must carry (required)",
+            "  MESH_HOST_LISTEN     address to listen on (default 0.0.0.0:7701)",
+            "  MESH_HOST_ENGINE     Docker host (default unix:///var/run/docker.sock)",
+            "  MESH_HOST_STATE_DIR  where accepted declarations are kept (default /var/lib/mesh)",
+            "  MESH_HOST_INTERVAL   how often to check the engine (default 15s)"})
+public class HostServeCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--config", paramLabel = "FILE", description = "KEY=VALUE file, as `mesh install` writes it")
+    Path config;
+
+    @Inject
+    HostAgent agent;
+
+    @Inject
+    Output output;
+
+    @Override
+    public Integer call() {
+        HostSettings settings;
+        try {
+            settings = HostSettings.forServe(ConfigFile.withEnvironment(config, System.getenv()));
+        } catch (InvalidInput e) {
+            throw new VerbFailure(String.join("\n      ", e.problems()));
+        }
+        agent.start(settings);
+        output.line(spec, "mesh host agent for node " + settings.node() + ": engine " + settings.engine()
+                + ", records in " + settings.stateDir() + ", listening on "
+                + System.getProperty("quarkus.http.host", "?") + ":" + System.getProperty("quarkus.http.port", "?"));
+        Quarkus.waitForExit();
+        return ExitCodes.OK;
+    }
+}

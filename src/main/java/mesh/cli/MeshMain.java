@@ -1,0 +1,37 @@
+package mesh.cli;
+
+import io.quarkus.runtime.Quarkus;
+import io.quarkus.runtime.QuarkusApplication;
+import io.quarkus.runtime.annotations.QuarkusMain;
+import jakarta.inject.Inject;
+import java.util.Map;
+import picocli.CommandLine;
+
+/**
+ * MeshMain decides, before Quarkus boots, whether this run may listen: only the serve verbs open a
+ * port. Every other verb boots with the HTTP listener switched off, so `mesh --version` never binds
+ * 8080 and never fights a running agent for its port.
+ */
+@QuarkusMain
+public class MeshMain implements QuarkusApplication {
+
+    @Inject
+    CommandLine.IFactory factory;
+
+    public static void main(String... args) {
+        try {
+            ServeMode mode = ServeMode.forArgs(args);
+            Map<String, String> vars = ConfigFile.withEnvironment(ServeMode.configFile(args), System.getenv());
+            mode.properties(vars).forEach(System::setProperty);
+        } catch (VerbFailure | IllegalArgumentException e) {
+            System.err.println("mesh: " + e.getMessage());
+            System.exit(ExitCodes.FAILED);
+        }
+        Quarkus.run(MeshMain.class, args);
+    }
+
+    @Override
+    public int run(String... args) {
+        return MeshCommandLine.create(factory).execute(args);
+    }
+}

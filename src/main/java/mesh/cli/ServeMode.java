@@ -1,0 +1,57 @@
+package mesh.cli;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * ServeMode tells from the raw arguments whether this run is a server, and which Quarkus HTTP
+ * properties that implies. It runs before Quarkus boots, so it cannot use picocli or CDI; it only
+ * recognises the serve verbs' exact positions and leaves everything else to picocli.
+ */
+public enum ServeMode {
+    NONE(null, null),
+    HOST("MESH_HOST_LISTEN", "0.0.0.0:7701"),
+    CONTROLLER("MESH_CONTROLLER_LISTEN", "0.0.0.0:7700");
+
+    private final String listenVariable;
+    private final String defaultListen;
+
+    ServeMode(String listenVariable, String defaultListen) {
+        this.listenVariable = listenVariable;
+        this.defaultListen = defaultListen;
+    }
+
+    public static ServeMode forArgs(String... args) {
+        List<String> words = Arrays.stream(args).filter(a -> !a.startsWith("-")).limit(2).toList();
+        if (words.equals(List.of("host", "serve"))) {
+            return HOST;
+        }
+        if (words.equals(List.of("controller", "serve"))) {
+            return CONTROLLER;
+        }
+        return NONE;
+    }
+
+    /** The file named by {@code --config FILE} or {@code --config=FILE}, if any. */
+    public static java.nio.file.Path configFile(String... args) {
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--config") && i + 1 < args.length) {
+                return java.nio.file.Path.of(args[i + 1]);
+            }
+            if (args[i].startsWith("--config=")) {
+                return java.nio.file.Path.of(args[i].substring("--config=".length()));
+            }
+        }
+        return null;
+    }
+
+    /** The system properties to set before boot: listen where configured, or not at all. */
+    public Map<String, String> properties(Map<String, String> env) {
+        if (this == NONE) {
+            return Map.of("quarkus.http.host-enabled", "false");
+        }
+        Listen listen = Listen.parse(env.getOrDefault(listenVariable, defaultListen), listenVariable);
+        return Map.of("quarkus.http.host", listen.host(), "quarkus.http.port", Integer.toString(listen.port()));
+    }
+}

@@ -1,0 +1,22 @@
+package mesh.cli;
+
+import java.io.PrintWriter;
+import picocli.CommandLine;
+
+/**
+ * ShortParseErrors turns a usage mistake into one line and a hint, not a usage dump: an operator
+ * who mistyped a verb wants to see what was wrong, then where to look.
+ */
+final class ShortParseErrors implements CommandLine.IParameterExceptionHandler {
+
+    @Override
+    public int handleParseException(CommandLine.ParameterException ex, String[] args) {
+        CommandLine cmd = ex.getCommandLine();
+        PrintWriter err = cmd.getErr();
+        err.println("mesh: " + ex.getMessage());
+        CommandLine.UnmatchedArgumentException.printSuggestions(ex, err);
+        err.println("Try '" + cmd.getCommandSpec().qualifiedName() + " --help'.");
+        err.flush();
+        return ExitCodes.USAGE;
+    }
+}

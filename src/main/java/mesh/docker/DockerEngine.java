@@ -1,0 +1,312 @@
+package mesh.docker;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.async.ResultCallback;
+import com.github.dockerjava.api.command.CreateContainerCmd;
+import com.github.dockerjava.api.command.InspectContainerResponse;
+import com.github.dockerjava.api.exception.NotFoundException;
+import com.github.dockerjava.api.exception.NotModifiedException;
+import com.github.dockerjava.api.model.Bind;
+import com.github.dockerjava.api.model.Container;
+import com.github.dockerjava.api.model.ContainerNetwork;
+import com.github.dockerjava.api.model.ExposedPort;
+import com.github.dockerjava.api.model.Frame;
+import com.github.dockerjava.api.model.HostConfig;
+import com.github.dockerjava.api.model.PortBinding;
+import com.github.dockerjava.api.model.Ports;
+import com.github.dockerjava.api.model.RestartPolicy;
+import com.github.dockerjava.api.model.Volume;
+import com.github.dockerjava.core.DefaultDockerClientConfig;
+import com.github.dockerjava.core.DockerClientConfig;
+import com.github.dockerjava.core.DockerClientImpl;
+import com.github.dockerjava.core.RemoteApiVersion;
+import com.github.dockerjava.transport.DockerHttpClient;
+import com.github.dockerjava.httpclient5.ApacheDockerHttpClient;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import mesh.model.ComponentSpec;
+import mesh.model.Labels;
+import mesh.model.ObservedContainer;
+
+/**
+ * DockerEngine is the one real {@link Engine}: docker-java over the httpclient5 transport. API 1.41
+ * is pinned because Debian's engine (20.10) refuses newer clients (TESTBED.md). Two HTTP clients:
+ * a short response timeout for every call, and one bounded by the longest stop grace for stops,
+ * which legitimately take as long as a database needs to shut down cleanly.
+ */
+public final class DockerEngine implements Engine {
+
+    static final Duration CALL_TIMEOUT = Duration.ofSeconds(60);
+    static final Duration STOP_TIMEOUT_MARGIN = Duration.ofSeconds(30);
+    static final Duration LONGEST_STOP = Duration.ofSeconds(3600).plus(STOP_TIMEOUT_MARGIN);
+    static final Duration PULL_TIMEOUT = Duration.ofMinutes(10);
+
+    private final String dockerHost;
+    private final DockerClient client;
+    private final DockerClient slowClient;
+    private final AtomicLong writes = new AtomicLong();
+
+    public DockerEngine(String dockerHost) {
+        this.dockerHost = dockerHost;
+        DockerClientConfig config = DefaultDockerClientConfig.createDefaultConfigBuilder()
+                .withDockerHost(dockerHost)
+                .withApiVersion(RemoteApiVersion.VERSION_1_41)
+                .build();
+        this.client = DockerClientImpl.getInstance(config, http(config, CALL_TIMEOUT));
+        this.slowClient = DockerClientImpl.getInstance(config, http(config, LONGEST_STOP));
+    }
+
+    private static DockerHttpClient http(DockerClientConfig config, Duration responseTimeout) {
+        return new ApacheDockerHttpClient.Builder()
+                .dockerHost(config.getDockerHost())
+                .sslConfig(config.getSSLConfig())
+                .maxConnections(32)
+                .connectionTimeout(Duration.ofSeconds(5))
+                .responseTimeout(responseTimeout)
+                .build();
+    }
+
+    /** Whether the engine answers at all; used by checks before anything else is tried. */
+    public String version() {
+        return call("ask the engine its version", () -> client.versionCmd().exec().getVersion());
+    }
+
+    @Override
+    public List<ObservedContainer> list(String node) {
+        return call("list containers", () -> client.listContainersCmd()
+                .withShowAll(true)
+                .withLabelFilter(Map.of(Labels.NODE, node))
+                .exec()).stream().map(DockerEngine::observed).toList();
+    }
+
+    private static ObservedContainer observed(Container c) {
+        Map<String, String> labels = c.getLabels() == null ? Map.of() : c.getLabels();
+        String name = c.getNames() == null || c.getNames().length == 0 ? c.getId() : c.getNames()[0].replaceFirst("^/", "");
+        long generation;
+        try {
+            generation = Long.parseLong(labels.getOrDefault(Labels.GENERATION, "0"));
+        } catch (NumberFormatException e) {
+            generation = 0;
+        }
+        return new ObservedContainer(c.getId(), name, labels.get(Labels.MODULE), labels.get(Labels.DIGEST),
+                labels.get(Labels.SPEC), generation, "running".equals(c.getState()));
+    }
+
+    @Override
+    public boolean ensureNetwork(String network, Map<String, String> labels) {
+        return call("ensure network " + network, () -> {
+            try {
+                client.inspectNetworkCmd().withNetworkId(network).exec();
+                return false;
+            } catch (NotFoundException missing) {
+                writes.incrementAndGet();
+                client.createNetworkCmd().withName(network).withDriver("bridge").withLabels(labels).exec();
+                return true;
+            }
+        });
+    }
+
+    @Override
+    public boolean ensureVolume(String volume, Map<String, String> labels) {
+        return call("ensure volume " + volume, () -> {
+            try {
+                client.inspectVolumeCmd(volume).exec();
+                return false;
+            } catch (NotFoundException missing) {
+                writes.incrementAndGet();
+                client.createVolumeCmd().withName(volume).withLabels(labels).exec();
+                return true;
+            }
+        });
+    }
+
+    @Override
+    public String create(ComponentSpec spec, String publishAddress, Map<String, String> labels) {
+        return call("create " + spec.name(), () -> {
+            writes.incrementAndGet();
+            try {
+                return createCommand(spec, publishAddress, labels).exec().getId();
+            } catch (NotFoundException noImage) {
+                pull(spec.image());
+                writes.incrementAndGet();
+                return createCommand(spec, publishAddress, labels).exec().getId();
+            }
+        });
+    }
+
+    private CreateContainerCmd createCommand(ComponentSpec spec, String publishAddress, Map<String, String> labels) {
+        List<ExposedPort> exposed = spec.ports().stream().map(ExposedPort::tcp).toList();
+        List<PortBinding> bindings = exposed.stream()
+                .map(p -> new PortBinding(publishAddress == null ? Ports.Binding.bindPort(p.getPort())
+                        : Ports.Binding.bindIpAndPort(publishAddress, p.getPort()), p))
+                .toList();
+        HostConfig host = HostConfig.newHostConfig()
+                .withBinds(spec.volumes().entrySet().stream()
+                        .map(v -> new Bind(spec.volumeName(v.getKey()), new Volume(v.getValue()))).toList())
+                .withPortBindings(bindings)
+                .withExtraHosts(spec.hosts().entrySet().stream().map(h -> h.getKey() + ":" + h.getValue())
+                        .toArray(String[]::new))
+                .withRestartPolicy(RestartPolicy.unlessStoppedRestart());
+        if (spec.network() != null) {
+            host.withNetworkMode(spec.network());
+        }
+        CreateContainerCmd cmd = client.createContainerCmd(spec.image())
+                .withName(spec.name())
+                .withLabels(labels)
+                .withEnv(spec.env().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList())
+                .withExposedPorts(exposed)
+                .withStopTimeout(spec.stopTimeout())
+                .withHostConfig(host);
+        if (!spec.args().isEmpty()) {
+            cmd.withCmd(spec.args());
+        }
+        if (spec.network() != null) {
+            cmd.withAliases(spec.name());
+        }
+        return cmd;
+    }
+
+    private void pull(String image) {
+        writes.incrementAndGet();
+        try {
+            boolean done = slowClient.pullImageCmd(image).start()
+                    .awaitCompletion(PULL_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+            if (!done) {
+                throw new EngineFailure("pulling " + image + " took longer than " + PULL_TIMEOUT, null);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new EngineFailure("interrupted while pulling " + image, e);
+        } catch (RuntimeException e) {
+            throw new EngineFailure("image " + image + " is not on this engine and pulling it failed: "
+                    + firstLine(e.getMessage()), e);
+        }
+    }
+
+    @Override
+    public void start(String id) {
+        run("start " + id, () -> {
+            writes.incrementAndGet();
+            try {
+                client.startContainerCmd(id).exec();
+            } catch (NotModifiedException alreadyRunning) {
+                // a start that finds it running has nothing to do
+            }
+        });
+    }
+
+    @Override
+    public void stop(String id, Duration grace) {
+        run("stop " + id, () -> {
+            writes.incrementAndGet();
+            try {
+                slowClient.stopContainerCmd(id).withTimeout((int) grace.toSeconds()).exec();
+            } catch (NotModifiedException alreadyStopped) {
+                // nothing to stop
+            } catch (NotFoundException gone) {
+                // removed behind our back: nothing to stop
+            }
+        });
+    }
+
+    @Override
+    public void remove(String id) {
+        run("remove " + id, () -> {
+            writes.incrementAndGet();
+            try {
+                client.removeContainerCmd(id).withRemoveVolumes(false).withForce(false).exec();
+            } catch (NotFoundException gone) {
+                // already gone: removal is idempotent
+            }
+        });
+    }
+
+    @Override
+    public String address(String id, String network) {
+        return call("inspect " + id, () -> {
+            InspectContainerResponse inspect = client.inspectContainerCmd(id).exec();
+            Map<String, ContainerNetwork> networks = inspect.getNetworkSettings().getNetworks();
+            ContainerNetwork on = networks == null ? null
+                    : networks.get(network == null ? "bridge" : network);
+            return on == null || on.getIpAddress() == null || on.getIpAddress().isEmpty() ? null : on.getIpAddress();
+        });
+    }
+
+    @Override
+    public int exec(String id, List<String> command, Duration timeout) {
+        return call("exec in " + id, () -> {
+            writes.incrementAndGet();
+            String execId = client.execCreateCmd(id).withCmd(command.toArray(String[]::new))
+                    .withAttachStdout(true).withAttachStderr(true).exec().getId();
+            try {
+                boolean done = client.execStartCmd(execId).exec(new ResultCallback.Adapter<Frame>())
+                        .awaitCompletion(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                if (!done) {
+                    return -1;
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return -1;
+            }
+            Long code = client.inspectExecCmd(execId).exec().getExitCodeLong();
+            return code == null ? -1 : code.intValue();
+        });
+    }
+
+    @Override
+    public boolean running(String id) {
+        return call("inspect " + id, () -> {
+            try {
+                return Boolean.TRUE.equals(client.inspectContainerCmd(id).exec().getState().getRunning());
+            } catch (NotFoundException gone) {
+                return false;
+            }
+        });
+    }
+
+    @Override
+    public long writes() {
+        return writes.get();
+    }
+
+    @Override
+    public void close() {
+        try {
+            client.close();
+            slowClient.close();
+        } catch (java.io.IOException e) {
+            // closing a client that is going away anyway
+        }
+    }
+
+    private <T> T call(String what, Supplier<T> body) {
+        try {
+            return body.get();
+        } catch (EngineFailure e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new EngineFailure(what + " on " + dockerHost + " failed: " + firstLine(e.getMessage()), e);
+        }
+    }
+
+    private void run(String what, Runnable body) {
+        call(what, () -> {
+            body.run();
+            return null;
+        });
+    }
+
+    static String firstLine(String message) {
+        if (message == null) {
+            return "no message";
+        }
+        String line = message.lines().findFirst().orElse(message).strip();
+        // docker-java puts the engine's JSON answer in the message: keep the engine's own words.
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"message\"\\s*:\\s*\"([^\"]*)\"").matcher(message);
+        return m.find() ? m.group(1) : line;
+    }
+}

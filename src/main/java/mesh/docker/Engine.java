@@ -1,0 +1,49 @@
+package mesh.docker;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import mesh.model.ComponentSpec;
+import mesh.model.ObservedContainer;
+
+/**
+ * Engine is the node's container engine as the host agent needs it, and nothing more. Every call
+ * is bounded in time; every write call is counted, so "a no-op pass writes nothing" is checkable.
+ */
+public interface Engine extends AutoCloseable {
+
+    /** The containers that carry this node's label, running or not. */
+    List<ObservedContainer> list(String node);
+
+    /** Creates the network if missing; returns whether it had to. */
+    boolean ensureNetwork(String network, Map<String, String> labels);
+
+    /** Creates the named volume if missing; never deletes or changes an existing one. */
+    boolean ensureVolume(String volume, Map<String, String> labels);
+
+    /** Creates (not starts) a container for the spec; returns its id. */
+    String create(ComponentSpec spec, String publishAddress, Map<String, String> labels);
+
+    void start(String id);
+
+    /** SIGTERM, then SIGKILL after the grace period: the engine's own stop. */
+    void stop(String id, Duration grace);
+
+    /** Removes a stopped container, never its volumes. */
+    void remove(String id);
+
+    /** The container's address on a network, for HTTP health checks; null if it has none. */
+    String address(String id, String network);
+
+    /** Runs a command in the container; its exit code (a health check's answer). */
+    int exec(String id, List<String> command, Duration timeout);
+
+    /** Whether the container's process is running now. */
+    boolean running(String id);
+
+    /** Write calls made so far (create, start, stop, remove, network and volume creation, exec). */
+    long writes();
+
+    @Override
+    void close();
+}

@@ -1,0 +1,200 @@
+package mesh.host;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.function.Consumer;
+import mesh.docker.Engine;
+import mesh.model.ComponentSpec;
+import mesh.model.Declaration;
+import mesh.model.Labels;
+import mesh.model.ObservedContainer;
+import mesh.plan.HostPlan;
+
+/**
+ * ApplyRun carries out one {@link HostPlan} on the engine, the only place the agent writes:
+ *
+ * <pre>
+ *   remove (no longer declared)  ──►  networks, volumes (only if missing)
+ *        ──►  per component, as soon as everything it starts {@code after} is healthy:
+ *               create │ replace = stop(grace) → remove → create → start │ start │ keep
+ *               └─► wait for health, if anything changing waits on it
+ * </pre>
+ *
+ * Components nothing orders run in parallel. A failed component fails only itself and what waits
+ * on it. Volumes are never deleted (invariant 8).
+ */
+public final class ApplyRun {
+
+    private final Engine engine;
+    private final ExecutorService pool;
+    private final HealthProbe health;
+    private final Consumer<String> log;
+
+    public ApplyRun(Engine engine, ExecutorService pool, Consumer<String> log) {
+        this.engine = engine;
+        this.pool = pool;
+        this.health = new HealthProbe(engine);
+        this.log = log;
+    }
+
+    public ApplyReport run(Declaration declaration, HostPlan plan) {
+        ApplyReport report = new ApplyReport();
+        if (plan.isEmpty()) {
+            return report;
+        }
+        removeAll(plan.remove(), report);
+        Map<String, Action> actions = actions(plan);
+        Set<String> prepared = prepare(declaration, actions, report);
+        Map<String, CompletableFuture<String>> done = new HashMap<>();
+        for (ComponentSpec c : declaration.components()) {
+            schedule(c, declaration, actions, prepared, done, report);
+        }
+        CompletableFuture.allOf(done.values().toArray(CompletableFuture[]::new))
+                .exceptionally(ignored -> null).join();
+        return report;
+    }
+
+    private void removeAll(List<ObservedContainer> remove, ApplyReport report) {
+        CompletableFuture<?>[] removals = remove.stream().map(o -> CompletableFuture.runAsync(() -> {
+            try {
+                engine.stop(o.id(), null);
+                engine.remove(o.id());
+                changed(report, "removed " + o.name() + " (" + o.module() + "): no longer declared");
+            } catch (RuntimeException e) {
+                report.failed(o.name(), "could not remove: " + e.getMessage());
+            }
+        }, pool)).toArray(CompletableFuture[]::new);
+        CompletableFuture.allOf(removals).join();
+    }
+
+    /** Networks and volumes for what will be created; a component whose preparation fails is marked. */
+    private Set<String> prepare(Declaration d, Map<String, Action> actions, ApplyReport report) {
+        Set<String> failedNetworks = new HashSet<>();
+        Set<String> ready = new HashSet<>();
+        for (ComponentSpec c : d.components()) {
+            Action a = actions.get(c.name());
+            if (!a.creates()) {
+                ready.add(c.name());
+                continue;
+            }
+            try {
+                if (c.network() != null && !failedNetworks.contains(c.network())) {
+                    engine.ensureNetwork(c.network(), Labels.forVolume(d.node(), c.module()));
+                }
+                c.volumes().keySet().forEach(v -> engine.ensureVolume(c.volumeName(v), Labels.forVolume(d.node(), c.module())));
+                ready.add(c.name());
+            } catch (RuntimeException e) {
+                failedNetworks.add(c.network());
+                report.failed(c.name(), e.getMessage());
+            }
+        }
+        return ready;
+    }
+
+    private CompletableFuture<String> schedule(ComponentSpec c, Declaration d, Map<String, Action> actions,
+                                               Set<String> prepared, Map<String, CompletableFuture<String>> done,
+                                               ApplyReport report) {
+        CompletableFuture<String> existing = done.get(c.name());
+        if (existing != null) {
+            return existing;
+        }
+        CompletableFuture<?>[] deps = c.after().stream()
+                .map(dep -> schedule(d.component(dep).orElseThrow(), d, actions, prepared, done, report))
+                .toArray(CompletableFuture[]::new);
+        CompletableFuture<String> future = CompletableFuture.allOf(deps).handleAsync((ok, depFailure) -> {
+            if (depFailure != null) {
+                String reason = "not started: waits on " + String.join(", ", c.after()) + ", which failed";
+                report.failed(c.name(), reason);
+                throw new CompletionException(new IllegalStateException(reason));
+            }
+            if (!prepared.contains(c.name())) {
+                throw new CompletionException(new IllegalStateException("not prepared"));
+            }
+            try {
+                Action action = actions.get(c.name());
+                String id = perform(action, d, report);
+                if (waitedOnByChange(c, d, actions)) {
+                    health.awaitReady(c, id);
+                }
+                return id;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                report.failed(c.name(), "interrupted");
+                throw new CompletionException(e);
+            } catch (RuntimeException e) {
+                report.failed(c.name(), e.getMessage());
+                throw new CompletionException(e);
+            }
+        }, pool);
+        done.put(c.name(), future);
+        return future;
+    }
+
+    private String perform(Action a, Declaration d, ApplyReport report) {
+        ComponentSpec c = a.spec();
+        String where = c.name() + " (" + c.module() + ")";
+        switch (a.kind()) {
+            case CREATE -> {
+                String id = engine.create(c, d.address(), Labels.forContainer(d.node(), d.generation(), c));
+                engine.start(id);
+                changed(report, "created " + where);
+                return id;
+            }
+            case REPLACE -> {
+                engine.stop(a.current().id(), Duration.ofSeconds(c.stopTimeout()));
+                engine.remove(a.current().id());
+                String id = engine.create(c, d.address(), Labels.forContainer(d.node(), d.generation(), c));
+                engine.start(id);
+                changed(report, "updated " + where + ": replaced; " + String.join(", ", a.fields()) + " changed");
+                return id;
+            }
+            case START -> {
+                engine.start(a.current().id());
+                changed(report, "started " + where + ": it was not running");
+                return a.current().id();
+            }
+            default -> {
+                return a.current().id();
+            }
+        }
+    }
+
+    /** Whether something that changes in this pass starts after {@code c}: only then is its health awaited. */
+    private static boolean waitedOnByChange(ComponentSpec c, Declaration d, Map<String, Action> actions) {
+        return d.components().stream()
+                .anyMatch(other -> other.after().contains(c.name()) && actions.get(other.name()).changes());
+    }
+
+    private void changed(ApplyReport report, String line) {
+        report.changed(line);
+        log.accept(line);
+    }
+
+    private static Map<String, Action> actions(HostPlan plan) {
+        Map<String, Action> actions = new HashMap<>();
+        plan.create().forEach(c -> actions.put(c.name(), new Action(Kind.CREATE, c, null, List.of())));
+        plan.replace().forEach(r -> actions.put(r.spec().name(), new Action(Kind.REPLACE, r.spec(), r.current(), r.fields())));
+        plan.start().forEach(s -> actions.put(s.spec().name(), new Action(Kind.START, s.spec(), s.current(), List.of())));
+        plan.keep().forEach(k -> actions.put(k.spec().name(), new Action(Kind.KEEP, k.spec(), k.current(), List.of())));
+        return actions;
+    }
+
+    enum Kind { CREATE, REPLACE, START, KEEP }
+
+    record Action(Kind kind, ComponentSpec spec, ObservedContainer current, List<String> fields) {
+        boolean changes() {
+            return kind != Kind.KEEP;
+        }
+
+        boolean creates() {
+            return kind == Kind.CREATE || kind == Kind.REPLACE;
+        }
+    }
+}

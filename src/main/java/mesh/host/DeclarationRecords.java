@@ -1,0 +1,102 @@
+package mesh.host;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import mesh.model.Declaration;
+import mesh.model.DeclarationJson;
+
+/**
+ * DeclarationRecords keeps every declaration this host accepted, one file per generation under
+ * {@code <state-dir>/declarations/}, written durably (fsync of file and folder, atomic rename)
+ * before the push is acknowledged (invariant 6). A crash leaves either the whole record or none.
+ */
+public final class DeclarationRecords {
+
+    private static final Pattern FILE = Pattern.compile("(\\d{12})\\.json");
+
+    private final Path dir;
+
+    public DeclarationRecords(Path stateDir) {
+        this.dir = stateDir.resolve("declarations");
+    }
+
+    public Path dir() {
+        return dir;
+    }
+
+    public synchronized DeclarationRecord write(Declaration d, Instant receivedAt) {
+        DeclarationRecord record = new DeclarationRecord(d.generation(), receivedAt.toString(), d);
+        try {
+            Files.createDirectories(dir);
+            Path tmp = dir.resolve(".incoming-" + d.generation() + ".tmp");
+            byte[] bytes = DeclarationJson.writePretty(record).getBytes(StandardCharsets.UTF_8);
+            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    StandardOpenOption.TRUNCATE_EXISTING)) {
+                ch.write(ByteBuffer.wrap(bytes));
+                ch.force(true);
+            }
+            Files.move(tmp, file(d.generation()), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            try (FileChannel folder = FileChannel.open(dir, StandardOpenOption.READ)) {
+                folder.force(true);
+            }
+            return record;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot record generation " + d.generation() + " in " + dir, e);
+        }
+    }
+
+    /** The generations kept, oldest first. */
+    public List<Long> generations() {
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.map(p -> FILE.matcher(p.getFileName().toString()))
+                    .filter(Matcher::matches)
+                    .map(m -> Long.parseLong(m.group(1)))
+                    .sorted()
+                    .toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + dir, e);
+        }
+    }
+
+    public long lastGeneration() {
+        List<Long> all = generations();
+        return all.isEmpty() ? 0 : all.get(all.size() - 1);
+    }
+
+    public Optional<DeclarationRecord> read(long generation) {
+        Path file = file(generation);
+        if (!Files.exists(file)) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(DeclarationJson.MAPPER.readValue(Files.readString(file), DeclarationRecord.class));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the record of generation " + generation + " in " + file, e);
+        }
+    }
+
+    public Optional<DeclarationRecord> latest() {
+        long last = lastGeneration();
+        return last == 0 ? Optional.empty() : read(last);
+    }
+
+    private Path file(long generation) {
+        return dir.resolve(String.format("%012d.json", generation));
+    }
+}

@@ -1,0 +1,190 @@
+package mesh.host;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.annotation.PreDestroy;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import mesh.docker.DockerEngine;
+import mesh.docker.Engine;
+import mesh.model.Declaration;
+import mesh.model.ObservedContainer;
+import mesh.plan.HostDiff;
+import mesh.plan.HostPlan;
+import org.jboss.logging.Logger;
+
+/**
+ * HostAgent keeps this node's engine at the last declaration it accepted.
+ *
+ * <pre>
+ *  PUT /v1/declaration ─► check ─► record (fsync) ─► desired ─► trigger ─┐
+ *                                                                         ▼
+ *  every interval ─────────────────────────────► pass: observe ─► HostDiff ─► ApplyRun
+ *                                                      (empty plan: no write, no log)
+ * </pre>
+ *
+ * Passes run one at a time on one thread. After a restart the agent starts from the newest record,
+ * so it converges without replacing anything that already matches.
+ */
+@ApplicationScoped
+public class HostAgent {
+
+    private static final Logger LOG = Logger.getLogger("mesh.host");
+
+    private HostSettings settings;
+    private Engine engine;
+    private DeclarationRecords records;
+    private ScheduledExecutorService loop;
+    private ExecutorService pool;
+    private Clock clock = Clock.systemUTC();
+    private volatile Declaration desired;
+    private volatile long appliedGeneration;
+    private volatile boolean converged;
+    private volatile Instant lastPass;
+    private final Map<String, String> failures = new ConcurrentHashMap<>();
+
+    /** Starts serving with these settings: loads the newest record and converges to it. */
+    public synchronized void start(HostSettings settings) {
+        start(settings, new DockerEngine(settings.engine()));
+    }
+
+    synchronized void start(HostSettings settings, Engine engine) {
+        if (this.settings != null) {
+            throw new IllegalStateException("the host agent is already running for node " + this.settings.node());
+        }
+        this.settings = settings;
+        this.engine = engine;
+        this.records = new DeclarationRecords(settings.stateDir());
+        this.desired = records.latest().map(DeclarationRecord::declaration).orElse(null);
+        this.pool = Executors.newFixedThreadPool(settings.parallelism());
+        this.loop = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "mesh-host-loop"));
+        loop.scheduleWithFixedDelay(this::pass, 0, settings.interval().toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    public boolean serving() {
+        return settings != null;
+    }
+
+    public HostSettings settings() {
+        return settings;
+    }
+
+    /**
+     * Accepts a declaration: refuses one for another node or not newer than the last, records it
+     * durably, makes it the desired state and wakes the loop. Returns what it changes against what
+     * runs now, or nothing if the engine does not answer (the loop applies it when it does).
+     */
+    public Optional<HostPlan> accept(Declaration d) {
+        synchronized (records) {
+            if (!settings.node().equals(d.node())) {
+                throw new Refusal(400, "the declaration is for node '" + d.node() + "', this agent serves '"
+                        + settings.node() + "'");
+            }
+            long last = records.lastGeneration();
+            if (d.generation() <= last) {
+                throw new Refusal(409, "generation " + d.generation() + " is not newer than the last accepted, "
+                        + last + "; nothing was changed");
+            }
+            records.write(d, clock.instant());
+            desired = d;
+            converged = false;
+        }
+        loop.execute(this::pass);
+        try {
+            HostPlan plan = HostDiff.between(d, engine.list(d.node()));
+            LOG.infof("accepted generation %d: %s", d.generation(), plan.summary());
+            return Optional.of(plan);
+        } catch (RuntimeException e) {
+            // Recorded and held: the loop applies it when the engine answers. Say so rather than fail the push.
+            LOG.warnf("accepted generation %d; the engine did not answer: %s", d.generation(), e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    /** One pass: observe, diff, apply. Never throws: the loop must survive every failure. */
+    void pass() {
+        Declaration d = desired;
+        if (d == null) {
+            return;
+        }
+        try {
+            HostPlan plan = HostDiff.between(d, engine.list(d.node()));
+            if (!plan.isEmpty()) {
+                ApplyReport report = new ApplyRun(engine, pool, LOG::info).run(d, plan);
+                noteFailures(report.failures());
+                converged = report.ok() && HostDiff.between(d, engine.list(d.node())).isEmpty();
+            } else {
+                noteFailures(Map.of());
+                converged = true;
+            }
+            if (converged) {
+                appliedGeneration = d.generation();
+            }
+        } catch (RuntimeException e) {
+            noteFailures(Map.of("(engine)", e.getMessage()));
+            converged = false;
+        } finally {
+            lastPass = clock.instant();
+        }
+    }
+
+    /** Logs a failure when it first appears or changes, not on every pass. */
+    private void noteFailures(Map<String, String> now) {
+        now.forEach((component, reason) -> {
+            if (!reason.equals(failures.put(component, reason))) {
+                LOG.warnf("failed %s: %s", component, reason);
+            }
+        });
+        failures.keySet().removeIf(component -> {
+            boolean recovered = !now.containsKey(component);
+            if (recovered) {
+                LOG.infof("recovered %s", component);
+            }
+            return recovered;
+        });
+    }
+
+    public HostStatus status() {
+        Declaration d = desired;
+        List<ObservedContainer> observed = engine.list(settings.node());
+        return HostStatus.of(settings.node(), d, appliedGeneration, converged, lastPass, observed, Map.copyOf(failures));
+    }
+
+    public DeclarationRecords records() {
+        return records;
+    }
+
+    public Optional<Declaration> desired() {
+        return Optional.ofNullable(desired);
+    }
+
+    @PreDestroy
+    synchronized void stop() {
+        if (loop != null) {
+            loop.shutdownNow();
+            pool.shutdownNow();
+            engine.close();
+        }
+    }
+
+    /** Refusal is a request the agent turns down; the status code and message go back to the caller. */
+    public static class Refusal extends RuntimeException {
+        private final int status;
+
+        public Refusal(int status, String message) {
+            super(message);
+            this.status = status;
+        }
+
+        public int status() {
+            return status;
+        }
+    }
+}

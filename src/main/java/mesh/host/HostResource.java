@@ -1,0 +1,77 @@
+package mesh.host;
+
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.util.List;
+import java.util.Optional;
+import mesh.model.Declaration;
+import mesh.model.DeclarationJson;
+import mesh.plan.HostPlan;
+import mesh.plan.PlanView;
+
+/**
+ * HostResource is the agent's API. Every refusal leaves the agent as it was: the declaration is
+ * parsed and checked in full before anything is recorded.
+ */
+@Path("/v1")
+@Produces(MediaType.APPLICATION_JSON)
+public class HostResource {
+
+    @Inject
+    HostAgent agent;
+
+    /** Accepted is the answer to a push: the generation now held and what it changes on this node. */
+    public record Accepted(String node, long generation, PlanView plan, String note) {
+    }
+
+    /** Kept is one entry of {@code GET /v1/declarations}. */
+    public record Kept(long generation, String receivedAt, int components) {
+    }
+
+    @PUT
+    @Path("/declaration")
+    @Consumes(MediaType.WILDCARD)
+    public Response put(String body) {
+        Declaration d = DeclarationJson.parse(body == null ? "" : body);
+        Optional<HostPlan> plan = agent.accept(d);
+        return Response.status(201)
+                .entity(new Accepted(d.node(), d.generation(), plan.map(PlanView::of).orElse(null),
+                        plan.isPresent() ? null : "recorded; the engine did not answer, the agent applies it when it does"))
+                .build();
+    }
+
+    @GET
+    @Path("/status")
+    public HostStatus status() {
+        return agent.status();
+    }
+
+    @GET
+    @Path("/declarations")
+    public List<Kept> declarations() {
+        return agent.records().generations().stream()
+                .map(g -> agent.records().read(g).orElseThrow())
+                .map(r -> new Kept(r.generation(), r.receivedAt(), r.declaration().components().size()))
+                .toList();
+    }
+
+    @GET
+    @Path("/declarations/{generation}")
+    public DeclarationRecord declaration(@PathParam("generation") String generation) {
+        long g;
+        try {
+            g = Long.parseLong(generation);
+        } catch (NumberFormatException e) {
+            throw new HostAgent.Refusal(400, "generation must be a number, got '" + generation + "'");
+        }
+        return agent.records().read(g)
+                .orElseThrow(() -> new HostAgent.Refusal(404, "no declaration of generation " + g + " was accepted here"));
+    }
+}

@@ -1,0 +1,75 @@
+package mesh.host;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import mesh.model.InvalidInput;
+
+/**
+ * HostSettings is the host agent's configuration, read from MESH_HOST_* (environment over the
+ * config file), with the defaults of the CLI contract. A missing node name or token is an error at
+ * start, not a surprise at the first push.
+ */
+public record HostSettings(String node, String engine, String token, Path stateDir, Duration interval,
+                           int parallelism) {
+
+    public static final String DEFAULT_ENGINE = "unix:///var/run/docker.sock";
+    public static final String DEFAULT_STATE_DIR = "/var/lib/mesh";
+
+    /** Settings for serving: the token is required. */
+    public static HostSettings forServe(Map<String, String> vars) {
+        HostSettings s = read(vars);
+        List<String> problems = new ArrayList<>(s.problems());
+        if (s.token() == null || s.token().isBlank()) {
+            problems.add("MESH_HOST_TOKEN is not set: the agent refuses to serve without a token");
+        }
+        if (!problems.isEmpty()) {
+            throw new InvalidInput(problems);
+        }
+        return s;
+    }
+
+    /** Settings for the local verbs (apply, history): no token, node from the declaration if unset. */
+    public static HostSettings forLocal(Map<String, String> vars) {
+        return read(vars);
+    }
+
+    private static HostSettings read(Map<String, String> vars) {
+        String interval = vars.getOrDefault("MESH_HOST_INTERVAL", "15s");
+        return new HostSettings(
+                vars.get("MESH_HOST_NODE"),
+                vars.getOrDefault("MESH_HOST_ENGINE", DEFAULT_ENGINE),
+                vars.get("MESH_HOST_TOKEN"),
+                Path.of(vars.getOrDefault("MESH_HOST_STATE_DIR", DEFAULT_STATE_DIR)),
+                parseSeconds(interval),
+                Integer.parseInt(vars.getOrDefault("MESH_HOST_PARALLELISM", "8")));
+    }
+
+    private List<String> problems() {
+        List<String> problems = new ArrayList<>();
+        if (node == null || node.isBlank()) {
+            problems.add("MESH_HOST_NODE is not set: the agent must know which node it is");
+        }
+        if (interval.isZero() || interval.isNegative()) {
+            problems.add("MESH_HOST_INTERVAL must be a positive duration like 15s");
+        }
+        if (parallelism < 1 || parallelism > 64) {
+            problems.add("MESH_HOST_PARALLELISM must be 1 to 64");
+        }
+        return problems;
+    }
+
+    static Duration parseSeconds(String text) {
+        String t = text.strip();
+        try {
+            if (t.endsWith("ms")) {
+                return Duration.ofMillis(Long.parseLong(t.substring(0, t.length() - 2)));
+            }
+            return Duration.ofSeconds(Long.parseLong(t.endsWith("s") ? t.substring(0, t.length() - 1) : t));
+        } catch (NumberFormatException e) {
+            throw new InvalidInput(List.of("MESH_HOST_INTERVAL must be a duration like 15s or 500ms, got '" + text + "'"));
+        }
+    }
+}

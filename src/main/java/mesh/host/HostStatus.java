@@ -1,0 +1,40 @@
+package mesh.host;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import mesh.model.ComponentSpec;
+import mesh.model.Declaration;
+import mesh.model.ObservedContainer;
+import mesh.model.SpecDigest;
+
+/**
+ * HostStatus is {@code GET /v1/status}: which generation the agent holds and has applied, and each
+ * declared component's state on the engine.
+ */
+public record HostStatus(String node, long generation, long appliedGeneration, boolean converged,
+                         String lastPass, List<Component> components) {
+
+    /** Component is one declared component: running, stopped, missing or changing, with its digest. */
+    public record Component(String name, String module, String state, String digest, String containerId,
+                            String error) {
+    }
+
+    static HostStatus of(String node, Declaration d, long applied, boolean converged, Instant lastPass,
+                         List<ObservedContainer> observed, Map<String, String> failures) {
+        List<Component> components = new ArrayList<>();
+        if (d != null) {
+            for (ComponentSpec c : d.components()) {
+                ObservedContainer o = observed.stream().filter(x -> x.name().equals(c.name())).findFirst().orElse(null);
+                String state = o == null ? "missing"
+                        : !SpecDigest.matches(o.digest(), c) ? "outdated"
+                        : o.running() ? "running" : "stopped";
+                components.add(new Component(c.name(), c.module(), state, o == null ? null : o.digest(),
+                        o == null ? null : o.id(), failures.get(c.name())));
+            }
+        }
+        return new HostStatus(node, d == null ? 0 : d.generation(), applied, converged,
+                lastPass == null ? null : lastPass.toString(), components);
+    }
+}

@@ -1,0 +1,61 @@
+package mesh.model;
+
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * ComponentSpec is one container a node must run, exactly as the host agent creates it.
+ *
+ * @param module             the module it belongs to; its volumes are the module's data
+ * @param name               the container's name on its node, and its name on the module's network
+ * @param image              the image to run
+ * @param args               command arguments; empty keeps the image's own command
+ * @param env                environment variables
+ * @param volumes            module volume name to path in the container; never deleted by apply
+ * @param ports              container ports published on the node's address, same number outside
+ * @param hosts              mesh name to address, for exactly the names this component binds
+ * @param health             how to tell it is ready; null means "running is ready"
+ * @param after              components (on this node) that must be healthy before this one starts
+ * @param stopTimeoutSeconds how long a stop waits after SIGTERM before it kills
+ * @param network            the module's own network, shared by its components
+ */
+public record ComponentSpec(
+        String module,
+        String name,
+        String image,
+        List<String> args,
+        Map<String, String> env,
+        Map<String, String> volumes,
+        List<Integer> ports,
+        Map<String, String> hosts,
+        HealthCheck health,
+        List<String> after,
+        Integer stopTimeoutSeconds,
+        String network) {
+
+    /** DEFAULT_STOP_TIMEOUT_SECONDS is Docker's own default grace period. */
+    public static final int DEFAULT_STOP_TIMEOUT_SECONDS = 10;
+
+    public ComponentSpec {
+        args = args == null ? List.of() : List.copyOf(args);
+        env = env == null ? Map.of() : sorted(env);
+        volumes = volumes == null ? Map.of() : sorted(volumes);
+        ports = ports == null ? List.of() : List.copyOf(ports);
+        hosts = hosts == null ? Map.of() : sorted(hosts);
+        after = after == null ? List.of() : List.copyOf(after);
+    }
+
+    public int stopTimeout() {
+        return stopTimeoutSeconds == null ? DEFAULT_STOP_TIMEOUT_SECONDS : stopTimeoutSeconds;
+    }
+
+    /** The Docker volume that holds a module volume: one per module and name, shared by replaces. */
+    public String volumeName(String moduleVolume) {
+        return module + "_" + moduleVolume;
+    }
+
+    private static Map<String, String> sorted(Map<String, String> map) {
+        return java.util.Collections.unmodifiableMap(new TreeMap<>(map));
+    }
+}

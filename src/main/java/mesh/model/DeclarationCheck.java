@@ -1,0 +1,127 @@
+package mesh.model;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * DeclarationCheck lists what is wrong with a declaration before anything is recorded or applied,
+ * so a refused declaration changes nothing (invariant 10). Each problem names the component and field.
+ */
+public final class DeclarationCheck {
+
+    /** Docker's rule for container, network and volume names. */
+    static final Pattern NAME = Pattern.compile("[a-zA-Z0-9][a-zA-Z0-9_.-]{0,127}");
+    static final Pattern HOSTNAME = Pattern.compile(
+            "(\\*\\.)?[a-zA-Z0-9]([a-zA-Z0-9-]{0,62})(\\.[a-zA-Z0-9]([a-zA-Z0-9-]{0,62}))*");
+    static final Pattern IPV4 = Pattern.compile(
+            "((25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.){3}(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)");
+    static final Pattern IPV6 = Pattern.compile("[0-9a-fA-F:]*:[0-9a-fA-F:.]*");
+    static final int MAX_STOP_TIMEOUT_SECONDS = 3600;
+
+    private DeclarationCheck() {
+    }
+
+    public static List<String> problems(Declaration d) {
+        List<String> problems = new ArrayList<>();
+        if (d.node() == null || !NAME.matcher(d.node()).matches()) {
+            problems.add("node: must be a name of letters, digits, '.', '_' or '-', got " + quoted(d.node()));
+        }
+        if (d.address() != null && !isAddress(d.address())) {
+            problems.add("address: not an IP address: " + quoted(d.address()));
+        }
+        if (d.generation() < 1) {
+            problems.add("generation: must be 1 or more, got " + d.generation());
+        }
+        Set<String> names = new HashSet<>();
+        Map<Integer, String> portOwners = new HashMap<>();
+        for (int i = 0; i < d.components().size(); i++) {
+            ComponentSpec c = d.components().get(i);
+            if (c == null) {
+                problems.add("components[" + i + "]: is null");
+                continue;
+            }
+            String where = c.name() == null ? "components[" + i + "]" : "component " + c.name();
+            if (c.name() != null && !names.add(c.name())) {
+                problems.add(where + ": declared twice");
+            }
+            componentProblems(c, where, problems);
+            for (Integer port : c.ports()) {
+                String owner = port == null ? null : portOwners.putIfAbsent(port, c.name());
+                if (owner != null && !owner.equals(c.name())) {
+                    problems.add(where + ": port " + port + " is already published by " + owner);
+                }
+            }
+        }
+        problems.addAll(StartOrder.problems(d.components()));
+        return problems;
+    }
+
+    private static void componentProblems(ComponentSpec c, String where, List<String> problems) {
+        check(problems, c.name() != null && NAME.matcher(c.name()).matches(), where,
+                "name: must be letters, digits, '.', '_' or '-', got " + quoted(c.name()));
+        check(problems, c.module() != null && NAME.matcher(c.module()).matches(), where,
+                "module: must be letters, digits, '.', '_' or '-', got " + quoted(c.module()));
+        check(problems, c.image() != null && !c.image().isBlank() && !c.image().contains(" "), where,
+                "image: is required (an image reference), got " + quoted(c.image()));
+        check(problems, c.network() == null || NAME.matcher(c.network()).matches(), where,
+                "network: not a valid network name: " + quoted(c.network()));
+        c.env().forEach((k, v) -> check(problems, !k.isEmpty() && !k.contains("=") && v != null, where,
+                "env: '" + k + "' must be a non-empty name without '=' and have a value"));
+        c.volumes().forEach((k, v) -> {
+            check(problems, NAME.matcher(k).matches(), where, "volumes: not a valid volume name: " + quoted(k));
+            check(problems, v != null && v.startsWith("/"), where,
+                    "volumes: path for '" + k + "' must be absolute, got " + quoted(v));
+        });
+        for (Integer port : c.ports()) {
+            check(problems, port != null && port >= 1 && port <= 65535, where,
+                    "ports: " + port + " is not a port (1-65535)");
+        }
+        c.hosts().forEach((k, v) -> {
+            check(problems, HOSTNAME.matcher(k).matches(), where, "hosts: not a host name: " + quoted(k));
+            check(problems, v != null && isAddress(v), where,
+                    "hosts: '" + k + "' must map to an IP address, got " + quoted(v));
+        });
+        check(problems, c.stopTimeoutSeconds() == null
+                        || (c.stopTimeoutSeconds() >= 0 && c.stopTimeoutSeconds() <= MAX_STOP_TIMEOUT_SECONDS), where,
+                "stopTimeoutSeconds: must be 0 to " + MAX_STOP_TIMEOUT_SECONDS + ", got " + c.stopTimeoutSeconds());
+        if (c.health() != null) {
+            healthProblems(c.health(), where, problems);
+        }
+    }
+
+    private static void healthProblems(HealthCheck h, String where, List<String> problems) {
+        boolean http = h.http() != null;
+        boolean command = h.command() != null;
+        check(problems, http != command, where, "health: give exactly one of 'http' (with 'port') or 'command'");
+        if (http) {
+            check(problems, h.http().startsWith("/"), where, "health.http: must be a path starting with '/'");
+            check(problems, h.port() != null && h.port() >= 1 && h.port() <= 65535, where,
+                    "health.port: an HTTP health check needs a port (1-65535)");
+        }
+        if (command) {
+            check(problems, !h.command().isEmpty(), where,
+                    "health.command: must be a non-empty list of words");
+        }
+        check(problems, h.timeoutSeconds() == null || (h.timeoutSeconds() >= 1 && h.timeoutSeconds() <= 3600),
+                where, "health.timeoutSeconds: must be 1 to 3600");
+    }
+
+    static boolean isAddress(String text) {
+        return IPV4.matcher(text).matches() || IPV6.matcher(text).matches();
+    }
+
+    private static void check(List<String> problems, boolean ok, String where, String problem) {
+        if (!ok) {
+            problems.add(where + ": " + problem);
+        }
+    }
+
+    private static String quoted(Object value) {
+        return value == null ? "nothing" : "'" + value + "'";
+    }
+}

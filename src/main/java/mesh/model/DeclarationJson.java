@@ -1,0 +1,103 @@
+package mesh.model;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.MapperFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.cfg.CoercionAction;
+import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.type.LogicalType;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * DeclarationJson reads and writes declarations strictly: an unknown field, a field of the wrong
+ * type or trailing garbage is an error that names the field, never a silently dropped value.
+ */
+public final class DeclarationJson {
+
+    /** MAPPER is strict on input and canonical on output (sorted keys, no nulls). */
+    public static final ObjectMapper MAPPER = JsonMapper.builder()
+            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
+            .enable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
+            .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
+            .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
+            .serializationInclusion(JsonInclude.Include.NON_NULL)
+            .withCoercionConfig(LogicalType.Textual, c -> c
+                    .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                    .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                    .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
+            .withCoercionConfig(LogicalType.Integer, c -> c
+                    .setCoercion(CoercionInputShape.String, CoercionAction.Fail)
+                    .setCoercion(CoercionInputShape.Float, CoercionAction.Fail))
+            .build();
+
+    private DeclarationJson() {
+    }
+
+    /** Parses and validates; the exception's message names every problem found. */
+    public static Declaration parse(String json) {
+        if (json == null || json.isBlank()) {
+            throw new InvalidInput(List.of("the declaration is empty"));
+        }
+        Declaration declaration;
+        try {
+            declaration = MAPPER.readValue(json, Declaration.class);
+        } catch (JsonProcessingException e) {
+            throw new InvalidInput(List.of(describe(e)));
+        }
+        if (declaration == null) {
+            throw new InvalidInput(List.of("the declaration is empty"));
+        }
+        List<String> problems = DeclarationCheck.problems(declaration);
+        if (!problems.isEmpty()) {
+            throw new InvalidInput(problems);
+        }
+        return declaration;
+    }
+
+    public static String write(Object value) {
+        try {
+            return MAPPER.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write " + value.getClass().getSimpleName(), e);
+        }
+    }
+
+    public static String writePretty(Object value) {
+        try {
+            return MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write " + value.getClass().getSimpleName(), e);
+        }
+    }
+
+    /** Turns Jackson's multi-line message into one line that names the field by its path. */
+    static String describe(JsonProcessingException e) {
+        String where = e instanceof JsonMappingException m ? path(m.getPath()) : "";
+        String location = e.getLocation() == null ? ""
+                : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")";
+        if (e instanceof UnrecognizedPropertyException u) {
+            String parent = path(u.getPath().subList(0, u.getPath().size() - 1));
+            return "unknown field '" + u.getPropertyName() + "'" + (parent.isEmpty() ? "" : " in " + parent) + location;
+        }
+        String message = e.getOriginalMessage().lines().findFirst().orElse("malformed JSON");
+        message = message.replaceAll(" \\(class [^)]*\\)", "").replaceAll("`", "'");
+        return (where.isEmpty() ? "malformed JSON: " : "field '" + where + "': ") + message + location;
+    }
+
+    private static String path(List<JsonMappingException.Reference> refs) {
+        return refs.stream()
+                .map(r -> r.getFieldName() != null ? "." + r.getFieldName() : "[" + r.getIndex() + "]")
+                .collect(Collectors.joining())
+                .replaceFirst("^\\.", "");
+    }
+}

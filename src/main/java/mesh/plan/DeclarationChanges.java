@@ -1,0 +1,62 @@
+package mesh.plan;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import mesh.model.ComponentSpec;
+import mesh.model.Declaration;
+import mesh.model.DeclarationJson;
+
+/**
+ * DeclarationChanges answers "what changed between these two declarations": components added,
+ * removed, and changed with every field that differs (not only the digested ones), so an operator
+ * can read on the machine itself why a pass replaced what it did (field report 003).
+ */
+public record DeclarationChanges(long from, long to, List<String> added, List<String> removed,
+                                 Map<String, List<String>> changed) {
+
+    public static DeclarationChanges between(Declaration a, Declaration b) {
+        Map<String, ComponentSpec> before = byName(a);
+        Map<String, ComponentSpec> after = byName(b);
+        List<String> added = new ArrayList<>();
+        List<String> removed = new ArrayList<>();
+        Map<String, List<String>> changed = new TreeMap<>();
+        for (String name : after.keySet()) {
+            if (!before.containsKey(name)) {
+                added.add(name);
+            }
+        }
+        for (String name : before.keySet()) {
+            ComponentSpec old = before.get(name);
+            ComponentSpec now = after.get(name);
+            if (now == null) {
+                removed.add(name);
+            } else if (!old.equals(now)) {
+                changed.put(name, fields(old, now));
+            }
+        }
+        return new DeclarationChanges(a.generation(), b.generation(), added, removed, changed);
+    }
+
+    public boolean isEmpty() {
+        return added.isEmpty() && removed.isEmpty() && changed.isEmpty();
+    }
+
+    private static Map<String, ComponentSpec> byName(Declaration d) {
+        Map<String, ComponentSpec> map = new TreeMap<>();
+        d.components().forEach(c -> map.put(c.name(), c));
+        return map;
+    }
+
+    private static List<String> fields(ComponentSpec old, ComponentSpec now) {
+        JsonNode a = DeclarationJson.MAPPER.valueToTree(old);
+        JsonNode b = DeclarationJson.MAPPER.valueToTree(now);
+        TreeSet<String> keys = new TreeSet<>();
+        a.fieldNames().forEachRemaining(keys::add);
+        b.fieldNames().forEachRemaining(keys::add);
+        return keys.stream().filter(k -> !java.util.Objects.equals(a.get(k), b.get(k))).toList();
+    }
+}

@@ -1,0 +1,60 @@
+package mesh.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.quarkus.test.junit.main.Launch;
+import io.quarkus.test.junit.main.LaunchResult;
+import io.quarkus.test.junit.main.QuarkusMainLauncher;
+import io.quarkus.test.junit.main.QuarkusMainTest;
+import org.junit.jupiter.api.Test;
+
+@QuarkusMainTest
+class MeshCliTest {
+
+    @Test
+    @Launch("--version")
+    void versionPrintsTheVersion(LaunchResult result) {
+        assertTrue(result.getOutput().matches("mesh \\d+\\.\\d+\\.\\d+.*"), result.getOutput());
+    }
+
+    @Test
+    @Launch("--help")
+    void helpListsTheVerbsThatExist(LaunchResult result) {
+        assertTrue(result.getOutput().contains("host"), result.getOutput());
+        assertTrue(result.getOutput().contains("Exit codes"), result.getOutput());
+    }
+
+    @Test
+    void anUnknownVerbIsAUsageErrorInOneLineAndAHint(QuarkusMainLauncher launcher) {
+        LaunchResult result = launcher.launch("nosuchverb");
+        assertEquals(ExitCodes.USAGE, result.exitCode());
+        assertEquals("mesh: Unmatched argument at index 0: 'nosuchverb'", result.getErrorOutput().lines().findFirst().orElse(""));
+        assertTrue(result.getErrorOutput().contains("--help"));
+    }
+
+    @Test
+    void aBadFlagIsAUsageError(QuarkusMainLauncher launcher) {
+        LaunchResult result = launcher.launch("host", "history", "--no-such-flag");
+        assertEquals(ExitCodes.USAGE, result.exitCode());
+        assertTrue(result.getErrorOutput().startsWith("mesh: Unknown option: '--no-such-flag'"), result.getErrorOutput());
+    }
+
+    @Test
+    void aBadDeclarationFileFailsWithExitOneAndNamesTheProblem(QuarkusMainLauncher launcher) throws Exception {
+        java.nio.file.Path file = java.nio.file.Files.createTempFile("decl", ".json");
+        java.nio.file.Files.writeString(file, "{\"node\":\"n1\",\"generation\":1,\"components\":[{\"module\":\"m\",\"name\":\"a\"}]}");
+        LaunchResult result = launcher.launch("host", "apply", file.toString());
+        assertEquals(ExitCodes.FAILED, result.exitCode());
+        assertTrue(result.getErrorOutput().contains("component a: image: is required"), result.getErrorOutput());
+    }
+
+    @Test
+    void onlyTheServeVerbsListen() {
+        assertEquals("false", ServeMode.forArgs("host", "apply", "x").properties(java.util.Map.of()).get("quarkus.http.host-enabled"));
+        assertEquals("7701", ServeMode.forArgs("host", "serve").properties(java.util.Map.of()).get("quarkus.http.port"));
+        assertEquals("127.0.0.1", ServeMode.forArgs("host", "serve", "--config", "f")
+                .properties(java.util.Map.of("MESH_HOST_LISTEN", "127.0.0.1:9")).get("quarkus.http.host"));
+        assertEquals(ServeMode.NONE, ServeMode.forArgs("--help", "host"));
+    }
+}
