@@ -204,7 +204,11 @@ public final class DockerEngine implements Engine {
         run("stop " + id, () -> {
             writes.incrementAndGet();
             try {
-                slowClient.stopContainerCmd(id).withTimeout((int) grace.toSeconds()).exec();
+                var stop = slowClient.stopContainerCmd(id);
+                if (grace != null) {
+                    stop.withTimeout((int) grace.toSeconds());
+                }
+                stop.exec();
             } catch (NotModifiedException alreadyStopped) {
                 // nothing to stop
             } catch (NotFoundException gone) {

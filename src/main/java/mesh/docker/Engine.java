@@ -26,7 +26,7 @@ public interface Engine extends AutoCloseable {
 
     void start(String id);
 
-    /** SIGTERM, then SIGKILL after the grace period: the engine's own stop. */
+    /** SIGTERM, then SIGKILL after the grace period (null: the container's own stop timeout). */
     void stop(String id, Duration grace);
 
     /** Removes a stopped container, never its volumes. */

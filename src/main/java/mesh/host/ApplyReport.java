@@ -9,7 +9,7 @@ import java.util.TreeMap;
 /**
  * ApplyReport is what one apply did: one line per change, in the host log's form
  * ({@code updated gitea.server (gitea): replaced; hosts, image changed}), and the components that
- * failed, each with its reason. A failed component does not stop the others.
+ * failed, each with its reason, by name. A failed component does not stop the others.
  */
 public final class ApplyReport {
 
@@ -32,7 +32,7 @@ public final class ApplyReport {
 
     public Map<String, String> failures() {
         synchronized (failures) {
-            return Map.copyOf(failures);
+            return Collections.unmodifiableMap(new TreeMap<>(failures));
         }
     }
 

@@ -1,0 +1,451 @@
+package mesh.host;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.async.ResultCallback;
+import com.github.dockerjava.api.command.InspectContainerResponse;
+import com.github.dockerjava.api.model.Bind;
+import com.github.dockerjava.api.model.Container;
+import com.github.dockerjava.api.model.Frame;
+import com.github.dockerjava.api.model.HostConfig;
+import com.github.dockerjava.api.model.Volume;
+import com.github.dockerjava.core.DefaultDockerClientConfig;
+import com.github.dockerjava.core.DockerClientImpl;
+import com.github.dockerjava.core.RemoteApiVersion;
+import com.github.dockerjava.httpclient5.ApacheDockerHttpClient;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import java.util.stream.LongStream;
+import java.util.stream.Stream;
+import mesh.model.ComponentSpec;
+import mesh.model.Declaration;
+import mesh.model.DeclarationJson;
+import mesh.model.Labels;
+import mesh.model.SpecDigest;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * AgentCrashIT: the real host agent, SIGKILLed in the middle of an apply and started again on the
+ * same state dir, converges to the declaration with no duplicate or leftover container and every
+ * volume's data intact (issue 3, "must show" 4; DESIGN.md invariants 6, 7, 8).
+ *
+ * <p>Ten components of one module, each with its own volume and the module's shared volume, each
+ * writing a random marker into both only if it is absent, so a lost or recreated volume shows as a
+ * changed marker. {@code after} chains with health commands make the apply ordered and long enough
+ * for the kills to land mid-replace. Every round pushes a generation that replaces every component,
+ * kills the agent after a different delay, restarts it and checks the engine behind its back.
+ *
+ * <p>Evidence for a post-mortem is kept under {@code target/agent-crash/<node>/}: each launch's
+ * log, the state dir, and {@code rounds.txt} with the engine's state at every kill.
+ */
+class AgentCrashIT {
+
+    static final String ENGINE = System.getenv().getOrDefault("MESH_TEST_ENGINE", "unix:///var/run/docker.sock");
+    static final String IMAGE = "mesh-test/busybox:1";
+    static final String TEST_LABEL = "mesh.test";
+    static final int COMPONENTS = 10;
+    /** Kill delays after the 201, one round each: spread over a whole replace-everything apply. */
+    static final long[] KILL_DELAYS_MS = {0, 100, 250, 500, 800, 1200, 1700, 2300, 3000, 4000};
+    /** dependant → what it starts after; c01, c02, c04 and c05 carry a health command. */
+    static final Map<Integer, List<Integer>> AFTER = Map.of(
+            2, List.of(1),
+            3, List.of(2),
+            5, List.of(4),
+            6, List.of(4),
+            10, List.of(5));
+    static final Set<Integer> HEALTH = Set.of(1, 2, 4, 5);
+    static final Duration AGENT_START = Duration.ofSeconds(60);
+    static final Duration CONVERGE = Duration.ofSeconds(60);
+
+    static String node;
+    static String module;
+    static Path runDir;
+    static Path stateDir;
+    static DockerClient docker;
+    static AgentProcess agent;
+    static int launches;
+    static final List<String> report = new ArrayList<>();
+
+    @BeforeAll
+    static void setUp() throws IOException {
+        node = "crash-" + UUID.randomUUID().toString().substring(0, 8);
+        module = node;
+        runDir = Path.of("target", "agent-crash", node).toAbsolutePath();
+        stateDir = runDir.resolve("state");
+        Files.createDirectories(stateDir);
+        var config = DefaultDockerClientConfig.createDefaultConfigBuilder()
+                .withDockerHost(ENGINE).withApiVersion(RemoteApiVersion.VERSION_1_41).build();
+        docker = DockerClientImpl.getInstance(config, new ApacheDockerHttpClient.Builder()
+                .dockerHost(config.getDockerHost()).responseTimeout(Duration.ofSeconds(120)).build());
+        try {
+            docker.pingCmd().exec();
+            docker.inspectImageCmd(IMAGE).exec();
+        } catch (RuntimeException e) {
+            fail("no Docker engine with " + IMAGE + " at " + ENGINE + " (run `scripts/testbed up`): " + e.getMessage());
+        }
+        agent = new AgentProcess(node, "crash-token-" + node, stateDir, ENGINE);
+    }
+
+    @AfterAll
+    static void tearDown() throws IOException {
+        List<String> problems = new ArrayList<>();
+        attempt(problems, "kill the agent", () -> {
+            if (agent != null) {
+                agent.kill();
+            }
+        });
+        if (docker == null) {
+            return;
+        }
+        for (Container c : containers(Labels.NODE + "=" + node)) {
+            attempt(problems, "remove container " + name(c), () -> docker.removeContainerCmd(c.getId()).withForce(true).exec());
+        }
+        for (Container c : containers(TEST_LABEL + "=" + node)) {
+            attempt(problems, "remove reader " + c.getId(), () -> docker.removeContainerCmd(c.getId()).withForce(true).exec());
+        }
+        attempt(problems, "remove networks", () -> docker.listNetworksCmd().exec().stream()
+                .filter(n -> n.getName().equals(module)
+                        || (n.getLabels() != null && node.equals(n.getLabels().get(Labels.NODE))))
+                .forEach(n -> docker.removeNetworkCmd(n.getId()).exec()));
+        attempt(problems, "remove volumes", () -> docker.listVolumesCmd().exec().getVolumes().stream()
+                .filter(v -> v.getName().startsWith(module + "_")
+                        || (v.getLabels() != null && node.equals(v.getLabels().get(Labels.NODE))))
+                .forEach(v -> docker.removeVolumeCmd(v.getName()).exec()));
+        if (runDir != null) {
+            Files.write(runDir.resolve("rounds.txt"), report);
+        }
+        try {
+            docker.close();
+        } catch (IOException ignored) {
+            // going away anyway
+        }
+        if (!problems.isEmpty()) {
+            System.err.println("AgentCrashIT cleanup problems for node " + node + ":\n  " + String.join("\n  ", problems));
+        }
+    }
+
+    @Test
+    void convergesAfterSigkillAtAnyPointOfAnApplyWithNoDuplicatesAndDataIntact() throws Exception {
+        long total = System.nanoTime();
+        agent.start(nextLog(), AGENT_START);
+        note("node %s, %d components, agent log and state under %s", node, COMPONENTS, runDir);
+
+        // generation 1: create everything, read the markers every later round must still find
+        long t = System.nanoTime();
+        assertEquals(201, agent.put(declaration(1)).status());
+        JsonNode status = agent.awaitConverged(1, CONVERGE);
+        note("generation 1 (create all): converged in %d ms", ms(t));
+        assertConverged(1, status);
+        Map<String, String> markers = markers();
+        assertEquals(2 * COMPONENTS, markers.size(), () -> "expected a marker per component in its own and the shared volume: " + markers);
+        markers.forEach((file, content) -> assertEquals(37, base64Length(content),
+                () -> file + " does not hold a uuid line: " + content));
+
+        // generation 2: the same replace-everything apply, not interrupted, to know how long one takes
+        t = System.nanoTime();
+        assertEquals(201, agent.put(declaration(2)).status());
+        status = agent.awaitConverged(2, CONVERGE);
+        long reference = ms(t);
+        note("generation 2 (replace all, no kill, reference): converged in %d ms", reference);
+        assertConverged(2, status);
+        assertEquals(markers, markers(), "markers changed by an uninterrupted replace");
+
+        note("%-5s %-4s %-8s %-60s %-22s %-9s %-10s %s", "round", "gen", "kill at", "engine right after the kill",
+                "agent log before kill", "restart", "converge", "round");
+        for (int round = 1; round <= KILL_DELAYS_MS.length; round++) {
+            long generation = round + 2;
+            long delay = KILL_DELAYS_MS[round - 1];
+            long roundStart = System.nanoTime();
+            Path killedLog = currentLog();
+
+            AgentProcess.Answer put = agent.put(declaration(generation));
+            assertEquals(201, put.status(), () -> "push of generation " + generation + ": " + put.body());
+            if (delay > 0) {
+                Thread.sleep(delay);
+            }
+            long pid = agent.pid();
+            agent.kill();
+            long killedAt = ms(roundStart);
+            String atKill = engineState(generation);
+            String logged = replacesLogged(killedLog, generation);
+
+            long restart = System.nanoTime();
+            agent.start(nextLog(), AGENT_START);
+            long restartMs = ms(restart);
+            long converge = System.nanoTime();
+            JsonNode after;
+            try {
+                after = agent.awaitConverged(generation, CONVERGE);
+            } catch (AssertionError e) {
+                note("round %d: NOT CONVERGED; engine: %s", round, engineState(generation));
+                throw new AssertionError("round " + round + " (kill " + delay + " ms after the push of generation "
+                        + generation + ", engine at kill: " + atKill + "): " + e.getMessage()
+                        + "; agent logs: " + runDir, e);
+            }
+            long convergeMs = ms(converge);
+            note("%-5d %-4d %-8s %-60s %-22s %-9s %-10s %d ms", round, generation, delay + " ms", atKill, logged,
+                    restartMs + " ms", convergeMs + " ms", ms(roundStart));
+            int r = round;
+            try {
+                assertConverged(generation, after);
+                assertEquals(markers, markers(), "volume data changed");
+            } catch (AssertionError e) {
+                throw new AssertionError("round " + r + " (agent pid " + pid + " killed " + killedAt
+                        + " ms after the push of generation " + generation + ", engine at kill: " + atKill + "): "
+                        + e.getMessage() + "; agent logs: " + runDir, e);
+            }
+        }
+        note("%d rounds, total %d ms (uninterrupted replace-all apply: %d ms)", KILL_DELAYS_MS.length, ms(total), reference);
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // the declaration
+
+    static String cname(int i) {
+        return String.format("%s-c%02d", node, i);
+    }
+
+    static String key(int i) {
+        return String.format("c%02d", i);
+    }
+
+    /** Generation {@code g}: env ROUND=g changes every component's digest, so every push replaces all. */
+    static String declaration(long g) throws JsonProcessingException {
+        List<Map<String, Object>> components = new ArrayList<>();
+        for (int i = 1; i <= COMPONENTS; i++) {
+            String k = key(i);
+            String writeOnce = "for d in /data /shared; do [ -f $d/" + k + ".id ] || { cat /proc/sys/kernel/random/uuid > $d/"
+                    + k + ".tmp && mv $d/" + k + ".tmp $d/" + k + ".id; }; done; ";
+            Map<String, Object> c = new LinkedHashMap<>();
+            c.put("module", module);
+            c.put("name", cname(i));
+            c.put("image", IMAGE);
+            c.put("args", List.of("sh", "-c", writeOnce + "trap 'exit 0' TERM; while :; do sleep 1 & wait $!; done"));
+            c.put("env", Map.of("ROUND", Long.toString(g)));
+            c.put("volumes", Map.of(k, "/data", "shared", "/shared"));
+            if (HEALTH.contains(i)) {
+                c.put("health", Map.of("command", List.of("sh", "-c", "[ -f /data/" + k + ".id ] && [ -f /shared/" + k + ".id ]"),
+                        "timeoutSeconds", 30));
+            }
+            if (AFTER.containsKey(i)) {
+                c.put("after", AFTER.get(i).stream().map(AgentCrashIT::cname).toList());
+            }
+            c.put("stopTimeoutSeconds", 2);
+            c.put("network", module);
+            components.add(c);
+        }
+        Map<String, Object> d = new LinkedHashMap<>();
+        d.put("node", node);
+        d.put("generation", g);
+        d.put("components", components);
+        return AgentProcess.JSON.writeValueAsString(d);
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // what the engine says, behind the agent's back
+
+    /** Everything "converged at generation g" must mean, checked on the agent's status and the engine itself. */
+    static void assertConverged(long g, JsonNode status) throws Exception {
+        Declaration d = DeclarationJson.parse(declaration(g));
+        Set<String> names = d.components().stream().map(ComponentSpec::name).collect(Collectors.toCollection(TreeSet::new));
+
+        Map<String, String> states = new TreeMap<>();
+        status.path("components").forEach(c -> states.put(c.path("name").asText(), c.path("state").asText()));
+        assertEquals(names.stream().collect(Collectors.toMap(n -> n, n -> "running", (a, b) -> a, TreeMap::new)), states,
+                "agent status components at generation " + g + ": " + status);
+
+        List<Container> owned = containers(Labels.NODE + "=" + node);
+        List<String> ownedNames = owned.stream().map(AgentCrashIT::name).sorted().toList();
+        assertEquals(List.copyOf(names), ownedNames,
+                "containers labelled " + Labels.NODE + "=" + node + " (exactly one per declared name, nothing else)");
+        List<String> byName = docker.listContainersCmd().withShowAll(true).withNameFilter(List.of(node + "-c")).exec()
+                .stream().map(AgentCrashIT::name).sorted().toList();
+        assertEquals(List.copyOf(names), byName, "containers named " + node + "-c*, labelled or not");
+
+        Map<String, Instant> startedAt = new TreeMap<>();
+        for (ComponentSpec spec : d.components()) {
+            InspectContainerResponse c = docker.inspectContainerCmd(spec.name()).exec();
+            Map<String, String> labels = c.getConfig().getLabels();
+            assertTrue(Boolean.TRUE.equals(c.getState().getRunning()), spec.name() + " is not running: " + c.getState());
+            assertEquals(SpecDigest.of(spec), labels.get(Labels.DIGEST), spec.name() + " digest at generation " + g);
+            assertEquals(Long.toString(g), labels.get(Labels.GENERATION), spec.name() + " was not created by generation " + g);
+            assertEquals(0, c.getRestartCount() == null ? 0 : c.getRestartCount(), spec.name() + " restarted by the engine");
+            startedAt.put(spec.name(), Instant.parse(c.getState().getStartedAt()));
+        }
+        for (ComponentSpec spec : d.components()) {
+            for (String dep : spec.after()) {
+                assertTrue(!startedAt.get(spec.name()).isBefore(startedAt.get(dep)),
+                        spec.name() + " started at " + startedAt.get(spec.name()) + ", before " + dep
+                                + " (which it starts after) at " + startedAt.get(dep));
+            }
+        }
+
+        Set<String> volumes = new TreeSet<>();
+        docker.listVolumesCmd().exec().getVolumes().stream().map(v -> v.getName())
+                .filter(v -> v.startsWith(module + "_")).forEach(volumes::add);
+        Set<String> expectedVolumes = new TreeSet<>();
+        IntStream.rangeClosed(1, COMPONENTS).forEach(i -> expectedVolumes.add(module + "_" + key(i)));
+        expectedVolumes.add(module + "_shared");
+        assertEquals(expectedVolumes, volumes, "the module's volumes");
+
+        List<Long> recorded;
+        try (Stream<Path> files = Files.list(stateDir.resolve("declarations"))) {
+            recorded = files.map(p -> p.getFileName().toString()).filter(f -> f.matches("\\d{12}\\.json"))
+                    .map(f -> Long.parseLong(f.substring(0, 12))).sorted().toList();
+        }
+        assertEquals(LongStream.rangeClosed(1, g).boxed().toList(), recorded,
+                "generations recorded under " + stateDir.resolve("declarations"));
+        JsonNode kept = agent.get("/v1/declarations").json();
+        assertEquals(g, kept.size(), "GET /v1/declarations: " + kept);
+    }
+
+    /**
+     * Every file in every volume of the module, as base64 of its bytes, read by a throwaway
+     * container that mounts them (after checking each exists, so the reader creates none).
+     */
+    static Map<String, String> markers() throws InterruptedException {
+        List<Bind> binds = new ArrayList<>();
+        for (int i = 1; i <= COMPONENTS; i++) {
+            docker.inspectVolumeCmd(module + "_" + key(i)).exec();
+            binds.add(new Bind(module + "_" + key(i), new Volume("/v/" + key(i))));
+        }
+        docker.inspectVolumeCmd(module + "_shared").exec();
+        binds.add(new Bind(module + "_shared", new Volume("/v/shared")));
+        String script = "for f in /v/*/*; do printf '%s ' \"$f\"; base64 \"$f\" | tr -d '\\n'; echo; done";
+        String id = docker.createContainerCmd(IMAGE).withCmd("sh", "-c", script)
+                .withLabels(Map.of(TEST_LABEL, node))
+                .withHostConfig(HostConfig.newHostConfig().withBinds(binds)).exec().getId();
+        try {
+            docker.startContainerCmd(id).exec();
+            int code = docker.waitContainerCmd(id).start().awaitStatusCode(60, TimeUnit.SECONDS);
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            docker.logContainerCmd(id).withStdOut(true).withStdErr(true).exec(new ResultCallback.Adapter<Frame>() {
+                @Override
+                public void onNext(Frame frame) {
+                    out.writeBytes(frame.getPayload());
+                }
+            }).awaitCompletion(30, TimeUnit.SECONDS);
+            String text = out.toString(StandardCharsets.UTF_8);
+            assertEquals(0, code, "marker reader failed: " + text);
+            Map<String, String> files = new TreeMap<>();
+            text.lines().filter(l -> !l.isBlank()).forEach(l -> {
+                int space = l.indexOf(' ');
+                files.put(l.substring(0, space), l.substring(space + 1));
+            });
+            return files;
+        } finally {
+            docker.removeContainerCmd(id).withForce(true).exec();
+        }
+    }
+
+    /** What the engine holds right now for generation g: how far the interrupted apply got. */
+    static String engineState(long g) {
+        List<Container> all = containers(Labels.NODE + "=" + node);
+        Set<String> present = new TreeSet<>();
+        int fresh = 0;
+        int freshRunning = 0;
+        int old = 0;
+        int oldRunning = 0;
+        for (Container c : all) {
+            present.add(name(c));
+            boolean running = "running".equals(c.getState());
+            if (Long.toString(g).equals(c.getLabels().get(Labels.GENERATION))) {
+                fresh++;
+                freshRunning += running ? 1 : 0;
+            } else {
+                old++;
+                oldRunning += running ? 1 : 0;
+            }
+        }
+        List<String> absent = IntStream.rangeClosed(1, COMPONENTS).filter(i -> !present.contains(cname(i)))
+                .mapToObj(AgentCrashIT::key).toList();
+        return String.format("new %d (%d up), old %d (%d up), absent %s", fresh, freshRunning, old, oldRunning,
+                absent.isEmpty() ? "-" : String.join(",", absent));
+    }
+
+    /** How many replaces of generation g the killed agent logged as done, and whether it said it accepted g. */
+    static String replacesLogged(Path log, long g) throws IOException {
+        List<String> lines = Files.readAllLines(log);
+        int accepted = -1;
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).contains("accepted generation " + g)) {
+                accepted = i;
+            }
+        }
+        if (accepted < 0) {
+            return "not yet 'accepted'";
+        }
+        long replaced = lines.subList(accepted, lines.size()).stream().filter(l -> l.contains(": replaced;")).count();
+        return replaced + " replaced";
+    }
+
+    static List<Container> containers(String label) {
+        String[] kv = label.split("=", 2);
+        return docker.listContainersCmd().withShowAll(true).withLabelFilter(Map.of(kv[0], kv[1])).exec();
+    }
+
+    static String name(Container c) {
+        return c.getNames() == null || c.getNames().length == 0 ? c.getId() : c.getNames()[0].replaceFirst("^/", "");
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // small helpers
+
+    static Path currentLog() {
+        return runDir.resolve(String.format("agent-%02d.log", launches));
+    }
+
+    static Path nextLog() {
+        launches++;
+        return currentLog();
+    }
+
+    static void note(String format, Object... args) {
+        String line = String.format(format, args);
+        report.add(line);
+        System.out.println("AgentCrashIT " + line);
+    }
+
+    static long ms(long since) {
+        return (System.nanoTime() - since) / 1_000_000;
+    }
+
+    static int base64Length(String b64) {
+        return java.util.Base64.getDecoder().decode(b64).length;
+    }
+
+    interface Step {
+        void run() throws Exception;
+    }
+
+    static void attempt(List<String> problems, String what, Step step) {
+        try {
+            step.run();
+        } catch (Exception | AssertionError e) {
+            problems.add(what + ": " + e);
+        }
+    }
+}

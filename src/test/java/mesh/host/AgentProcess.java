@@ -1,0 +1,171 @@
+package mesh.host;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * AgentProcess is one real host agent, {@code java -jar target/quarkus-app/quarkus-run.jar host serve},
+ * run as a separate OS process so a test can SIGKILL it and start it again on the same state dir.
+ * Each launch writes its stdout and stderr to its own log file, kept for the post-mortem.
+ */
+final class AgentProcess implements AutoCloseable {
+
+    static final Path JAR = Path.of("target", "quarkus-app", "quarkus-run.jar");
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    private final Map<String, String> env;
+    private final URI base;
+    private final String token;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private Process process;
+
+    /** The answer to one call: status code and body. */
+    record Answer(int status, String body) {
+        JsonNode json() {
+            try {
+                return JSON.readTree(body);
+            } catch (IOException e) {
+                throw new IllegalStateException("not JSON (status " + status + "): " + body, e);
+            }
+        }
+    }
+
+    AgentProcess(String node, String token, Path stateDir, String engine) {
+        int port = freePort();
+        this.token = token;
+        this.base = URI.create("http://127.0.0.1:" + port);
+        Map<String, String> e = new TreeMap<>();
+        e.put("MESH_HOST_NODE", node);
+        e.put("MESH_HOST_TOKEN", token);
+        e.put("MESH_HOST_LISTEN", "127.0.0.1:" + port);
+        e.put("MESH_HOST_STATE_DIR", stateDir.toString());
+        e.put("MESH_HOST_INTERVAL", "1s");
+        e.put("MESH_HOST_ENGINE", engine);
+        this.env = Map.copyOf(e);
+    }
+
+    /** Launches the agent (same env, port and state dir every time) and waits until its API answers. */
+    void start(Path log, Duration timeout) throws IOException, InterruptedException {
+        if (process != null && process.isAlive()) {
+            throw new IllegalStateException("the agent is already running, pid " + process.pid());
+        }
+        if (!Files.isRegularFile(JAR)) {
+            throw new IllegalStateException(JAR.toAbsolutePath() + " is missing: run `./mvnw package` first");
+        }
+        Files.createDirectories(log.getParent());
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        ProcessBuilder pb = new ProcessBuilder(java, "-jar", JAR.toString(), "host", "serve")
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile());
+        pb.environment().putAll(env);
+        process = pb.start();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("the agent exited with " + process.exitValue() + " before answering; log:\n"
+                        + Files.readString(log));
+            }
+            try {
+                if (get("/v1/status").status() == 200) {
+                    return;
+                }
+            } catch (IOException notYet) {
+                // not listening yet
+            }
+            Thread.sleep(50);
+        }
+        throw new IllegalStateException("the agent did not answer within " + timeout + "; log:\n" + Files.readString(log));
+    }
+
+    long pid() {
+        return process.pid();
+    }
+
+    boolean alive() {
+        return process != null && process.isAlive();
+    }
+
+    /** SIGKILL (Process.destroyForcibly on Linux), and waits until the process is gone. */
+    void kill() throws InterruptedException {
+        if (process != null && process.isAlive()) {
+            process.destroyForcibly();
+            process.waitFor();
+        }
+    }
+
+    Answer put(String declarationJson) throws IOException, InterruptedException {
+        HttpRequest request = HttpRequest.newBuilder(base.resolve("/v1/declaration"))
+                .timeout(Duration.ofSeconds(30))
+                .header("Authorization", "Bearer " + token)
+                .header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(declarationJson))
+                .build();
+        HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
+        return new Answer(r.statusCode(), r.body());
+    }
+
+    Answer get(String path) throws IOException, InterruptedException {
+        HttpRequest request = HttpRequest.newBuilder(base.resolve(path))
+                .timeout(Duration.ofSeconds(10))
+                .header("Authorization", "Bearer " + token)
+                .GET()
+                .build();
+        HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
+        return new Answer(r.statusCode(), r.body());
+    }
+
+    /**
+     * Polls {@code GET /v1/status} until the agent says converged at this generation; returns the
+     * last status. Throws with the last status seen when the timeout passes.
+     */
+    JsonNode awaitConverged(long generation, Duration timeout) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        String last = "no answer";
+        while (System.nanoTime() < deadline) {
+            if (!alive()) {
+                throw new IllegalStateException("the agent died (exit " + process.exitValue() + ") while converging");
+            }
+            try {
+                Answer a = get("/v1/status");
+                last = a.status() + " " + a.body();
+                if (a.status() == 200) {
+                    JsonNode s = a.json();
+                    if (s.path("converged").asBoolean(false) && s.path("appliedGeneration").asLong() == generation
+                            && s.path("generation").asLong() == generation) {
+                        return s;
+                    }
+                }
+            } catch (IOException e) {
+                last = "status call failed: " + e;
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("the agent did not converge at generation " + generation + " within " + timeout
+                + "; last status: " + last);
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        kill();
+    }
+
+    private static int freePort() {
+        try (ServerSocket s = new ServerSocket(0)) {
+            s.setReuseAddress(true);
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new IllegalStateException("no free port", e);
+        }
+    }
+}
