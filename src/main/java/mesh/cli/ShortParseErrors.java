@@ -4,7 +4,7 @@ import java.io.PrintWriter;
 import picocli.CommandLine;
 
 /**
- * ShortParseErrors turns a usage mistake into one line and a hint, not a usage dump: an operator
+ * ShortParseErrors turns a usage mistake into one line that ends with where to look, not a usage dump: an operator
  * who mistyped a verb wants to see what was wrong, then where to look.
  */
 final class ShortParseErrors implements CommandLine.IParameterExceptionHandler {
@@ -13,9 +13,7 @@ final class ShortParseErrors implements CommandLine.IParameterExceptionHandler {
     public int handleParseException(CommandLine.ParameterException ex, String[] args) {
         CommandLine cmd = ex.getCommandLine();
         PrintWriter err = cmd.getErr();
-        err.println("mesh: " + ex.getMessage());
-        CommandLine.UnmatchedArgumentException.printSuggestions(ex, err);
-        err.println("Try '" + cmd.getCommandSpec().qualifiedName() + " --help'.");
+        err.println("mesh: " + ex.getMessage() + " (see '" + cmd.getCommandSpec().qualifiedName() + " --help')");
         err.flush();
         return ExitCodes.USAGE;
     }

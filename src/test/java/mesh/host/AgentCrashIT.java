@@ -67,8 +67,11 @@ class AgentCrashIT {
     static final String IMAGE = "mesh-test/busybox:1";
     static final String TEST_LABEL = "mesh.test";
     static final int COMPONENTS = 10;
-    /** Kill delays after the 201, one round each: spread over a whole replace-everything apply. */
-    static final long[] KILL_DELAYS_MS = {0, 100, 250, 500, 800, 1200, 1700, 2300, 3000, 4000};
+    /**
+     * Kill points, one round each, as fractions of an uninterrupted replace-everything apply measured
+     * in the same run (fixed milliseconds land in different phases on a loaded or an idle machine).
+     */
+    static final double[] KILL_AT = {0, 0.02, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.95};
     /** dependant → what it starts after; c01, c02, c04 and c05 carry a health command. */
     static final Map<Integer, List<Integer>> AFTER = Map.of(
             2, List.of(1),
@@ -84,6 +87,7 @@ class AgentCrashIT {
     static String module;
     static Path runDir;
     static Path stateDir;
+    static Path appCopy;
     static DockerClient docker;
     static AgentProcess agent;
     static int launches;
@@ -106,7 +110,8 @@ class AgentCrashIT {
         } catch (RuntimeException e) {
             fail("no Docker engine with " + IMAGE + " at " + ENGINE + " (run `scripts/testbed up`): " + e.getMessage());
         }
-        agent = new AgentProcess(node, "crash-token-" + node, stateDir, ENGINE);
+        appCopy = Files.createTempDirectory("mesh-agent-crash-");
+        agent = new AgentProcess(AgentProcess.copyApp(appCopy), node, "crash-token-" + node, stateDir, ENGINE);
     }
 
     @AfterAll
@@ -117,6 +122,7 @@ class AgentCrashIT {
                 agent.kill();
             }
         });
+        attempt(problems, "delete the agent's copy", () -> AgentProcess.deleteTree(appCopy));
         if (docker == null) {
             return;
         }
@@ -173,11 +179,11 @@ class AgentCrashIT {
         assertConverged(2, status);
         assertEquals(markers, markers(), "markers changed by an uninterrupted replace");
 
-        note("%-5s %-4s %-8s %-60s %-22s %-9s %-10s %s", "round", "gen", "kill at", "engine right after the kill",
+        note("%-5s %-4s %-8s %-70s %-22s %-9s %-10s %s", "round", "gen", "kill at", "engine right after the kill (containers of this generation / older)",
                 "agent log before kill", "restart", "converge", "round");
-        for (int round = 1; round <= KILL_DELAYS_MS.length; round++) {
+        for (int round = 1; round <= KILL_AT.length; round++) {
             long generation = round + 2;
-            long delay = KILL_DELAYS_MS[round - 1];
+            long delay = Math.round(KILL_AT[round - 1] * reference);
             long roundStart = System.nanoTime();
             Path killedLog = currentLog();
 
@@ -189,7 +195,8 @@ class AgentCrashIT {
             long pid = agent.pid();
             agent.kill();
             long killedAt = ms(roundStart);
-            String atKill = engineState(generation);
+            Snapshot snapshot = engineState(generation);
+            String atKill = snapshot.summary();
             String logged = replacesLogged(killedLog, generation);
 
             long restart = System.nanoTime();
@@ -200,25 +207,29 @@ class AgentCrashIT {
             try {
                 after = agent.awaitConverged(generation, CONVERGE);
             } catch (AssertionError e) {
-                note("round %d: NOT CONVERGED; engine: %s", round, engineState(generation));
+                note("round %d: NOT CONVERGED; engine: %s", round, engineState(generation).summary());
                 throw new AssertionError("round " + round + " (kill " + delay + " ms after the push of generation "
                         + generation + ", engine at kill: " + atKill + "): " + e.getMessage()
                         + "; agent logs: " + runDir, e);
             }
             long convergeMs = ms(converge);
-            note("%-5d %-4d %-8s %-60s %-22s %-9s %-10s %d ms", round, generation, delay + " ms", atKill, logged,
+            note("%-5d %-4d %-8s %-70s %-22s %-9s %-10s %d ms", round, generation, delay + " ms", atKill, logged,
                     restartMs + " ms", convergeMs + " ms", ms(roundStart));
             int r = round;
             try {
                 assertConverged(generation, after);
                 assertEquals(markers, markers(), "volume data changed");
+                Map<String, String> now = new TreeMap<>();
+                containers(Labels.NODE + "=" + node).forEach(c -> now.put(name(c), c.getId()));
+                snapshot.fresh().forEach((name, id) -> assertEquals(id, now.get(name), name
+                        + " was already made by generation " + generation + " before the kill, yet the restarted agent replaced it"));
             } catch (AssertionError e) {
                 throw new AssertionError("round " + r + " (agent pid " + pid + " killed " + killedAt
                         + " ms after the push of generation " + generation + ", engine at kill: " + atKill + "): "
                         + e.getMessage() + "; agent logs: " + runDir, e);
             }
         }
-        note("%d rounds, total %d ms (uninterrupted replace-all apply: %d ms)", KILL_DELAYS_MS.length, ms(total), reference);
+        note("%d rounds, total %d ms (uninterrupted replace-all apply: %d ms)", KILL_AT.length, ms(total), reference);
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -334,7 +345,11 @@ class AgentCrashIT {
         }
         docker.inspectVolumeCmd(module + "_shared").exec();
         binds.add(new Bind(module + "_shared", new Volume("/v/shared")));
-        String script = "for f in /v/*/*; do printf '%s ' \"$f\"; base64 \"$f\" | tr -d '\\n'; echo; done";
+        // A component without a health check counts as ready once it runs, maybe a moment before its
+        // marker is written: wait (bounded) for all of them. A lost volume still shows, as a new marker.
+        String script = "i=0; while [ $(ls /v/*/*.id 2>/dev/null | wc -l) -lt " + 2 * COMPONENTS + " ] && [ $i -lt 100 ]; do "
+                + "usleep 100000; i=$((i+1)); done; "
+                + "for f in /v/*/*; do printf '%s ' \"$f\"; base64 \"$f\" | tr -d '\\n'; echo; done";
         String id = docker.createContainerCmd(IMAGE).withCmd("sh", "-c", script)
                 .withLabels(Map.of(TEST_LABEL, node))
                 .withHostConfig(HostConfig.newHostConfig().withBinds(binds)).exec().getId();
@@ -361,8 +376,13 @@ class AgentCrashIT {
         }
     }
 
+    /** The engine right after a kill: a one-line summary, and the containers generation g had already made. */
+    record Snapshot(String summary, Map<String, String> fresh) {
+    }
+
     /** What the engine holds right now for generation g: how far the interrupted apply got. */
-    static String engineState(long g) {
+    static Snapshot engineState(long g) {
+        Map<String, String> made = new TreeMap<>();
         List<Container> all = containers(Labels.NODE + "=" + node);
         Set<String> present = new TreeSet<>();
         int fresh = 0;
@@ -374,6 +394,7 @@ class AgentCrashIT {
             boolean running = "running".equals(c.getState());
             if (Long.toString(g).equals(c.getLabels().get(Labels.GENERATION))) {
                 fresh++;
+                made.put(name(c), c.getId());
                 freshRunning += running ? 1 : 0;
             } else {
                 old++;
@@ -382,8 +403,8 @@ class AgentCrashIT {
         }
         List<String> absent = IntStream.rangeClosed(1, COMPONENTS).filter(i -> !present.contains(cname(i)))
                 .mapToObj(AgentCrashIT::key).toList();
-        return String.format("new %d (%d up), old %d (%d up), absent %s", fresh, freshRunning, old, oldRunning,
-                absent.isEmpty() ? "-" : String.join(",", absent));
+        return new Snapshot(String.format("new %d (%d up), old %d (%d up), absent %s", fresh, freshRunning, old, oldRunning,
+                absent.isEmpty() ? "-" : String.join(",", absent)), made);
     }
 
     /** How many replaces of generation g the killed agent logged as done, and whether it said it accepted g. */
