@@ -8,7 +8,8 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = MeshVersion.class,
         description = "Runs a small fleet of self-hosted servers as one mesh.",
-        subcommands = {HostCommand.class},
+        subcommands = {NodeCommand.class, CatalogueCommand.class, AssignCommand.class, UnassignCommand.class,
+            PushCommand.class, StatusCommand.class, RosterCommand.class, HostCommand.class, ControllerCommand.class},
         footer = {"", "Exit codes: 0 done, 1 the verb failed (the message says why), 2 usage error."})
 public class MeshCommand {
 }

@@ -52,6 +52,20 @@ public enum ServeMode {
             return Map.of("quarkus.http.host-enabled", "false");
         }
         Listen listen = Listen.parse(env.getOrDefault(listenVariable, defaultListen), listenVariable);
-        return Map.of("quarkus.http.host", listen.host(), "quarkus.http.port", Integer.toString(listen.port()));
+        Map<String, String> props = new java.util.HashMap<>(Map.of(
+                "quarkus.http.host", listen.host(), "quarkus.http.port", Integer.toString(listen.port())));
+        if (this == CONTROLLER) {
+            // the store is the controller's alone; the datasource is configured only for it
+            putIfSet(props, "quarkus.datasource.jdbc.url", env.get("MESH_STORE_URL"));
+            putIfSet(props, "quarkus.datasource.username", env.get("MESH_STORE_USER"));
+            putIfSet(props, "quarkus.datasource.password", env.get("MESH_STORE_PASSWORD"));
+        }
+        return props;
+    }
+
+    private static void putIfSet(Map<String, String> props, String key, String value) {
+        if (value != null && !value.isBlank()) {
+            props.put(key, value);
+        }
     }
 }

@@ -1,5 +1,7 @@
 package mesh.host;
 
+import mesh.api.Refusal;
+
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.annotation.PreDestroy;
 import java.time.Clock;
@@ -108,6 +110,15 @@ public class HostAgent {
         }
     }
 
+    /** What a declaration would change against what runs now; refuses one for another node. */
+    public HostPlan preview(Declaration d) {
+        if (!settings.node().equals(d.node())) {
+            throw new Refusal(400, "the declaration is for node '" + d.node() + "', this agent serves '"
+                    + settings.node() + "'");
+        }
+        return HostDiff.between(d, engine.list(d.node()));
+    }
+
     /** One pass: observe, diff, apply. Never throws: the loop must survive every failure. */
     void pass() {
         Declaration d = desired;
@@ -174,17 +185,4 @@ public class HostAgent {
         }
     }
 
-    /** Refusal is a request the agent turns down; the status code and message go back to the caller. */
-    public static class Refusal extends RuntimeException {
-        private final int status;
-
-        public Refusal(int status, String message) {
-            super(message);
-            this.status = status;
-        }
-
-        public int status() {
-            return status;
-        }
-    }
 }

@@ -1,5 +1,7 @@
 package mesh.host;
 
+import mesh.api.Refusal;
+
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
@@ -47,6 +49,14 @@ public class HostResource {
                 .build();
     }
 
+    /** What a declaration would change here, computed against the engine; nothing is recorded or applied. */
+    @jakarta.ws.rs.POST
+    @Path("/plan")
+    @Consumes(MediaType.WILDCARD)
+    public PlanView plan(String body) {
+        return PlanView.of(agent.preview(DeclarationJson.parse(body == null ? "" : body)));
+    }
+
     @GET
     @Path("/status")
     public HostStatus status() {
@@ -69,9 +79,9 @@ public class HostResource {
         try {
             g = Long.parseLong(generation);
         } catch (NumberFormatException e) {
-            throw new HostAgent.Refusal(400, "generation must be a number, got '" + generation + "'");
+            throw new Refusal(400, "generation must be a number, got '" + generation + "'");
         }
         return agent.records().read(g)
-                .orElseThrow(() -> new HostAgent.Refusal(404, "no declaration of generation " + g + " was accepted here"));
+                .orElseThrow(() -> new Refusal(404, "no declaration of generation " + g + " was accepted here"));
     }
 }

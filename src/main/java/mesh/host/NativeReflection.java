@@ -5,7 +5,7 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
 /**
  * NativeReflection registers for the native image what Jackson maps by reflection and no Quarkus
  * extension registers for us: mesh's own records (model/ and plan/ must stay free of Quarkus, so
- * they are named here) and docker-java's request and response models. docker-java has no Quarkus
+ * they are named here; so are the API bodies) and docker-java's request and response models. docker-java has no Quarkus
  * extension; its commands are serialised from the *CmdImpl classes and answers read into
  * api.model / api.command classes, so whole hierarchies are registered.
  */
@@ -21,8 +21,25 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
     HostStatus.Component.class,
     HostResource.Accepted.class,
     HostResource.Kept.class,
-    HostApiErrors.ApiError.class,
+    mesh.api.ApiError.class,
     mesh.cli.HostApplyCommand.Result.class,
+    mesh.model.Manifest.class,
+    mesh.model.Manifest.Component.class,
+    mesh.model.Manifest.Route.class,
+    mesh.model.Node.class,
+    mesh.model.Placement.class,
+    mesh.plan.MeshPlan.RosterEntry.class,
+    mesh.controller.PushReport.class,
+    mesh.controller.PushReport.NodeResult.class,
+    mesh.controller.AgentClient.Accepted.class,
+    mesh.controller.MeshController.AddedNode.class,
+    mesh.controller.MeshController.NodeView.class,
+    mesh.controller.MeshController.ManifestFile.class,
+    mesh.controller.MeshController.CatalogueChange.class,
+    mesh.controller.MeshController.ModuleView.class,
+    mesh.controller.ControllerResource.NewNode.class,
+    mesh.controller.ControllerResource.PublicDomain.class,
+    mesh.controller.ControllerResource.PushRequest.class,
     mesh.cli.HostHistoryCommand.Entry.class,
     com.github.dockerjava.api.model.Container.class,
     com.github.dockerjava.api.model.ContainerPort.class,

@@ -81,7 +81,7 @@ public final class DeclarationJson {
     }
 
     /** Turns Jackson's multi-line message into one line that names the field by its path. */
-    static String describe(JsonProcessingException e) {
+    public static String describe(JsonProcessingException e) {
         String where = e instanceof JsonMappingException m ? path(m.getPath()) : "";
         String location = e.getLocation() == null ? ""
                 : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")";

@@ -48,14 +48,15 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * AgentCrashIT: the real host agent, SIGKILLed in the middle of an apply and started again on the
+ * AgentCrashIT shows that the real host agent, SIGKILLed in the middle of an apply and started again on the
  * same state dir, converges to the declaration with no duplicate or leftover container and every
  * volume's data intact (issue 3, "must show" 4; DESIGN.md invariants 6, 7, 8).
  *
  * <p>Ten components of one module, each with its own volume and the module's shared volume, each
  * writing a random marker into both only if it is absent, so a lost or recreated volume shows as a
- * changed marker. {@code after} chains with health commands make the apply ordered and long enough
- * for the kills to land mid-replace. Every round pushes a generation that replaces every component,
+ * changed marker, and noting every start and clean stop in a life log, so a double replace or a
+ * stop that ended in SIGKILL shows too. {@code after} chains with health commands make the apply
+ * ordered and long enough for the kills to land mid-replace. Every round pushes a generation that replaces every component,
  * kills the agent after a different delay, restarts it and checks the engine behind its back.
  *
  * <p>Evidence for a post-mortem is kept under {@code target/agent-crash/<node>/}: each launch's
@@ -165,10 +166,11 @@ class AgentCrashIT {
         JsonNode status = agent.awaitConverged(1, CONVERGE);
         note("generation 1 (create all): converged in %d ms", ms(t));
         assertConverged(1, status);
-        Map<String, String> markers = markers();
+        Map<String, String> markers = markers(volumeFiles(1));
         assertEquals(2 * COMPONENTS, markers.size(), () -> "expected a marker per component in its own and the shared volume: " + markers);
         markers.forEach((file, content) -> assertEquals(37, base64Length(content),
                 () -> file + " does not hold a uuid line: " + content));
+        assertVolumes(1, markers);
 
         // generation 2: the same replace-everything apply, not interrupted, to know how long one takes
         t = System.nanoTime();
@@ -177,59 +179,64 @@ class AgentCrashIT {
         long reference = ms(t);
         note("generation 2 (replace all, no kill, reference): converged in %d ms", reference);
         assertConverged(2, status);
-        assertEquals(markers, markers(), "markers changed by an uninterrupted replace");
+        assertVolumes(2, markers);
 
-        note("%-5s %-4s %-8s %-70s %-22s %-9s %-10s %s", "round", "gen", "kill at", "engine right after the kill (containers of this generation / older)",
+        note("%-5s %-4s %-8s %-8s %-95s %-22s %-9s %-10s %s", "round", "gen", "PUT 201", "kill at",
+                "engine right after the kill (containers made by this generation, * = not started / older ones)",
                 "agent log before kill", "restart", "converge", "round");
         for (int round = 1; round <= KILL_AT.length; round++) {
-            long generation = round + 2;
-            long delay = Math.round(KILL_AT[round - 1] * reference);
-            long roundStart = System.nanoTime();
-            Path killedLog = currentLog();
-
-            AgentProcess.Answer put = agent.put(declaration(generation));
-            assertEquals(201, put.status(), () -> "push of generation " + generation + ": " + put.body());
-            if (delay > 0) {
-                Thread.sleep(delay);
-            }
-            long pid = agent.pid();
-            agent.kill();
-            long killedAt = ms(roundStart);
-            Snapshot snapshot = engineState(generation);
-            String atKill = snapshot.summary();
-            String logged = replacesLogged(killedLog, generation);
-
-            long restart = System.nanoTime();
-            agent.start(nextLog(), AGENT_START);
-            long restartMs = ms(restart);
-            long converge = System.nanoTime();
-            JsonNode after;
-            try {
-                after = agent.awaitConverged(generation, CONVERGE);
-            } catch (AssertionError e) {
-                note("round %d: NOT CONVERGED; engine: %s", round, engineState(generation).summary());
-                throw new AssertionError("round " + round + " (kill " + delay + " ms after the push of generation "
-                        + generation + ", engine at kill: " + atKill + "): " + e.getMessage()
-                        + "; agent logs: " + runDir, e);
-            }
-            long convergeMs = ms(converge);
-            note("%-5d %-4d %-8s %-70s %-22s %-9s %-10s %d ms", round, generation, delay + " ms", atKill, logged,
-                    restartMs + " ms", convergeMs + " ms", ms(roundStart));
-            int r = round;
-            try {
-                assertConverged(generation, after);
-                assertEquals(markers, markers(), "volume data changed");
-                Map<String, String> now = new TreeMap<>();
-                containers(Labels.NODE + "=" + node).forEach(c -> now.put(name(c), c.getId()));
-                snapshot.fresh().forEach((name, id) -> assertEquals(id, now.get(name), name
-                        + " was already made by generation " + generation + " before the kill, yet the restarted agent replaced it"));
-            } catch (AssertionError e) {
-                throw new AssertionError("round " + r + " (agent pid " + pid + " killed " + killedAt
-                        + " ms after the push of generation " + generation + ", engine at kill: " + atKill + "): "
-                        + e.getMessage() + "; agent logs: " + runDir, e);
-            }
+            crashRound(round, round + 2, Math.round(KILL_AT[round - 1] * reference), markers);
         }
         note("%d rounds, total %d ms (uninterrupted replace-all apply: %d ms)", KILL_AT.length, ms(total), reference);
+    }
+
+    /**
+     * crashRound pushes generation g (a replace of every component), SIGKILLs the agent {@code delay}
+     * ms after the 201, notes how far the apply got, restarts the agent and checks what it converged to.
+     */
+    void crashRound(int round, long generation, long delay, Map<String, String> markers) throws Exception {
+        long roundStart = System.nanoTime();
+        Path killedLog = currentLog();
+
+        AgentProcess.Answer put = agent.put(declaration(generation));
+        assertEquals(201, put.status(), () -> "push of generation " + generation + ": " + put.body());
+        long putMs = ms(roundStart);
+        if (delay > 0) {
+            Thread.sleep(delay);
+        }
+        long pid = agent.pid();
+        agent.kill();
+        long killedAt = ms(roundStart);
+        Snapshot snapshot = engineState(generation);
+        String atKill = snapshot.summary();
+        String logged = replacesLogged(killedLog, generation);
+        String where = "round " + round + " (agent pid " + pid + " killed " + delay + " ms after the 201 for generation "
+                + generation + ", " + killedAt + " ms after the push; engine at kill: " + atKill + ")";
+
+        long restart = System.nanoTime();
+        agent.start(nextLog(), AGENT_START);
+        long restartMs = ms(restart);
+        long converge = System.nanoTime();
+        JsonNode after;
+        try {
+            after = agent.awaitConverged(generation, CONVERGE);
+        } catch (AssertionError e) {
+            note("round %d: NOT CONVERGED; engine now: %s", round, engineState(generation).summary());
+            throw new AssertionError(where + ": " + e.getMessage() + "; agent logs: " + runDir, e);
+        }
+        long convergeMs = ms(converge);
+        note("%-5d %-4d %-8s %-8s %-95s %-22s %-9s %-10s %d ms", round, generation, putMs + " ms", "+" + delay + " ms",
+                atKill, logged, restartMs + " ms", convergeMs + " ms", ms(roundStart));
+        try {
+            assertConverged(generation, after);
+            assertVolumes(generation, markers);
+            Map<String, String> now = new TreeMap<>();
+            containers(Labels.NODE + "=" + node).forEach(c -> now.put(name(c), c.getId()));
+            snapshot.fresh().forEach((name, id) -> assertEquals(id, now.get(name), name + " was already made by generation "
+                    + generation + " before the kill, yet the restarted agent replaced it"));
+        } catch (AssertionError e) {
+            throw new AssertionError(where + ": " + e.getMessage() + "; agent logs: " + runDir, e);
+        }
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -248,13 +255,17 @@ class AgentCrashIT {
         List<Map<String, Object>> components = new ArrayList<>();
         for (int i = 1; i <= COMPONENTS; i++) {
             String k = key(i);
+            // PID 1 traps TERM (else a stop waits out the grace period) and notes a clean stop; c01 takes
+            // a second to stop, like a database, so some kills land inside a graceful stop.
+            String onTerm = "trap '" + (i == 1 ? "sleep 1; " : "") + "echo \"stop $ROUND $(hostname)\" >> /data/life.log; exit 0' TERM; ";
+            String started = "echo \"start $ROUND $(hostname)\" >> /data/life.log; ";
             String writeOnce = "for d in /data /shared; do [ -f $d/" + k + ".id ] || { cat /proc/sys/kernel/random/uuid > $d/"
                     + k + ".tmp && mv $d/" + k + ".tmp $d/" + k + ".id; }; done; ";
             Map<String, Object> c = new LinkedHashMap<>();
             c.put("module", module);
             c.put("name", cname(i));
             c.put("image", IMAGE);
-            c.put("args", List.of("sh", "-c", writeOnce + "trap 'exit 0' TERM; while :; do sleep 1 & wait $!; done"));
+            c.put("args", List.of("sh", "-c", onTerm + started + writeOnce + "while :; do sleep 1 & wait $!; done"));
             c.put("env", Map.of("ROUND", Long.toString(g)));
             c.put("volumes", Map.of(k, "/data", "shared", "/shared"));
             if (HEALTH.contains(i)) {
@@ -264,7 +275,7 @@ class AgentCrashIT {
             if (AFTER.containsKey(i)) {
                 c.put("after", AFTER.get(i).stream().map(AgentCrashIT::cname).toList());
             }
-            c.put("stopTimeoutSeconds", 2);
+            c.put("stopTimeoutSeconds", i == 1 ? 5 : 2);
             c.put("network", module);
             components.add(c);
         }
@@ -335,9 +346,10 @@ class AgentCrashIT {
 
     /**
      * Every file in every volume of the module, as base64 of its bytes, read by a throwaway
-     * container that mounts them (after checking each exists, so the reader creates none).
+     * container that mounts them (after checking each exists, so the reader creates none), once
+     * generation g's containers have written what they write at start.
      */
-    static Map<String, String> markers() throws InterruptedException {
+    static Map<String, String> volumeFiles(long g) throws InterruptedException {
         List<Bind> binds = new ArrayList<>();
         for (int i = 1; i <= COMPONENTS; i++) {
             docker.inspectVolumeCmd(module + "_" + key(i)).exec();
@@ -346,9 +358,11 @@ class AgentCrashIT {
         docker.inspectVolumeCmd(module + "_shared").exec();
         binds.add(new Bind(module + "_shared", new Volume("/v/shared")));
         // A component without a health check counts as ready once it runs, maybe a moment before its
-        // marker is written: wait (bounded) for all of them. A lost volume still shows, as a new marker.
-        String script = "i=0; while [ $(ls /v/*/*.id 2>/dev/null | wc -l) -lt " + 2 * COMPONENTS + " ] && [ $i -lt 100 ]; do "
-                + "usleep 100000; i=$((i+1)); done; "
+        // shell wrote its start line and markers: wait (bounded, 10 s) for them. A lost volume still
+        // shows, as a new marker; a missing start line still shows, in the life log.
+        String script = "i=0; while { [ $(ls /v/*/*.id 2>/dev/null | wc -l) -lt " + 2 * COMPONENTS + " ] "
+                + "|| [ $(cat /v/c*/life.log 2>/dev/null | grep -c '^start " + g + " ') -lt " + COMPONENTS + " ]; } "
+                + "&& [ $i -lt 100 ]; do usleep 100000; i=$((i+1)); done; "
                 + "for f in /v/*/*; do printf '%s ' \"$f\"; base64 \"$f\" | tr -d '\\n'; echo; done";
         String id = docker.createContainerCmd(IMAGE).withCmd("sh", "-c", script)
                 .withLabels(Map.of(TEST_LABEL, node))
@@ -380,11 +394,51 @@ class AgentCrashIT {
     record Snapshot(String summary, Map<String, String> fresh) {
     }
 
+    /** The write-once markers among the volume files. */
+    static Map<String, String> markers(Map<String, String> files) {
+        return files.entrySet().stream().filter(e -> e.getKey().endsWith(".id"))
+                .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue, (a, b) -> a, TreeMap::new));
+    }
+
+    /**
+     * The volumes after generation g converged: every marker byte-identical to generation 1's, no other
+     * file but the life logs, and each component's life log exactly
+     * {@code start 1 h1, stop 1 h1, start 2 h2, ..., start g hg}: one container per generation, each
+     * stopped cleanly (its TERM trap ran, no SIGKILL) before the next one started, and the last one
+     * is the container running now.
+     */
+    static void assertVolumes(long g, Map<String, String> markers) throws InterruptedException {
+        Map<String, String> files = volumeFiles(g);
+        assertEquals(markers, markers(files), "volume data (write-once markers) changed at generation " + g);
+        Set<String> expectedFiles = new TreeSet<>(markers.keySet());
+        IntStream.rangeClosed(1, COMPONENTS).forEach(i -> expectedFiles.add("/v/" + key(i) + "/life.log"));
+        assertEquals(expectedFiles, files.keySet(), "files in the module's volumes");
+        for (int i = 1; i <= COMPONENTS; i++) {
+            String text = new String(java.util.Base64.getDecoder().decode(files.get("/v/" + key(i) + "/life.log")),
+                    StandardCharsets.UTF_8);
+            List<String> lines = text.lines().toList();
+            String current = docker.inspectContainerCmd(cname(i)).exec().getId().substring(0, 12);
+            String why = cname(i) + " life log at generation " + g + " (running now: " + current + "):\n" + text;
+            assertEquals(2 * g - 1, lines.size(), why);
+            for (int k = 1; k <= g; k++) {
+                String[] start = lines.get(2 * (k - 1)).split(" ");
+                assertEquals(List.of("start", Long.toString(k)), List.of(start[0], start[1]), why);
+                if (k < g) {
+                    assertEquals("stop " + k + " " + start[2], lines.get(2 * k - 1),
+                            "container " + start[2] + " of generation " + k + " was not stopped cleanly: " + why);
+                } else {
+                    assertEquals(current, start[2], why);
+                }
+            }
+        }
+    }
+
     /** What the engine holds right now for generation g: how far the interrupted apply got. */
     static Snapshot engineState(long g) {
         Map<String, String> made = new TreeMap<>();
         List<Container> all = containers(Labels.NODE + "=" + node);
         Set<String> present = new TreeSet<>();
+        Set<String> freshKeys = new TreeSet<>();
         int fresh = 0;
         int freshRunning = 0;
         int old = 0;
@@ -395,6 +449,7 @@ class AgentCrashIT {
             if (Long.toString(g).equals(c.getLabels().get(Labels.GENERATION))) {
                 fresh++;
                 made.put(name(c), c.getId());
+                freshKeys.add(name(c).substring(node.length() + 1) + (running ? "" : "*"));
                 freshRunning += running ? 1 : 0;
             } else {
                 old++;
@@ -403,7 +458,8 @@ class AgentCrashIT {
         }
         List<String> absent = IntStream.rangeClosed(1, COMPONENTS).filter(i -> !present.contains(cname(i)))
                 .mapToObj(AgentCrashIT::key).toList();
-        return new Snapshot(String.format("new %d (%d up), old %d (%d up), absent %s", fresh, freshRunning, old, oldRunning,
+        return new Snapshot(String.format("new %d (%d up) %s | old %d (%d up) | absent %s", fresh, freshRunning,
+                freshKeys.isEmpty() ? "-" : String.join(",", freshKeys), old, oldRunning,
                 absent.isEmpty() ? "-" : String.join(",", absent)), made);
     }
 

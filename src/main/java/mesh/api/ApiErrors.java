@@ -1,0 +1,53 @@
+package mesh.api;
+
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.util.List;
+import mesh.docker.EngineFailure;
+import mesh.model.InvalidInput;
+import mesh.plan.PlanFailure;
+import mesh.store.StoreFailure;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+/**
+ * ApiErrors turns every refusal of the host's and the controller's APIs into
+ * {@code {"error": "...", "problems": [...]}} with its status, never a stack trace.
+ */
+public class ApiErrors {
+
+    @ServerExceptionMapper
+    public Response invalid(InvalidInput e) {
+        return error(400, e.getMessage(), e.problems());
+    }
+
+    @ServerExceptionMapper
+    public Response refused(Refusal e) {
+        return error(e.status(), e.getMessage(), e.problems());
+    }
+
+    @ServerExceptionMapper
+    public Response unplannable(PlanFailure e) {
+        return error(409, "the plan failed, nothing was sent: " + e.getMessage(), e.problems());
+    }
+
+    /** A request body that is not the JSON expected: named by field, as for declarations. */
+    @ServerExceptionMapper
+    public Response unreadable(com.fasterxml.jackson.core.JsonProcessingException e) {
+        return error(400, mesh.model.DeclarationJson.describe(e), List.of());
+    }
+
+    @ServerExceptionMapper
+    public Response engine(EngineFailure e) {
+        return error(503, "the engine did not answer: " + e.getMessage(), List.of());
+    }
+
+    @ServerExceptionMapper
+    public Response store(StoreFailure e) {
+        return error(503, e.getMessage(), List.of());
+    }
+
+    public static Response error(int status, String message, List<String> problems) {
+        return Response.status(status).type(MediaType.APPLICATION_JSON)
+                .entity(new ApiError(message, problems)).build();
+    }
+}

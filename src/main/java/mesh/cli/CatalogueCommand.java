@@ -1,0 +1,87 @@
+package mesh.cli;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import jakarta.inject.Inject;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import mesh.controller.MeshController;
+import mesh.model.DeclarationJson;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+@Command(name = "catalogue",
+        mixinStandardHelpOptions = true,
+        description = {"The module manifests the mesh knows (YAML; see docs/manifest.md). Uses MESH_CONTROLLER and MESH_TOKEN."})
+public class CatalogueCommand {
+
+    @Spec
+    CommandSpec spec;
+
+    @Inject
+    Output output;
+
+    @Mixin
+    OutputOption format;
+
+    @Command(name = "add", mixinStandardHelpOptions = true,
+            description = {"Add or update modules from a manifest file, or every *.yaml / *.yml in a folder.",
+                "All are checked first: one bad manifest and none is stored."})
+    int add(@Parameters(paramLabel = "FILE|DIR") Path path) {
+        List<MeshController.ManifestFile> files = read(path);
+        MeshController.CatalogueChange change = ControllerClient.fromEnvironment().send("POST", "/v1/mesh/catalogue",
+                files, MeshController.CatalogueChange.class);
+        if (format.json()) {
+            output.json(spec, change);
+        } else {
+            change.added().forEach(m -> output.line(spec, "added " + m));
+            change.updated().forEach(m -> output.line(spec, "updated " + m));
+        }
+        return ExitCodes.OK;
+    }
+
+    @Command(name = "list", mixinStandardHelpOptions = true, description = {"List the modules, where each is assigned and runs."})
+    int list() {
+        List<MeshController.ModuleView> modules = ControllerClient.fromEnvironment().get("/v1/mesh/catalogue",
+                DeclarationJson.MAPPER.getTypeFactory().constructType(new TypeReference<List<MeshController.ModuleView>>() { }));
+        if (format.json()) {
+            output.json(spec, modules);
+            return ExitCodes.OK;
+        }
+        output.table(spec, List.of("MODULE", "COMPONENTS", "ROUTES", "ASSIGNED", "RUNS ON"),
+                modules.stream().map(m -> java.util.Arrays.asList(m.module(), String.join(",", m.components()),
+                        m.routes().isEmpty() ? null : String.join(",", m.routes()), m.assigned(), m.taken())).toList());
+        return ExitCodes.OK;
+    }
+
+    static List<MeshController.ManifestFile> read(Path path) {
+        List<Path> paths = new ArrayList<>();
+        if (Files.isDirectory(path)) {
+            try (Stream<Path> all = Files.list(path)) {
+                all.filter(p -> p.toString().endsWith(".yaml") || p.toString().endsWith(".yml")).sorted().forEach(paths::add);
+            } catch (IOException e) {
+                throw new VerbFailure("cannot list " + path + ": " + e.getMessage());
+            }
+            if (paths.isEmpty()) {
+                throw new VerbFailure(path + " holds no *.yaml or *.yml manifest");
+            }
+        } else {
+            paths.add(path);
+        }
+        List<MeshController.ManifestFile> files = new ArrayList<>();
+        for (Path p : paths) {
+            try {
+                files.add(new MeshController.ManifestFile(p.getFileName().toString(), Files.readString(p)));
+            } catch (IOException e) {
+                throw new VerbFailure("cannot read " + p + ": " + e.getMessage());
+            }
+        }
+        return files;
+    }
+}

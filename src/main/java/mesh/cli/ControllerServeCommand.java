@@ -1,0 +1,65 @@
+package mesh.cli;
+
+import io.quarkus.runtime.Quarkus;
+import jakarta.inject.Inject;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import mesh.controller.ControllerSettings;
+import mesh.controller.MeshController;
+import mesh.model.InvalidInput;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+@Command(name = "serve",
+        mixinStandardHelpOptions = true,
+        description = {"Run the controller: the operator's API over its PostgreSQL store.",
+            "",
+            "Configured by environment (over the --config file):",
+            "  MESH_STORE_URL           the store, a JDBC URL jdbc:postgresql://HOST:PORT/DB (required)",
+            "  MESH_STORE_USER, MESH_STORE_PASSWORD",
+            "  MESH_CONTROLLER_TOKEN    the operator token every request must carry (required)",
+            "  MESH_CONTROLLER_LISTEN   address to listen on (default 0.0.0.0:7700)",
+            "  MESH_PUSH_BUDGET         a push replacing more containers stops unless --yes (default 10)"})
+public class ControllerServeCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--config", paramLabel = "FILE", description = "KEY=VALUE file, as `mesh install` writes it")
+    Path config;
+
+    @Inject
+    MeshController controller;
+
+    @Inject
+    Output output;
+
+    @Override
+    public Integer call() {
+        ControllerSettings settings;
+        try {
+            settings = ControllerSettings.read(ConfigFile.withEnvironment(config, System.getenv()));
+        } catch (InvalidInput e) {
+            throw new VerbFailure(String.join("\n      ", e.problems()));
+        }
+        try {
+            controller.start(settings);
+        } catch (RuntimeException e) {
+            throw new VerbFailure("cannot open the store at " + settings.storeUrl() + ": " + rootMessage(e));
+        }
+        output.line(spec, "mesh controller: store " + settings.storeUrl() + ", listening on "
+                + System.getProperty("quarkus.http.host", "?") + ":" + System.getProperty("quarkus.http.port", "?"));
+        Quarkus.waitForExit();
+        return ExitCodes.OK;
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        return t.getMessage();
+    }
+}

@@ -1,0 +1,13 @@
+package mesh.cli;
+
+import picocli.CommandLine.Option;
+
+/** OutputOption is the {@code -o} every reporting verb takes. */
+public class OutputOption {
+    @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", description = "text (default) or json: one JSON document on stdout")
+    OutputFormat format = OutputFormat.TEXT;
+
+    boolean json() {
+        return format == OutputFormat.JSON;
+    }
+}

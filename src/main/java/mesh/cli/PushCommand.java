@@ -1,0 +1,80 @@
+package mesh.cli;
+
+import jakarta.inject.Inject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import mesh.controller.PushReport;
+import mesh.plan.PlanView;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+@Command(name = "push", mixinStandardHelpOptions = true,
+        description = {"Plan every node and send each one whose declaration changed.",
+            "Nodes not named but left behind by earlier pushes are sent too. A plan that fails for",
+            "any node sends nothing. A push that would replace more containers than the budget",
+            "(MESH_PUSH_BUDGET of the controller, default 10) stops unless --yes.",
+            "Exit 1 if any node could not be reached; it is sent at the next push."})
+public class PushCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Inject
+    Output output;
+
+    @Mixin
+    OutputOption format;
+
+    @Parameters(paramLabel = "NODE", arity = "0..*", description = "the nodes meant (others that differ are sent too)")
+    List<String> nodes = new ArrayList<>();
+
+    @Option(names = "--dry-run", description = "show, per node and component, what the push would create, replace and remove; send nothing")
+    boolean dryRun;
+
+    @Option(names = "--yes", description = "go ahead even past the replacement budget")
+    boolean yes;
+
+    @Override
+    public Integer call() {
+        PushReport report = ControllerClient.fromEnvironment().send("POST", "/v1/mesh/push",
+                Map.of("nodes", nodes, "dryRun", dryRun, "yes", yes), PushReport.class);
+        if (format.json()) {
+            output.json(spec, report);
+        } else {
+            print(report);
+        }
+        return report.complete() ? ExitCodes.OK : ExitCodes.FAILED;
+    }
+
+    private void print(PushReport report) {
+        report.notes().forEach(n -> output.line(spec, n));
+        for (PushReport.NodeResult n : report.nodes()) {
+            switch (n.outcome()) {
+                case "unchanged" -> output.line(spec, n.node() + ": unchanged");
+                case "behind" -> output.error(spec, n.node() + ": left behind: " + n.error());
+                default -> {
+                    String verb = n.outcome().equals("sent") ? "sent generation " : "would send generation ";
+                    output.line(spec, n.node() + ": " + verb + n.generation() + (n.plan() == null ? "" : " — " + n.plan().summary()));
+                    if (n.plan() != null) {
+                        details(n.plan());
+                    }
+                }
+            }
+        }
+        output.line(spec, (report.dryRun() ? "would replace " : "replaced ") + report.replacements() + " container(s)");
+    }
+
+    private void details(PlanView plan) {
+        plan.create().forEach(c -> output.line(spec, "  create  " + c));
+        plan.replace().forEach(r -> output.line(spec, "  replace " + r.name() + " (" + r.module() + "): "
+                + String.join(", ", r.fields()) + " changed"));
+        plan.start().forEach(c -> output.line(spec, "  start   " + c));
+        plan.remove().forEach(c -> output.line(spec, "  remove  " + c));
+    }
+}

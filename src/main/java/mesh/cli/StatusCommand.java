@@ -1,0 +1,42 @@
+package mesh.cli;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import jakarta.inject.Inject;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.Callable;
+import mesh.controller.MeshController;
+import mesh.model.DeclarationJson;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+@Command(name = "status", mixinStandardHelpOptions = true,
+        description = {"Each node: the generation last sent, the one it acknowledged, and whether it is behind."})
+public class StatusCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Inject
+    Output output;
+
+    @Mixin
+    OutputOption format;
+
+    @Override
+    public Integer call() {
+        List<MeshController.NodeView> nodes = ControllerClient.fromEnvironment().get("/v1/mesh/nodes",
+                DeclarationJson.MAPPER.getTypeFactory().constructType(new TypeReference<List<MeshController.NodeView>>() { }));
+        if (format.json()) {
+            output.json(spec, nodes);
+            return ExitCodes.OK;
+        }
+        output.table(spec, List.of("NODE", "SENT", "ACKED", "STATE"), nodes.stream().map(n -> Arrays.asList(n.name(),
+                Long.toString(n.generation()), Long.toString(n.ackedGeneration()),
+                n.lastError() != null ? "behind: " + n.lastError()
+                        : n.generation() > n.ackedGeneration() ? "behind" : "up to date")).toList());
+        return ExitCodes.OK;
+    }
+}

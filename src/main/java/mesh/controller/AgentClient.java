@@ -1,0 +1,89 @@
+package mesh.controller;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import mesh.api.ApiError;
+import mesh.model.Declaration;
+import mesh.model.DeclarationJson;
+import mesh.model.Node;
+import mesh.plan.PlanView;
+
+/**
+ * AgentClient is the controller's one edge to the host agents: preview a declaration, push it.
+ * Every call is bounded; an agent that does not answer is an {@link Unreachable}, not a hang.
+ */
+public class AgentClient {
+
+    static final Duration CONNECT = Duration.ofSeconds(3);
+    static final Duration REQUEST = Duration.ofSeconds(30);
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(CONNECT).build();
+
+    /** Accepted is the agent's answer to a push. */
+    public record Accepted(String node, long generation, PlanView plan, String note) {
+    }
+
+    /** Unreachable is an agent that could not be asked, or answered with a refusal. */
+    public static class Unreachable extends RuntimeException {
+        private final int status;
+
+        public Unreachable(String message, int status) {
+            super(message);
+            this.status = status;
+        }
+
+        public int status() {
+            return status;
+        }
+    }
+
+    public PlanView preview(Node node, String token, Declaration d) {
+        return call(node, token, "POST", "/v1/plan", d, PlanView.class);
+    }
+
+    public Accepted push(Node node, String token, Declaration d) {
+        return call(node, token, "PUT", "/v1/declaration", d, Accepted.class);
+    }
+
+    private <T> T call(Node node, String token, String method, String path, Object body, Class<T> answer) {
+        URI uri = URI.create(node.agent().replaceAll("/+$", "") + path);
+        HttpRequest request = HttpRequest.newBuilder(uri).timeout(REQUEST)
+                .header("Authorization", "Bearer " + token)
+                .header("Content-Type", "application/json")
+                .method(method, HttpRequest.BodyPublishers.ofString(DeclarationJson.write(body)))
+                .build();
+        HttpResponse<String> response;
+        try {
+            response = http.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new Unreachable("node " + node.name() + "'s agent at " + node.agent() + " did not answer ("
+                    + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ")", 0);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new Unreachable("interrupted while asking node " + node.name(), 0);
+        }
+        try {
+            if (response.statusCode() / 100 != 2) {
+                String error = response.body();
+                try {
+                    error = DeclarationJson.MAPPER.readValue(response.body(), ApiError.class).error();
+                } catch (JsonProcessingException notJson) {
+                    // keep the raw body: it is all the agent said
+                }
+                throw new Unreachable("node " + node.name() + "'s agent refused (" + response.statusCode() + "): " + error,
+                        response.statusCode());
+            }
+            return DeclarationJson.MAPPER.readerFor(answer)
+                    .without(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                    .readValue(response.body());
+        } catch (JsonProcessingException e) {
+            throw new Unreachable("node " + node.name() + "'s agent answered something unreadable: " + e.getOriginalMessage(),
+                    response.statusCode());
+        }
+    }
+}

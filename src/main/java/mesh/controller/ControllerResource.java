@@ -1,0 +1,100 @@
+package mesh.controller;
+
+import jakarta.inject.Inject;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.util.List;
+import mesh.model.Node;
+import mesh.model.Placement;
+import mesh.plan.MeshPlan;
+
+/** ControllerResource is the operator's API; the CLI verbs are its clients. */
+@Path("/v1/mesh")
+@Produces(MediaType.APPLICATION_JSON)
+public class ControllerResource {
+
+    @Inject
+    MeshController controller;
+
+    /** NewNode is the body of {@code POST /v1/mesh/nodes}. */
+    public record NewNode(String name, String address, String agent) {
+    }
+
+    /** PublicDomain is the body of {@code PUT /v1/mesh/nodes/{name}/public-domain}. */
+    public record PublicDomain(String domain) {
+    }
+
+    /** PushRequest is the body of {@code POST /v1/mesh/push}. */
+    public record PushRequest(List<String> nodes, boolean dryRun, boolean yes) {
+    }
+
+    @POST
+    @Path("/nodes")
+    public Response addNode(NewNode body) {
+        NewNode n = Bodies.required(body, "a node: {\"name\", \"address\", \"agent\"}");
+        return Response.status(201).entity(controller.addNode(n.name(), n.address(), n.agent())).build();
+    }
+
+    @GET
+    @Path("/nodes")
+    public List<MeshController.NodeView> nodes() {
+        return controller.nodes();
+    }
+
+    @PUT
+    @Path("/nodes/{name}/public-domain")
+    public Node publicDomain(@PathParam("name") String name, PublicDomain body) {
+        return controller.publicDomain(name, Bodies.required(body, "{\"domain\"}").domain());
+    }
+
+    @DELETE
+    @Path("/nodes/{name}")
+    public Response removeNode(@PathParam("name") String name) {
+        controller.removeNode(name);
+        return Response.noContent().build();
+    }
+
+    @POST
+    @Path("/catalogue")
+    public MeshController.CatalogueChange addCatalogue(List<MeshController.ManifestFile> files) {
+        return controller.addCatalogue(files);
+    }
+
+    @GET
+    @Path("/catalogue")
+    public List<MeshController.ModuleView> catalogue() {
+        return controller.catalogue();
+    }
+
+    @PUT
+    @Path("/nodes/{node}/modules/{module}")
+    public Placement assign(@PathParam("node") String node, @PathParam("module") String module) {
+        return controller.assign(node, module);
+    }
+
+    @DELETE
+    @Path("/nodes/{node}/modules/{module}")
+    public Placement unassign(@PathParam("node") String node, @PathParam("module") String module) {
+        return controller.unassign(node, module);
+    }
+
+    @POST
+    @Path("/push")
+    public PushReport push(PushRequest body) {
+        PushRequest p = body == null ? new PushRequest(List.of(), false, false) : body;
+        return controller.push(p.nodes() == null ? List.of() : p.nodes(), p.dryRun(), p.yes());
+    }
+
+    @GET
+    @Path("/roster")
+    public List<MeshPlan.RosterEntry> roster() {
+        return controller.roster();
+    }
+}

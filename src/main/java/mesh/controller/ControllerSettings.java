@@ -1,0 +1,38 @@
+package mesh.controller;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import mesh.model.InvalidInput;
+
+/**
+ * ControllerSettings is the controller's configuration (environment over the config file). The
+ * store URL and the operator token are required: a controller without them refuses to start.
+ */
+public record ControllerSettings(String storeUrl, String token, int pushBudget) {
+
+    public static final int DEFAULT_PUSH_BUDGET = 10;
+
+    public static ControllerSettings read(Map<String, String> vars) {
+        List<String> problems = new ArrayList<>();
+        String url = vars.get("MESH_STORE_URL");
+        if (url == null || !url.startsWith("jdbc:postgresql:")) {
+            problems.add("MESH_STORE_URL must be a PostgreSQL JDBC URL (jdbc:postgresql://HOST:PORT/DB), got "
+                    + (url == null ? "nothing" : "'" + url + "'"));
+        }
+        String token = vars.get("MESH_CONTROLLER_TOKEN");
+        if (token == null || token.isBlank()) {
+            problems.add("MESH_CONTROLLER_TOKEN is not set: the controller refuses to serve without a token");
+        }
+        int budget = DEFAULT_PUSH_BUDGET;
+        try {
+            budget = Integer.parseInt(vars.getOrDefault("MESH_PUSH_BUDGET", Integer.toString(DEFAULT_PUSH_BUDGET)));
+        } catch (NumberFormatException e) {
+            problems.add("MESH_PUSH_BUDGET must be a whole number of containers");
+        }
+        if (!problems.isEmpty()) {
+            throw new InvalidInput(problems);
+        }
+        return new ControllerSettings(url, token, budget);
+    }
+}

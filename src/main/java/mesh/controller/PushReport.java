@@ -1,0 +1,26 @@
+package mesh.controller;
+
+import java.util.List;
+import mesh.plan.PlanView;
+
+/**
+ * PushReport is what a push did, or with {@code --dry-run} would do, per node.
+ *
+ * @param replacements containers the push replaces (or would), summed over the nodes it sends to
+ */
+public record PushReport(boolean dryRun, int replacements, List<NodeResult> nodes, List<String> notes) {
+
+    /**
+     * NodeResult is one node's part of a push.
+     *
+     * @param outcome    sent, unchanged, behind (could not be reached or refused), or would-send (dry run)
+     * @param leftBehind it was not named on the command line but differed, so it was sent too
+     */
+    public record NodeResult(String node, String outcome, long generation, boolean leftBehind, PlanView plan,
+                             String error) {
+    }
+
+    public boolean complete() {
+        return nodes.stream().noneMatch(n -> n.outcome().equals("behind"));
+    }
+}

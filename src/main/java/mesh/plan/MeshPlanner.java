@@ -1,0 +1,129 @@
+package mesh.plan;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import mesh.model.ComponentSpec;
+import mesh.model.Declaration;
+import mesh.model.DeclarationCheck;
+import mesh.model.Manifest;
+import mesh.model.Manifests;
+import mesh.model.Node;
+import mesh.model.Placement;
+
+/**
+ * MeshPlanner turns the catalogue, the nodes and the placements into the roster and each node's
+ * components. Pure and total: it either plans every node or fails with every problem, each naming
+ * the node, the component and the name (invariant 3; the old routeNamesInTheMesh swallowed one).
+ *
+ * <ul>
+ *   <li>{@code <module>.internal} resolves to the address of the node where the module is taken;</li>
+ *   <li>a route R of a module taken on a node with public domain D gives {@code R.D}, resolving to
+ *       that node's address (its edge proxies it);</li>
+ *   <li>each component gets the roster entries for exactly the names it binds (invariant 2).</li>
+ * </ul>
+ */
+public final class MeshPlanner {
+
+    private MeshPlanner() {
+    }
+
+    public static MeshPlan plan(List<Manifest> catalogue, List<Node> nodes, List<Placement> placements) {
+        Map<String, Manifest> modules = new TreeMap<>();
+        catalogue.forEach(m -> modules.put(m.module(), m));
+        Map<String, Node> byName = new TreeMap<>();
+        nodes.forEach(n -> byName.put(n.name(), n));
+        List<String> problems = new ArrayList<>();
+
+        Map<String, String> takenOn = new TreeMap<>();
+        for (Placement p : placements) {
+            if (p.taken() == null) {
+                continue;
+            }
+            if (!modules.containsKey(p.module())) {
+                problems.add("module " + p.module() + " runs on node " + p.taken() + " but is not in the catalogue");
+            } else if (!byName.containsKey(p.taken())) {
+                problems.add("module " + p.module() + " runs on node " + p.taken() + ", which is not a node");
+            } else {
+                takenOn.put(p.module(), p.taken());
+            }
+        }
+
+        Map<String, MeshPlan.RosterEntry> roster = roster(modules, byName, takenOn, problems);
+
+        Map<String, List<ComponentSpec>> perNode = new TreeMap<>();
+        byName.keySet().forEach(n -> perNode.put(n, new ArrayList<>()));
+        takenOn.forEach((module, node) -> {
+            Manifest m = modules.get(module);
+            for (Map.Entry<String, Manifest.Component> c : m.components().entrySet()) {
+                Map<String, String> hosts = new LinkedHashMap<>();
+                for (String bind : c.getValue().binds()) {
+                    MeshPlan.RosterEntry entry = roster.get(bind);
+                    if (entry == null) {
+                        problems.add("node " + node + ": component " + c.getKey() + " (" + module + ") binds '" + bind
+                                + "', which no node serves" + whatWouldServe(bind, modules, byName, takenOn));
+                    } else {
+                        hosts.put(bind, entry.address());
+                    }
+                }
+                perNode.get(node).add(Manifests.spec(m, c.getKey(), hosts));
+            }
+        });
+        perNode.forEach((node, components) -> DeclarationCheck.problems(
+                        new Declaration(node, byName.get(node).address(), 1, components))
+                .forEach(p -> problems.add("node " + node + ": " + p)));
+
+        if (!problems.isEmpty()) {
+            throw new PlanFailure(problems);
+        }
+        return new MeshPlan(roster, perNode);
+    }
+
+    private static Map<String, MeshPlan.RosterEntry> roster(Map<String, Manifest> modules, Map<String, Node> nodes,
+                                                            Map<String, String> takenOn, List<String> problems) {
+        Map<String, MeshPlan.RosterEntry> roster = new TreeMap<>();
+        takenOn.forEach((module, nodeName) -> {
+            Node node = nodes.get(nodeName);
+            String internal = modules.get(module).internalName();
+            roster.put(internal, new MeshPlan.RosterEntry(internal, node.address(), nodeName, module, "internal"));
+        });
+        takenOn.forEach((module, nodeName) -> {
+            Node node = nodes.get(nodeName);
+            if (node.publicDomain() == null) {
+                return;
+            }
+            for (String route : modules.get(module).routes().keySet()) {
+                String name = route + "." + node.publicDomain();
+                MeshPlan.RosterEntry claimed = roster.get(name);
+                if (claimed != null) {
+                    problems.add("route " + name + " is claimed by module " + claimed.module() + " and by module " + module);
+                } else {
+                    roster.put(name, new MeshPlan.RosterEntry(name, node.address(), nodeName, module, "route"));
+                }
+            }
+        });
+        return roster;
+    }
+
+    /** Says what would serve a name nobody serves now, so the operator knows what to do. */
+    private static String whatWouldServe(String name, Map<String, Manifest> modules, Map<String, Node> nodes,
+                                         Map<String, String> takenOn) {
+        for (Manifest m : modules.values()) {
+            if (m.internalName().equals(name)) {
+                return "; module " + m.module() + " would serve it once it runs on a node (assign it)";
+            }
+            for (String route : m.routes().keySet()) {
+                if (name.startsWith(route + ".")) {
+                    String domain = name.substring(route.length() + 1);
+                    String where = takenOn.get(m.module());
+                    return "; route " + route + " of module " + m.module() + " would serve it on a node with public domain "
+                            + domain + (where == null ? " (the module runs nowhere)" : " (it runs on " + where
+                            + ", whose public domain is " + nodes.get(where).publicDomain() + ")");
+                }
+            }
+        }
+        return "; no module in the catalogue offers it";
+    }
+}

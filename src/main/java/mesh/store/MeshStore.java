@@ -1,0 +1,266 @@
+package mesh.store;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import io.agroal.api.AgroalDataSource;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import mesh.model.DeclarationJson;
+import mesh.model.Manifest;
+import mesh.model.Node;
+import mesh.model.Placement;
+import mesh.plan.MeshPlan;
+import org.flywaydb.core.Flyway;
+
+/**
+ * MeshStore holds all of the controller's SQL. Each verb runs in one transaction
+ * ({@link #inTransaction}); the methods below take that transaction's connection.
+ */
+@ApplicationScoped
+public class MeshStore {
+
+    /** PUSH_LOCK serialises pushes across controllers sharing one store. */
+    static final long PUSH_LOCK = 0x6d657368L;
+
+    @Inject
+    AgroalDataSource dataSource;
+
+    @Inject
+    Flyway flyway;
+
+    /** Work is one verb's transaction. */
+    @FunctionalInterface
+    public interface Work<T> {
+        T run(Connection c) throws SQLException;
+    }
+
+    public void migrate() {
+        flyway.migrate();
+    }
+
+    public <T> T inTransaction(Work<T> work) {
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(false);
+            try {
+                T result = work.run(c);
+                c.commit();
+                return result;
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            }
+        } catch (SQLException e) {
+            throw new StoreFailure("the store failed: " + e.getMessage(), e);
+        }
+    }
+
+    public void lockPushes(Connection c) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("select pg_advisory_xact_lock(?)")) {
+            s.setLong(1, PUSH_LOCK);
+            s.execute();
+        }
+    }
+
+    // nodes
+
+    public List<Node> nodes(Connection c) throws SQLException {
+        List<Node> nodes = new ArrayList<>();
+        try (PreparedStatement s = c.prepareStatement("select name, address, agent, public_domain from nodes order by name");
+             ResultSet r = s.executeQuery()) {
+            while (r.next()) {
+                nodes.add(new Node(r.getString(1), r.getString(2), r.getString(3), r.getString(4)));
+            }
+        }
+        return nodes;
+    }
+
+    public Optional<Node> node(Connection c, String name) throws SQLException {
+        return nodes(c).stream().filter(n -> n.name().equals(name)).findFirst();
+    }
+
+    public String agentToken(Connection c, String node) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("select agent_token from nodes where name = ?")) {
+            s.setString(1, node);
+            try (ResultSet r = s.executeQuery()) {
+                return r.next() ? r.getString(1) : null;
+            }
+        }
+    }
+
+    public void addNode(Connection c, Node node, String token) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement(
+                "insert into nodes (name, address, agent, agent_token, public_domain) values (?, ?, ?, ?, ?)")) {
+            s.setString(1, node.name());
+            s.setString(2, node.address());
+            s.setString(3, node.agent());
+            s.setString(4, token);
+            s.setString(5, node.publicDomain());
+            s.executeUpdate();
+        }
+        try (PreparedStatement s = c.prepareStatement("insert into node_pushes (node) values (?)")) {
+            s.setString(1, node.name());
+            s.executeUpdate();
+        }
+    }
+
+    public void setPublicDomain(Connection c, String node, String domain) throws SQLException {
+        update(c, "update nodes set public_domain = ? where name = ?", domain, node);
+    }
+
+    public void removeNode(Connection c, String node) throws SQLException {
+        update(c, "delete from nodes where name = ?", node);
+    }
+
+    // catalogue
+
+    public List<Manifest> catalogue(Connection c) throws SQLException {
+        List<Manifest> modules = new ArrayList<>();
+        try (PreparedStatement s = c.prepareStatement("select manifest from modules order by name");
+             ResultSet r = s.executeQuery()) {
+            while (r.next()) {
+                modules.add(read(r.getString(1), Manifest.class));
+            }
+        }
+        return modules;
+    }
+
+    /** Adds or replaces a module; returns whether it was new. */
+    public boolean putModule(Connection c, Manifest m, String source) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("""
+                insert into modules (name, manifest, source) values (?, ?::jsonb, ?)
+                on conflict (name) do update set manifest = excluded.manifest, source = excluded.source, added_at = now()
+                returning (xmax = 0)""")) {
+            s.setString(1, m.module());
+            s.setString(2, DeclarationJson.write(m));
+            s.setString(3, source);
+            try (ResultSet r = s.executeQuery()) {
+                r.next();
+                return r.getBoolean(1);
+            }
+        }
+    }
+
+    // placements
+
+    public List<Placement> placements(Connection c) throws SQLException {
+        List<Placement> placements = new ArrayList<>();
+        try (PreparedStatement s = c.prepareStatement("select module, assigned, taken from placements order by module");
+             ResultSet r = s.executeQuery()) {
+            while (r.next()) {
+                placements.add(new Placement(r.getString(1), r.getString(2), r.getString(3)));
+            }
+        }
+        return placements;
+    }
+
+    public void putPlacement(Connection c, Placement p) throws SQLException {
+        if (p.assigned() == null && p.taken() == null) {
+            update(c, "delete from placements where module = ?", p.module());
+            return;
+        }
+        try (PreparedStatement s = c.prepareStatement("""
+                insert into placements (module, assigned, taken) values (?, ?, ?)
+                on conflict (module) do update set assigned = excluded.assigned, taken = excluded.taken""")) {
+            s.setString(1, p.module());
+            s.setString(2, p.assigned());
+            s.setString(3, p.taken());
+            s.executeUpdate();
+        }
+    }
+
+    // pushes
+
+    /** PushState is what a node last acknowledged and the highest generation ever sent to it. */
+    public record PushState(String node, long lastGeneration, long ackedGeneration, String ackedDeclaration,
+                            String lastError) {
+    }
+
+    public List<PushState> pushStates(Connection c) throws SQLException {
+        List<PushState> states = new ArrayList<>();
+        try (PreparedStatement s = c.prepareStatement(
+                "select node, last_generation, acked_generation, acked_declaration::text, last_error from node_pushes order by node");
+             ResultSet r = s.executeQuery()) {
+            while (r.next()) {
+                states.add(new PushState(r.getString(1), r.getLong(2), r.getLong(3), r.getString(4), r.getString(5)));
+            }
+        }
+        return states;
+    }
+
+    public void recordSent(Connection c, String node, long generation) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement(
+                "update node_pushes set last_generation = greatest(last_generation, ?), updated_at = now() where node = ?")) {
+            s.setLong(1, generation);
+            s.setString(2, node);
+            s.executeUpdate();
+        }
+    }
+
+    public void recordAcked(Connection c, String node, long generation, String declaration) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("""
+                update node_pushes set acked_generation = ?, acked_declaration = ?::jsonb, last_error = null,
+                updated_at = now() where node = ?""")) {
+            s.setLong(1, generation);
+            s.setString(2, declaration);
+            s.setString(3, node);
+            s.executeUpdate();
+        }
+    }
+
+    public void recordError(Connection c, String node, String error) throws SQLException {
+        update(c, "update node_pushes set last_error = ?, updated_at = now() where node = ?", error, node);
+    }
+
+    // roster
+
+    public List<MeshPlan.RosterEntry> roster(Connection c) throws SQLException {
+        List<MeshPlan.RosterEntry> roster = new ArrayList<>();
+        try (PreparedStatement s = c.prepareStatement("select name, address, node, module, kind from roster order by name");
+             ResultSet r = s.executeQuery()) {
+            while (r.next()) {
+                roster.add(new MeshPlan.RosterEntry(r.getString(1), r.getString(2), r.getString(3), r.getString(4),
+                        r.getString(5)));
+            }
+        }
+        return roster;
+    }
+
+    public void replaceRoster(Connection c, List<MeshPlan.RosterEntry> entries) throws SQLException {
+        update(c, "delete from roster");
+        try (PreparedStatement s = c.prepareStatement(
+                "insert into roster (name, address, node, module, kind) values (?, ?, ?, ?, ?)")) {
+            for (MeshPlan.RosterEntry e : entries) {
+                s.setString(1, e.name());
+                s.setString(2, e.address());
+                s.setString(3, e.node());
+                s.setString(4, e.module());
+                s.setString(5, e.kind());
+                s.addBatch();
+            }
+            s.executeBatch();
+        }
+    }
+
+    private static void update(Connection c, String sql, String... params) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement(sql)) {
+            for (int i = 0; i < params.length; i++) {
+                s.setString(i + 1, params[i]);
+            }
+            s.executeUpdate();
+        }
+    }
+
+    private static <T> T read(String json, Class<T> type) {
+        try {
+            return DeclarationJson.MAPPER.readValue(json, type);
+        } catch (JsonProcessingException e) {
+            throw new StoreFailure("the store holds an unreadable " + type.getSimpleName() + ": " + e.getOriginalMessage(), e);
+        }
+    }
+}
