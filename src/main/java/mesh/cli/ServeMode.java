@@ -59,6 +59,9 @@ public enum ServeMode {
             putIfSet(props, "quarkus.datasource.jdbc.url", env.get("MESH_STORE_URL"));
             putIfSet(props, "quarkus.datasource.username", env.get("MESH_STORE_USER"));
             putIfSet(props, "quarkus.datasource.password", env.get("MESH_STORE_PASSWORD"));
+            if (env.get("MESH_STORE_URL") != null && !env.get("MESH_STORE_URL").isBlank()) {
+                props.put("quarkus.flyway.active", "true");
+            }
         }
         return props;
     }

@@ -3,6 +3,7 @@ package mesh.store;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.agroal.api.AgroalDataSource;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -28,11 +29,16 @@ public class MeshStore {
     /** PUSH_LOCK serialises pushes across controllers sharing one store. */
     static final long PUSH_LOCK = 0x6d657368L;
 
+    /**
+     * Resolved on first use: the datasource is active only in {@code controller serve} (its URL is
+     * set there), and a direct injection would make every other verb fail at boot.
+     */
     @Inject
-    AgroalDataSource dataSource;
+    Instance<AgroalDataSource> dataSource;
 
+    /** Resolved only when the controller migrates: in every other verb Flyway is inactive. */
     @Inject
-    Flyway flyway;
+    Instance<Flyway> flyway;
 
     /** Work is one verb's transaction. */
     @FunctionalInterface
@@ -41,11 +47,11 @@ public class MeshStore {
     }
 
     public void migrate() {
-        flyway.migrate();
+        flyway.get().migrate();
     }
 
     public <T> T inTransaction(Work<T> work) {
-        try (Connection c = dataSource.getConnection()) {
+        try (Connection c = dataSource.get().getConnection()) {
             c.setAutoCommit(false);
             try {
                 T result = work.run(c);
