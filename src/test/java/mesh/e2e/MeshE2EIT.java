@@ -1,0 +1,413 @@
+package mesh.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.github.dockerjava.api.DockerClient;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.UUID;
+import mesh.testbed.TestbedNodes;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * MeshE2EIT raises a whole mesh from processes, as operators and systemd would: a controller on the
+ * test PostgreSQL, three simulated nodes (each its own network namespace, engine and host agent), a
+ * catalogue of eleven modules with binds and routes, and the CLI driving it. It then replays field
+ * report 003 and checks, container by container, what each push touched.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class MeshE2EIT {
+
+    static final ObjectMapper JSON = new ObjectMapper();
+    static final String LOOP = "trap 'exit 0' TERM; while :; do sleep 1; done";
+    /** The field report's names for the three test-bed nodes. */
+    static final List<String> NAMES = List.of("novox", "g14", "ace");
+
+    final String token = "op-" + UUID.randomUUID();
+    final String database = "mesh_e2e_" + UUID.randomUUID().toString().substring(0, 8);
+    final Map<String, TestbedNodes.Node> testbed = new LinkedHashMap<>();
+    final Map<String, String> agentTokens = new HashMap<>();
+    final Map<String, MeshProcess> agents = new HashMap<>();
+    final Map<String, Path> agentState = new HashMap<>();
+    final HttpClient http = HttpClient.newHttpClient();
+    MeshProcess controller;
+    Map<String, String> cli;
+    Path catalogue;
+
+    @BeforeAll
+    void raiseTheMesh() throws Exception {
+        List<TestbedNodes.Node> nodes = TestbedNodes.up(3);
+        for (int i = 0; i < 3; i++) {
+            testbed.put(NAMES.get(i), nodes.get(i));
+        }
+        wipeNodeEngines();
+        try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/postgres", "mesh", "mesh")) {
+            c.createStatement().execute("create database " + database);
+        }
+        int port = MeshProcess.freePort();
+        controller = MeshProcess.serve("controller", null, Map.of(
+                "MESH_STORE_URL", "jdbc:postgresql://127.0.0.1:5432/" + database,
+                "MESH_STORE_USER", "mesh", "MESH_STORE_PASSWORD", "mesh",
+                "MESH_CONTROLLER_TOKEN", token, "MESH_CONTROLLER_LISTEN", "127.0.0.1:" + port,
+                "MESH_PUSH_BUDGET", "2"), "controller", "serve");
+        cli = Map.of("MESH_CONTROLLER", "http://127.0.0.1:" + port, "MESH_TOKEN", token);
+        MeshProcess.await("the controller answers", Duration.ofSeconds(60),
+                () -> quietly(() -> mesh("node", "list").exit() == 0));
+
+        for (String name : NAMES) {
+            JsonNode added = json(ok("node", "add", name, "--address", testbed.get(name).address(), "-o", "json"));
+            agentTokens.put(name, added.get("token").asText());
+            startAgent(name);
+        }
+        catalogue = writeCatalogue();
+        ok("catalogue", "add", catalogue.toString());
+        ok("node", "public-domain", "novox", "novox.be");
+        for (String[] a : new String[][] {{"novox", "mesh-store"}, {"novox", "mesh-registry"}, {"novox", "route-proxy"},
+                {"novox", "gitea"}, {"novox", "keycloak"}, {"g14", "mailu"}, {"g14", "minio"}, {"g14", "umami"},
+                {"ace", "invoicing"}, {"ace", "photos"}}) {
+            ok("assign", a[0], a[1]);
+        }
+        JsonNode first = json(mesh("push", "--yes", "-o", "json"));
+        assertEquals(3, sent(first).size(), first.toString());
+        awaitConverged();
+    }
+
+    @AfterAll
+    void tearDown() throws Exception {
+        for (MeshProcess agent : agents.values()) {
+            agent.close();
+        }
+        if (controller != null) {
+            controller.close();
+        }
+        wipeNodeEngines();
+        try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/postgres", "mesh", "mesh")) {
+            c.createStatement().execute("drop database if exists " + database + " with (force)");
+        }
+    }
+
+    /** Field report 003, replayed: nothing outside the module that moves is touched, on any node. */
+    @Test
+    @Order(1)
+    void theFieldReportsActionsTouchOnlyWhatBindsANameThatChanged() throws Exception {
+        Map<String, Map<String, String>> before = containers();
+
+        ok("node", "public-domain", "ace", "zurag.be");
+        ok("assign", "ace", "searxng");
+        JsonNode assign = json(ok("push", "-o", "json"));
+        assertEquals(List.of("ace"), sent(assign), "only ace's declaration changed: " + assign);
+        awaitConverged();
+        assertTrue(json(ok("roster", "-o", "json")).toString().contains("searxng.zurag.be"));
+        assertUntouched(before, containers(), List.of("searxng.server"), List.of());
+
+        ok("unassign", "ace", "searxng");
+        JsonNode unassign = json(ok("push", "-o", "json"));
+        assertEquals(List.of("ace"), sent(unassign), unassign.toString());
+        awaitConverged();
+        assertUntouched(before, containers(), List.of(), List.of());
+
+        ok("assign", "ace", "searxng");
+        JsonNode again = json(ok("push", "-o", "json"));
+        assertEquals(List.of("ace"), sent(again), again.toString());
+        awaitConverged();
+        assertUntouched(before, containers(), List.of("searxng.server"), List.of());
+        assertEquals(0, again.get("replacements").asInt());
+    }
+
+    /** Invariant 3: a node whose plan fails fails the push, names node, component and name; nobody gets anything. */
+    @Test
+    @Order(2)
+    void aFailedPlanSendsNothingAndLeavesTheRosterAsItWas() throws Exception {
+        String roster = ok("roster", "-o", "json");
+        Map<String, Integer> kept = declarationCounts();
+        ok("node", "public-domain", "novox", "novox.org");
+
+        MeshProcess.Result push = mesh("push");
+
+        assertEquals(1, push.exit(), push.toString());
+        assertTrue(push.err().contains("node g14: component mailu.server (mailu) binds 'keycloak.novox.be', which no node serves"),
+                push.toString());
+        assertEquals(kept, declarationCounts(), "declarations each agent accepted");
+        assertEquals(roster, ok("roster", "-o", "json"));
+        ok("node", "public-domain", "novox", "novox.be");
+        JsonNode back = json(ok("push", "-o", "json"));
+        assertEquals(List.of(), sent(back), "back to the pushed state: nothing differs " + back);
+    }
+
+    /** Invariant 5: an unreachable node is left behind, the others get theirs, and it is sent next time. */
+    @Test
+    @Order(3)
+    void aNodeWhoseAgentIsDownIsLeftBehindAndSentWhenItIsBack() throws Exception {
+        agents.remove("ace").kill();
+        updateModule("photos", "PHOTOS_VERSION", "2");
+        updateModule("minio", "MINIO_VERSION", "2");
+
+        MeshProcess.Result push = mesh("push", "g14", "-o", "json");
+
+        assertEquals(1, push.exit(), push.toString());
+        JsonNode report = json(push.out());
+        assertEquals(List.of("g14"), sent(report));
+        assertTrue(outcome(report, "ace").get("outcome").asText().equals("behind"), report.toString());
+        assertTrue(outcome(report, "ace").get("leftBehind").asBoolean(), report.toString());
+        assertTrue(report.get("notes").toString().contains("left ace behind"), report.toString());
+
+        startAgent("ace");
+        MeshProcess.Result retry = mesh("push", "-o", "json");
+        assertEquals(0, retry.exit(), retry.toString());
+        assertEquals(List.of("ace"), sent(json(retry.out())));
+        awaitConverged();
+    }
+
+    /** The preview is computed by the hosts, and the real push replaces exactly what it listed. */
+    @Test
+    @Order(4)
+    void aDryRunListsExactlyTheReplacementsThePushThenPerformsAndTheBudgetStopsABigPush() throws Exception {
+        Map<String, Map<String, String>> before = containers();
+        updateModule("gitea", "GITEA_VERSION", "2");
+        updateModule("keycloak", "KEYCLOAK_VERSION", "2");
+        updateModule("mailu", "MAILU_VERSION", "2");
+
+        JsonNode dry = json(ok("push", "--dry-run", "-o", "json"));
+        Map<String, TreeSet<String>> previewed = replaced(dry);
+        assertEquals(Map.of("g14", new TreeSet<>(List.of("mailu.server")),
+                "novox", new TreeSet<>(List.of("gitea.server", "keycloak.server"))), previewed, dry.toString());
+        assertEquals(before, containers(), "a dry run changes nothing");
+
+        MeshProcess.Result overBudget = mesh("push");
+        assertEquals(1, overBudget.exit());
+        assertTrue(overBudget.err().contains("would replace 3 containers, more than the budget of 2"), overBudget.toString());
+        assertEquals(before, containers(), "a push over budget changes nothing");
+
+        JsonNode real = json(ok("push", "--yes", "-o", "json"));
+        assertEquals(previewed, replaced(real), real.toString());
+        awaitConverged();
+        assertUntouched(before, containers(), List.of(), List.of("gitea.server", "keycloak.server", "mailu.server"));
+    }
+
+    // ---- the mesh's parts
+
+    void startAgent(String name) throws IOException {
+        TestbedNodes.Node node = testbed.get(name);
+        Path state = agentState.computeIfAbsent(name, n -> {
+            try {
+                return Files.createTempDirectory("mesh-e2e-" + n);
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        agents.put(name, MeshProcess.serve("agent-" + name, node.name(), Map.of(
+                "MESH_HOST_NODE", name, "MESH_HOST_TOKEN", agentTokens.get(name),
+                "MESH_HOST_LISTEN", node.address() + ":7701", "MESH_HOST_ENGINE", node.dockerHost(),
+                "MESH_HOST_STATE_DIR", state.toString(), "MESH_HOST_INTERVAL", "2s"), "host", "serve"));
+    }
+
+    JsonNode agentGet(String name, String path) throws IOException, InterruptedException {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(
+                        URI.create("http://" + testbed.get(name).address() + ":7701" + path))
+                .header("Authorization", "Bearer " + agentTokens.get(name)).timeout(Duration.ofSeconds(5)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        return JSON.readTree(r.body());
+    }
+
+    void awaitConverged() throws InterruptedException {
+        MeshProcess.await("every agent converged at its last generation", Duration.ofSeconds(90), () -> quietly(() -> {
+            for (String name : NAMES) {
+                JsonNode s = agentGet(name, "/v1/status");
+                if (!s.path("converged").asBoolean() || s.path("generation").asLong() != s.path("appliedGeneration").asLong()) {
+                    return false;
+                }
+            }
+            return true;
+        }));
+    }
+
+    Map<String, Integer> declarationCounts() throws IOException, InterruptedException {
+        Map<String, Integer> counts = new TreeMap<>();
+        for (String name : NAMES) {
+            counts.put(name, agentGet(name, "/v1/declarations").size());
+        }
+        return counts;
+    }
+
+    /** Container name to id, per node: what "touched" means. */
+    Map<String, Map<String, String>> containers() {
+        Map<String, Map<String, String>> all = new TreeMap<>();
+        for (String name : NAMES) {
+            Map<String, String> ids = new TreeMap<>();
+            try (DockerClient docker = TestbedNodes.client(testbed.get(name))) {
+                docker.listContainersCmd().withShowAll(true).withLabelFilter(Map.of("mesh.node", name)).exec()
+                        .forEach(c -> ids.put(c.getNames()[0].substring(1), c.getId()));
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+            all.put(name, ids);
+        }
+        return all;
+    }
+
+    /** Every container keeps its id, except those named as created (new) or replaced (new id). */
+    static void assertUntouched(Map<String, Map<String, String>> before, Map<String, Map<String, String>> after,
+                                List<String> created, List<String> replaced) {
+        List<String> problems = new ArrayList<>();
+        after.forEach((node, ids) -> ids.forEach((name, id) -> {
+            String old = before.get(node).get(name);
+            if (old == null && !created.contains(name)) {
+                problems.add(node + ": " + name + " appeared");
+            } else if (old != null && !old.equals(id) && !replaced.contains(name)) {
+                problems.add(node + ": " + name + " was replaced");
+            } else if (old != null && old.equals(id) && replaced.contains(name)) {
+                problems.add(node + ": " + name + " was not replaced");
+            }
+        }));
+        before.forEach((node, ids) -> ids.keySet().stream().filter(n -> !after.get(node).containsKey(n))
+                .forEach(n -> problems.add(node + ": " + n + " disappeared")));
+        assertEquals(List.of(), problems);
+    }
+
+    static List<String> sent(JsonNode report) {
+        List<String> nodes = new ArrayList<>();
+        report.get("nodes").forEach(n -> {
+            if (n.get("outcome").asText().equals("sent")) {
+                nodes.add(n.get("node").asText());
+            }
+        });
+        return nodes;
+    }
+
+    static JsonNode outcome(JsonNode report, String node) {
+        for (JsonNode n : report.get("nodes")) {
+            if (n.get("node").asText().equals(node)) {
+                return n;
+            }
+        }
+        throw new AssertionError("no outcome for " + node + " in " + report);
+    }
+
+    static Map<String, TreeSet<String>> replaced(JsonNode report) {
+        Map<String, TreeSet<String>> replaced = new TreeMap<>();
+        report.get("nodes").forEach(n -> {
+            if (n.hasNonNull("plan") && !n.get("plan").get("replace").isEmpty()) {
+                TreeSet<String> names = new TreeSet<>();
+                n.get("plan").get("replace").forEach(r -> names.add(r.get("name").asText()));
+                replaced.put(n.get("node").asText(), names);
+            }
+        });
+        return replaced;
+    }
+
+    // ---- the CLI
+
+    MeshProcess.Result mesh(String... args) throws IOException, InterruptedException {
+        return MeshProcess.run(cli, args);
+    }
+
+    String ok(String... args) throws IOException, InterruptedException {
+        MeshProcess.Result r = mesh(args);
+        assertEquals(0, r.exit(), () -> "mesh " + String.join(" ", args) + ": " + r);
+        return r.out();
+    }
+
+    static JsonNode json(MeshProcess.Result r) throws IOException {
+        return json(r.out());
+    }
+
+    static JsonNode json(String text) throws IOException {
+        return JSON.readTree(text);
+    }
+
+    interface Check {
+        boolean get() throws Exception;
+    }
+
+    static boolean quietly(Check check) {
+        try {
+            return check.get();
+        } catch (Exception e) {
+            return false;
+        }
+    }
+
+    // ---- the catalogue: eleven modules, with binds across nodes and routes
+
+    Path writeCatalogue() throws IOException {
+        Path dir = Files.createTempDirectory("mesh-e2e-catalogue");
+        module(dir, "mesh-store", List.of(), List.of(), Map.of());
+        module(dir, "mesh-registry", List.of(), List.of(), Map.of());
+        module(dir, "route-proxy", List.of(), List.of(), Map.of());
+        module(dir, "gitea", List.of("mesh-store.internal"), List.of("git"), Map.of());
+        module(dir, "keycloak", List.of("mesh-store.internal"), List.of("keycloak"), Map.of());
+        module(dir, "mailu", List.of("mesh-store.internal", "keycloak.novox.be"), List.of(), Map.of());
+        module(dir, "minio", List.of(), List.of(), Map.of());
+        module(dir, "umami", List.of("mesh-store.internal", "git.novox.be"), List.of(), Map.of());
+        module(dir, "invoicing", List.of("minio.internal", "mesh-store.internal"), List.of(), Map.of());
+        module(dir, "photos", List.of("minio.internal", "keycloak.novox.be"), List.of(), Map.of());
+        module(dir, "searxng", List.of(), List.of("searxng"), Map.of());
+        return dir;
+    }
+
+    void updateModule(String name, String key, String value) throws Exception {
+        Path dir = Files.createTempDirectory("mesh-e2e-update");
+        Path original = catalogue.resolve(name + ".yaml");
+        String yaml = Files.readString(original).replace("    env: {}", "    env: {" + key + ": \"" + value + "\"}");
+        Files.writeString(dir.resolve(name + ".yaml"), yaml);
+        Files.writeString(original, yaml);
+        ok("catalogue", "add", dir.resolve(name + ".yaml").toString());
+    }
+
+    static void module(Path dir, String name, List<String> binds, List<String> routes, Map<String, String> env)
+            throws IOException {
+        StringBuilder y = new StringBuilder("module: " + name + "\ncomponents:\n");
+        y.append("  ").append(name).append(".server:\n")
+                .append("    image: mesh-test/busybox:1\n")
+                .append("    args: [sh, -c, \"").append(LOOP).append("\"]\n")
+                .append("    env: {}\n")
+                .append("    binds: [").append(String.join(", ", binds)).append("]\n")
+                .append("    volumes: {data: /data}\n")
+                .append("    stop-timeout: 3s\n");
+        if (!routes.isEmpty()) {
+            y.append("routes:\n");
+            routes.forEach(r -> y.append("  ").append(r).append(": {component: ").append(name).append(".server, port: 8080}\n"));
+        }
+        Files.writeString(dir.resolve(name + ".yaml"), y.toString());
+    }
+
+    void wipeNodeEngines() throws IOException {
+        for (String name : NAMES) {
+            try (DockerClient docker = TestbedNodes.client(testbed.get(name))) {
+                docker.listContainersCmd().withShowAll(true).withLabelFilter(Map.of("mesh.node", name)).exec()
+                        .forEach(c -> docker.removeContainerCmd(c.getId()).withForce(true).exec());
+                docker.listVolumesCmd().withFilter("label", List.of("mesh.node=" + name)).exec().getVolumes()
+                        .forEach(v -> docker.removeVolumeCmd(v.getName()).exec());
+                docker.listNetworksCmd().exec().stream()
+                        .filter(n -> n.getLabels() != null && name.equals(n.getLabels().get("mesh.node")))
+                        .forEach(n -> docker.removeNetworkCmd(n.getId()).exec());
+            }
+        }
+    }
+}
