@@ -25,6 +25,16 @@ public class StatusCommand implements Callable<Integer> {
     @Mixin
     OutputOption format;
 
+    static String state(MeshController.NodeView n) {
+        if (n.lastError() != null) {
+            return "behind: " + n.lastError();
+        }
+        if (n.ackedGeneration() == 0) {
+            return "never pushed";
+        }
+        return n.generation() > n.ackedGeneration() ? "behind" : "up to date";
+    }
+
     @Override
     public Integer call() {
         List<MeshController.NodeView> nodes = ControllerClient.fromEnvironment().get("/v1/mesh/nodes",
@@ -35,8 +45,7 @@ public class StatusCommand implements Callable<Integer> {
         }
         output.table(spec, List.of("NODE", "SENT", "ACKED", "STATE"), nodes.stream().map(n -> Arrays.asList(n.name(),
                 Long.toString(n.generation()), Long.toString(n.ackedGeneration()),
-                n.lastError() != null ? "behind: " + n.lastError()
-                        : n.generation() > n.ackedGeneration() ? "behind" : "up to date")).toList());
+                state(n))).toList());
         return ExitCodes.OK;
     }
 }
