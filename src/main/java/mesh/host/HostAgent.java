@@ -65,6 +65,9 @@ public class HostAgent {
         this.engine = engine;
         this.records = new DeclarationRecords(settings.stateDir());
         this.desired = records.latest().map(DeclarationRecord::declaration).orElse(null);
+        LOG.infof(desired == null ? "no declaration recorded in %s yet; waiting for a push"
+                : "resuming from the record of generation %2$d in %1$s", records.dir(),
+                desired == null ? 0 : desired.generation());
         this.pool = Executors.newFixedThreadPool(settings.parallelism());
         this.loop = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "mesh-host-loop"));
         loop.scheduleWithFixedDelay(this::pass, 0, settings.interval().toMillis(), TimeUnit.MILLISECONDS);

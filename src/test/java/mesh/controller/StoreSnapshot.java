@@ -1,0 +1,72 @@
+package mesh.controller;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import javax.sql.DataSource;
+
+/**
+ * StoreSnapshot is every row of every table of the controller's store, as text, in a stable order:
+ * two snapshots are equal exactly when nothing in the store changed. Nothing is left out, timestamps
+ * included ({@code created_at}, {@code added_at}, {@code updated_at}): a refusal must not touch them
+ * either. Tables are found in the catalogue, so a table added by a later migration is covered too.
+ */
+final class StoreSnapshot {
+
+    /** The tables the controller owns; wiped before each case (Flyway's history is kept). */
+    static final String TRUNCATE = "truncate roster, node_pushes, placements, modules, nodes cascade";
+
+    private StoreSnapshot() {
+    }
+
+    static String of(DataSource dataSource) {
+        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+            List<String> tables = new ArrayList<>();
+            try (ResultSet r = s.executeQuery("""
+                    select table_name from information_schema.tables
+                    where table_schema = current_schema() and table_type = 'BASE TABLE' order by table_name""")) {
+                while (r.next()) {
+                    tables.add(r.getString(1));
+                }
+            }
+            if (tables.isEmpty()) {
+                throw new AssertionError("the store has no tables: was it migrated?");
+            }
+            StringBuilder text = new StringBuilder();
+            for (String table : tables) {
+                text.append("table ").append(table).append('\n');
+                // a row cast to text holds every column; ordering by it makes the listing stable
+                try (ResultSet r = s.executeQuery("select t::text from \"" + table + "\" t order by 1")) {
+                    while (r.next()) {
+                        text.append("  ").append(r.getString(1)).append('\n');
+                    }
+                }
+            }
+            return text.toString();
+        } catch (SQLException e) {
+            throw new AssertionError("cannot read the store: " + e.getMessage(), e);
+        }
+    }
+
+    static void wipe(DataSource dataSource) {
+        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+            s.execute(TRUNCATE);
+        } catch (SQLException e) {
+            throw new AssertionError("cannot wipe the store: " + e.getMessage(), e);
+        }
+    }
+
+    /** How many rows a table holds, for the seed's own checks. */
+    static long count(DataSource dataSource, String table) {
+        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement();
+             ResultSet r = s.executeQuery("select count(*) from \"" + table + "\"")) {
+            r.next();
+            return r.getLong(1);
+        } catch (SQLException e) {
+            throw new AssertionError("cannot count " + table + ": " + e.getMessage(), e);
+        }
+    }
+}
