@@ -31,7 +31,7 @@ public class AssignCommand implements java.util.concurrent.Callable<Integer> {
 
     @Override
     public Integer call() {
-        Placement p = ControllerClient.fromEnvironment().send("PUT", "/v1/mesh/nodes/" + node + "/modules/" + module,
+        Placement p = ControllerClient.fromEnvironment().send("PUT", ControllerClient.path("/v1/mesh/nodes", node, "/modules", module),
                 null, Placement.class);
         if (format.json()) {
             output.json(spec, p);

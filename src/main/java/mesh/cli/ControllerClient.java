@@ -35,6 +35,20 @@ final class ControllerClient {
         }
     }
 
+    /**
+     * A path under the API from literal parts and operator-given names, each name percent-encoded:
+     * a name like {@code novox/modules/web} must stay one segment, never become another route.
+     */
+    static String path(String first, String... names) {
+        StringBuilder b = new StringBuilder(first);
+        for (int i = 0; i < names.length; i++) {
+            String part = names[i];
+            b.append(i % 2 == 0 ? "/" + java.net.URLEncoder.encode(part, java.nio.charset.StandardCharsets.UTF_8)
+                    .replace("+", "%20") : part);
+        }
+        return b.toString();
+    }
+
     static ControllerClient fromEnvironment() {
         return new ControllerClient(System.getenv());
     }

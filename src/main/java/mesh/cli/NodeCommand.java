@@ -62,7 +62,7 @@ public class NodeCommand {
     @Command(name = "public-domain", mixinStandardHelpOptions = true,
             description = {"Set the domain a node's edge serves routes under: route R of a module running there is R.DOMAIN."})
     int publicDomain(@Parameters(paramLabel = "NAME") String name, @Parameters(paramLabel = "DOMAIN") String domain) {
-        Node node = ControllerClient.fromEnvironment().send("PUT", "/v1/mesh/nodes/" + name + "/public-domain",
+        Node node = ControllerClient.fromEnvironment().send("PUT", ControllerClient.path("/v1/mesh/nodes", name, "/public-domain"),
                 Map.of("domain", domain), Node.class);
         if (format.json()) {
             output.json(spec, node);
@@ -75,7 +75,7 @@ public class NodeCommand {
 
     @Command(name = "remove", mixinStandardHelpOptions = true, description = {"Remove a node that runs nothing."})
     int remove(@Parameters(paramLabel = "NAME") String name) {
-        ControllerClient.fromEnvironment().send("DELETE", "/v1/mesh/nodes/" + name, null, null);
+        ControllerClient.fromEnvironment().send("DELETE", ControllerClient.path("/v1/mesh/nodes", name), null, null);
         if (format.json()) {
             output.json(spec, Map.of("removed", name));
         } else {

@@ -30,7 +30,7 @@ public class UnassignCommand implements java.util.concurrent.Callable<Integer> {
 
     @Override
     public Integer call() {
-        Placement p = ControllerClient.fromEnvironment().send("DELETE", "/v1/mesh/nodes/" + node + "/modules/" + module,
+        Placement p = ControllerClient.fromEnvironment().send("DELETE", ControllerClient.path("/v1/mesh/nodes", node, "/modules", module),
                 null, Placement.class);
         if (format.json()) {
             output.json(spec, p);

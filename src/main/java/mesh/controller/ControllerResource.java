@@ -15,9 +15,13 @@ import mesh.model.Node;
 import mesh.model.Placement;
 import mesh.plan.MeshPlan;
 
-/** ControllerResource is the operator's API; the CLI verbs are its clients. */
+/**
+ * ControllerResource is the operator's API; the CLI verbs are its clients. Bodies are read as text
+ * by {@link Bodies}, whatever their content type, so every malformed one gets a message.
+ */
 @Path("/v1/mesh")
 @Produces(MediaType.APPLICATION_JSON)
+@jakarta.ws.rs.Consumes(MediaType.WILDCARD)
 public class ControllerResource {
 
     @Inject
@@ -32,13 +36,13 @@ public class ControllerResource {
     }
 
     /** PushRequest is the body of {@code POST /v1/mesh/push}. */
-    public record PushRequest(List<String> nodes, boolean dryRun, boolean yes) {
+    public record PushRequest(List<String> nodes, Boolean dryRun, Boolean yes) {
     }
 
     @POST
     @Path("/nodes")
-    public Response addNode(NewNode body) {
-        NewNode n = Bodies.required(body, "a node: {\"name\", \"address\", \"agent\"}");
+    public Response addNode(String body) {
+        NewNode n = Bodies.read(body, NewNode.class, "a node: {\"name\", \"address\", \"agent\"}");
         return Response.status(201).entity(controller.addNode(n.name(), n.address(), n.agent())).build();
     }
 
@@ -50,8 +54,8 @@ public class ControllerResource {
 
     @PUT
     @Path("/nodes/{name}/public-domain")
-    public Node publicDomain(@PathParam("name") String name, PublicDomain body) {
-        return controller.publicDomain(name, Bodies.required(body, "{\"domain\"}").domain());
+    public Node publicDomain(@PathParam("name") String name, String body) {
+        return controller.publicDomain(name, Bodies.read(body, PublicDomain.class, "{\"domain\"}").domain());
     }
 
     @DELETE
@@ -63,8 +67,9 @@ public class ControllerResource {
 
     @POST
     @Path("/catalogue")
-    public MeshController.CatalogueChange addCatalogue(List<MeshController.ManifestFile> files) {
-        return controller.addCatalogue(files);
+    public MeshController.CatalogueChange addCatalogue(String body) {
+        return controller.addCatalogue(Bodies.read(body, new com.fasterxml.jackson.core.type.TypeReference<
+                List<MeshController.ManifestFile>>() { }, "a list of {\"file\", \"yaml\"}"));
     }
 
     @GET
@@ -87,9 +92,11 @@ public class ControllerResource {
 
     @POST
     @Path("/push")
-    public PushReport push(PushRequest body) {
-        PushRequest p = body == null ? new PushRequest(List.of(), false, false) : body;
-        return controller.push(p.nodes() == null ? List.of() : p.nodes(), p.dryRun(), p.yes());
+    public PushReport push(String body) {
+        PushRequest p = body == null || body.isBlank() ? new PushRequest(List.of(), false, false)
+                : Bodies.read(body, PushRequest.class, "{\"nodes\": [...], \"dryRun\", \"yes\"}");
+        return controller.push(p.nodes() == null ? List.of() : p.nodes(), Boolean.TRUE.equals(p.dryRun()),
+                Boolean.TRUE.equals(p.yes()));
     }
 
     @GET

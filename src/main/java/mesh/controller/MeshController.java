@@ -154,6 +154,10 @@ public class MeshController {
         List<Manifest> manifests = new ArrayList<>();
         Map<String, String> seen = new LinkedHashMap<>();
         for (ManifestFile f : files) {
+            if (f == null || f.file() == null || f.yaml() == null) {
+                problems.add("each manifest needs \"file\" and \"yaml\"; got " + (f == null ? "null" : f));
+                continue;
+            }
             try {
                 Manifest m = ManifestYaml.parse(f.file(), f.yaml());
                 String other = seen.putIfAbsent(m.module(), f.file());

@@ -83,15 +83,50 @@ public final class DeclarationJson {
     /** Turns Jackson's multi-line message into one line that names the field by its path. */
     public static String describe(JsonProcessingException e) {
         String where = e instanceof JsonMappingException m ? path(m.getPath()) : "";
-        String location = e.getLocation() == null ? ""
+        String location = e.getLocation() == null || e.getLocation().getLineNr() < 1 ? ""
                 : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")";
         if (e instanceof UnrecognizedPropertyException u) {
             String parent = path(u.getPath().subList(0, u.getPath().size() - 1));
             return "unknown field '" + u.getPropertyName() + "'" + (parent.isEmpty() ? "" : " in " + parent) + location;
         }
         String message = e.getOriginalMessage().lines().findFirst().orElse("malformed JSON");
-        message = message.replaceAll(" \\(class [^)]*\\)", "").replaceAll("`", "'");
+        message = plainTypes(message.replaceAll(" \\(class [^)]*\\)", "")).replaceAll("`", "'");
         return (where.isEmpty() ? "malformed JSON: " : "field '" + where + "': ") + message + location;
+    }
+
+    private static final java.util.regex.Pattern WRONG_TYPE = java.util.regex.Pattern.compile(
+            "Cannot deserialize value of type `([^`]+)` from (\\w+) (?:value|token).*");
+
+    /** Says "expected a list, got a mapping" rather than naming Java types and parser tokens. */
+    static String plainTypes(String message) {
+        if (message.startsWith("Cannot map `null` into type")) {
+            return "is required";
+        }
+        java.util.regex.Matcher m = WRONG_TYPE.matcher(message);
+        if (!m.matches()) {
+            return message;
+        }
+        return "expected " + kind(m.group(1)) + ", got " + kind(m.group(2));
+    }
+
+    private static String kind(String type) {
+        String t = type.replaceAll("<.*", "");
+        if (t.endsWith("Map") || t.equals("Object") || t.startsWith("mesh.")) {
+            return "a mapping";
+        }
+        if (t.endsWith("List") || t.equals("Array") || t.endsWith("[]")) {
+            return "a list";
+        }
+        if (t.endsWith("String")) {
+            return "a string";
+        }
+        if (t.matches(".*(Integer|int|long|Long)") || t.equals("Floating-point")) {
+            return "a whole number";
+        }
+        if (t.matches(".*(Boolean|boolean)")) {
+            return "true or false";
+        }
+        return t.toLowerCase(java.util.Locale.ROOT);
     }
 
     private static String path(List<JsonMappingException.Reference> refs) {

@@ -64,7 +64,9 @@ public final class ManifestCheck {
             // the container-level rules (ports, volumes, env, health, after cycles) are the declaration's
             Declaration trial = new Declaration("catalogue", null, 1, m.components().entrySet().stream()
                     .map(e -> Manifests.spec(m, e.getKey(), Map.of())).toList());
-            DeclarationCheck.problems(trial).forEach(problems::add);
+            // said in the manifest's words: stop-timeout, not the declaration's stopTimeoutSeconds
+            DeclarationCheck.problems(trial).forEach(p -> problems.add(p
+                    .replaceAll("stopTimeoutSeconds: must be 0 to (\\d+), got (-?\\d+)", "stop-timeout: must be at most $1s, got $2s")));
         }
         return problems;
     }

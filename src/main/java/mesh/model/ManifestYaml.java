@@ -44,20 +44,38 @@ public final class ManifestYaml {
         String moduleName = tree.path("module").isTextual() ? tree.get("module").asText() : null;
         String where = file + ": module " + (moduleName == null ? "?" : moduleName);
         normaliseStopTimeouts((ObjectNode) tree, where);
+        envScalarsAsText((ObjectNode) tree);
         Manifest manifest;
         try {
             manifest = DeclarationJson.MAPPER.convertValue(tree, Manifest.class);
         } catch (IllegalArgumentException e) {
             Throwable cause = e.getCause() instanceof JsonProcessingException ? e.getCause() : e;
             String message = cause instanceof JsonProcessingException j ? DeclarationJson.describe(j) : e.getMessage();
-            throw new InvalidInput(List.of(where + ": " + message.replace("unknown field", "unknown field")
-                    .replaceAll(" \\(line \\d+, column \\d+\\)", "")));
+            throw new InvalidInput(List.of(where + ": " + message
+                    .replaceAll(" \\(line -?\\d+, column -?\\d+\\)", "")));
         }
         List<String> problems = ManifestCheck.problems(manifest).stream().map(p -> where + ": " + p).toList();
         if (!problems.isEmpty()) {
             throw new InvalidInput(problems);
         }
         return manifest;
+    }
+
+    /** YAML reads {@code PORT: 5432} as a number; to a container every variable is text. */
+    private static void envScalarsAsText(ObjectNode tree) {
+        JsonNode components = tree.get("components");
+        if (components == null || !components.isObject()) {
+            return;
+        }
+        components.forEach(c -> {
+            if (c.get("env") instanceof ObjectNode env) {
+                env.properties().forEach(e -> {
+                    if (e.getValue().isNumber() || e.getValue().isBoolean()) {
+                        env.put(e.getKey(), e.getValue().asText());
+                    }
+                });
+            }
+        });
     }
 
     /** Turns each component's {@code stop-timeout: 30s} into {@code stopTimeoutSeconds: 30}. */

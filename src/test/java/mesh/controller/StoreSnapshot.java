@@ -51,6 +51,32 @@ final class StoreSnapshot {
         }
     }
 
+    /**
+     * The rows one snapshot has and the other has not, each under its table: {@code -} before only,
+     * {@code +} after only. Empty when the two are equal.
+     */
+    static String diff(String before, String after) {
+        java.util.Set<String> was = rows(before);
+        java.util.Set<String> is = rows(after);
+        StringBuilder text = new StringBuilder();
+        was.stream().filter(r -> !is.contains(r)).forEach(r -> text.append("- ").append(r).append('\n'));
+        is.stream().filter(r -> !was.contains(r)).forEach(r -> text.append("+ ").append(r).append('\n'));
+        return text.toString();
+    }
+
+    private static java.util.Set<String> rows(String snapshot) {
+        java.util.Set<String> rows = new java.util.LinkedHashSet<>();
+        String table = "";
+        for (String line : snapshot.split("\n")) {
+            if (line.startsWith("table ")) {
+                table = line.substring("table ".length());
+            } else if (!line.isBlank()) {
+                rows.add(table + ": " + line.strip());
+            }
+        }
+        return rows;
+    }
+
     static void wipe(DataSource dataSource) {
         try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
             s.execute(TRUNCATE);

@@ -52,6 +52,8 @@ class DeclarationJsonTest {
         "{\"node\":\"n1\",\"generation\":1,\"components\":[{\"module\":\"m\",\"name\":\"a b\",\"image\":\"x\"}]}|name: must be letters",
         "{\"node\":\"n1\",\"generation\":1,\"components\":[{\"module\":\"m\",\"name\":\"a\",\"image\":\"x\",\"stopTimeoutSeconds\":-1}]}|stopTimeoutSeconds: must be 0 to 3600",
         "''|the declaration is empty",
+        "{\"node\":\"n1\"}|field 'generation': is required",
+        "{\"node\":\"n1\",\"generation\":1,\"components\":{}}|field 'components': expected a list, got a mapping",
     })
     void badDeclarationsAreRefusedWithAMessageNamingTheProblem(String json, String expected) {
         InvalidInput e = assertThrows(InvalidInput.class, () -> DeclarationJson.parse(json));
