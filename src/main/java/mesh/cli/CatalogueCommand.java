@@ -1,6 +1,5 @@
 package mesh.cli;
 
-import com.fasterxml.jackson.core.type.TypeReference;
 import jakarta.inject.Inject;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -9,7 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import mesh.controller.MeshController;
-import mesh.model.DeclarationJson;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -48,8 +46,7 @@ public class CatalogueCommand {
 
     @Command(name = "list", mixinStandardHelpOptions = true, description = {"List the modules, where each is assigned and runs."})
     int list() {
-        List<MeshController.ModuleView> modules = ControllerClient.fromEnvironment().get("/v1/mesh/catalogue",
-                DeclarationJson.MAPPER.getTypeFactory().constructType(new TypeReference<List<MeshController.ModuleView>>() { }));
+        List<MeshController.ModuleView> modules = ControllerClient.fromEnvironment().modules();
         if (format.json()) {
             output.json(spec, modules);
             return ExitCodes.OK;

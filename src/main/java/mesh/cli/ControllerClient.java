@@ -57,6 +57,22 @@ final class ControllerClient {
         return call("GET", path, null, answer);
     }
 
+    java.util.List<mesh.controller.MeshController.NodeView> nodes() {
+        return get("/v1/mesh/nodes", listOf(mesh.controller.MeshController.NodeView.class));
+    }
+
+    java.util.List<mesh.controller.MeshController.ModuleView> modules() {
+        return get("/v1/mesh/catalogue", listOf(mesh.controller.MeshController.ModuleView.class));
+    }
+
+    java.util.List<mesh.plan.MeshPlan.RosterEntry> roster() {
+        return get("/v1/mesh/roster", listOf(mesh.plan.MeshPlan.RosterEntry.class));
+    }
+
+    private static JavaType listOf(Class<?> element) {
+        return DeclarationJson.MAPPER.getTypeFactory().constructCollectionType(java.util.List.class, element);
+    }
+
     <T> T send(String method, String path, Object body, Class<T> answer) {
         return call(method, path, body, answer == null ? null : DeclarationJson.MAPPER.constructType(answer));
     }

@@ -1,11 +1,9 @@
 package mesh.cli;
 
-import com.fasterxml.jackson.core.type.TypeReference;
 import jakarta.inject.Inject;
 import java.util.List;
 import java.util.Map;
 import mesh.controller.MeshController;
-import mesh.model.DeclarationJson;
 import mesh.model.Node;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -47,8 +45,7 @@ public class NodeCommand {
 
     @Command(name = "list", mixinStandardHelpOptions = true, description = {"List the nodes and where their pushes stand."})
     int list() {
-        List<MeshController.NodeView> nodes = ControllerClient.fromEnvironment().get("/v1/mesh/nodes",
-                DeclarationJson.MAPPER.getTypeFactory().constructType(new TypeReference<List<MeshController.NodeView>>() { }));
+        List<MeshController.NodeView> nodes = ControllerClient.fromEnvironment().nodes();
         if (format.json()) {
             output.json(spec, nodes);
             return ExitCodes.OK;

@@ -1,10 +1,8 @@
 package mesh.cli;
 
-import com.fasterxml.jackson.core.type.TypeReference;
 import jakarta.inject.Inject;
 import java.util.List;
 import java.util.concurrent.Callable;
-import mesh.model.DeclarationJson;
 import mesh.plan.MeshPlan;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -26,8 +24,7 @@ public class RosterCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        List<MeshPlan.RosterEntry> roster = ControllerClient.fromEnvironment().get("/v1/mesh/roster",
-                DeclarationJson.MAPPER.getTypeFactory().constructType(new TypeReference<List<MeshPlan.RosterEntry>>() { }));
+        List<MeshPlan.RosterEntry> roster = ControllerClient.fromEnvironment().roster();
         if (format.json()) {
             output.json(spec, roster);
             return ExitCodes.OK;

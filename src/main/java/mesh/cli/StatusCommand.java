@@ -1,12 +1,10 @@
 package mesh.cli;
 
-import com.fasterxml.jackson.core.type.TypeReference;
 import jakarta.inject.Inject;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
 import mesh.controller.MeshController;
-import mesh.model.DeclarationJson;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -37,8 +35,7 @@ public class StatusCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        List<MeshController.NodeView> nodes = ControllerClient.fromEnvironment().get("/v1/mesh/nodes",
-                DeclarationJson.MAPPER.getTypeFactory().constructType(new TypeReference<List<MeshController.NodeView>>() { }));
+        List<MeshController.NodeView> nodes = ControllerClient.fromEnvironment().nodes();
         if (format.json()) {
             output.json(spec, nodes);
             return ExitCodes.OK;
