@@ -50,6 +50,8 @@ public class HostAgent {
     private volatile long appliedGeneration;
     private volatile boolean converged;
     private volatile Instant lastPass;
+    /** The engine as last observed (by a pass or a push), so a status answer costs no engine call. */
+    private volatile List<ObservedContainer> lastObserved = List.of();
     private final Map<String, String> failures = new ConcurrentHashMap<>();
 
     /** Starts serving with these settings: loads the newest record and converges to it. */
@@ -103,7 +105,7 @@ public class HostAgent {
         }
         loop.execute(this::pass);
         try {
-            HostPlan plan = HostDiff.between(d, engine.list(d.node()));
+            HostPlan plan = HostDiff.between(d, observe(d.node()));
             LOG.infof("accepted generation %d: %s", d.generation(), plan.summary());
             return Optional.of(plan);
         } catch (RuntimeException e) {
@@ -129,17 +131,22 @@ public class HostAgent {
             return;
         }
         try {
-            HostPlan plan = HostDiff.between(d, engine.list(d.node()));
+            HostPlan plan = HostDiff.between(d, observe(d.node()));
+            boolean done;
             if (!plan.isEmpty()) {
                 ApplyReport report = new ApplyRun(engine, pool, LOG::info).run(d, plan);
                 noteFailures(report.failures());
-                converged = report.ok() && HostDiff.between(d, engine.list(d.node())).isEmpty();
+                done = report.ok() && HostDiff.between(d, observe(d.node())).isEmpty();
             } else {
                 noteFailures(Map.of());
-                converged = true;
+                done = true;
             }
-            if (converged) {
-                appliedGeneration = d.generation();
+            // a push may have brought a newer generation meanwhile: this pass speaks only for its own
+            if (desired == d) {
+                converged = done;
+                if (done) {
+                    appliedGeneration = d.generation();
+                }
             }
         } catch (RuntimeException e) {
             noteFailures(Map.of("(engine)", e.getMessage()));
@@ -165,10 +172,16 @@ public class HostAgent {
         });
     }
 
+    private List<ObservedContainer> observe(String node) {
+        List<ObservedContainer> observed = engine.list(node);
+        lastObserved = observed;
+        return observed;
+    }
+
+    /** Where the agent stands, as of its last look at the engine (at most one interval old). */
     public HostStatus status() {
-        Declaration d = desired;
-        List<ObservedContainer> observed = engine.list(settings.node());
-        return HostStatus.of(settings.node(), d, appliedGeneration, converged, lastPass, observed, Map.copyOf(failures));
+        return HostStatus.of(settings.node(), desired, appliedGeneration, converged, lastPass, lastObserved,
+                Map.copyOf(failures));
     }
 
     public DeclarationRecords records() {
