@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -76,26 +77,37 @@ public final class ApplyRun {
 
     /** Networks and volumes for what will be created; a component whose preparation fails is marked. */
     private Set<String> prepare(Declaration d, Map<String, Action> actions, ApplyReport report) {
-        Set<String> failedNetworks = new HashSet<>();
+        Map<String, String> networks = new HashMap<>();   // network -> "" when there, else why not
         Set<String> ready = new HashSet<>();
         for (ComponentSpec c : d.components()) {
-            Action a = actions.get(c.name());
-            if (!a.creates()) {
+            if (!actions.get(c.name()).creates()) {
                 ready.add(c.name());
                 continue;
             }
-            try {
-                if (c.network() != null && !failedNetworks.contains(c.network())) {
-                    engine.ensureNetwork(c.network(), Labels.forVolume(d.node(), c.module()));
-                }
-                c.volumes().keySet().forEach(v -> engine.ensureVolume(c.volumeName(v), Labels.forVolume(d.node(), c.module())));
+            String failure = c.network() == null ? null : networks.computeIfAbsent(c.network(), n -> Objects.toString(
+                    failureOf(() -> engine.ensureNetwork(n, Labels.forVolume(d.node(), c.module()))), ""));
+            failure = failure == null || failure.isEmpty() ? null : failure;
+            for (String v : c.volumes().keySet()) {
+                failure = failure != null ? failure
+                        : failureOf(() -> engine.ensureVolume(c.volumeName(v), Labels.forVolume(d.node(), c.module())));
+            }
+            if (failure == null) {
                 ready.add(c.name());
-            } catch (RuntimeException e) {
-                failedNetworks.add(c.network());
-                report.failed(c.name(), e.getMessage());
+            } else {
+                report.failed(c.name(), failure);
             }
         }
         return ready;
+    }
+
+    /** The failure's message, or null when the engine call went through. */
+    private static String failureOf(Runnable call) {
+        try {
+            call.run();
+            return null;
+        } catch (RuntimeException e) {
+            return e.getMessage() == null ? e.toString() : e.getMessage();
+        }
     }
 
     private CompletableFuture<String> schedule(ComponentSpec c, Declaration d, Map<String, Action> actions,
