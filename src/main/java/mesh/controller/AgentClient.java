@@ -22,7 +22,21 @@ public class AgentClient {
     static final Duration CONNECT = Duration.ofSeconds(3);
     static final Duration REQUEST = Duration.ofSeconds(30);
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(CONNECT).build();
+    /** Made on first use: a verb that never pushes (all but the controller's) never builds an HTTP client. */
+    private volatile HttpClient http;
+
+    private HttpClient http() {
+        HttpClient h = http;
+        if (h == null) {
+            synchronized (this) {
+                if (http == null) {
+                    http = HttpClient.newBuilder().connectTimeout(CONNECT).build();
+                }
+                h = http;
+            }
+        }
+        return h;
+    }
 
     /** Accepted is the agent's answer to a push. */
     public record Accepted(String node, long generation, PlanView plan, String note) {
@@ -59,7 +73,7 @@ public class AgentClient {
                 .build();
         HttpResponse<String> response;
         try {
-            response = http.send(request, HttpResponse.BodyHandlers.ofString());
+            response = http().send(request, HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
             throw new Unreachable("node " + node.name() + "'s agent at " + node.agent() + " did not answer ("
                     + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ")", 0);

@@ -28,6 +28,8 @@ public final class DeclarationRecords {
     private static final Pattern FILE = Pattern.compile("(\\d{12})\\.json");
 
     private final Path dir;
+    /** The newest generation kept, read from the folder once, then kept up to date by {@link #write}. */
+    private long last = -1;
 
     public DeclarationRecords(Path stateDir) {
         this.dir = stateDir.resolve("declarations");
@@ -52,6 +54,7 @@ public final class DeclarationRecords {
             try (FileChannel folder = FileChannel.open(dir, StandardOpenOption.READ)) {
                 folder.force(true);
             }
+            last = Math.max(lastGeneration(), d.generation());
             return record;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot record generation " + d.generation() + " in " + dir, e);
@@ -74,9 +77,12 @@ public final class DeclarationRecords {
         }
     }
 
-    public long lastGeneration() {
-        List<Long> all = generations();
-        return all.isEmpty() ? 0 : all.get(all.size() - 1);
+    public synchronized long lastGeneration() {
+        if (last < 0) {
+            List<Long> all = generations();
+            last = all.isEmpty() ? 0 : all.get(all.size() - 1);
+        }
+        return last;
     }
 
     public Optional<DeclarationRecord> read(long generation) {

@@ -1,0 +1,51 @@
+# shellcheck shell=bash
+# scripts/bench/lib/app.sh — sourced by the scripts in scripts/bench: which mesh build is measured.
+#
+# prepare_app MODE DEST   copies a quarkus-app folder to DEST (a private folder: nobody else's build
+#                         can change the jar during the run) and sets APP_ORIGIN, a one-line
+#                         description of what was measured; it fails unless the copy answers
+#                         --version. MODE:
+#   target   $MESH_APP, or the repository's target/quarkus-app as it is now (the working tree's
+#            last build, which may include uncommitted edits)
+#   build    ./mvnw -B -q package -DskipTests in the repository first, then as target
+#   head     the committed HEAD, exported with `git archive` into a folder under /tmp and built
+#            there; the working tree and its target/ are not touched
+# Needs: REPO, JAVA_HOME, WORK (a private temporary folder), log and die.
+
+readonly BUILD_LIMIT=900   # seconds a build may take
+
+prepare_app() {
+  local mode=$1 dest=$2 src rev dirty=
+  rev=$(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo unknown)
+  [[ -n $(git -C "$REPO" status --porcelain --untracked-files=no 2>/dev/null) ]] && dirty=", with uncommitted edits"
+  case $mode in
+    target|build)
+      if [[ $mode == build ]]; then
+        log "building the working tree (./mvnw -B -q package -DskipTests)"
+        (cd "$REPO" && JAVA_HOME=$JAVA_HOME timeout "$BUILD_LIMIT" ./mvnw -B -q package -DskipTests >&2) \
+          || die "the build failed (someone may be mid-edit: retry in a minute, or use --head)"
+      fi
+      src=${MESH_APP:-$REPO/target/quarkus-app}
+      if [[ -n ${MESH_APP:-} ]]; then
+        APP_ORIGIN="$src (MESH_APP)"
+      else
+        APP_ORIGIN="target/quarkus-app of the working tree at $rev$dirty, built $(date -u -r "$src/quarkus-run.jar" +%Y-%m-%dT%H:%M:%SZ 2>/dev/null || echo '?')"
+      fi
+      ;;
+    head)
+      log "building the committed HEAD ($rev) in a private folder (git archive + ./mvnw package)"
+      mkdir -p "$WORK/src"
+      git -C "$REPO" archive HEAD | tar -x -C "$WORK/src"
+      (cd "$WORK/src" && JAVA_HOME=$JAVA_HOME timeout "$BUILD_LIMIT" ./mvnw -B -q package -DskipTests >"$WORK/build.log" 2>&1) \
+        || { tail -30 "$WORK/build.log" >&2; die "the build of HEAD failed"; }
+      src=$WORK/src/target/quarkus-app
+      APP_ORIGIN="commit $rev ($(git -C "$REPO" log -1 --format=%s HEAD | cut -c1-70)), exported with git archive and built privately"
+      ;;
+    *) die "unknown build mode: $mode" ;;
+  esac
+  [[ -f $src/quarkus-run.jar ]] || die "no $src/quarkus-run.jar: build first (--build, or --head for the committed HEAD)"
+  cp -a "$src" "$dest"
+  local version
+  version=$("$JAVA_HOME/bin/java" -jar "$dest/quarkus-run.jar" --version 2>"$WORK/version.err" | head -1) || true
+  [[ $version == mesh* ]] || { tail -20 "$WORK/version.err" >&2; die "this build does not even answer --version (got '$version'): $APP_ORIGIN"; }
+}
