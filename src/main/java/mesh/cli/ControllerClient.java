@@ -5,9 +5,10 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JavaType;
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.HttpURLConnection;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import mesh.api.ApiError;
@@ -15,9 +16,9 @@ import mesh.model.DeclarationJson;
 
 /**
  * ControllerClient is the CLI's edge to the controller: MESH_CONTROLLER and MESH_TOKEN, JSON over
- * HTTP, and a refusal turned into the controller's own message. Written on the JDK's HttpClient
- * rather than a generated REST client: one small class, nothing to initialise for a verb that
- * lives a second.
+ * HTTP, and a refusal turned into the controller's own message. Written by hand on the JDK's
+ * HttpURLConnection rather than a generated REST client (quarkus-rest-client): one small class,
+ * nothing to initialise for a verb that lives a second.
  */
 final class ControllerClient {
 
@@ -25,7 +26,9 @@ final class ControllerClient {
 
     private final String base;
     private final String token;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
+    /** A push waits for every node's preview and answer; the controller bounds each of those itself. */
+    static final Duration READ_TIMEOUT = Duration.ofMinutes(10);
 
     ControllerClient(Map<String, String> env) {
         this.base = env.getOrDefault("MESH_CONTROLLER", DEFAULT_URL).replaceAll("/+$", "");
@@ -78,23 +81,8 @@ final class ControllerClient {
     }
 
     <T> T call(String method, String path, Object body, JavaType answer) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path))
-                .timeout(Duration.ofMinutes(10))
-                .header("Authorization", "Bearer " + token)
-                .header("Content-Type", "application/json")
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofString(DeclarationJson.write(body)));
-        HttpResponse<String> response;
-        try {
-            response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            throw new VerbFailure("cannot reach the controller at " + base + " (" + e.getClass().getSimpleName()
-                    + "); is 'mesh controller serve' running, and is MESH_CONTROLLER right?");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new VerbFailure("interrupted");
-        }
-        if (response.statusCode() / 100 != 2) {
+        Answer response = exchange(method, path, body == null ? null : DeclarationJson.write(body));
+        if (response.status() / 100 != 2) {
             throw new VerbFailure(errorOf(response));
         }
         if (answer == null || response.body().isEmpty()) {
@@ -108,7 +96,48 @@ final class ControllerClient {
         }
     }
 
-    private static String errorOf(HttpResponse<String> response) {
+    /** Answer is the controller's status code and body. */
+    record Answer(int status, String body) {
+    }
+
+    /**
+     * One request over HttpURLConnection. Not java.net.http.HttpClient: building one initialises
+     * the TLS stack even for http://, which cost a verb about half a second of its start here
+     * (docs/benchmarks.md); a verb makes one request and exits.
+     */
+    private Answer exchange(String method, String path, String body) {
+        HttpURLConnection c = null;
+        try {
+            c = (HttpURLConnection) URI.create(base + path).toURL().openConnection();
+            c.setRequestMethod(method);
+            c.setConnectTimeout((int) CONNECT_TIMEOUT.toMillis());
+            c.setReadTimeout((int) READ_TIMEOUT.toMillis());
+            c.setRequestProperty("Authorization", "Bearer " + token);
+            c.setRequestProperty("Accept", "application/json");
+            if (body != null) {
+                c.setDoOutput(true);
+                c.setRequestProperty("Content-Type", "application/json");
+                try (OutputStream out = c.getOutputStream()) {
+                    out.write(body.getBytes(StandardCharsets.UTF_8));
+                }
+            }
+            int status = c.getResponseCode();
+            InputStream in = status >= 400 ? c.getErrorStream() : c.getInputStream();
+            String text = in == null ? "" : new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            return new Answer(status, text);
+        } catch (IllegalArgumentException | java.net.MalformedURLException e) {
+            throw new VerbFailure("MESH_CONTROLLER is not a URL like http://HOST:7700: '" + base + "'");
+        } catch (IOException e) {
+            throw new VerbFailure("cannot reach the controller at " + base + " (" + e.getClass().getSimpleName()
+                    + "); is 'mesh controller serve' running, and is MESH_CONTROLLER right?");
+        } finally {
+            if (c != null) {
+                c.disconnect();
+            }
+        }
+    }
+
+    private static String errorOf(Answer response) {
         try {
             ApiError error = DeclarationJson.MAPPER.readValue(response.body(), ApiError.class);
             if (error.problems() != null && error.problems().size() > 1) {
@@ -121,7 +150,7 @@ final class ControllerClient {
             }
             return error.error();
         } catch (JsonProcessingException | RuntimeException e) {
-            return "the controller answered " + response.statusCode() + ": " + response.body();
+            return "the controller answered " + response.status() + ": " + response.body();
         }
     }
 }
