@@ -103,12 +103,17 @@ public class HostAgent {
             desired = d;
             converged = false;
         }
-        loop.execute(this::pass);
         try {
             HostPlan plan = HostDiff.between(d, observe(d.node()));
             LOG.infof("accepted generation %d: %s", d.generation(), plan.summary());
+            if (plan.isEmpty()) {
+                markApplied(d, true);   // the engine already matches: nothing for a pass to do
+            } else {
+                loop.execute(this::pass);
+            }
             return Optional.of(plan);
         } catch (RuntimeException e) {
+            loop.execute(this::pass);
             // Recorded and held: the loop applies it when the engine answers. Say so rather than fail the push.
             LOG.warnf("accepted generation %d; the engine did not answer: %s", d.generation(), e.getMessage());
             return Optional.empty();
@@ -141,13 +146,7 @@ public class HostAgent {
                 noteFailures(Map.of());
                 done = true;
             }
-            // a push may have brought a newer generation meanwhile: this pass speaks only for its own
-            if (desired == d) {
-                converged = done;
-                if (done) {
-                    appliedGeneration = d.generation();
-                }
-            }
+            markApplied(d, done);
         } catch (RuntimeException e) {
             noteFailures(Map.of("(engine)", e.getMessage()));
             converged = false;
@@ -170,6 +169,16 @@ public class HostAgent {
             }
             return recovered;
         });
+    }
+
+    /** Records the outcome for {@code d}, unless a push has brought a newer generation meanwhile. */
+    private synchronized void markApplied(Declaration d, boolean done) {
+        if (desired == d) {
+            converged = done;
+            if (done) {
+                appliedGeneration = d.generation();
+            }
+        }
     }
 
     private List<ObservedContainer> observe(String node) {
