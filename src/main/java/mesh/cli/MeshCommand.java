@@ -10,6 +10,10 @@ import picocli.CommandLine.Command;
         description = "Runs a small fleet of self-hosted servers as one mesh.",
         subcommands = {NodeCommand.class, CatalogueCommand.class, AssignCommand.class, UnassignCommand.class,
             PushCommand.class, StatusCommand.class, RosterCommand.class, HostCommand.class, ControllerCommand.class},
-        footer = {"", "Exit codes: 0 done, 1 the verb failed (the message says why), 2 usage error."})
+        footer = {"",
+            "Operator verbs talk to the controller at MESH_CONTROLLER (default http://127.0.0.1:7700) with",
+            "the operator token MESH_TOKEN. Every reporting verb takes -o json. 'mesh VERB --help' says more.",
+            "",
+            "Exit codes: 0 done, 1 the verb failed (the message says why), 2 usage error."})
 public class MeshCommand {
 }
