@@ -55,6 +55,8 @@ class HostApiIT {
 
     @AfterAll
     void stop() {
+        // the agent's loop would bring the container back after the cleanup: stop it first
+        agent.stop();
         engine.close();
     }
 
