@@ -9,8 +9,6 @@ import java.util.regex.Pattern;
 final class NodeInput {
 
     static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,62}");
-    static final Pattern IPV4 = Pattern.compile(
-            "((25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.){3}(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)");
     static final Pattern DOMAIN = Pattern.compile("([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z]{2,63}");
 
     private NodeInput() {
@@ -21,7 +19,7 @@ final class NodeInput {
         if (name == null || !NAME.matcher(name).matches()) {
             problems.add("node name: lower-case letters, digits and '-', got '" + name + "'");
         }
-        if (address == null || !IPV4.matcher(address).matches()) {
+        if (!mesh.model.DeclarationCheck.isIpv4(address)) {
             problems.add("address: an IPv4 address on the mesh, got '" + address + "'");
         }
         if (agent != null && !agent.isBlank()) {

@@ -89,11 +89,8 @@ public class HostAgent {
      * runs now, or nothing if the engine does not answer (the loop applies it when it does).
      */
     public Optional<HostPlan> accept(Declaration d) {
+        requireOwnNode(d);
         synchronized (records) {
-            if (!settings.node().equals(d.node())) {
-                throw new Refusal(400, "the declaration is for node '" + d.node() + "', this agent serves '"
-                        + settings.node() + "'");
-            }
             long last = records.lastGeneration();
             if (d.generation() <= last) {
                 throw new Refusal(409, "generation " + d.generation() + " is not newer than the last accepted, "
@@ -122,11 +119,15 @@ public class HostAgent {
 
     /** What a declaration would change against what runs now; refuses one for another node. */
     public HostPlan preview(Declaration d) {
+        requireOwnNode(d);
+        return HostDiff.between(d, engine.list(d.node()));
+    }
+
+    private void requireOwnNode(Declaration d) {
         if (!settings.node().equals(d.node())) {
             throw new Refusal(400, "the declaration is for node '" + d.node() + "', this agent serves '"
                     + settings.node() + "'");
         }
-        return HostDiff.between(d, engine.list(d.node()));
     }
 
     /** One pass: observe, diff, apply. Never throws: the loop must survive every failure. */

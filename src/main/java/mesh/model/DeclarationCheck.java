@@ -111,6 +111,11 @@ public final class DeclarationCheck {
                 where, "health.timeoutSeconds: must be 1 to 3600");
     }
 
+    /** Whether the text is a dotted-quad IPv4 address: what a node's mesh address must be. */
+    public static boolean isIpv4(String text) {
+        return text != null && IPV4.matcher(text).matches();
+    }
+
     static boolean isAddress(String text) {
         return IPV4.matcher(text).matches() || IPV6.matcher(text).matches();
     }

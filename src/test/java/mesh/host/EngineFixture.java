@@ -4,13 +4,8 @@ import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.async.ResultCallback;
 import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.model.Frame;
-import com.github.dockerjava.core.DefaultDockerClientConfig;
-import com.github.dockerjava.core.DockerClientImpl;
-import com.github.dockerjava.core.RemoteApiVersion;
-import com.github.dockerjava.httpclient5.ApacheDockerHttpClient;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -30,10 +25,7 @@ final class EngineFixture implements AutoCloseable {
     final DockerClient docker;
 
     EngineFixture() {
-        var config = DefaultDockerClientConfig.createDefaultConfigBuilder()
-                .withDockerHost(ENGINE).withApiVersion(RemoteApiVersion.VERSION_1_41).build();
-        docker = DockerClientImpl.getInstance(config, new ApacheDockerHttpClient.Builder()
-                .dockerHost(config.getDockerHost()).responseTimeout(Duration.ofSeconds(120)).build());
+        docker = mesh.testbed.TestbedNodes.client(ENGINE);
     }
 
     /** A name unique to this run, for containers, modules and networks. */
