@@ -3,6 +3,7 @@ package mesh.cli;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import mesh.api.ServerRole;
 
 /**
  * ServeMode tells from the raw arguments whether this run is a server, and which Quarkus HTTP
@@ -53,7 +54,8 @@ public enum ServeMode {
         }
         Listen listen = Listen.parse(env.getOrDefault(listenVariable, defaultListen), listenVariable);
         Map<String, String> props = new java.util.HashMap<>(Map.of(
-                "quarkus.http.host", listen.host(), "quarkus.http.port", Integer.toString(listen.port())));
+                "quarkus.http.host", listen.host(), "quarkus.http.port", Integer.toString(listen.port()),
+                ServerRole.PROPERTY, name()));
         if (this == CONTROLLER) {
             // the store is the controller's alone; the datasource is configured only for it
             putIfSet(props, "quarkus.datasource.jdbc.url", env.get("MESH_STORE_URL"));

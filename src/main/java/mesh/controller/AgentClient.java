@@ -21,6 +21,8 @@ public class AgentClient {
 
     static final Duration CONNECT = Duration.ofSeconds(3);
     static final Duration REQUEST = Duration.ofSeconds(30);
+    /** How long an agent that says it is starting (503, e.g. just restarted by systemd) is waited for. */
+    static final Duration STARTING = Duration.ofSeconds(15);
 
     /** Made on first use: a verb that never pushes (all but the controller's) never builds an HTTP client. */
     private volatile HttpClient http;
@@ -73,7 +75,12 @@ public class AgentClient {
                 .build();
         HttpResponse<String> response;
         try {
+            long deadline = System.nanoTime() + STARTING.toNanos();
             response = http().send(request, HttpResponse.BodyHandlers.ofString());
+            while (response.statusCode() == 503 && System.nanoTime() < deadline) {
+                Thread.sleep(250);
+                response = http().send(request, HttpResponse.BodyHandlers.ofString());
+            }
         } catch (IOException e) {
             throw new Unreachable("node " + node.name() + "'s agent at " + node.agent() + " did not answer ("
                     + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ")", 0);

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Optional;
 import mesh.api.ApiErrors;
 import mesh.api.BearerToken;
+import mesh.api.ServerRole;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
 /** ControllerApiGuard: the operator's API answers only to the operator token, and only in a controller. */
@@ -21,6 +22,9 @@ public class ControllerApiGuard {
             return Optional.empty();
         }
         if (!controller.serving()) {
+            if (ServerRole.startedAs(ServerRole.CONTROLLER)) {
+                return Optional.of(ApiErrors.error(503, "the controller is starting; try again in a moment", List.of()));
+            }
             return Optional.of(ApiErrors.error(404, "this process is not a controller", List.of()));
         }
         return BearerToken.check(request, controller.settings().token(), "MESH_CONTROLLER_TOKEN", "controller");

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Optional;
 import mesh.api.ApiErrors;
 import mesh.api.BearerToken;
+import mesh.api.ServerRole;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
 /** HostApiGuard: the host agent's API answers only to its bearer token, and only in a host agent. */
@@ -22,6 +23,9 @@ public class HostApiGuard {
             return Optional.empty();
         }
         if (!agent.serving()) {
+            if (ServerRole.startedAs(ServerRole.HOST)) {
+                return Optional.of(ApiErrors.error(503, "the host agent is starting; try again in a moment", List.of()));
+            }
             return Optional.of(ApiErrors.error(404, "this process is not a host agent", List.of()));
         }
         return BearerToken.check(request, agent.settings().token(), "MESH_HOST_TOKEN", "host agent");

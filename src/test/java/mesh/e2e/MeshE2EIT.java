@@ -85,6 +85,9 @@ class MeshE2EIT {
             agentTokens.put(name, added.get("token").asText());
             startAgent(name);
         }
+        for (String name : NAMES) {
+            awaitAgent(name);
+        }
         catalogue = writeCatalogue();
         ok("catalogue", "add", catalogue.toString());
         ok("node", "public-domain", "novox", "novox.be");
@@ -178,6 +181,7 @@ class MeshE2EIT {
         assertTrue(report.get("notes").toString().contains("left ace behind"), report.toString());
 
         startAgent("ace");
+        awaitAgent("ace");
         MeshProcess.Result retry = mesh("push", "-o", "json");
         assertEquals(0, retry.exit(), retry.toString());
         assertEquals(List.of("ace"), sent(json(retry.out())));
@@ -225,6 +229,12 @@ class MeshE2EIT {
                 "MESH_HOST_NODE", name, "MESH_HOST_TOKEN", agentTokens.get(name),
                 "MESH_HOST_LISTEN", node.address() + ":7701", "MESH_HOST_ENGINE", node.dockerHost(),
                 "MESH_HOST_STATE_DIR", state.toString(), "MESH_HOST_INTERVAL", "2s"), "host", "serve"));
+    }
+
+    /** Waits until the agent answers its status (the port opens during boot; it serves a moment later). */
+    void awaitAgent(String name) throws InterruptedException {
+        MeshProcess.await("node " + name + "'s agent answers", Duration.ofSeconds(60),
+                () -> quietly(() -> agentGet(name, "/v1/status").has("generation")));
     }
 
     JsonNode agentGet(String name, String path) throws IOException, InterruptedException {
