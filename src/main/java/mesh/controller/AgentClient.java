@@ -66,12 +66,22 @@ public class AgentClient {
         return call(node, token, "PUT", "/v1/declaration", d, Accepted.class);
     }
 
+    /** What {@code GET /v1/status} says, as far as the controller reads it. */
+    public record AgentStatus(long generation) {
+    }
+
+    /** The newest generation the agent has accepted. */
+    public long lastAccepted(Node node, String token) {
+        return call(node, token, "GET", "/v1/status", null, AgentStatus.class).generation();
+    }
+
     private <T> T call(Node node, String token, String method, String path, Object body, Class<T> answer) {
         URI uri = URI.create(node.agent().replaceAll("/+$", "") + path);
         HttpRequest request = HttpRequest.newBuilder(uri).timeout(REQUEST)
                 .header("Authorization", "Bearer " + token)
                 .header("Content-Type", "application/json")
-                .method(method, HttpRequest.BodyPublishers.ofString(DeclarationJson.write(body)))
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(DeclarationJson.write(body)))
                 .build();
         HttpResponse<String> response;
         try {

@@ -278,14 +278,15 @@ public class MeshController {
                 }
             } else {
                 store.replaceRoster(c, List.copyOf(plan.roster().values()));
-                Map<String, Object> sent = ask(targets, t -> agents.push(t.node(), t.token(), t.declaration()));
+                Map<String, Object> sent = ask(targets, this::send);
                 for (Target t : targets) {
                     String name = t.node().name();
                     store.recordSent(c, name, t.declaration().generation());
                     Object answer = sent.get(name);
                     if (answer instanceof AgentClient.Accepted a) {
-                        store.recordAcked(c, name, t.declaration().generation(), t.content());
-                        results.add(new PushReport.NodeResult(name, "sent", t.declaration().generation(), leftBehind.contains(t),
+                        store.recordSent(c, name, a.generation());
+                        store.recordAcked(c, name, a.generation(), t.content());
+                        results.add(new PushReport.NodeResult(name, "sent", a.generation(), leftBehind.contains(t),
                                 a.plan(), null));
                     } else {
                         store.recordError(c, name, (String) answer);
@@ -302,6 +303,31 @@ public class MeshController {
             }
             return new PushReport(dryRun, replacements, results, notes);
         });
+    }
+
+    /**
+     * Sends a target its declaration. An agent that refuses the generation as not newer (409) has
+     * accepted one this store does not know of: a push whose transaction never committed (the
+     * controller died after sending), or a store restored from a backup. Generations only grow, so
+     * the declaration is sent once more, numbered after the agent's newest; the agent's records keep
+     * what it had.
+     */
+    private AgentClient.Accepted send(Target t) {
+        try {
+            return agents.push(t.node(), t.token(), t.declaration());
+        } catch (AgentClient.Unreachable refused) {
+            if (refused.status() != 409) {
+                throw refused;
+            }
+            long newest = agents.lastAccepted(t.node(), t.token());
+            if (newest < t.declaration().generation()) {
+                throw refused;
+            }
+            Declaration d = t.declaration();
+            LOG.infof("push: node %s has accepted generation %d, which this store does not know of; sending as %d",
+                    t.node().name(), newest, newest + 1);
+            return agents.push(t.node(), t.token(), new Declaration(d.node(), d.address(), newest + 1, d.components()));
+        }
     }
 
     /** Target is a node whose planned declaration differs from the one it last acknowledged. */

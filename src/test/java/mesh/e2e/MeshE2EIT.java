@@ -214,7 +214,59 @@ class MeshE2EIT {
         assertUntouched(before, containers(), List.of(), List.of("gitea.server", "keycloak.server", "mailu.server"));
     }
 
+    /**
+     * Nothing lost on a crash: a push whose transaction never committed (the controller died after
+     * the agent accepted) leaves the store a generation behind the agent. The next push must not be
+     * refused forever as "not newer": it sends the same content numbered after the agent's newest,
+     * and nothing on the node is touched.
+     */
+    @Test
+    @Order(5)
+    void aPushTheStoreNeverCommittedIsCaughtUpByTheNext() throws Exception {
+        String[] saved = pushRow("ace");
+        updateModule("invoicing", "INVOICING_VERSION", "2");
+        JsonNode lost = json(ok("push", "-o", "json"));
+        assertEquals(List.of("ace"), sent(lost), lost.toString());
+        long accepted = outcome(lost, "ace").get("generation").asLong();
+        awaitConverged();
+        restorePushRow("ace", saved);
+        Map<String, Map<String, String>> before = containers();
+
+        JsonNode next = json(ok("push", "-o", "json"));
+
+        assertEquals(List.of("ace"), sent(next), "the store believes ace is behind: " + next);
+        assertEquals(accepted + 1, outcome(next, "ace").get("generation").asLong(), next.toString());
+        assertEquals(0, next.get("replacements").asInt(), next.toString());
+        awaitConverged();
+        assertEquals(before, containers(), "ace already runs this declaration");
+        assertEquals(List.of(), sent(json(ok("push", "-o", "json"))), "and the store knows it now");
+    }
+
     // ---- the mesh's parts
+
+    /** The store's row of what a node was sent and acknowledged, to put back as a lost commit would. */
+    String[] pushRow(String node) throws Exception {
+        try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/" + database, "mesh", "mesh");
+             var s = c.prepareStatement("select last_generation, acked_generation, acked_declaration::text from node_pushes where node = ?")) {
+            s.setString(1, node);
+            var r = s.executeQuery();
+            assertTrue(r.next(), "no push row for " + node);
+            return new String[] {r.getString(1), r.getString(2), r.getString(3)};
+        }
+    }
+
+    void restorePushRow(String node, String[] row) throws Exception {
+        try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/" + database, "mesh", "mesh");
+             var s = c.prepareStatement("""
+                     update node_pushes set last_generation = ?, acked_generation = ?, acked_declaration = ?::jsonb
+                     where node = ?""")) {
+            s.setLong(1, Long.parseLong(row[0]));
+            s.setLong(2, Long.parseLong(row[1]));
+            s.setString(3, row[2]);
+            s.setString(4, node);
+            assertEquals(1, s.executeUpdate());
+        }
+    }
 
     void startAgent(String name) throws IOException {
         TestbedNodes.Node node = testbed.get(name);
