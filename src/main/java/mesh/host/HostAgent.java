@@ -75,6 +75,11 @@ public class HostAgent {
         loop.scheduleWithFixedDelay(this::pass, 0, settings.interval().toMillis(), TimeUnit.MILLISECONDS);
     }
 
+    /** Whether this generation (or a newer one) is applied and the engine matched it at the last look. */
+    public boolean applied(long generation) {
+        return converged && appliedGeneration >= generation;
+    }
+
     public boolean serving() {
         return settings != null;
     }

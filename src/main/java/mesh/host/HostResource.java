@@ -29,8 +29,11 @@ public class HostResource {
     @Inject
     HostAgent agent;
 
-    /** Accepted is the answer to a push: the generation now held and what it changes on this node. */
-    public record Accepted(String node, long generation, PlanView plan, String note) {
+    /**
+     * Accepted is the answer to a push: the generation now held, what it changes on this node, and
+     * whether it is already applied (nothing to change: the caller need not poll the status).
+     */
+    public record Accepted(String node, long generation, boolean applied, PlanView plan, String note) {
     }
 
     /** Kept is one entry of {@code GET /v1/declarations}. */
@@ -44,7 +47,7 @@ public class HostResource {
         Declaration d = DeclarationJson.parse(body == null ? "" : body);
         Optional<HostPlan> plan = agent.accept(d);
         return Response.status(201)
-                .entity(new Accepted(d.node(), d.generation(), plan.map(PlanView::of).orElse(null),
+                .entity(new Accepted(d.node(), d.generation(), agent.applied(d.generation()), plan.map(PlanView::of).orElse(null),
                         plan.isPresent() ? null : "recorded; the engine did not answer, the agent applies it when it does"))
                 .build();
     }

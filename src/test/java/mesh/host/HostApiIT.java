@@ -73,6 +73,7 @@ class HostApiIT {
                 .when().put("/v1/declaration")
                 .then().statusCode(201)
                 .body("generation", equalTo(5))
+                .body("applied", equalTo(false))
                 .body("plan.create", hasItem(engine.name("web")))
                 .body("plan.summary", equalTo("1 to create, 0 unchanged"));
         assertEquals(List.of(5L), agent.records().generations());
@@ -149,6 +150,23 @@ class HostApiIT {
         given().auth().oauth2(TOKEN).when().get("/v1/declarations/77").then().statusCode(404)
                 .body("error", containsString("no declaration of generation 77"));
         given().auth().oauth2(TOKEN).when().get("/v1/declarations/x").then().statusCode(400);
+    }
+
+    /** A declaration the engine already matches is applied by the time the 201 leaves: no poll needed. */
+    @Test
+    @Order(4)
+    void aDeclarationTheEngineAlreadyMatchesIsAppliedInTheAnswer() {
+        var before = engine.containers().stream().map(c -> c.getId() + c.getState()).toList();
+        given().auth().oauth2(TOKEN).contentType(ContentType.JSON).body(declaration(6))
+                .when().put("/v1/declaration")
+                .then().statusCode(201)
+                .body("applied", equalTo(true))
+                .body("plan.create", equalTo(List.of()))
+                .body("plan.replace", equalTo(List.of()))
+                .body("plan.unchanged", equalTo(1));
+        given().auth().oauth2(TOKEN).when().get("/v1/status").then().statusCode(200)
+                .body("appliedGeneration", equalTo(6)).body("converged", equalTo(true));
+        assertEquals(before, engine.containers().stream().map(c -> c.getId() + c.getState()).toList());
     }
 
     static List<String> files(Path dir) throws IOException {
