@@ -27,6 +27,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import mesh.testbed.PackagedMesh;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -110,7 +111,8 @@ class ControllerInputIT {
     URL root;
 
     String token;
-    MeshCli cli;
+    /** The CLI's environment: this controller and its token. */
+    Map<String, String> cli;
     final List<Path> scratch = new ArrayList<>();
 
     @BeforeAll
@@ -121,7 +123,7 @@ class ControllerInputIT {
             controller.start(new ControllerSettings(url, OWN_TOKEN, ControllerSettings.DEFAULT_PUSH_BUDGET));
         }
         token = controller.settings().token();
-        cli = new MeshCli(root.toString().replaceAll("/+$", ""), token);
+        cli = Map.of("MESH_CONTROLLER", root.toString().replaceAll("/+$", ""), "MESH_TOKEN", token);
     }
 
     @AfterAll
@@ -483,17 +485,19 @@ class ControllerInputIT {
         c.setup().forEach(this::accepted);
         String before = StoreSnapshot.of(dataSource);
 
-        MeshCli.Run run = cli.run(c.env(), c.args().toArray(String[]::new));
+        Map<String, String> env = new java.util.HashMap<>(cli);
+        env.putAll(c.env());
+        PackagedMesh.Result run = PackagedMesh.run(env, c.args().toArray(String[]::new));
 
         List<Executable> checks = new ArrayList<>();
         checks.add(() -> assertEquals(c.exit(), run.exit(), "exit code of " + run));
-        checks.add(() -> assertTrue(run.stderr().startsWith("mesh: "), "stderr starts with 'mesh: ': " + run));
+        checks.add(() -> assertTrue(run.err().startsWith("mesh: "), "stderr starts with 'mesh: ': " + run));
         for (String name : c.names()) {
-            checks.add(() -> assertTrue(run.stderr().contains(name), "stderr should name '" + name + "': " + run));
+            checks.add(() -> assertTrue(run.err().contains(name), "stderr should name '" + name + "': " + run));
         }
-        checks.add(() -> assertFalse(run.stderr().contains("internal error"),
+        checks.add(() -> assertFalse(run.err().contains("internal error"),
                 "a bad argument is the operator's mistake, not an internal error: " + run));
-        checks.add(() -> assertTrue(run.stdout().isBlank(), "a refused verb prints nothing on stdout: " + run));
+        checks.add(() -> assertTrue(run.out().isBlank(), "a refused verb prints nothing on stdout: " + run));
         checks.add(unchanged(before, run.toString()));
         assertAll(c.name(), checks);
     }

@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
+import mesh.testbed.PackagedMesh;
 import mesh.testbed.TestbedNodes;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -70,7 +71,7 @@ class MeshE2EIT {
         try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/postgres", "mesh", "mesh")) {
             c.createStatement().execute("create database " + database);
         }
-        int port = MeshProcess.freePort();
+        int port = PackagedMesh.freePort();
         controller = MeshProcess.serve("controller", null, Map.of(
                 "MESH_STORE_URL", "jdbc:postgresql://127.0.0.1:5432/" + database,
                 "MESH_STORE_USER", "mesh", "MESH_STORE_PASSWORD", "mesh",
@@ -151,7 +152,7 @@ class MeshE2EIT {
         Map<String, Integer> kept = declarationCounts();
         ok("node", "public-domain", "novox", "novox.org");
 
-        MeshProcess.Result push = mesh("push");
+        PackagedMesh.Result push = mesh("push");
 
         assertEquals(1, push.exit(), push.toString());
         assertTrue(push.err().contains("node g14: component mailu.server (mailu) binds 'keycloak.novox.be', which no node serves"),
@@ -171,7 +172,7 @@ class MeshE2EIT {
         updateModule("photos", "PHOTOS_VERSION", "2");
         updateModule("minio", "MINIO_VERSION", "2");
 
-        MeshProcess.Result push = mesh("push", "g14", "-o", "json");
+        PackagedMesh.Result push = mesh("push", "g14", "-o", "json");
 
         assertEquals(1, push.exit(), push.toString());
         JsonNode report = json(push.out());
@@ -182,7 +183,7 @@ class MeshE2EIT {
 
         startAgent("ace");
         awaitAgent("ace");
-        MeshProcess.Result retry = mesh("push", "-o", "json");
+        PackagedMesh.Result retry = mesh("push", "-o", "json");
         assertEquals(0, retry.exit(), retry.toString());
         assertEquals(List.of("ace"), sent(json(retry.out())));
         awaitConverged();
@@ -203,7 +204,7 @@ class MeshE2EIT {
                 "novox", new TreeSet<>(List.of("gitea.server", "keycloak.server"))), previewed, dry.toString());
         assertEquals(before, containers(), "a dry run changes nothing");
 
-        MeshProcess.Result overBudget = mesh("push");
+        PackagedMesh.Result overBudget = mesh("push");
         assertEquals(1, overBudget.exit());
         assertTrue(overBudget.err().contains("would replace 3 containers, more than the budget of 2"), overBudget.toString());
         assertEquals(before, containers(), "a push over budget changes nothing");
@@ -385,17 +386,17 @@ class MeshE2EIT {
 
     // ---- the CLI
 
-    MeshProcess.Result mesh(String... args) throws IOException, InterruptedException {
-        return MeshProcess.run(cli, args);
+    PackagedMesh.Result mesh(String... args) throws IOException, InterruptedException {
+        return PackagedMesh.run(cli, args);
     }
 
     String ok(String... args) throws IOException, InterruptedException {
-        MeshProcess.Result r = mesh(args);
+        PackagedMesh.Result r = mesh(args);
         assertEquals(0, r.exit(), () -> "mesh " + String.join(" ", args) + ": " + r);
         return r.out();
     }
 
-    static JsonNode json(MeshProcess.Result r) throws IOException {
+    static JsonNode json(PackagedMesh.Result r) throws IOException {
         return json(r.out());
     }
 

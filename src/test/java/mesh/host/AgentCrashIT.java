@@ -14,10 +14,6 @@ import com.github.dockerjava.api.model.Container;
 import com.github.dockerjava.api.model.Frame;
 import com.github.dockerjava.api.model.HostConfig;
 import com.github.dockerjava.api.model.Volume;
-import com.github.dockerjava.core.DefaultDockerClientConfig;
-import com.github.dockerjava.core.DockerClientImpl;
-import com.github.dockerjava.core.RemoteApiVersion;
-import com.github.dockerjava.httpclient5.ApacheDockerHttpClient;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -43,6 +39,8 @@ import mesh.model.Declaration;
 import mesh.model.DeclarationJson;
 import mesh.model.Labels;
 import mesh.model.SpecDigest;
+import mesh.testbed.PackagedMesh;
+import mesh.testbed.TestbedNodes;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -101,10 +99,7 @@ class AgentCrashIT {
         runDir = Path.of("target", "agent-crash", node).toAbsolutePath();
         stateDir = runDir.resolve("state");
         Files.createDirectories(stateDir);
-        var config = DefaultDockerClientConfig.createDefaultConfigBuilder()
-                .withDockerHost(ENGINE).withApiVersion(RemoteApiVersion.VERSION_1_41).build();
-        docker = DockerClientImpl.getInstance(config, new ApacheDockerHttpClient.Builder()
-                .dockerHost(config.getDockerHost()).responseTimeout(Duration.ofSeconds(120)).build());
+        docker = TestbedNodes.client(ENGINE);
         try {
             docker.pingCmd().exec();
             docker.inspectImageCmd(IMAGE).exec();
@@ -112,7 +107,7 @@ class AgentCrashIT {
             fail("no Docker engine with " + IMAGE + " at " + ENGINE + " (run `scripts/testbed up`): " + e.getMessage());
         }
         appCopy = Files.createTempDirectory("mesh-agent-crash-");
-        agent = new AgentProcess(AgentProcess.copyApp(appCopy), node, "crash-token-" + node, stateDir, ENGINE);
+        agent = new AgentProcess(PackagedMesh.copyApp(appCopy), node, "crash-token-" + node, stateDir, ENGINE);
     }
 
     @AfterAll
@@ -123,7 +118,7 @@ class AgentCrashIT {
                 agent.kill();
             }
         });
-        attempt(problems, "delete the agent's copy", () -> AgentProcess.deleteTree(appCopy));
+        attempt(problems, "delete the agent's copy", () -> PackagedMesh.deleteTree(appCopy));
         if (docker == null) {
             return;
         }

@@ -3,32 +3,29 @@ package mesh.host;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
-import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.stream.Stream;
+import mesh.testbed.PackagedMesh;
 
 /**
- * AgentProcess is one real host agent, {@code java -jar target/quarkus-app/quarkus-run.jar host serve},
- * run as a separate OS process so a test can SIGKILL it and start it again on the same state dir.
- * It runs from a private copy of {@code target/quarkus-app}, taken once per test class.
+ * AgentProcess is one real host agent, the packaged {@code mesh host serve}, run as a separate OS
+ * process so a test can SIGKILL it and start it again on the same state dir. It runs from a private
+ * copy of the packaged app ({@link PackagedMesh#copyApp}), taken once per test class.
  * Each launch writes its stdout and stderr to its own log file, kept for the post-mortem.
  */
 final class AgentProcess implements AutoCloseable {
 
-    static final Path APP = Path.of("target", "quarkus-app");
     static final ObjectMapper JSON = new ObjectMapper();
 
-    private final Path jar;
+    private final Path app;
     private final Map<String, String> env;
     private final URI base;
     private final String token;
@@ -47,12 +44,12 @@ final class AgentProcess implements AutoCloseable {
     }
 
     /**
-     * An agent run from {@code app}, a copy of {@code target/quarkus-app} (see {@link #copyApp}), with
+     * An agent run from {@code app}, a copy of the packaged app (see {@link PackagedMesh#copyApp}), with
      * the same env, port and state dir at every launch.
      */
     AgentProcess(Path app, String node, String token, Path stateDir, String engine) {
-        this.jar = app.resolve("quarkus-run.jar");
-        int port = freePort();
+        this.app = app;
+        int port = PackagedMesh.freePort();
         this.token = token;
         this.base = URI.create("http://127.0.0.1:" + port);
         Map<String, String> e = new TreeMap<>();
@@ -71,10 +68,10 @@ final class AgentProcess implements AutoCloseable {
             throw new IllegalStateException("the agent is already running, pid " + process.pid());
         }
         Files.createDirectories(log.getParent());
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder pb = new ProcessBuilder(java, "-jar", jar.toString(), "host", "serve")
+        ProcessBuilder pb = new ProcessBuilder(PackagedMesh.command(app, null, List.of("host", "serve")))
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile());
+        pb.environment().keySet().removeIf(k -> k.startsWith("MESH_"));
         pb.environment().putAll(env);
         process = pb.start();
         long deadline = System.nanoTime() + timeout.toNanos();
@@ -165,49 +162,5 @@ final class AgentProcess implements AutoCloseable {
     @Override
     public void close() throws InterruptedException {
         kill();
-    }
-
-    /**
-     * Copies {@code target/quarkus-app} (what this build's {@code package} made) into {@code into}, so
-     * every launch of a long test runs the same agent even if another build in the same folder
-     * rewrites {@code target/} meanwhile.
-     */
-    static Path copyApp(Path into) throws IOException {
-        if (!Files.isRegularFile(APP.resolve("quarkus-run.jar"))) {
-            throw new IllegalStateException(APP.toAbsolutePath() + "/quarkus-run.jar is missing: run `./mvnw package` first");
-        }
-        Path target = into.resolve("quarkus-app");
-        try (Stream<Path> files = Files.walk(APP)) {
-            for (Path from : files.toList()) {
-                Path to = target.resolve(APP.relativize(from).toString());
-                if (Files.isDirectory(from)) {
-                    Files.createDirectories(to);
-                } else {
-                    Files.copy(from, to, StandardCopyOption.COPY_ATTRIBUTES);
-                }
-            }
-        }
-        return target;
-    }
-
-    /** Deletes a folder tree, as far as it can. */
-    static void deleteTree(Path root) throws IOException {
-        if (root == null || !Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> files = Files.walk(root)) {
-            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
-    }
-
-    private static int freePort() {
-        try (ServerSocket s = new ServerSocket(0)) {
-            s.setReuseAddress(true);
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new IllegalStateException("no free port", e);
-        }
     }
 }

@@ -1,0 +1,141 @@
+package mesh.testbed;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * PackagedMesh is the {@code mesh} this build packaged (Failsafe runs after {@code package}), run as
+ * real processes the way operators and systemd run it: one verb to completion, or the command line
+ * of a server (optionally inside a test-bed node's network namespace). Every test that runs the jar
+ * goes through here.
+ */
+public final class PackagedMesh {
+
+    static final String JAVA = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+
+    private PackagedMesh() {
+    }
+
+    /** Result is one finished verb: its arguments, exit code and what it printed. */
+    public record Result(List<String> args, int exit, String out, String err) {
+        @Override
+        public String toString() {
+            return "mesh " + String.join(" ", args) + " → exit " + exit + "\n--- stdout:\n" + out + "\n--- stderr:\n" + err;
+        }
+    }
+
+    /**
+     * The build directory: Failsafe sets {@code native.image.path} to
+     * {@code ${project.build.directory}/<final name>-runner}, so it is that path's parent, whatever
+     * {@code -DbuildDir} says; {@code target} when a test runs outside Failsafe.
+     */
+    public static Path buildDir() {
+        String runner = System.getProperty("native.image.path");
+        return runner == null ? Path.of("target") : Path.of(runner).toAbsolutePath().getParent();
+    }
+
+    /** The packaged app folder ({@code quarkus-app}); fails the test clearly if it was not built. */
+    public static Path app() {
+        Path app = buildDir().resolve("quarkus-app");
+        if (!Files.isRegularFile(app.resolve("quarkus-run.jar"))) {
+            throw new AssertionError("no packaged mesh at " + app + "/quarkus-run.jar: run this test with "
+                    + "'./mvnw verify', which packages first");
+        }
+        return app;
+    }
+
+    /**
+     * Copies the packaged app into {@code into} and returns the copy: every launch of a long test then
+     * runs the same mesh even if another build rewrites the build directory meanwhile.
+     */
+    public static Path copyApp(Path into) throws IOException {
+        Path from = app();
+        Path copy = into.resolve("quarkus-app");
+        try (Stream<Path> files = Files.walk(from)) {
+            for (Path f : files.toList()) {
+                Path to = copy.resolve(from.relativize(f).toString());
+                if (Files.isDirectory(f)) {
+                    Files.createDirectories(to);
+                } else {
+                    Files.copy(f, to, StandardCopyOption.COPY_ATTRIBUTES);
+                }
+            }
+        }
+        return copy;
+    }
+
+    /** The command line that runs {@code mesh args...} from {@code app}; inside {@code netns} unless it is null. */
+    public static List<String> command(Path app, String netns, List<String> args) {
+        List<String> command = new ArrayList<>();
+        if (netns != null) {
+            command.addAll(List.of("nsenter", "--net=/run/netns/" + netns));
+        }
+        // C1 only: a short verb or a test agent starts faster and the tests measure no throughput
+        command.addAll(List.of(JAVA, "-XX:TieredStopAtLevel=1", "-jar", app.resolve("quarkus-run.jar").toString()));
+        command.addAll(args);
+        return command;
+    }
+
+    /**
+     * Runs one verb to completion (at most two minutes), stdin from /dev/null. Nothing of the test
+     * runner's own {@code MESH_*} environment leaks in; {@code env} is all the verb sees of mesh's.
+     */
+    public static Result run(Map<String, String> env, String... args) {
+        List<String> command = command(app(), null, List.of(args));
+        try {
+            File out = File.createTempFile("mesh-verb", ".out");
+            File err = File.createTempFile("mesh-verb", ".err");
+            try {
+                ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(out).redirectError(err)
+                        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+                builder.environment().keySet().removeIf(k -> k.startsWith("MESH_"));
+                builder.environment().putAll(env);
+                Process process = builder.start();
+                if (!process.waitFor(2, TimeUnit.MINUTES)) {
+                    process.destroyForcibly();
+                    throw new AssertionError("mesh " + String.join(" ", args) + " did not finish in 2 minutes");
+                }
+                return new Result(List.of(args), process.exitValue(), Files.readString(out.toPath()),
+                        Files.readString(err.toPath()));
+            } finally {
+                Files.deleteIfExists(out.toPath());
+                Files.deleteIfExists(err.toPath());
+            }
+        } catch (IOException e) {
+            throw new AssertionError("cannot run " + command + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted while running mesh " + String.join(" ", args), e);
+        }
+    }
+
+    public static int freePort() {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new IllegalStateException("no free port", e);
+        }
+    }
+
+    /** Deletes a folder tree, as far as it can. */
+    public static void deleteTree(Path root) throws IOException {
+        if (root == null || !Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> files = Files.walk(root)) {
+            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+}
