@@ -21,6 +21,8 @@ public class AgentClient {
 
     static final Duration CONNECT = Duration.ofSeconds(3);
     static final Duration REQUEST = Duration.ofSeconds(30);
+    /** How long a question asked in passing (not a push) may take, connecting included. */
+    static final Duration QUICK = Duration.ofSeconds(2);
     /** How long an agent that says it is starting (503, e.g. just restarted by systemd) is waited for. */
     static final Duration STARTING = Duration.ofSeconds(15);
 
@@ -59,11 +61,11 @@ public class AgentClient {
     }
 
     public PlanView preview(Node node, String token, Declaration d) {
-        return call(node, token, "POST", "/v1/plan", d, PlanView.class);
+        return call(node, token, "POST", "/v1/plan", d, PlanView.class, REQUEST, STARTING);
     }
 
     public Accepted push(Node node, String token, Declaration d) {
-        return call(node, token, "PUT", "/v1/declaration", d, Accepted.class);
+        return call(node, token, "PUT", "/v1/declaration", d, Accepted.class, REQUEST, STARTING);
     }
 
     /** What {@code GET /v1/status} says, as far as the controller reads it. */
@@ -72,12 +74,18 @@ public class AgentClient {
 
     /** The newest generation the agent has accepted. */
     public long lastAccepted(Node node, String token) {
-        return call(node, token, "GET", "/v1/status", null, AgentStatus.class).generation();
+        return call(node, token, "GET", "/v1/status", null, AgentStatus.class, REQUEST, STARTING).generation();
     }
 
-    private <T> T call(Node node, String token, String method, String path, Object body, Class<T> answer) {
+    /** The same, asked in passing: bounded by {@link #QUICK}, and a starting agent is not waited for. */
+    public long lastAcceptedQuickly(Node node, String token) {
+        return call(node, token, "GET", "/v1/status", null, AgentStatus.class, QUICK, Duration.ZERO).generation();
+    }
+
+    private <T> T call(Node node, String token, String method, String path, Object body, Class<T> answer,
+                       Duration timeout, Duration waitWhileStarting) {
         URI uri = URI.create(node.agent().replaceAll("/+$", "") + path);
-        HttpRequest request = HttpRequest.newBuilder(uri).timeout(REQUEST)
+        HttpRequest request = HttpRequest.newBuilder(uri).timeout(timeout)
                 .header("Authorization", "Bearer " + token)
                 .header("Content-Type", "application/json")
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
@@ -85,7 +93,7 @@ public class AgentClient {
                 .build();
         HttpResponse<String> response;
         try {
-            long deadline = System.nanoTime() + STARTING.toNanos();
+            long deadline = System.nanoTime() + waitWhileStarting.toNanos();
             response = http().send(request, HttpResponse.BodyHandlers.ofString());
             while (response.statusCode() == 503 && System.nanoTime() < deadline) {
                 Thread.sleep(250);

@@ -253,8 +253,8 @@ public class MeshController {
                 throw new Refusal(404, "unknown node" + (unknown.size() > 1 ? "s " : " ") + String.join(", ", unknown));
             }
             MeshPlan plan = MeshPlanner.plan(store.catalogue(c), List.copyOf(nodes.values()), store.placements(c));
-            List<Target> targets = targets(c, nodes, plan);
             List<String> notes = new ArrayList<>();
+            List<Target> targets = targets(c, nodes, plan, notes);
             List<Target> leftBehind = named.isEmpty() ? List.of()
                     : targets.stream().filter(t -> !named.contains(t.node().name())).toList();
             if (!leftBehind.isEmpty()) {
@@ -334,18 +334,38 @@ public class MeshController {
     record Target(Node node, String token, Declaration declaration, String content) {
     }
 
-    private List<Target> targets(Connection c, Map<String, Node> nodes, MeshPlan plan) throws SQLException {
+    /**
+     * The nodes to send: each whose planned declaration differs from the one it acknowledged, and
+     * each whose agent, asked now, holds an older generation than it acknowledged (its records were
+     * lost: a new disk, a wiped state directory), which the store alone cannot know. An agent that
+     * does not answer that question is left as it is: the question must not fail a push.
+     */
+    private List<Target> targets(Connection c, Map<String, Node> nodes, MeshPlan plan, List<String> notes)
+            throws SQLException {
         List<Target> targets = new ArrayList<>();
+        List<Target> acknowledged = new ArrayList<>();
+        Map<String, Long> ackedGeneration = new LinkedHashMap<>();
         for (MeshStore.PushState s : store.pushStates(c)) {
             Node node = nodes.get(s.node());
             List<ComponentSpec> components = plan.nodes().getOrDefault(s.node(), List.of());
             String content = DeclarationJson.write(new Declaration(node.name(), node.address(), 0, components));
+            Target t = new Target(node, store.agentToken(c, node.name()),
+                    new Declaration(node.name(), node.address(), s.lastGeneration() + 1, components), content);
             if (s.ackedGeneration() > 0 && sameJson(content, s.ackedDeclaration())) {
-                continue;
+                acknowledged.add(t);
+                ackedGeneration.put(node.name(), s.ackedGeneration());
+            } else {
+                targets.add(t);
             }
-            long generation = s.lastGeneration() + 1;
-            targets.add(new Target(node, store.agentToken(c, node.name()),
-                    new Declaration(node.name(), node.address(), generation, components), content));
+        }
+        Map<String, Object> held = ask(acknowledged, t -> agents.lastAcceptedQuickly(t.node(), t.token()));
+        for (Target t : acknowledged) {
+            long acked = ackedGeneration.get(t.node().name());
+            if (held.get(t.node().name()) instanceof Long g && g < acked) {
+                notes.add("node " + t.node().name() + "'s agent holds generation " + g + ", older than the "
+                        + acked + " it acknowledged (its records were lost?): sending its declaration again");
+                targets.add(t);
+            }
         }
         return targets;
     }

@@ -243,6 +243,32 @@ class MeshE2EIT {
         assertEquals(List.of(), sent(json(ok("push", "-o", "json"))), "and the store knows it now");
     }
 
+    /**
+     * An agent that lost its records (a new disk, a wiped state directory) holds no declaration, which
+     * the store cannot know: the next push asks and sends that node its declaration again. Its
+     * containers already match, so nothing on it is touched.
+     */
+    @Test
+    @Order(6)
+    void aNodeWhoseAgentLostItsRecordsIsSentItsDeclarationAgain() throws Exception {
+        agents.remove("g14").kill();
+        PackagedMesh.deleteTree(agentState.remove("g14"));
+        startAgent("g14");
+        awaitAgent("g14");
+        assertEquals(0, agentGet("g14", "/v1/status").get("generation").asLong());
+        Map<String, Map<String, String>> before = containers();
+
+        JsonNode push = json(ok("push", "-o", "json"));
+
+        assertEquals(List.of("g14"), sent(push), push.toString());
+        assertTrue(push.get("notes").toString().contains("node g14's agent holds generation 0, older than the"), push.toString());
+        assertEquals(0, push.get("replacements").asInt(), push.toString());
+        awaitConverged();
+        assertEquals(before, containers(), "g14 already runs its declaration");
+        assertEquals(1, agentGet("g14", "/v1/declarations").size());
+        assertEquals(List.of(), sent(json(ok("push", "-o", "json"))), "and nothing differs now");
+    }
+
     // ---- the mesh's parts
 
     /** The store's row of what a node was sent and acknowledged, to put back as a lost commit would. */
