@@ -64,6 +64,10 @@ final class ControllerClient {
         return get("/v1/mesh/nodes", listOf(mesh.controller.MeshController.NodeView.class));
     }
 
+    java.util.List<mesh.controller.MeshStatus.NodeStatus> status() {
+        return get("/v1/mesh/status", listOf(mesh.controller.MeshStatus.NodeStatus.class));
+    }
+
     java.util.List<mesh.controller.MeshController.ModuleView> modules() {
         return get("/v1/mesh/catalogue", listOf(mesh.controller.MeshController.ModuleView.class));
     }

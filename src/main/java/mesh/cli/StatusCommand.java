@@ -4,14 +4,18 @@ import jakarta.inject.Inject;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
-import mesh.controller.MeshController;
+import mesh.controller.MeshStatus;
+import mesh.host.HostStatus;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 @Command(name = "status", mixinStandardHelpOptions = true,
-        description = {"Each node: the generation last sent, the one it acknowledged, and whether it is behind."})
+        description = {"Each node: the generation last sent and acknowledged (the store's view) beside what its",
+            "agent says now: the generation applied, how many components run, and what is wrong if",
+            "anything is (agent not answering, behind, failing, converging).",
+            "Exit 0 when every node is up to date and running everything; 1 otherwise."})
 public class StatusCommand implements Callable<Integer> {
 
     @Spec
@@ -23,26 +27,23 @@ public class StatusCommand implements Callable<Integer> {
     @Mixin
     OutputOption format;
 
-    static String state(MeshController.NodeView n) {
-        if (n.lastError() != null) {
-            return "behind: " + n.lastError();
-        }
-        if (n.ackedGeneration() == 0) {
-            return "never pushed";
-        }
-        return n.generation() > n.ackedGeneration() ? "behind" : "up to date";
-    }
-
     @Override
     public Integer call() {
-        List<MeshController.NodeView> nodes = ControllerClient.fromEnvironment().nodes();
+        List<MeshStatus.NodeStatus> nodes = ControllerClient.fromEnvironment().status();
         if (format.json()) {
             output.json(spec, nodes);
-            return ExitCodes.OK;
+        } else {
+            output.table(spec, List.of("NODE", "SENT", "ACKED", "APPLIED", "RUNNING", "STATE"), nodes.stream()
+                    .map(n -> Arrays.asList(n.node().name(), Long.toString(n.node().generation()),
+                            Long.toString(n.node().ackedGeneration()),
+                            n.agent() == null ? "-" : Long.toString(n.agent().appliedGeneration()),
+                            n.agent() == null ? "-" : running(n.agent()), n.state())).toList());
         }
-        output.table(spec, List.of("NODE", "SENT", "ACKED", "STATE"), nodes.stream().map(n -> Arrays.asList(n.name(),
-                Long.toString(n.generation()), Long.toString(n.ackedGeneration()),
-                state(n))).toList());
-        return ExitCodes.OK;
+        return nodes.stream().allMatch(MeshStatus.NodeStatus::ok) ? ExitCodes.OK : ExitCodes.FAILED;
+    }
+
+    static String running(HostStatus agent) {
+        long running = agent.components().stream().filter(c -> c.state().equals("running")).count();
+        return running + "/" + agent.components().size();
     }
 }

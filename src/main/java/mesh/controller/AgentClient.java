@@ -7,7 +7,15 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Function;
 import mesh.api.ApiError;
+import mesh.host.HostStatus;
 import mesh.model.Declaration;
 import mesh.model.DeclarationJson;
 import mesh.model.Node;
@@ -68,8 +76,36 @@ public class AgentClient {
         return call(node, token, "PUT", "/v1/declaration", d, Accepted.class, REQUEST, STARTING);
     }
 
-    /** What {@code GET /v1/status} says, as far as the controller reads it. */
+    /** What {@code GET /v1/status} says, as far as a push reads it. */
     public record AgentStatus(long generation) {
+    }
+
+    /** The agent's whole status, asked in passing (see {@link #lastAcceptedQuickly}). */
+    public HostStatus statusQuickly(Node node, String token) {
+        return call(node, token, "GET", "/v1/status", null, HostStatus.class, QUICK, Duration.ZERO);
+    }
+
+    /**
+     * Asks every node at once, each on a virtual thread; each answer is the call's result, or the
+     * failure's message. Every call is bounded, so this is too.
+     */
+    static <T> Map<String, Object> askAll(Map<String, T> byNode, Function<T, Object> call) {
+        Map<String, Object> answers = new LinkedHashMap<>();
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            Map<String, Future<Object>> futures = new LinkedHashMap<>();
+            byNode.forEach((node, t) -> futures.put(node, pool.submit(() -> call.apply(t))));
+            futures.forEach((node, f) -> {
+                try {
+                    answers.put(node, f.get());
+                } catch (ExecutionException e) {
+                    answers.put(node, e.getCause().getMessage());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    answers.put(node, "interrupted");
+                }
+            });
+        }
+        return answers;
     }
 
     /** The newest generation the agent has accepted. */

@@ -27,6 +27,9 @@ public class ControllerResource {
     @Inject
     MeshController controller;
 
+    @Inject
+    MeshStatus meshStatus;
+
     /** NewNode is the body of {@code POST /v1/mesh/nodes}. */
     public record NewNode(String name, String address, String agent) {
     }
@@ -50,6 +53,13 @@ public class ControllerResource {
     @Path("/nodes")
     public List<MeshController.NodeView> nodes() {
         return controller.nodes();
+    }
+
+    /** Each node as the store knows it beside what its agent says now. */
+    @GET
+    @Path("/status")
+    public List<MeshStatus.NodeStatus> status() {
+        return meshStatus.status();
     }
 
     @PUT

@@ -11,9 +11,6 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import mesh.api.Refusal;
 import mesh.model.ComponentSpec;
 import mesh.model.Declaration;
@@ -380,22 +377,9 @@ public class MeshController {
 
     /** Asks every target at once; each answer is the result, or the failure's message. */
     private static Map<String, Object> ask(List<Target> targets, java.util.function.Function<Target, Object> call) {
-        Map<String, Object> answers = new LinkedHashMap<>();
-        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
-            Map<String, Future<Object>> futures = new LinkedHashMap<>();
-            targets.forEach(t -> futures.put(t.node().name(), pool.submit(() -> call.apply(t))));
-            futures.forEach((node, f) -> {
-                try {
-                    answers.put(node, f.get());
-                } catch (java.util.concurrent.ExecutionException e) {
-                    answers.put(node, e.getCause().getMessage());
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    answers.put(node, "interrupted");
-                }
-            });
-        }
-        return answers;
+        Map<String, Target> byNode = new LinkedHashMap<>();
+        targets.forEach(t -> byNode.put(t.node().name(), t));
+        return AgentClient.askAll(byNode, call);
     }
 
     private Node existingNode(Connection c, String name) throws SQLException {

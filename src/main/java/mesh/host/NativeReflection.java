@@ -33,6 +33,7 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
     mesh.controller.PushReport.NodeResult.class,
     mesh.controller.AgentClient.Accepted.class,
     mesh.controller.AgentClient.AgentStatus.class,
+    mesh.controller.MeshStatus.NodeStatus.class,
     mesh.controller.MeshController.AddedNode.class,
     mesh.controller.MeshController.NodeView.class,
     mesh.controller.MeshController.ManifestFile.class,

@@ -169,6 +169,11 @@ class MeshE2EIT {
     @Order(3)
     void aNodeWhoseAgentIsDownIsLeftBehindAndSentWhenItIsBack() throws Exception {
         agents.remove("ace").kill();
+        PackagedMesh.Result down = mesh("status", "-o", "json");
+        assertEquals(1, down.exit(), "a node needs attention: " + down);
+        assertTrue(statusOf(json(down), "ace").get("state").asText().startsWith("agent not answering: node ace's agent"),
+                down.toString());
+        assertTrue(statusOf(json(down), "novox").get("ok").asBoolean(), down.toString());
         updateModule("photos", "PHOTOS_VERSION", "2");
         updateModule("minio", "MINIO_VERSION", "2");
 
@@ -187,6 +192,38 @@ class MeshE2EIT {
         assertEquals(0, retry.exit(), retry.toString());
         assertEquals(List.of("ace"), sent(json(retry.out())));
         awaitConverged();
+        assertEveryNodeUpAndRunning();
+    }
+
+    /** {@code mesh status}: every node acknowledged, applied and running all it was sent, as its agent says now. */
+    void assertEveryNodeUpAndRunning() throws Exception {
+        PackagedMesh.Result status = mesh("status", "-o", "json");
+        assertEquals(0, status.exit(), status.toString());
+        Map<String, Map<String, String>> containers = containers();
+        for (String name : NAMES) {
+            JsonNode n = statusOf(json(status), name);
+            assertEquals("up to date", n.get("state").asText(), n.toString());
+            assertEquals(n.get("node").get("ackedGeneration").asLong(), n.get("agent").get("appliedGeneration").asLong());
+            List<String> running = new ArrayList<>();
+            n.get("agent").get("components").forEach(c -> {
+                if (c.get("state").asText().equals("running")) {
+                    running.add(c.get("name").asText());
+                }
+            });
+            assertEquals(new TreeSet<>(containers.get(name).keySet()), new TreeSet<>(running), n.toString());
+        }
+        PackagedMesh.Result table = mesh("status");
+        assertEquals(0, table.exit(), table.toString());
+        assertTrue(table.out().startsWith("NODE") && table.out().contains("up to date"), table.toString());
+    }
+
+    static JsonNode statusOf(JsonNode status, String node) {
+        for (JsonNode n : status) {
+            if (n.get("node").get("name").asText().equals(node)) {
+                return n;
+            }
+        }
+        throw new AssertionError("no status for " + node + " in " + status);
     }
 
     /** The preview is computed by the hosts, and the real push replaces exactly what it listed. */

@@ -1,0 +1,87 @@
+package mesh.controller;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import mesh.host.HostStatus;
+import mesh.model.Node;
+import mesh.store.MeshStore;
+
+/**
+ * MeshStatus is {@code mesh status}: each node as the store knows it (sent, acknowledged) beside
+ * what its agent says now (applied, converged, each component's state). The store is read in one
+ * transaction and closed before any agent is asked, so a slow agent holds no connection; every
+ * agent is asked at once and briefly, and one that does not answer is reported, not waited for.
+ */
+@ApplicationScoped
+public class MeshStatus {
+
+    @Inject
+    MeshStore store;
+
+    @Inject
+    MeshController controller;
+
+    AgentClient agents = new AgentClient();
+
+    /** NodeStatus is one node: the store's view, the agent's answer (or why there is none), and a verdict. */
+    public record NodeStatus(MeshController.NodeView node, HostStatus agent, String agentError, boolean ok, String state) {
+    }
+
+    record Asked(Node node, String token) {
+    }
+
+    public List<NodeStatus> status() {
+        Map<String, Asked> asked = store.inTransaction(c -> {
+            Map<String, Asked> all = new LinkedHashMap<>();
+            for (Node n : store.nodes(c)) {
+                all.put(n.name(), new Asked(n, store.agentToken(c, n.name())));
+            }
+            return all;
+        });
+        Map<String, Object> answers = AgentClient.askAll(asked, a -> agents.statusQuickly(a.node(), a.token()));
+        List<NodeStatus> result = new ArrayList<>();
+        for (MeshController.NodeView view : controller.nodes()) {
+            Object answer = answers.get(view.name());
+            HostStatus agent = answer instanceof HostStatus s ? s : null;
+            String error = agent == null ? (answer instanceof String m ? m : "not asked: the node was added meanwhile") : null;
+            result.add(verdict(view, agent, error));
+        }
+        return result;
+    }
+
+    /** The first thing an operator must know about the node, and whether it is all well. */
+    static NodeStatus verdict(MeshController.NodeView n, HostStatus agent, String agentError) {
+        if (agent == null) {
+            return new NodeStatus(n, null, agentError, false, "agent not answering: " + agentError);
+        }
+        if (n.lastError() != null) {
+            return new NodeStatus(n, agent, null, false, "behind: " + n.lastError());
+        }
+        if (n.ackedGeneration() == 0) {
+            return new NodeStatus(n, agent, null, agent.components().isEmpty(), "never pushed");
+        }
+        if (agent.generation() < n.ackedGeneration()) {
+            return new NodeStatus(n, agent, null, false, "its agent holds generation " + agent.generation()
+                    + ", older than the " + n.ackedGeneration() + " it acknowledged: 'mesh push' sends it again");
+        }
+        if (n.generation() > n.ackedGeneration()) {
+            return new NodeStatus(n, agent, null, false, "behind: generation " + n.generation() + " was not acknowledged");
+        }
+        List<String> failing = agent.components().stream().filter(c -> c.error() != null)
+                .map(c -> c.name() + " (" + c.error() + ")").toList();
+        if (!failing.isEmpty()) {
+            return new NodeStatus(n, agent, null, false, "failing: " + String.join(", ", failing));
+        }
+        List<String> notRunning = agent.components().stream().filter(c -> !c.state().equals("running"))
+                .map(c -> c.name() + " (" + c.state() + ")").toList();
+        if (!agent.converged() || agent.appliedGeneration() < agent.generation() || !notRunning.isEmpty()) {
+            return new NodeStatus(n, agent, null, false,
+                    "converging" + (notRunning.isEmpty() ? "" : ": " + String.join(", ", notRunning)));
+        }
+        return new NodeStatus(n, agent, null, true, "up to date");
+    }
+}
