@@ -1,0 +1,51 @@
+package mesh.controller;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import mesh.host.HostStatus;
+import org.junit.jupiter.api.Test;
+
+/** MeshStatusTest: the verdict `mesh status` gives a node, from the store's view and its agent's answer. */
+class MeshStatusTest {
+
+    static MeshController.NodeView node(long sent, long acked, String lastError) {
+        return new MeshController.NodeView("ace", "10.77.0.13", "http://10.77.0.13:7701", null, sent, acked, lastError);
+    }
+
+    static HostStatus agent(long generation, long applied, boolean converged, HostStatus.Component... components) {
+        return new HostStatus("ace", generation, applied, converged, null, List.of(components));
+    }
+
+    static HostStatus.Component component(String name, String state, String error) {
+        return new HostStatus.Component(name, "m", state, "v1:x", "id", error);
+    }
+
+    static String verdict(MeshController.NodeView n, HostStatus a, String error) {
+        MeshStatus.NodeStatus s = MeshStatus.verdict(n, a, error);
+        return (s.ok() ? "ok: " : "attention: ") + s.state();
+    }
+
+    @Test
+    void upToDateOnlyWhenAcknowledgedAppliedAndEverythingRuns() {
+        assertEquals("ok: up to date", verdict(node(3, 3, null),
+                agent(3, 3, true, component("a", "running", null), component("b", "running", null)), null));
+    }
+
+    @Test
+    void eachProblemIsNamedFirstThingsFirst() {
+        assertEquals("attention: agent not answering: connect timed out", verdict(node(3, 3, null), null, "connect timed out"));
+        assertEquals("attention: behind: refused (401)", verdict(node(4, 3, "refused (401)"), agent(3, 3, true), null));
+        assertEquals("ok: never pushed", verdict(node(0, 0, null), agent(0, 0, false), null));
+        assertEquals("attention: its agent holds generation 0, older than the 3 it acknowledged: 'mesh push' sends it again",
+                verdict(node(3, 3, null), agent(0, 0, false), null));
+        assertEquals("attention: behind: generation 4 was not acknowledged", verdict(node(4, 3, null), agent(3, 3, true), null));
+        assertEquals("attention: failing: b (image not found)", verdict(node(3, 3, null),
+                agent(3, 3, false, component("a", "running", null), component("b", "missing", "image not found")), null));
+        assertEquals("attention: converging: b (outdated)", verdict(node(3, 3, null),
+                agent(3, 2, false, component("a", "running", null), component("b", "outdated", null)), null));
+        assertEquals("attention: converging", verdict(node(3, 3, null), agent(3, 2, false), null));
+        assertEquals("attention: converging: a (stopped)", verdict(node(3, 3, null),
+                agent(3, 3, true, component("a", "stopped", null)), null));
+    }
+}
