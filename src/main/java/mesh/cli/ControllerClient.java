@@ -29,6 +29,8 @@ final class ControllerClient {
     static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
     /** A push waits for every node's preview and answer; the controller bounds each of those itself. */
     static final Duration READ_TIMEOUT = Duration.ofMinutes(10);
+    /** How long a controller that says it is starting (503) is waited for. */
+    static final Duration STARTING = Duration.ofSeconds(15);
 
     ControllerClient(Map<String, String> env) {
         this.base = env.getOrDefault("MESH_CONTROLLER", DEFAULT_URL).replaceAll("/+$", "");
@@ -85,7 +87,19 @@ final class ControllerClient {
     }
 
     <T> T call(String method, String path, Object body, JavaType answer) {
-        Answer response = exchange(method, path, body == null ? null : DeclarationJson.write(body));
+        String json = body == null ? null : DeclarationJson.write(body);
+        Answer response = exchange(method, path, json);
+        // a controller just started (by systemd, or by `mesh install`) says 503 until it serves: wait for it
+        long deadline = System.nanoTime() + STARTING.toNanos();
+        while (response.status() == 503 && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(200);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+            response = exchange(method, path, json);
+        }
         if (response.status() / 100 != 2) {
             throw new VerbFailure(errorOf(response));
         }

@@ -1,0 +1,64 @@
+package mesh.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * ControllerClientTest: the CLI's edge over real HTTP, against a stand-in that answers the way a
+ * controller does while it starts (503) and then serves. Only the client's own logic is under test;
+ * the real controller's answers are in ControllerInputIT and MeshE2EIT.
+ */
+class ControllerClientTest {
+
+    HttpServer server;
+    final List<String> seen = new ArrayList<>();
+
+    ControllerClient answering(int... statuses) throws IOException {
+        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/", exchange -> {
+            int n;
+            synchronized (seen) {
+                seen.add(exchange.getRequestMethod() + " " + exchange.getRequestURI());
+                n = seen.size() - 1;
+            }
+            int status = statuses[Math.min(n, statuses.length - 1)];
+            byte[] body = (status == 200 ? "[]" : "{\"error\":\"the controller is starting; try again in a moment\"}")
+                    .getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(status, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        server.start();
+        return new ControllerClient(Map.of("MESH_CONTROLLER", "http://127.0.0.1:" + server.getAddress().getPort(),
+                "MESH_TOKEN", "t"));
+    }
+
+    @AfterEach
+    void stop() {
+        server.stop(0);
+    }
+
+    @Test
+    void aStartingControllerIsWaitedFor() throws IOException {
+        assertEquals(List.of(), answering(503, 503, 200).nodes());
+        assertEquals(List.of("GET /v1/mesh/nodes", "GET /v1/mesh/nodes", "GET /v1/mesh/nodes"), seen);
+    }
+
+    @Test
+    void anyOtherRefusalIsTheVerbsFailureAtOnce() throws IOException {
+        VerbFailure f = assertThrows(VerbFailure.class, () -> answering(401).nodes());
+        assertTrue(f.getMessage().contains("the controller is starting"), f.getMessage());
+        assertEquals(1, seen.size());
+    }
+}
