@@ -46,6 +46,16 @@ public class ApiErrors {
         return error(503, e.getMessage(), List.of());
     }
 
+    /**
+     * A 503 that says when to ask again (Retry-After, seconds): the one answer mesh's own clients
+     * retry. A server that is starting says it; a store or engine that failed does not, so a push is
+     * never held up waiting for an engine that is down.
+     */
+    public static Response retryLater(String message, int seconds) {
+        return Response.status(503).type(MediaType.APPLICATION_JSON).header("Retry-After", seconds)
+                .entity(new ApiError(message, List.of())).build();
+    }
+
     public static Response error(int status, String message, List<String> problems) {
         return Response.status(status).type(MediaType.APPLICATION_JSON)
                 .entity(new ApiError(message, problems)).build();

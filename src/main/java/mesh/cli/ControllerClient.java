@@ -89,9 +89,9 @@ final class ControllerClient {
     <T> T call(String method, String path, Object body, JavaType answer) {
         String json = body == null ? null : DeclarationJson.write(body);
         Answer response = exchange(method, path, json);
-        // a controller just started (by systemd, or by `mesh install`) says 503 until it serves: wait for it
+        // a controller just started (by systemd, or by `mesh install`) says 503 + Retry-After until it serves: wait for it
         long deadline = System.nanoTime() + STARTING.toNanos();
-        while (response.status() == 503 && System.nanoTime() < deadline) {
+        while (response.status() == 503 && response.retryAfter() && System.nanoTime() < deadline) {
             try {
                 Thread.sleep(200);
             } catch (InterruptedException e) {
@@ -114,8 +114,8 @@ final class ControllerClient {
         }
     }
 
-    /** Answer is the controller's status code and body. */
-    record Answer(int status, String body) {
+    /** Answer is the controller's status code, body, and whether it said when to ask again (Retry-After). */
+    record Answer(int status, String body, boolean retryAfter) {
     }
 
     /**
@@ -142,7 +142,7 @@ final class ControllerClient {
             int status = c.getResponseCode();
             InputStream in = status >= 400 ? c.getErrorStream() : c.getInputStream();
             String text = in == null ? "" : new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            return new Answer(status, text);
+            return new Answer(status, text, c.getHeaderField("Retry-After") != null);
         } catch (IllegalArgumentException | java.net.MalformedURLException e) {
             throw new VerbFailure("MESH_CONTROLLER is not a URL like http://HOST:7700: '" + base + "'");
         } catch (IOException e) {

@@ -85,6 +85,11 @@ public class AgentClient {
         return call(node, token, "GET", "/v1/status", null, HostStatus.class, QUICK, Duration.ZERO);
     }
 
+    /** An agent that is starting answers 503 with Retry-After; a failing engine's 503 has none and is not waited out. */
+    static boolean startingUp(HttpResponse<?> response) {
+        return response.statusCode() == 503 && response.headers().firstValue("Retry-After").isPresent();
+    }
+
     /**
      * Asks every node at once, each on a virtual thread; each answer is the call's result, or the
      * failure's message. Every call is bounded, so this is too.
@@ -131,7 +136,7 @@ public class AgentClient {
         try {
             long deadline = System.nanoTime() + waitWhileStarting.toNanos();
             response = http().send(request, HttpResponse.BodyHandlers.ofString());
-            while (response.statusCode() == 503 && System.nanoTime() < deadline) {
+            while (startingUp(response) && System.nanoTime() < deadline) {
                 Thread.sleep(250);
                 response = http().send(request, HttpResponse.BodyHandlers.ofString());
             }

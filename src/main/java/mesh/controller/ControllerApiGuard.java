@@ -23,7 +23,7 @@ public class ControllerApiGuard {
         }
         if (!controller.serving()) {
             if (ServerRole.startedAs(ServerRole.CONTROLLER)) {
-                return Optional.of(ApiErrors.error(503, "the controller is starting; try again in a moment", List.of()));
+                return Optional.of(ApiErrors.retryLater("the controller is starting; try again in a moment", 1));
             }
             return Optional.of(ApiErrors.error(404, "this process is not a controller", List.of()));
         }

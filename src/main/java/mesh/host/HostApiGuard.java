@@ -24,7 +24,7 @@ public class HostApiGuard {
         }
         if (!agent.serving()) {
             if (ServerRole.startedAs(ServerRole.HOST)) {
-                return Optional.of(ApiErrors.error(503, "the host agent is starting; try again in a moment", List.of()));
+                return Optional.of(ApiErrors.retryLater("the host agent is starting; try again in a moment", 1));
             }
             return Optional.of(ApiErrors.error(404, "this process is not a host agent", List.of()));
         }

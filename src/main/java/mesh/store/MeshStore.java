@@ -62,7 +62,8 @@ public class MeshStore {
                 throw e;
             }
         } catch (SQLException e) {
-            throw new StoreFailure("the store failed: " + e.getMessage(), e);
+            throw new StoreFailure("the controller's store (PostgreSQL) failed: " + e.getMessage()
+                    + "; this verb's changes to it were rolled back; try again when it answers", e);
         }
     }
 

@@ -29,7 +29,7 @@ class StartingServerIT {
     @Test
     void aHostAgentThatIsStillStartingSaysSo() {
         given().auth().oauth2("any").when().get("/v1/status")
-                .then().statusCode(503).body("error", containsString("the host agent is starting"));
+                .then().statusCode(503).header("Retry-After", "1").body("error", containsString("the host agent is starting"));
         given().auth().oauth2("any").body("{}").contentType("application/json").when().put("/v1/declaration")
                 .then().statusCode(503).body("error", containsString("try again in a moment"));
     }

@@ -24,6 +24,7 @@ class ControllerClientTest {
     HttpServer server;
     final List<String> seen = new ArrayList<>();
 
+    /** Status codes in turn (the last repeats); -503 is a 503 with Retry-After, as a starting controller answers. */
     ControllerClient answering(int... statuses) throws IOException {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.createContext("/", exchange -> {
@@ -33,8 +34,11 @@ class ControllerClientTest {
                 n = seen.size() - 1;
             }
             int status = statuses[Math.min(n, statuses.length - 1)];
-            byte[] body = (status == 200 ? "[]" : "{\"error\":\"the controller is starting; try again in a moment\"}")
-                    .getBytes(StandardCharsets.UTF_8);
+            if (status == -503) {
+                exchange.getResponseHeaders().add("Retry-After", "1");
+                status = 503;
+            }
+            byte[] body = (status == 200 ? "[]" : "{\"error\":\"answer " + status + "\"}").getBytes(StandardCharsets.UTF_8);
             exchange.sendResponseHeaders(status, body.length);
             exchange.getResponseBody().write(body);
             exchange.close();
@@ -51,14 +55,21 @@ class ControllerClientTest {
 
     @Test
     void aStartingControllerIsWaitedFor() throws IOException {
-        assertEquals(List.of(), answering(503, 503, 200).nodes());
+        assertEquals(List.of(), answering(-503, -503, 200).nodes());
         assertEquals(List.of("GET /v1/mesh/nodes", "GET /v1/mesh/nodes", "GET /v1/mesh/nodes"), seen);
     }
 
     @Test
+    void a503WithoutRetryAfterIsAFailureAtOnce() throws IOException {
+        VerbFailure f = assertThrows(VerbFailure.class, () -> answering(503, 200).nodes());
+        assertEquals("answer 503", f.getMessage());
+        assertEquals(1, seen.size());
+    }
+
+    @Test
     void anyOtherRefusalIsTheVerbsFailureAtOnce() throws IOException {
-        VerbFailure f = assertThrows(VerbFailure.class, () -> answering(401).nodes());
-        assertTrue(f.getMessage().contains("the controller is starting"), f.getMessage());
+        VerbFailure f = assertThrows(VerbFailure.class, () -> answering(401, 200).nodes());
+        assertEquals("answer 401", f.getMessage());
         assertEquals(1, seen.size());
     }
 }
