@@ -39,7 +39,13 @@ public class StatusCommand implements Callable<Integer> {
                             n.agent() == null ? "-" : Long.toString(n.agent().appliedGeneration()),
                             n.agent() == null ? "-" : running(n.agent()), n.state())).toList());
         }
-        return nodes.stream().allMatch(MeshStatus.NodeStatus::ok) ? ExitCodes.OK : ExitCodes.FAILED;
+        List<String> attention = nodes.stream().filter(n -> !n.ok()).map(n -> n.node().name()).toList();
+        if (attention.isEmpty()) {
+            return ExitCodes.OK;
+        }
+        output.error(spec, "mesh: " + attention.size() + (attention.size() == 1 ? " node needs" : " nodes need") + " attention: "
+                + String.join(", ", attention));
+        return ExitCodes.FAILED;
     }
 
     static String running(HostStatus agent) {

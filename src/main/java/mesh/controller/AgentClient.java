@@ -103,7 +103,7 @@ public class AgentClient {
                 try {
                     answers.put(node, f.get());
                 } catch (ExecutionException e) {
-                    answers.put(node, e.getCause().getMessage());
+                    answers.put(node, java.util.Objects.toString(e.getCause().getMessage(), e.getCause().toString()));
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     answers.put(node, "interrupted");
@@ -126,10 +126,12 @@ public class AgentClient {
     private <T> T call(Node node, String token, String method, String path, Object body, Class<T> answer,
                        Duration timeout, Duration waitWhileStarting) {
         URI uri = URI.create(node.agent().replaceAll("/+$", "") + path);
-        HttpRequest request = HttpRequest.newBuilder(uri).timeout(timeout)
-                .header("Authorization", "Bearer " + token)
-                .header("Content-Type", "application/json")
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+        HttpRequest.Builder builder = HttpRequest.newBuilder(uri).timeout(timeout)
+                .header("Authorization", "Bearer " + token);
+        if (body != null) {
+            builder.header("Content-Type", "application/json");
+        }
+        HttpRequest request = builder.method(method, body == null ? HttpRequest.BodyPublishers.noBody()
                         : HttpRequest.BodyPublishers.ofString(DeclarationJson.write(body)))
                 .build();
         HttpResponse<String> response;

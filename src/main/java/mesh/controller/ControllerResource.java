@@ -30,6 +30,9 @@ public class ControllerResource {
     @Inject
     MeshStatus meshStatus;
 
+    @Inject
+    MeshPush pushes;
+
     /** NewNode is the body of {@code POST /v1/mesh/nodes}. */
     public record NewNode(String name, String address, String agent) {
     }
@@ -105,7 +108,7 @@ public class ControllerResource {
     public PushReport push(String body) {
         PushRequest p = body == null || body.isBlank() ? new PushRequest(List.of(), false, false)
                 : Bodies.read(body, PushRequest.class, "{\"nodes\": [...], \"dryRun\", \"yes\"}");
-        return controller.push(p.nodes() == null ? List.of() : p.nodes(), Boolean.TRUE.equals(p.dryRun()),
+        return pushes.push(p.nodes() == null ? List.of() : p.nodes(), Boolean.TRUE.equals(p.dryRun()),
                 Boolean.TRUE.equals(p.yes()));
     }
 

@@ -1,6 +1,5 @@
 package mesh.controller;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.security.SecureRandom;
@@ -12,28 +11,22 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import mesh.api.Refusal;
-import mesh.model.ComponentSpec;
-import mesh.model.Declaration;
-import mesh.model.DeclarationJson;
 import mesh.model.InvalidInput;
 import mesh.model.Manifest;
 import mesh.model.ManifestYaml;
 import mesh.model.Node;
 import mesh.model.Placement;
 import mesh.plan.MeshPlan;
-import mesh.plan.MeshPlanner;
-import mesh.plan.PlanView;
 import mesh.store.MeshStore;
-import org.jboss.logging.Logger;
 
 /**
- * MeshController carries out the operator's verbs, each in one store transaction:
- * snapshot → plan (pure) → push. Checks come first, so a refused verb changes nothing.
+ * MeshController carries out the operator's verbs on nodes, the catalogue and placement, each in
+ * one store transaction; checks come first, so a refused verb changes nothing. Push is
+ * {@link MeshPush}, status {@link MeshStatus}.
  */
 @ApplicationScoped
 public class MeshController {
 
-    private static final Logger LOG = Logger.getLogger("mesh.controller");
     /** Tokens holds the random source apart, so that loading this bean (every verb does) loads no security provider. */
     private static final class Tokens {
         static final SecureRandom RANDOM = new SecureRandom();
@@ -41,8 +34,6 @@ public class MeshController {
 
     @Inject
     MeshStore store;
-
-    AgentClient agents = new AgentClient();
 
     private volatile ControllerSettings settings;
 
@@ -93,16 +84,19 @@ public class MeshController {
     }
 
     public List<NodeView> nodes() {
-        return store.inTransaction(c -> {
-            Map<String, MeshStore.PushState> states = new LinkedHashMap<>();
-            store.pushStates(c).forEach(s -> states.put(s.node(), s));
-            return store.nodes(c).stream().map(n -> {
-                MeshStore.PushState s = states.get(n.name());
-                return new NodeView(n.name(), n.address(), n.agent(), n.publicDomain(),
-                        s == null ? 0 : s.lastGeneration(), s == null ? 0 : s.ackedGeneration(),
-                        s == null ? null : s.lastError());
-            }).toList();
-        });
+        return store.inTransaction(this::nodes);
+    }
+
+    /** The nodes and where their pushes stand, read in the caller's transaction. */
+    List<NodeView> nodes(Connection c) throws SQLException {
+        Map<String, MeshStore.PushState> states = new LinkedHashMap<>();
+        store.pushStates(c).forEach(s -> states.put(s.node(), s));
+        return store.nodes(c).stream().map(n -> {
+            MeshStore.PushState s = states.get(n.name());
+            return new NodeView(n.name(), n.address(), n.agent(), n.publicDomain(),
+                    s == null ? 0 : s.lastGeneration(), s == null ? 0 : s.ackedGeneration(),
+                    s == null ? null : s.lastError());
+        }).toList();
     }
 
     public Node publicDomain(String name, String domain) {
@@ -231,155 +225,6 @@ public class MeshController {
 
     public List<MeshPlan.RosterEntry> roster() {
         return store.inTransaction(store::roster);
-    }
-
-    // push
-
-    /**
-     * Plans every node and sends each node whose declaration differs from what it last
-     * acknowledged, named or not. A plan failure sends nothing; an unreachable node is reported as
-     * behind and the others still get theirs. Pushes are serialised by an advisory lock.
-     */
-    public PushReport push(List<String> named, boolean dryRun, boolean yes) {
-        return store.inTransaction(c -> {
-            store.lockPushes(c);
-            Map<String, Node> nodes = new LinkedHashMap<>();
-            store.nodes(c).forEach(n -> nodes.put(n.name(), n));
-            List<String> unknown = named.stream().filter(n -> !nodes.containsKey(n)).toList();
-            if (!unknown.isEmpty()) {
-                throw new Refusal(404, "unknown node" + (unknown.size() > 1 ? "s " : " ") + String.join(", ", unknown));
-            }
-            MeshPlan plan = MeshPlanner.plan(store.catalogue(c), List.copyOf(nodes.values()), store.placements(c));
-            List<String> notes = new ArrayList<>();
-            List<Target> targets = targets(c, nodes, plan, notes);
-            List<Target> leftBehind = named.isEmpty() ? List.of()
-                    : targets.stream().filter(t -> !named.contains(t.node().name())).toList();
-            if (!leftBehind.isEmpty()) {
-                notes.add("this push left " + String.join(", ", leftBehind.stream().map(t -> t.node().name()).toList())
-                        + " behind: their declarations differ from what they acknowledged; sending them too");
-            }
-            Map<String, Object> previews = ask(targets, t -> agents.preview(t.node(), t.token(), t.declaration()));
-            int replacements = previews.values().stream()
-                    .mapToInt(p -> p instanceof PlanView v ? v.replace().size() : 0).sum();
-            if (!dryRun && !yes && replacements > settings.pushBudget()) {
-                throw new Refusal(409, "this push would replace " + replacements + " containers, more than the budget of "
-                        + settings.pushBudget() + "; look with 'mesh push --dry-run', then run again with --yes");
-            }
-            List<PushReport.NodeResult> results = new ArrayList<>();
-            if (dryRun) {
-                for (Target t : targets) {
-                    Object p = previews.get(t.node().name());
-                    results.add(new PushReport.NodeResult(t.node().name(), p instanceof PlanView ? "would-send" : "behind",
-                            t.declaration().generation(), leftBehind.contains(t), p instanceof PlanView v ? v : null,
-                            p instanceof String s ? s : null));
-                }
-            } else {
-                store.replaceRoster(c, List.copyOf(plan.roster().values()));
-                Map<String, Object> sent = ask(targets, this::send);
-                for (Target t : targets) {
-                    String name = t.node().name();
-                    store.recordSent(c, name, t.declaration().generation());
-                    Object answer = sent.get(name);
-                    if (answer instanceof AgentClient.Accepted a) {
-                        store.recordSent(c, name, a.generation());
-                        store.recordAcked(c, name, a.generation(), t.content());
-                        results.add(new PushReport.NodeResult(name, "sent", a.generation(), leftBehind.contains(t),
-                                a.plan(), null));
-                    } else {
-                        store.recordError(c, name, (String) answer);
-                        results.add(new PushReport.NodeResult(name, "behind", t.declaration().generation(), leftBehind.contains(t),
-                                null, (String) answer));
-                        LOG.warnf("push: %s", answer);
-                    }
-                }
-            }
-            for (Node n : nodes.values()) {
-                if (targets.stream().noneMatch(t -> t.node().equals(n))) {
-                    results.add(new PushReport.NodeResult(n.name(), "unchanged", 0, false, null, null));
-                }
-            }
-            return new PushReport(dryRun, replacements, results, notes);
-        });
-    }
-
-    /**
-     * Sends a target its declaration. An agent that refuses the generation as not newer (409) has
-     * accepted one this store does not know of: a push whose transaction never committed (the
-     * controller died after sending), or a store restored from a backup. Generations only grow, so
-     * the declaration is sent once more, numbered after the agent's newest; the agent's records keep
-     * what it had.
-     */
-    private AgentClient.Accepted send(Target t) {
-        try {
-            return agents.push(t.node(), t.token(), t.declaration());
-        } catch (AgentClient.Unreachable refused) {
-            if (refused.status() != 409) {
-                throw refused;
-            }
-            long newest = agents.lastAccepted(t.node(), t.token());
-            if (newest < t.declaration().generation()) {
-                throw refused;
-            }
-            Declaration d = t.declaration();
-            LOG.infof("push: node %s has accepted generation %d, which this store does not know of; sending as %d",
-                    t.node().name(), newest, newest + 1);
-            return agents.push(t.node(), t.token(), new Declaration(d.node(), d.address(), newest + 1, d.components()));
-        }
-    }
-
-    /** Target is a node whose planned declaration differs from the one it last acknowledged. */
-    record Target(Node node, String token, Declaration declaration, String content) {
-    }
-
-    /**
-     * The nodes to send: each whose planned declaration differs from the one it acknowledged, and
-     * each whose agent, asked now, holds an older generation than it acknowledged (its records were
-     * lost: a new disk, a wiped state directory), which the store alone cannot know. An agent that
-     * does not answer that question is left as it is: the question must not fail a push.
-     */
-    private List<Target> targets(Connection c, Map<String, Node> nodes, MeshPlan plan, List<String> notes)
-            throws SQLException {
-        List<Target> targets = new ArrayList<>();
-        List<Target> acknowledged = new ArrayList<>();
-        Map<String, Long> ackedGeneration = new LinkedHashMap<>();
-        for (MeshStore.PushState s : store.pushStates(c)) {
-            Node node = nodes.get(s.node());
-            List<ComponentSpec> components = plan.nodes().getOrDefault(s.node(), List.of());
-            String content = DeclarationJson.write(new Declaration(node.name(), node.address(), 0, components));
-            Target t = new Target(node, store.agentToken(c, node.name()),
-                    new Declaration(node.name(), node.address(), s.lastGeneration() + 1, components), content);
-            if (s.ackedGeneration() > 0 && sameJson(content, s.ackedDeclaration())) {
-                acknowledged.add(t);
-                ackedGeneration.put(node.name(), s.ackedGeneration());
-            } else {
-                targets.add(t);
-            }
-        }
-        Map<String, Object> held = ask(acknowledged, t -> agents.lastAcceptedQuickly(t.node(), t.token()));
-        for (Target t : acknowledged) {
-            long acked = ackedGeneration.get(t.node().name());
-            if (held.get(t.node().name()) instanceof Long g && g < acked) {
-                notes.add("node " + t.node().name() + "'s agent holds generation " + g + ", older than the "
-                        + acked + " it acknowledged (its records were lost?): sending its declaration again");
-                targets.add(t);
-            }
-        }
-        return targets;
-    }
-
-    private static boolean sameJson(String a, String b) {
-        try {
-            return b != null && DeclarationJson.MAPPER.readTree(a).equals(DeclarationJson.MAPPER.readTree(b));
-        } catch (JsonProcessingException e) {
-            return false;
-        }
-    }
-
-    /** Asks every target at once; each answer is the result, or the failure's message. */
-    private static Map<String, Object> ask(List<Target> targets, java.util.function.Function<Target, Object> call) {
-        Map<String, Target> byNode = new LinkedHashMap<>();
-        targets.forEach(t -> byNode.put(t.node().name(), t));
-        return AgentClient.askAll(byNode, call);
     }
 
     private Node existingNode(Connection c, String name) throws SQLException {

@@ -35,20 +35,18 @@ public class MeshStatus {
     }
 
     public List<NodeStatus> status() {
-        Map<String, Asked> asked = store.inTransaction(c -> {
-            Map<String, Asked> all = new LinkedHashMap<>();
+        Map<String, Asked> asked = new LinkedHashMap<>();
+        List<MeshController.NodeView> views = store.inTransaction(c -> {
             for (Node n : store.nodes(c)) {
-                all.put(n.name(), new Asked(n, store.agentToken(c, n.name())));
+                asked.put(n.name(), new Asked(n, store.agentToken(c, n.name())));
             }
-            return all;
+            return controller.nodes(c);
         });
         Map<String, Object> answers = AgentClient.askAll(asked, a -> agents.statusQuickly(a.node(), a.token()));
         List<NodeStatus> result = new ArrayList<>();
-        for (MeshController.NodeView view : controller.nodes()) {
+        for (MeshController.NodeView view : views) {
             Object answer = answers.get(view.name());
-            HostStatus agent = answer instanceof HostStatus s ? s : null;
-            String error = agent == null ? (answer instanceof String m ? m : "not asked: the node was added meanwhile") : null;
-            result.add(verdict(view, agent, error));
+            result.add(answer instanceof HostStatus agent ? verdict(view, agent, null) : verdict(view, null, (String) answer));
         }
         return result;
     }
@@ -56,17 +54,21 @@ public class MeshStatus {
     /** The first thing an operator must know about the node, and whether it is all well. */
     static NodeStatus verdict(MeshController.NodeView n, HostStatus agent, String agentError) {
         if (agent == null) {
-            return new NodeStatus(n, null, agentError, false, "agent not answering: " + agentError);
+            return new NodeStatus(n, null, agentError, false, agentError);
         }
         if (n.lastError() != null) {
             return new NodeStatus(n, agent, null, false, "behind: " + n.lastError());
         }
-        if (n.ackedGeneration() == 0) {
-            return new NodeStatus(n, agent, null, agent.components().isEmpty(), "never pushed");
+        if (agent.generation() != n.ackedGeneration()) {
+            return new NodeStatus(n, agent, null, false, "its agent holds generation " + agent.generation() + ", "
+                    + (agent.generation() < n.ackedGeneration() ? "older" : "newer") + " than the "
+                    + n.ackedGeneration() + " it acknowledged: 'mesh push' sends its declaration again");
         }
-        if (agent.generation() < n.ackedGeneration()) {
-            return new NodeStatus(n, agent, null, false, "its agent holds generation " + agent.generation()
-                    + ", older than the " + n.ackedGeneration() + " it acknowledged: 'mesh push' sends it again");
+        if (n.ackedGeneration() == 0) {
+            return new NodeStatus(n, agent, null, true, "never pushed");
+        }
+        if (agent.engineError() != null) {
+            return new NodeStatus(n, agent, null, false, "its engine does not answer: " + agent.engineError());
         }
         if (n.generation() > n.ackedGeneration()) {
             return new NodeStatus(n, agent, null, false, "behind: generation " + n.generation() + " was not acknowledged");

@@ -40,7 +40,8 @@ public class HostAgent {
 
     private static final Logger LOG = Logger.getLogger("mesh.host");
 
-    private HostSettings settings;
+    private volatile HostSettings settings;
+    private volatile boolean ready;
     private Engine engine;
     private DeclarationRecords records;
     private ScheduledExecutorService loop;
@@ -73,6 +74,7 @@ public class HostAgent {
         this.pool = Executors.newFixedThreadPool(settings.parallelism());
         this.loop = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "mesh-host-loop"));
         loop.scheduleWithFixedDelay(this::pass, 0, settings.interval().toMillis(), TimeUnit.MILLISECONDS);
+        ready = true;
     }
 
     /** Whether this generation (or a newer one) is applied and the engine matched it at the last look. */
@@ -80,8 +82,9 @@ public class HostAgent {
         return converged && appliedGeneration >= generation;
     }
 
+    /** True once start has set everything up: until then the API answers "starting" (503). */
     public boolean serving() {
-        return settings != null;
+        return ready;
     }
 
     public HostSettings settings() {
@@ -154,7 +157,7 @@ public class HostAgent {
             }
             markApplied(d, done);
         } catch (RuntimeException e) {
-            noteFailures(Map.of("(engine)", e.getMessage()));
+            noteFailures(Map.of(HostStatus.ENGINE, String.valueOf(e.getMessage())));
             converged = false;
         } finally {
             lastPass = clock.instant();

@@ -14,7 +14,10 @@ import mesh.model.SpecDigest;
  * declared component's state on the engine.
  */
 public record HostStatus(String node, long generation, long appliedGeneration, boolean converged,
-                         String lastPass, List<Component> components) {
+                         String lastPass, String engineError, List<Component> components) {
+
+    /** The key under which the agent keeps a failure of the engine itself (not of one component). */
+    static final String ENGINE = "(engine)";
 
     /** Component is one declared component: running, stopped, missing or changing, with its digest. */
     public record Component(String name, String module, String state, String digest, String containerId,
@@ -35,6 +38,6 @@ public record HostStatus(String node, long generation, long appliedGeneration, b
             }
         }
         return new HostStatus(node, d == null ? 0 : d.generation(), applied, converged,
-                lastPass == null ? null : lastPass.toString(), components);
+                lastPass == null ? null : lastPass.toString(), failures.get(ENGINE), components);
     }
 }

@@ -14,7 +14,11 @@ class MeshStatusTest {
     }
 
     static HostStatus agent(long generation, long applied, boolean converged, HostStatus.Component... components) {
-        return new HostStatus("ace", generation, applied, converged, null, List.of(components));
+        return new HostStatus("ace", generation, applied, converged, null, null, List.of(components));
+    }
+
+    static HostStatus engineDown(long generation, String why, HostStatus.Component... components) {
+        return new HostStatus("ace", generation, generation, false, null, why, List.of(components));
     }
 
     static HostStatus.Component component(String name, String state, String error) {
@@ -34,12 +38,19 @@ class MeshStatusTest {
 
     @Test
     void eachProblemIsNamedFirstThingsFirst() {
-        assertEquals("attention: agent not answering: connect timed out", verdict(node(3, 3, null), null, "connect timed out"));
+        String unreachable = "node ace's agent at http://10.77.0.13:7701 did not answer (HttpConnectTimeoutException)";
+        assertEquals("attention: " + unreachable, verdict(node(3, 3, null), null, unreachable));
         assertEquals("attention: behind: refused (401)", verdict(node(4, 3, "refused (401)"), agent(3, 3, true), null));
         assertEquals("ok: never pushed", verdict(node(0, 0, null), agent(0, 0, false), null));
-        assertEquals("attention: its agent holds generation 0, older than the 3 it acknowledged: 'mesh push' sends it again",
-                verdict(node(3, 3, null), agent(0, 0, false), null));
+        assertEquals("attention: its agent holds generation 2, newer than the 0 it acknowledged: 'mesh push' sends its "
+                + "declaration again", verdict(node(0, 0, null), agent(2, 2, true, component("a", "running", null)), null));
+        assertEquals("attention: its agent holds generation 0, older than the 3 it acknowledged: 'mesh push' sends its "
+                + "declaration again", verdict(node(3, 3, null), agent(0, 0, false), null));
+        assertEquals("attention: its agent holds generation 4, newer than the 3 it acknowledged: 'mesh push' sends its "
+                + "declaration again", verdict(node(3, 3, null), agent(4, 4, true), null));
         assertEquals("attention: behind: generation 4 was not acknowledged", verdict(node(4, 3, null), agent(3, 3, true), null));
+        assertEquals("attention: its engine does not answer: connection refused", verdict(node(3, 3, null),
+                engineDown(3, "connection refused", component("a", "running", null)), null));
         assertEquals("attention: failing: b (image not found)", verdict(node(3, 3, null),
                 agent(3, 3, false, component("a", "running", null), component("b", "missing", "image not found")), null));
         assertEquals("attention: converging: b (outdated)", verdict(node(3, 3, null),

@@ -171,8 +171,9 @@ class MeshE2EIT {
         agents.remove("ace").kill();
         PackagedMesh.Result down = mesh("status", "-o", "json");
         assertEquals(1, down.exit(), "a node needs attention: " + down);
-        assertTrue(statusOf(json(down), "ace").get("state").asText().startsWith("agent not answering: node ace's agent"),
+        assertTrue(statusOf(json(down), "ace").get("state").asText().matches("node ace's agent at .* did not answer .*"),
                 down.toString());
+        assertTrue(down.err().contains("mesh: 1 node needs attention: ace"), down.toString());
         assertTrue(statusOf(json(down), "novox").get("ok").asBoolean(), down.toString());
         updateModule("photos", "PHOTOS_VERSION", "2");
         updateModule("minio", "MINIO_VERSION", "2");
@@ -304,6 +305,42 @@ class MeshE2EIT {
         assertEquals(before, containers(), "g14 already runs its declaration");
         assertEquals(1, agentGet("g14", "/v1/declarations").size());
         assertEquals(List.of(), sent(json(ok("push", "-o", "json"))), "and nothing differs now");
+    }
+
+    /**
+     * A store restored from a backup is the truth the mesh returns to: a node whose agent holds a
+     * newer generation (running what the backup never saw) is sent the restored declaration, and
+     * exactly the component that differs is replaced.
+     */
+    @Test
+    @Order(7)
+    void aStoreRestoredFromABackupBringsTheNodeBackToIt() throws Exception {
+        String[] backup = pushRow("ace");
+        String searxng = Files.readString(catalogue.resolve("searxng.yaml"));
+        updateModule("searxng", "SEARXNG_VERSION", "2");
+        JsonNode after = json(ok("push", "-o", "json"));
+        assertEquals(List.of("ace"), sent(after), after.toString());
+        long agentHolds = outcome(after, "ace").get("generation").asLong();
+        awaitConverged();
+
+        restorePushRow("ace", backup);
+        Path restored = Files.createTempDirectory("mesh-e2e-restore").resolve("searxng.yaml");
+        Files.writeString(restored, searxng);
+        Files.writeString(catalogue.resolve("searxng.yaml"), searxng);
+        ok("catalogue", "add", restored.toString());
+        Map<String, Map<String, String>> before = containers();
+
+        JsonNode push = json(ok("push", "-o", "json"));
+
+        assertEquals(List.of("ace"), sent(push), push.toString());
+        assertTrue(push.get("notes").toString().contains("node ace's agent holds generation " + agentHolds + ", newer than"),
+                push.toString());
+        assertEquals(Map.of("ace", new TreeSet<>(List.of("searxng.server"))), replaced(push), push.toString());
+        assertTrue(outcome(push, "ace").get("generation").asLong() > agentHolds, push.toString());
+        awaitConverged();
+        assertUntouched(before, containers(), List.of(), List.of("searxng.server"));
+        assertEquals(List.of(), sent(json(ok("push", "-o", "json"))), "and nothing differs now");
+        assertEveryNodeUpAndRunning();
     }
 
     // ---- the mesh's parts
