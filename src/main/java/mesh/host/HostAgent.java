@@ -42,6 +42,8 @@ public class HostAgent {
 
     private volatile HostSettings settings;
     private volatile boolean ready;
+    /** A pass is running: it may be changing containers toward an older generation right now. */
+    private volatile boolean passing;
     private Engine engine;
     private DeclarationRecords records;
     private ScheduledExecutorService loop;
@@ -111,7 +113,7 @@ public class HostAgent {
         try {
             HostPlan plan = HostDiff.between(d, observe(d.node()));
             LOG.infof("accepted generation %d: %s", d.generation(), plan.summary());
-            if (plan.isEmpty()) {
+            if (plan.isEmpty() && !passing) {
                 markApplied(d, true);   // the engine already matches: nothing for a pass to do
             } else {
                 loop.execute(this::pass);
@@ -140,8 +142,10 @@ public class HostAgent {
 
     /** One pass: observe, diff, apply. Never throws: the loop must survive every failure. */
     void pass() {
+        passing = true;   // before reading desired: accept must not call a pass's half-done work applied
         Declaration d = desired;
         if (d == null) {
+            passing = false;
             return;
         }
         try {
@@ -161,6 +165,7 @@ public class HostAgent {
             converged = false;
         } finally {
             lastPass = clock.instant();
+            passing = false;
         }
     }
 
