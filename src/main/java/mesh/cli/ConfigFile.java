@@ -7,7 +7,7 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * ConfigFile reads the file {@code mesh install} writes: {@code KEY=VALUE} lines, '#' comments,
+ * ConfigFile reads the file {@code --config} names (and {@code mesh install} will write): {@code KEY=VALUE} lines, '#' comments,
  * the format of a systemd EnvironmentFile, so one file serves the unit and {@code --config}.
  * The process environment wins over the file, as an operator overriding one value expects.
  */

@@ -27,7 +27,7 @@ public class ControllerServeCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--config", paramLabel = "FILE", description = "KEY=VALUE file, as `mesh install` writes it")
+    @Option(names = "--config", paramLabel = "FILE", description = "a file of KEY=VALUE lines (the variables below); the environment wins over it")
     Path config;
 
     @Inject

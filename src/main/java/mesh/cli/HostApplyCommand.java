@@ -20,6 +20,7 @@ import mesh.plan.HostDiff;
 import mesh.plan.HostPlan;
 import mesh.plan.PlanView;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -38,14 +39,14 @@ public class HostApplyCommand implements Callable<Integer> {
     @Parameters(paramLabel = "FILE", description = "the declaration, as JSON (see docs/declaration.md)")
     Path file;
 
-    @Option(names = "--config", paramLabel = "FILE", description = "KEY=VALUE file, as `mesh install` writes it")
+    @Option(names = "--config", paramLabel = "FILE", description = "a file of KEY=VALUE lines (the variables below); the environment wins over it")
     Path config;
 
     @Option(names = "--dry-run", description = "show what would change; change nothing")
     boolean dryRun;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", description = "text (default) or json")
-    OutputFormat format = OutputFormat.TEXT;
+    @Mixin
+    OutputOption format;
 
     @Inject
     Output output;
@@ -68,7 +69,7 @@ public class HostApplyCommand implements Callable<Integer> {
             ExecutorService pool = Executors.newFixedThreadPool(settings.parallelism());
             try {
                 ApplyReport report = new ApplyRun(engine, pool, line -> {
-                    if (format == OutputFormat.TEXT) {
+                    if (!format.json()) {
                         output.line(spec, line);
                     }
                 }).run(d, plan);
@@ -81,7 +82,7 @@ public class HostApplyCommand implements Callable<Integer> {
     }
 
     private void print(PlanView plan, ApplyReport report) {
-        if (format == OutputFormat.JSON) {
+        if (format.json()) {
             output.json(spec, new Result(plan, report == null ? null : report.lines(),
                     report == null ? null : report.failures()));
             return;

@@ -10,6 +10,7 @@ import mesh.host.DeclarationRecords;
 import mesh.host.HostSettings;
 import mesh.plan.DeclarationChanges;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -33,11 +34,11 @@ public class HostHistoryCommand implements Callable<Integer> {
     @Option(names = "--last", description = "compare the last two generations")
     boolean last;
 
-    @Option(names = "--config", paramLabel = "FILE", description = "KEY=VALUE file, as `mesh install` writes it")
+    @Option(names = "--config", paramLabel = "FILE", description = "a file of KEY=VALUE lines (the variables below); the environment wins over it")
     Path config;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", description = "text (default) or json")
-    OutputFormat format = OutputFormat.TEXT;
+    @Mixin
+    OutputOption format;
 
     @Inject
     Output output;
@@ -66,7 +67,7 @@ public class HostHistoryCommand implements Callable<Integer> {
 
     private void list(DeclarationRecords records, List<Long> kept) {
         List<DeclarationRecord> all = kept.stream().map(g -> records.read(g).orElseThrow()).toList();
-        if (format == OutputFormat.JSON) {
+        if (format.json()) {
             output.json(spec, all.stream().map(r -> new Entry(r.generation(), r.receivedAt(),
                     r.declaration().components().size())).toList());
             return;
@@ -83,11 +84,11 @@ public class HostHistoryCommand implements Callable<Integer> {
 
     private void compare(DeclarationRecord a, DeclarationRecord b) {
         DeclarationChanges changes = DeclarationChanges.between(a.declaration(), b.declaration());
-        if (format == OutputFormat.JSON) {
+        if (format.json()) {
             output.json(spec, changes);
             return;
         }
-        if (changes.isEmpty()) {
+        if (changes.nothingChanged()) {
             output.line(spec, "generations " + a.generation() + " and " + b.generation() + " declare the same components");
             return;
         }

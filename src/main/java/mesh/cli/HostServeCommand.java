@@ -22,13 +22,14 @@ import picocli.CommandLine.Spec;
             "  MESH_HOST_LISTEN     address to listen on (default 0.0.0.0:7701)",
             "  MESH_HOST_ENGINE     Docker host (default unix:///var/run/docker.sock)",
             "  MESH_HOST_STATE_DIR  where accepted declarations are kept (default /var/lib/mesh)",
-            "  MESH_HOST_INTERVAL   how often to check the engine (default 15s)"})
+            "  MESH_HOST_INTERVAL   how often to check the engine (default 15s)",
+            "  MESH_HOST_PARALLELISM  containers changed at once (default 8, 1 to 64)"})
 public class HostServeCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--config", paramLabel = "FILE", description = "KEY=VALUE file, as `mesh install` writes it")
+    @Option(names = "--config", paramLabel = "FILE", description = "a file of KEY=VALUE lines (the variables below); the environment wins over it")
     Path config;
 
     @Inject

@@ -57,8 +57,8 @@ public class PushCommand implements Callable<Integer> {
         for (PushReport.NodeResult n : report.nodes()) {
             switch (n.outcome()) {
                 case "unchanged" -> output.line(spec, n.node() + ": unchanged");
-                case "behind" -> output.error(spec, n.node() + (report.dryRun() ? ": cannot preview, it would be left behind: "
-                        : ": left behind: ") + n.error());
+                case "behind" -> output.error(spec, n.node() + (report.dryRun() ? ": cannot preview: "
+                        : ": behind (it is sent at the next push): ") + n.error());
                 default -> {
                     String verb = n.outcome().equals("sent") ? "sent generation " : "would send generation ";
                     output.line(spec, n.node() + ": " + verb + n.generation() + (n.plan() == null ? "" : " — " + n.plan().summary()));

@@ -12,9 +12,10 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 @Command(name = "status", mixinStandardHelpOptions = true,
-        description = {"Each node: the generation last sent and acknowledged (the store's view) beside what its",
-            "agent says now: the generation applied, how many components run, and what is wrong if",
-            "anything is (agent not answering, behind, failing, converging).",
+        description = {"Each node as the store knows it and as its agent says it is now.",
+            "Per node: the generation last sent and acknowledged (the store's view), the generation its",
+            "agent applied and how many components run (asked now, 2 s at most), and what needs",
+            "attention if anything does (agent not answering, behind, failing, converging).",
             "Exit 0 when every node is up to date and running everything; 1 otherwise."})
 public class StatusCommand implements Callable<Integer> {
 

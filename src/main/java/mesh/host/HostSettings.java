@@ -33,7 +33,12 @@ public record HostSettings(String node, String engine, String token, Path stateD
 
     /** Settings for the local verbs (apply, history): no token, node from the declaration if unset. */
     public static HostSettings forLocal(Map<String, String> vars) {
-        return read(vars);
+        HostSettings s = read(vars);
+        List<String> problems = s.problems().stream().filter(p -> !p.startsWith("MESH_HOST_NODE")).toList();
+        if (!problems.isEmpty()) {
+            throw new InvalidInput(problems);
+        }
+        return s;
     }
 
     private static HostSettings read(Map<String, String> vars) {
@@ -44,7 +49,7 @@ public record HostSettings(String node, String engine, String token, Path stateD
                 vars.get("MESH_HOST_TOKEN"),
                 Path.of(vars.getOrDefault("MESH_HOST_STATE_DIR", DEFAULT_STATE_DIR)),
                 parseSeconds(interval),
-                Integer.parseInt(vars.getOrDefault("MESH_HOST_PARALLELISM", "8")));
+                parseParallelism(vars.getOrDefault("MESH_HOST_PARALLELISM", "8")));
     }
 
     private List<String> problems() {
@@ -59,6 +64,14 @@ public record HostSettings(String node, String engine, String token, Path stateD
             problems.add("MESH_HOST_PARALLELISM must be 1 to 64");
         }
         return problems;
+    }
+
+    static int parseParallelism(String text) {
+        try {
+            return Integer.parseInt(text.strip());
+        } catch (NumberFormatException e) {
+            throw new InvalidInput(List.of("MESH_HOST_PARALLELISM must be a number from 1 to 64, got '" + text + "'"));
+        }
     }
 
     static Duration parseSeconds(String text) {

@@ -41,7 +41,7 @@ public record DeclarationChanges(long from, long to, List<String> added, List<St
         return new DeclarationChanges(a.generation(), b.generation(), added, removed, changed);
     }
 
-    public boolean isEmpty() {
+    public boolean nothingChanged() {
         return added.isEmpty() && removed.isEmpty() && changed.isEmpty();
     }
 

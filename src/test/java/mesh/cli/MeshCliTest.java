@@ -51,6 +51,21 @@ class MeshCliTest {
     }
 
     @Test
+    void aBadSettingFailsWithExitOneAndNamesIt(QuarkusMainLauncher launcher) throws Exception {
+        java.nio.file.Path config = java.nio.file.Files.createTempFile("mesh", ".conf");
+        java.nio.file.Path state = java.nio.file.Files.createTempDirectory("mesh-state");
+        java.nio.file.Files.writeString(config, "MESH_HOST_STATE_DIR=" + state + "\nMESH_HOST_PARALLELISM=zero\n");
+        LaunchResult result = launcher.launch("host", "history", "--config", config.toString());
+        assertEquals(ExitCodes.FAILED, result.exitCode());
+        assertTrue(result.getErrorOutput().contains("mesh: MESH_HOST_PARALLELISM must be a number from 1 to 64, got 'zero'"),
+                result.getErrorOutput());
+        java.nio.file.Files.writeString(config, "MESH_HOST_STATE_DIR=" + state + "\nMESH_HOST_PARALLELISM=0\n");
+        result = launcher.launch("host", "history", "--config", config.toString());
+        assertEquals(ExitCodes.FAILED, result.exitCode());
+        assertTrue(result.getErrorOutput().contains("mesh: MESH_HOST_PARALLELISM must be 1 to 64"), result.getErrorOutput());
+    }
+
+    @Test
     void onlyTheServeVerbsListen() {
         assertEquals("false", ServeMode.forArgs("host", "apply", "x").properties(java.util.Map.of()).get("quarkus.http.host-enabled"));
         assertEquals("7701", ServeMode.forArgs("host", "serve").properties(java.util.Map.of()).get("quarkus.http.port"));
