@@ -87,7 +87,10 @@ public class HostApplyCommand implements Callable<Integer> {
                     report == null ? null : report.failures()));
             return;
         }
-        if (report == null || report.lines().isEmpty()) {
+        if (report == null) {
+            output.line(spec, plan.summary());
+            PlanLines.of(plan).forEach(line -> output.line(spec, line));
+        } else if (report.lines().isEmpty()) {
             output.line(spec, plan.summary());
         }
         if (report != null) {

@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import mesh.controller.PushReport;
-import mesh.plan.PlanView;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -63,19 +62,11 @@ public class PushCommand implements Callable<Integer> {
                     String verb = n.outcome().equals("sent") ? "sent generation " : "would send generation ";
                     output.line(spec, n.node() + ": " + verb + n.generation() + (n.plan() == null ? "" : " — " + n.plan().summary()));
                     if (n.plan() != null) {
-                        details(n.plan());
+                        PlanLines.of(n.plan()).forEach(line -> output.line(spec, line));
                     }
                 }
             }
         }
         output.line(spec, (report.dryRun() ? "would replace " : "replaced ") + report.replacements() + " container(s)");
-    }
-
-    private void details(PlanView plan) {
-        plan.create().forEach(c -> output.line(spec, "  create  " + c));
-        plan.replace().forEach(r -> output.line(spec, "  replace " + r.name() + " (" + r.module() + "): "
-                + String.join(", ", r.fields()) + " changed"));
-        plan.start().forEach(c -> output.line(spec, "  start   " + c));
-        plan.remove().forEach(c -> output.line(spec, "  remove  " + c));
     }
 }
