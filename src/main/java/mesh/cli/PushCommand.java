@@ -1,6 +1,7 @@
 package mesh.cli;
 
 import jakarta.inject.Inject;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -18,7 +19,9 @@ import picocli.CommandLine.Spec;
             "Nodes not named but left behind by earlier pushes are sent too. A plan that fails for",
             "any node sends nothing. A push that would replace more containers than the budget",
             "(MESH_PUSH_BUDGET of the controller, default 10) stops unless --yes.",
-            "Exit 1 if any node could not be reached; it is sent at the next push."})
+            "Exit 1 if any node could not be reached; it is sent at the next push.",
+            "With --wait, it then waits until every node sent to has applied its declaration and runs",
+            "all of it, showing each node's state as it changes; exit 1 if that does not happen in time."})
 public class PushCommand implements Callable<Integer> {
 
     @Spec
@@ -39,14 +42,38 @@ public class PushCommand implements Callable<Integer> {
     @Option(names = "--yes", description = "go ahead even past the replacement budget")
     boolean yes;
 
+    @Option(names = "--wait", description = "after sending, wait until the nodes sent to have converged")
+    boolean waitForNodes;
+
+    @Option(names = "--wait-timeout", paramLabel = "SECONDS", defaultValue = "300",
+            description = "how long --wait waits (default ${DEFAULT-VALUE})")
+    long waitSeconds;
+
     @Override
     public Integer call() {
-        PushReport report = ControllerClient.fromEnvironment().send("POST", "/v1/mesh/push",
+        if (waitSeconds < 1) {
+            throw new VerbFailure("--wait-timeout must be at least 1 second, got " + waitSeconds);
+        }
+        ControllerClient controller = ControllerClient.fromEnvironment();
+        PushReport report = controller.send("POST", "/v1/mesh/push",
                 Map.of("nodes", nodes, "dryRun", dryRun, "yes", yes), PushReport.class);
         if (format.json()) {
             output.json(spec, report);
         } else {
             print(report);
+        }
+        if (waitForNodes && !dryRun) {
+            Duration timeout = Duration.ofSeconds(waitSeconds);
+            // with -o json stdout holds the report alone; progress goes nowhere, the exit code says it
+            Map<String, String> waiting = new ConvergenceWait(controller,
+                    line -> {
+                        if (!format.json()) {
+                            output.line(spec, line);
+                        }
+                    }).await(report, timeout);
+            if (!waiting.isEmpty()) {
+                throw new VerbFailure(ConvergenceWait.describe(waiting, timeout));
+            }
         }
         return report.complete() ? ExitCodes.OK : ExitCodes.FAILED;
     }

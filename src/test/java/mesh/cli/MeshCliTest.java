@@ -66,6 +66,14 @@ class MeshCliTest {
     }
 
     @Test
+    void aWaitTimeoutBelowOneSecondIsRefusedBeforeAnythingIsSent(QuarkusMainLauncher launcher) {
+        LaunchResult result = launcher.launch("push", "--wait", "--wait-timeout", "0");
+        assertEquals(ExitCodes.FAILED, result.exitCode());
+        assertTrue(result.getErrorOutput().contains("mesh: --wait-timeout must be at least 1 second, got 0"),
+                result.getErrorOutput());
+    }
+
+    @Test
     void onlyTheServeVerbsListen() {
         assertEquals("false", ServeMode.forArgs("host", "apply", "x").properties(java.util.Map.of()).get("quarkus.http.host-enabled"));
         assertEquals("7701", ServeMode.forArgs("host", "serve").properties(java.util.Map.of()).get("quarkus.http.port"));

@@ -124,16 +124,18 @@ class MeshE2EIT {
 
         ok("node", "public-domain", "ace", "zurag.be");
         ok("assign", "ace", "searxng");
-        JsonNode assign = json(ok("push", "-o", "json"));
+        JsonNode assign = json(ok("push", "--wait", "-o", "json"));
         assertEquals(List.of("ace"), sent(assign), "only ace's declaration changed: " + assign);
-        awaitConverged();
+        JsonNode ace = agentGet("ace", "/v1/status");   // --wait returned: no polling here
+        assertTrue(ace.get("converged").asBoolean(), ace.toString());
+        assertEquals(outcome(assign, "ace").get("generation").asLong(), ace.get("appliedGeneration").asLong(), ace.toString());
         assertTrue(json(ok("roster", "-o", "json")).toString().contains("searxng.zurag.be"));
         assertUntouched(before, containers(), List.of("searxng.server"), List.of());
 
         ok("unassign", "ace", "searxng");
-        JsonNode unassign = json(ok("push", "-o", "json"));
-        assertEquals(List.of("ace"), sent(unassign), unassign.toString());
-        awaitConverged();
+        String unassign = ok("push", "--wait");
+        assertTrue(unassign.contains("ace: sent generation") && unassign.contains("ace: converged at generation"), unassign);
+        assertTrue(agentGet("ace", "/v1/status").get("converged").asBoolean());
         assertUntouched(before, containers(), List.of(), List.of());
 
         ok("assign", "ace", "searxng");
@@ -340,6 +342,29 @@ class MeshE2EIT {
         awaitConverged();
         assertUntouched(before, containers(), List.of(), List.of("searxng.server"));
         assertEquals(List.of(), sent(json(ok("push", "-o", "json"))), "and nothing differs now");
+        assertEveryNodeUpAndRunning();
+    }
+
+    /** push --wait waits for what it sent, and names the node and the component that never got there. */
+    @Test
+    @Order(8)
+    void pushWaitNamesWhatDoesNotConverge() throws Exception {
+        Path dir = Files.createTempDirectory("mesh-e2e-broken");
+        module(dir, "broken", List.of(), List.of(), Map.of());
+        Path file = dir.resolve("broken.yaml");
+        Files.writeString(file, Files.readString(file).replace("mesh-test/busybox:1", "mesh-test/no-such-image:1"));
+        ok("catalogue", "add", file.toString());
+        ok("assign", "g14", "broken");
+
+        PackagedMesh.Result push = mesh("push", "--wait", "--wait-timeout", "5");
+
+        assertEquals(1, push.exit(), push.toString());
+        assertTrue(push.out().contains("g14: sent generation"), push.toString());
+        assertTrue(push.err().contains("mesh: not converged within 5 s: g14 (failing: broken.server ("), push.toString());
+        assertEquals(1, mesh("status").exit(), "status agrees");
+
+        ok("unassign", "g14", "broken");
+        assertTrue(ok("push", "--wait").contains("g14: converged at generation"));
         assertEveryNodeUpAndRunning();
     }
 
