@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import mesh.controller.ControllerSettings;
 import mesh.controller.MeshController;
-import mesh.model.InvalidInput;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -38,12 +37,8 @@ public class ControllerServeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        ControllerSettings settings;
-        try {
-            settings = ControllerSettings.read(ConfigFile.withEnvironment(config, System.getenv()));
-        } catch (InvalidInput e) {
-            throw new VerbFailure(String.join("\n      ", e.problems()));
-        }
+        // a bad setting is an InvalidInput, which FailureExits prints problem by problem (exit 1)
+        ControllerSettings settings = ControllerSettings.read(ConfigFile.withEnvironment(config, System.getenv()));
         try {
             controller.start(settings);
         } catch (RuntimeException e) {

@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import mesh.host.HostAgent;
 import mesh.host.HostSettings;
-import mesh.model.InvalidInput;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -40,12 +39,8 @@ public class HostServeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        HostSettings settings;
-        try {
-            settings = HostSettings.forServe(ConfigFile.withEnvironment(config, System.getenv()));
-        } catch (InvalidInput e) {
-            throw new VerbFailure(String.join("\n      ", e.problems()));
-        }
+        // a bad setting is an InvalidInput, which FailureExits prints problem by problem (exit 1)
+        HostSettings settings = HostSettings.forServe(ConfigFile.withEnvironment(config, System.getenv()));
         agent.start(settings);
         output.line(spec, "mesh host agent for node " + settings.node() + ": engine " + settings.engine()
                 + ", records in " + settings.stateDir() + ", listening on "

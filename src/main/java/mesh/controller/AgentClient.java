@@ -76,11 +76,12 @@ public class AgentClient {
         return call(node, token, "PUT", "/v1/declaration", d, Accepted.class, REQUEST, STARTING);
     }
 
-    /** What {@code GET /v1/status} says, as far as a push reads it. */
-    public record AgentStatus(long generation) {
+    /** The agent's status ({@code GET /v1/status}); a starting agent is waited for. */
+    public HostStatus status(Node node, String token) {
+        return call(node, token, "GET", "/v1/status", null, HostStatus.class, REQUEST, STARTING);
     }
 
-    /** The agent's whole status, asked in passing (see {@link #lastAcceptedQuickly}). */
+    /** The same, asked in passing: bounded by {@link #QUICK}, and a starting agent is not waited for. */
     public HostStatus statusQuickly(Node node, String token) {
         return call(node, token, "GET", "/v1/status", null, HostStatus.class, QUICK, Duration.ZERO);
     }
@@ -111,16 +112,6 @@ public class AgentClient {
             });
         }
         return answers;
-    }
-
-    /** The newest generation the agent has accepted. */
-    public long lastAccepted(Node node, String token) {
-        return call(node, token, "GET", "/v1/status", null, AgentStatus.class, REQUEST, STARTING).generation();
-    }
-
-    /** The same, asked in passing: bounded by {@link #QUICK}, and a starting agent is not waited for. */
-    public long lastAcceptedQuickly(Node node, String token) {
-        return call(node, token, "GET", "/v1/status", null, AgentStatus.class, QUICK, Duration.ZERO).generation();
     }
 
     private <T> T call(Node node, String token, String method, String path, Object body, Class<T> answer,

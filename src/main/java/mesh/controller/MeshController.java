@@ -233,7 +233,7 @@ public class MeshController {
     }
 
     private void existingModule(Connection c, String module) throws SQLException {
-        if (store.catalogue(c).stream().noneMatch(m -> m.module().equals(module))) {
+        if (!store.hasModule(c, module)) {
             throw new Refusal(404, "unknown module " + module + "; 'mesh catalogue list' shows the modules");
         }
     }

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import mesh.api.Refusal;
+import mesh.host.HostStatus;
 import mesh.model.ComponentSpec;
 import mesh.model.Declaration;
 import mesh.model.DeclarationJson;
@@ -109,17 +110,17 @@ public class MeshPush {
         List<PushReport.NodeResult> results = new ArrayList<>();
         for (Target t : targets) {
             String name = t.node().name();
-            store.recordSent(c, name, t.declaration().generation());
             Object answer = sent.get(name);
             if (answer instanceof AgentClient.Accepted a) {
                 if (a.generation() != t.declaration().generation()) {
                     notes.add("node " + name + " had accepted generation " + (a.generation() - 1)
                             + ", which the store did not record; sent as " + a.generation());
                 }
-                store.recordSent(c, name, a.generation());
+                store.recordSent(c, name, Math.max(a.generation(), t.declaration().generation()));
                 store.recordAcked(c, name, a.generation(), t.content());
                 results.add(new PushReport.NodeResult(name, "sent", a.generation(), leftBehind.contains(t), a.plan(), null));
             } else {
+                store.recordSent(c, name, t.declaration().generation());
                 store.recordError(c, name, (String) answer);
                 results.add(new PushReport.NodeResult(name, "behind", t.declaration().generation(), leftBehind.contains(t),
                         null, (String) answer));
@@ -145,7 +146,7 @@ public class MeshPush {
             }
             long newest;
             try {
-                newest = agents.lastAccepted(t.node(), t.token());
+                newest = agents.status(t.node(), t.token()).generation();
             } catch (AgentClient.Unreachable unread) {
                 throw new AgentClient.Unreachable(refused.getMessage() + "; and its generation could not be read: "
                         + unread.getMessage(), refused.status());
@@ -173,12 +174,13 @@ public class MeshPush {
         List<Target> targets = new ArrayList<>();
         List<Target> acknowledged = new ArrayList<>();
         Map<String, Long> ackedGeneration = new LinkedHashMap<>();
+        Map<String, String> tokens = store.agentTokens(c);
         for (MeshStore.PushState s : store.pushStates(c)) {
             Node node = nodes.get(s.node());
             List<ComponentSpec> components = plan.nodes().getOrDefault(s.node(), List.of());
             String content = DeclarationJson.write(new Declaration(node.name(), node.address(), 0, components));
             Declaration next = new Declaration(node.name(), node.address(), s.lastGeneration() + 1, components);
-            String token = store.agentToken(c, node.name());
+            String token = tokens.get(node.name());
             if (s.ackedGeneration() > 0 && sameJson(content, s.ackedDeclaration())) {
                 acknowledged.add(new Target(node, token, next, content, Reason.RESYNC));
                 ackedGeneration.put(node.name(), s.ackedGeneration());
@@ -186,10 +188,11 @@ public class MeshPush {
                 targets.add(new Target(node, token, next, content, Reason.CHANGED));
             }
         }
-        Map<String, Object> held = ask(acknowledged, t -> agents.lastAcceptedQuickly(t.node(), t.token()));
+        Map<String, Object> held = ask(acknowledged, t -> agents.statusQuickly(t.node(), t.token()));
         for (Target t : acknowledged) {
             long acked = ackedGeneration.get(t.node().name());
-            if (held.get(t.node().name()) instanceof Long g && g != acked) {
+            if (held.get(t.node().name()) instanceof HostStatus agent && agent.generation() != acked) {
+                long g = agent.generation();
                 notes.add("node " + t.node().name() + "'s agent holds generation " + g + ", "
                         + (g < acked ? "older than the " + acked + " it acknowledged (its records were lost?)"
                                 : "newer than the " + acked + " it acknowledged (a lost commit or a restored store?)")

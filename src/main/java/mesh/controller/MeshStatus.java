@@ -35,13 +35,14 @@ public class MeshStatus {
     }
 
     public List<NodeStatus> status() {
-        Map<String, Asked> asked = new LinkedHashMap<>();
+        Map<String, String> tokens = new LinkedHashMap<>();
         List<MeshController.NodeView> views = store.inTransaction(c -> {
-            for (Node n : store.nodes(c)) {
-                asked.put(n.name(), new Asked(n, store.agentToken(c, n.name())));
-            }
+            tokens.putAll(store.agentTokens(c));
             return controller.nodes(c);
         });
+        Map<String, Asked> asked = new LinkedHashMap<>();
+        views.forEach(v -> asked.put(v.name(),
+                new Asked(new Node(v.name(), v.address(), v.agent(), v.publicDomain()), tokens.get(v.name()))));
         Map<String, Object> answers = AgentClient.askAll(asked, a -> agents.statusQuickly(a.node(), a.token()));
         List<NodeStatus> result = new ArrayList<>();
         for (MeshController.NodeView view : views) {

@@ -32,7 +32,6 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
     mesh.controller.PushReport.class,
     mesh.controller.PushReport.NodeResult.class,
     mesh.controller.AgentClient.Accepted.class,
-    mesh.controller.AgentClient.AgentStatus.class,
     mesh.controller.MeshStatus.NodeStatus.class,
     mesh.controller.MeshController.AddedNode.class,
     mesh.controller.MeshController.NodeView.class,

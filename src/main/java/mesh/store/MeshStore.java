@@ -10,7 +10,9 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import mesh.model.DeclarationJson;
 import mesh.model.Manifest;
@@ -88,16 +90,25 @@ public class MeshStore {
     }
 
     public Optional<Node> node(Connection c, String name) throws SQLException {
-        return nodes(c).stream().filter(n -> n.name().equals(name)).findFirst();
-    }
-
-    public String agentToken(Connection c, String node) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement("select agent_token from nodes where name = ?")) {
-            s.setString(1, node);
+        try (PreparedStatement s = c.prepareStatement("select name, address, agent, public_domain from nodes where name = ?")) {
+            s.setString(1, name);
             try (ResultSet r = s.executeQuery()) {
-                return r.next() ? r.getString(1) : null;
+                return r.next() ? Optional.of(new Node(r.getString(1), r.getString(2), r.getString(3), r.getString(4)))
+                        : Optional.empty();
             }
         }
+    }
+
+    /** Each node's agent token, by node name, in one query. */
+    public Map<String, String> agentTokens(Connection c) throws SQLException {
+        Map<String, String> tokens = new LinkedHashMap<>();
+        try (PreparedStatement s = c.prepareStatement("select name, agent_token from nodes order by name");
+             ResultSet r = s.executeQuery()) {
+            while (r.next()) {
+                tokens.put(r.getString(1), r.getString(2));
+            }
+        }
+        return tokens;
     }
 
     public void addNode(Connection c, Node node, String token) throws SQLException {
@@ -135,6 +146,15 @@ public class MeshStore {
             }
         }
         return modules;
+    }
+
+    public boolean hasModule(Connection c, String module) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("select 1 from modules where name = ?")) {
+            s.setString(1, module);
+            try (ResultSet r = s.executeQuery()) {
+                return r.next();
+            }
+        }
     }
 
     /** Adds or replaces a module; returns whether it was new. */
