@@ -23,7 +23,6 @@ import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -129,9 +128,7 @@ class ControllerInputIT {
     @AfterAll
     void cleanUp() throws IOException {
         for (Path dir : scratch) {
-            try (Stream<Path> all = Files.walk(dir)) {
-                all.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
+            PackagedMesh.deleteTree(dir);
         }
         StoreSnapshot.wipe(dataSource);
     }

@@ -1,7 +1,6 @@
 package mesh.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -53,6 +52,8 @@ class MeshE2EIT {
     final String token = "op-" + UUID.randomUUID();
     final String database = "mesh_e2e_" + UUID.randomUUID().toString().substring(0, 8);
     final Map<String, TestbedNodes.Node> testbed = new LinkedHashMap<>();
+    /** One docker-java client per node's engine, for the whole class. */
+    final Map<String, DockerClient> engines = new HashMap<>();
     final Map<String, String> agentTokens = new HashMap<>();
     final Map<String, MeshProcess> agents = new HashMap<>();
     final Map<String, Path> agentState = new HashMap<>();
@@ -66,6 +67,7 @@ class MeshE2EIT {
         List<TestbedNodes.Node> nodes = TestbedNodes.up(3);
         for (int i = 0; i < 3; i++) {
             testbed.put(NAMES.get(i), nodes.get(i));
+            engines.put(NAMES.get(i), TestbedNodes.client(nodes.get(i)));
         }
         wipeNodeEngines();
         try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/postgres", "mesh", "mesh")) {
@@ -78,7 +80,7 @@ class MeshE2EIT {
                 "MESH_CONTROLLER_TOKEN", token, "MESH_CONTROLLER_LISTEN", "127.0.0.1:" + port,
                 "MESH_PUSH_BUDGET", "2"), "controller", "serve");
         cli = Map.of("MESH_CONTROLLER", "http://127.0.0.1:" + port, "MESH_TOKEN", token);
-        MeshProcess.await("the controller answers", Duration.ofSeconds(60),
+        PackagedMesh.await("the controller answers", Duration.ofSeconds(60),
                 () -> quietly(() -> mesh("node", "list").exit() == 0));
 
         for (String name : NAMES) {
@@ -111,6 +113,9 @@ class MeshE2EIT {
             controller.close();
         }
         wipeNodeEngines();
+        for (DockerClient docker : engines.values()) {
+            docker.close();
+        }
         try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/postgres", "mesh", "mesh")) {
             c.createStatement().execute("drop database if exists " + database + " with (force)");
         }
@@ -326,10 +331,8 @@ class MeshE2EIT {
         awaitConverged();
 
         restorePushRow("ace", backup);
-        Path restored = Files.createTempDirectory("mesh-e2e-restore").resolve("searxng.yaml");
-        Files.writeString(restored, searxng);
         Files.writeString(catalogue.resolve("searxng.yaml"), searxng);
-        ok("catalogue", "add", restored.toString());
+        ok("catalogue", "add", catalogue.resolve("searxng.yaml").toString());
         Map<String, Map<String, String>> before = containers();
 
         JsonNode push = json(ok("push", "-o", "json"));
@@ -350,7 +353,7 @@ class MeshE2EIT {
     @Order(8)
     void pushWaitNamesWhatDoesNotConverge() throws Exception {
         Path dir = Files.createTempDirectory("mesh-e2e-broken");
-        module(dir, "broken", List.of(), List.of(), Map.of());
+        module(dir, "broken", List.of(), List.of());
         Path file = dir.resolve("broken.yaml");
         Files.writeString(file, Files.readString(file).replace("mesh-test/busybox:1", "mesh-test/no-such-image:1"));
         ok("catalogue", "add", file.toString());
@@ -411,7 +414,7 @@ class MeshE2EIT {
 
     /** Waits until the agent answers its status (the port opens during boot; it serves a moment later). */
     void awaitAgent(String name) throws InterruptedException {
-        MeshProcess.await("node " + name + "'s agent answers", Duration.ofSeconds(60),
+        PackagedMesh.await("node " + name + "'s agent answers", Duration.ofSeconds(60),
                 () -> quietly(() -> agentGet(name, "/v1/status").has("generation")));
     }
 
@@ -424,7 +427,7 @@ class MeshE2EIT {
     }
 
     void awaitConverged() throws InterruptedException {
-        MeshProcess.await("every agent converged at its last generation", Duration.ofSeconds(90), () -> quietly(() -> {
+        PackagedMesh.await("every agent converged at its last generation", Duration.ofSeconds(90), () -> quietly(() -> {
             for (String name : NAMES) {
                 JsonNode s = agentGet(name, "/v1/status");
                 if (!s.path("converged").asBoolean() || s.path("generation").asLong() != s.path("appliedGeneration").asLong()) {
@@ -448,12 +451,8 @@ class MeshE2EIT {
         Map<String, Map<String, String>> all = new TreeMap<>();
         for (String name : NAMES) {
             Map<String, String> ids = new TreeMap<>();
-            try (DockerClient docker = TestbedNodes.client(testbed.get(name))) {
-                docker.listContainersCmd().withShowAll(true).withLabelFilter(Map.of("mesh.node", name)).exec()
-                        .forEach(c -> ids.put(c.getNames()[0].substring(1), c.getId()));
-            } catch (IOException e) {
-                throw new IllegalStateException(e);
-            }
+            engines.get(name).listContainersCmd().withShowAll(true).withLabelFilter(Map.of("mesh.node", name)).exec()
+                    .forEach(c -> ids.put(c.getNames()[0].substring(1), c.getId()));
             all.put(name, ids);
         }
         return all;
@@ -545,31 +544,27 @@ class MeshE2EIT {
 
     Path writeCatalogue() throws IOException {
         Path dir = Files.createTempDirectory("mesh-e2e-catalogue");
-        module(dir, "mesh-store", List.of(), List.of(), Map.of());
-        module(dir, "mesh-registry", List.of(), List.of(), Map.of());
-        module(dir, "route-proxy", List.of(), List.of(), Map.of());
-        module(dir, "gitea", List.of("mesh-store.internal"), List.of("git"), Map.of());
-        module(dir, "keycloak", List.of("mesh-store.internal"), List.of("keycloak"), Map.of());
-        module(dir, "mailu", List.of("mesh-store.internal", "keycloak.novox.be"), List.of(), Map.of());
-        module(dir, "minio", List.of(), List.of(), Map.of());
-        module(dir, "umami", List.of("mesh-store.internal", "git.novox.be"), List.of(), Map.of());
-        module(dir, "invoicing", List.of("minio.internal", "mesh-store.internal"), List.of(), Map.of());
-        module(dir, "photos", List.of("minio.internal", "keycloak.novox.be"), List.of(), Map.of());
-        module(dir, "searxng", List.of(), List.of("searxng"), Map.of());
+        module(dir, "mesh-store", List.of(), List.of());
+        module(dir, "mesh-registry", List.of(), List.of());
+        module(dir, "route-proxy", List.of(), List.of());
+        module(dir, "gitea", List.of("mesh-store.internal"), List.of("git"));
+        module(dir, "keycloak", List.of("mesh-store.internal"), List.of("keycloak"));
+        module(dir, "mailu", List.of("mesh-store.internal", "keycloak.novox.be"), List.of());
+        module(dir, "minio", List.of(), List.of());
+        module(dir, "umami", List.of("mesh-store.internal", "git.novox.be"), List.of());
+        module(dir, "invoicing", List.of("minio.internal", "mesh-store.internal"), List.of());
+        module(dir, "photos", List.of("minio.internal", "keycloak.novox.be"), List.of());
+        module(dir, "searxng", List.of(), List.of("searxng"));
         return dir;
     }
 
     void updateModule(String name, String key, String value) throws Exception {
-        Path dir = Files.createTempDirectory("mesh-e2e-update");
-        Path original = catalogue.resolve(name + ".yaml");
-        String yaml = Files.readString(original).replace("    env: {}", "    env: {" + key + ": \"" + value + "\"}");
-        Files.writeString(dir.resolve(name + ".yaml"), yaml);
-        Files.writeString(original, yaml);
-        ok("catalogue", "add", dir.resolve(name + ".yaml").toString());
+        Path file = catalogue.resolve(name + ".yaml");
+        Files.writeString(file, Files.readString(file).replace("    env: {}", "    env: {" + key + ": \"" + value + "\"}"));
+        ok("catalogue", "add", file.toString());
     }
 
-    static void module(Path dir, String name, List<String> binds, List<String> routes, Map<String, String> env)
-            throws IOException {
+    static void module(Path dir, String name, List<String> binds, List<String> routes) throws IOException {
         StringBuilder y = new StringBuilder("module: " + name + "\ncomponents:\n");
         y.append("  ").append(name).append(".server:\n")
                 .append("    image: mesh-test/busybox:1\n")
@@ -585,17 +580,15 @@ class MeshE2EIT {
         Files.writeString(dir.resolve(name + ".yaml"), y.toString());
     }
 
-    void wipeNodeEngines() throws IOException {
-        for (String name : NAMES) {
-            try (DockerClient docker = TestbedNodes.client(testbed.get(name))) {
-                docker.listContainersCmd().withShowAll(true).withLabelFilter(Map.of("mesh.node", name)).exec()
-                        .forEach(c -> docker.removeContainerCmd(c.getId()).withForce(true).exec());
-                docker.listVolumesCmd().withFilter("label", List.of("mesh.node=" + name)).exec().getVolumes()
-                        .forEach(v -> docker.removeVolumeCmd(v.getName()).exec());
-                docker.listNetworksCmd().exec().stream()
-                        .filter(n -> n.getLabels() != null && name.equals(n.getLabels().get("mesh.node")))
-                        .forEach(n -> docker.removeNetworkCmd(n.getId()).exec());
-            }
-        }
+    void wipeNodeEngines() {
+        engines.forEach((name, docker) -> {
+            docker.listContainersCmd().withShowAll(true).withLabelFilter(Map.of("mesh.node", name)).exec()
+                    .forEach(c -> docker.removeContainerCmd(c.getId()).withForce(true).exec());
+            docker.listVolumesCmd().withFilter("label", List.of("mesh.node=" + name)).exec().getVolumes()
+                    .forEach(v -> docker.removeVolumeCmd(v.getName()).exec());
+            docker.listNetworksCmd().exec().stream()
+                    .filter(n -> n.getLabels() != null && name.equals(n.getLabels().get("mesh.node")))
+                    .forEach(n -> docker.removeNetworkCmd(n.getId()).exec());
+        });
     }
 }

@@ -3,7 +3,6 @@ package mesh.e2e;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -19,11 +18,9 @@ final class MeshProcess implements AutoCloseable {
     static final Path LOGS = PackagedMesh.buildDir().resolve("e2e-logs");
 
     final Process process;
-    final Path log;
 
-    private MeshProcess(Process process, Path log) {
+    private MeshProcess(Process process) {
         this.process = process;
-        this.log = log;
     }
 
     /** Starts a server; {@code netns} runs it inside that network namespace (a simulated node), or null. */
@@ -34,7 +31,7 @@ final class MeshProcess implements AutoCloseable {
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         pb.environment().keySet().removeIf(k -> k.startsWith("MESH_"));
         pb.environment().putAll(env);
-        return new MeshProcess(pb.start(), log);
+        return new MeshProcess(pb.start());
     }
 
     /** Kills it hard, as a crash or an operator's kill -9 would. */
@@ -53,13 +50,4 @@ final class MeshProcess implements AutoCloseable {
         }
     }
 
-    static void await(String what, Duration timeout, java.util.function.BooleanSupplier done) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!done.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("not within " + timeout.toSeconds() + " s: " + what);
-            }
-            Thread.sleep(200);
-        }
-    }
 }

@@ -18,6 +18,7 @@ import java.util.stream.Stream;
 import mesh.model.Declaration;
 import mesh.model.DeclarationJson;
 import mesh.model.Specs;
+import mesh.testbed.PackagedMesh;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -68,7 +69,7 @@ class HostApiIT {
 
     @Test
     @Order(1)
-    void aDeclarationIsRecordedAndAnsweredWithWhatItChanges() {
+    void aDeclarationIsRecordedAndAnsweredWithWhatItChanges() throws InterruptedException {
         given().auth().oauth2(TOKEN).contentType(ContentType.JSON).body(declaration(5))
                 .when().put("/v1/declaration")
                 .then().statusCode(201)
@@ -88,20 +89,11 @@ class HostApiIT {
                 .body("receivedAt", containsString("T"));
     }
 
-    void awaitConverged(long generation) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (System.nanoTime() < deadline) {
+    void awaitConverged(long generation) throws InterruptedException {
+        PackagedMesh.await("generation " + generation + " applied", Duration.ofSeconds(30), () -> {
             var status = given().auth().oauth2(TOKEN).when().get("/v1/status").then().extract().jsonPath();
-            if (status.getLong("appliedGeneration") == generation && status.getBoolean("converged")) {
-                return;
-            }
-            try {
-                Thread.sleep(100);
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        }
-        throw new AssertionError("generation " + generation + " not applied in 30 s");
+            return status.getLong("appliedGeneration") == generation && status.getBoolean("converged");
+        });
     }
 
     Stream<Arguments> refusals() {

@@ -14,6 +14,7 @@ import java.util.function.BooleanSupplier;
 import mesh.docker.DockerEngine;
 import mesh.model.Declaration;
 import mesh.model.Specs;
+import mesh.testbed.PackagedMesh;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -57,13 +58,7 @@ class HostLoopIT {
     }
 
     static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("not within 30 s: " + what);
-            }
-            Thread.sleep(100);
-        }
+        PackagedMesh.await(what, Duration.ofSeconds(30), condition);
     }
 
     Map<String, String> ids() {

@@ -119,6 +119,18 @@ public final class PackagedMesh {
         }
     }
 
+    /** Polls {@code done} every 200 ms until it holds; fails naming {@code what} after {@code timeout}. */
+    public static void await(String what, java.time.Duration timeout, java.util.function.BooleanSupplier done)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!done.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("not within " + timeout.toSeconds() + " s: " + what);
+            }
+            Thread.sleep(200);
+        }
+    }
+
     public static int freePort() {
         try (ServerSocket s = new ServerSocket(0)) {
             return s.getLocalPort();
