@@ -1,5 +1,15 @@
 # shellcheck shell=bash
-# scripts/bench/lib/app.sh — sourced by the scripts in scripts/bench: which mesh build is measured.
+# scripts/bench/lib/app.sh — sourced by the scripts in scripts/bench: what they share (messages,
+# clocks, the build-mode arguments, waiting for a quiet machine, where results go) and which mesh
+# build is measured.
+#
+# log TEXT / die TEXT     progress and fatal errors on stderr, prefixed with $BENCH_NAME (default bench)
+# now / load1             the wall clock ($EPOCHREALTIME) / the 1-minute load average
+# parse_build_mode SCRIPT ARGS...
+#                         sets BUILD_MODE from --build / --head (default target); --help prints
+#                         SCRIPT's header comment; anything else is an error
+# wait_for_quiet SECONDS  waits up to SECONDS for the load average to fall below the core count
+# bench_out_dir           prints where raw results go: target/bench, or /tmp/bench without target/
 #
 # prepare_app MODE DEST   copies a quarkus-app folder to DEST (a private folder: nobody else's build
 #                         can change the jar during the run) and sets APP_ORIGIN, a one-line
@@ -10,9 +20,43 @@
 #   build    ./mvnw -B -q package -DskipTests in the repository first, then as target
 #   head     the committed HEAD, exported with `git archive` into a folder under /tmp and built
 #            there; the working tree and its target/ are not touched
-# Needs: REPO, JAVA_HOME, WORK (a private temporary folder), log and die.
+#                         It also sets APP_VERSION, the first line the copy's --version printed.
+# prepare_app needs: REPO, JAVA_HOME, WORK (a private temporary folder).
 
 readonly BUILD_LIMIT=900   # seconds a build may take
+
+log() { printf '%s: %s\n' "${BENCH_NAME:-bench}" "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+now() { echo "$EPOCHREALTIME"; }
+load1() { cut -d' ' -f1 /proc/loadavg; }
+
+parse_build_mode() {
+  local script=$1 arg
+  shift
+  BUILD_MODE=target
+  for arg in "$@"; do
+    case $arg in
+      --build) BUILD_MODE=build ;;
+      --head) BUILD_MODE=head ;;
+      -h|--help) sed -n '2,/^set -euo/p' "$script" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+      *) die "unknown argument: $arg (try --help)" ;;
+    esac
+  done
+}
+
+wait_for_quiet() {
+  local wait=$1 deadline
+  ((wait > 0)) || return 0
+  deadline=$((SECONDS + wait))
+  while awk -v l="$(load1)" -v n="$(nproc)" 'BEGIN { exit !(l >= n) }' && ((SECONDS < deadline)); do
+    log "load average $(load1) on $(nproc) cores; waiting up to ${wait}s for it to fall"
+    sleep 10
+  done
+}
+
+bench_out_dir() {
+  if [[ -d $REPO/target ]]; then echo "$REPO/target/bench"; else echo /tmp/bench; fi
+}
 
 prepare_app() {
   local mode=$1 dest=$2 src rev dirty=
@@ -45,7 +89,6 @@ prepare_app() {
   esac
   [[ -f $src/quarkus-run.jar ]] || die "no $src/quarkus-run.jar: build first (--build, or --head for the committed HEAD)"
   cp -a "$src" "$dest"
-  local version
-  version=$("$JAVA_HOME/bin/java" -jar "$dest/quarkus-run.jar" --version 2>"$WORK/version.err" | head -1) || true
-  [[ $version == mesh* ]] || { tail -20 "$WORK/version.err" >&2; die "this build does not even answer --version (got '$version'): $APP_ORIGIN"; }
+  APP_VERSION=$("$JAVA_HOME/bin/java" -jar "$dest/quarkus-run.jar" --version 2>"$WORK/version.err" | head -1) || true
+  [[ $APP_VERSION == mesh* ]] || { tail -20 "$WORK/version.err" >&2; die "this build does not even answer --version (got '$APP_VERSION'): $APP_ORIGIN"; }
 }
