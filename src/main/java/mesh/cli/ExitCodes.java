@@ -1,6 +1,6 @@
 package mesh.cli;
 
-/** ExitCodes names the exit codes of the CLI contract in one place (DESIGN.md, "The CLI contract"). */
+/** ExitCodes names the exit codes of the CLI contract in one place (docs/cli.md). */
 public final class ExitCodes {
     /** The verb did what was asked. */
     public static final int OK = 0;

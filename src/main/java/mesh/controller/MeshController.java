@@ -192,7 +192,7 @@ public class MeshController {
 
     /**
      * Assigns a module to a node. A module that runs nowhere runs where it is first assigned; one
-     * that runs elsewhere keeps running there, with its names, until it is taken (invariant 4).
+     * that runs elsewhere keeps running there, with its names, until it is taken (docs/design.md, invariant 4).
      */
     public Placement assign(String node, String module) {
         return store.inTransaction(c -> {

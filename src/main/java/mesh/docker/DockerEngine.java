@@ -34,7 +34,7 @@ import mesh.model.ObservedContainer;
 
 /**
  * DockerEngine is the one real {@link Engine}: docker-java over the httpclient5 transport. API 1.41
- * is pinned because Debian's engine (20.10) refuses newer clients (TESTBED.md). Two HTTP clients:
+ * is pinned because Debian's engine (20.10) refuses newer clients (docs/testbed.md). Two HTTP clients:
  * a short response timeout for every call, and one bounded by the longest stop grace for stops,
  * which legitimately take as long as a database needs to shut down cleanly.
  */

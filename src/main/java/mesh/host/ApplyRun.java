@@ -29,7 +29,7 @@ import mesh.plan.HostPlan;
  * </pre>
  *
  * Components nothing orders run in parallel. A failed component fails only itself and what waits
- * on it. Volumes are never deleted (invariant 8).
+ * on it. Volumes are never deleted (docs/design.md, invariant 8).
  */
 public final class ApplyRun {
 

@@ -21,7 +21,7 @@ import mesh.model.DeclarationJson;
 /**
  * DeclarationRecords keeps every declaration this host accepted, one file per generation under
  * {@code <state-dir>/declarations/}, written durably (fsync of file and folder, atomic rename)
- * before the push is acknowledged (invariant 6). A crash leaves either the whole record or none.
+ * before the push is acknowledged (docs/design.md, invariant 6). A crash leaves either the whole record or none.
  */
 public final class DeclarationRecords {
 

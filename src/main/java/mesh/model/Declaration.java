@@ -5,7 +5,7 @@ import java.util.Optional;
 
 /**
  * Declaration is what a node must run at one generation: the full spec of every component, each
- * carrying only the roster entries for the names it binds (DESIGN.md, invariant 2). The host agent
+ * carrying only the roster entries for the names it binds (docs/design.md, invariant 2). The host agent
  * keeps every declaration it accepts, so "what changed between the last two passes" is answerable
  * on the machine itself (invariant 6).
  *

@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
 
 /**
  * DeclarationCheck lists what is wrong with a declaration before anything is recorded or applied,
- * so a refused declaration changes nothing (invariant 10). Each problem names the component and field.
+ * so a refused declaration changes nothing (docs/design.md, invariant 10). Each problem names the component and field.
  */
 public final class DeclarationCheck {
 

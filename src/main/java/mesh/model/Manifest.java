@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Manifest is one module of the catalogue (DESIGN.md, "The manifest contract"): its components and
+ * Manifest is one module of the catalogue (docs/manifest.md): its components and
  * the routes it offers. Parsed from YAML by {@link ManifestYaml}, which checks it.
  *
  * @param module     the module's name; {@code <module>.internal} resolves to the node it runs on

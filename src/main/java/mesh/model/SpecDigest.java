@@ -24,7 +24,7 @@ import java.util.TreeSet;
  * <p>v1 digests: module, image, args, env, volumes, ports (sorted), hosts, network. Not digested,
  * because the agent applies them without recreating anything: health, after, stopTimeoutSeconds.
  * {@code hosts} holds only the names this component binds, which is what keeps a new name elsewhere
- * in the mesh from replacing it (field report 003).
+ * in the mesh from replacing it (docs/design.md, "The incident that started mesh").
  */
 public final class SpecDigest {
 

@@ -13,7 +13,7 @@ import mesh.model.DeclarationJson;
 /**
  * DeclarationChanges answers "what changed between these two declarations": components added,
  * removed, and changed with every field that differs (not only the digested ones), so an operator
- * can read on the machine itself why a pass replaced what it did (field report 003).
+ * can read on the machine itself why a pass replaced what it did (docs/design.md, "The incident that started mesh").
  */
 public record DeclarationChanges(long from, long to, List<String> added, List<String> removed,
                                  Map<String, List<String>> changed) {

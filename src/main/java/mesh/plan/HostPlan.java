@@ -7,7 +7,7 @@ import mesh.model.ObservedContainer;
 
 /**
  * HostPlan is what one pass on one node will do, grouped by action (Nomad's reconcile results).
- * An empty plan means no engine write at all (invariant 9).
+ * An empty plan means no engine write at all (docs/design.md, invariant 9).
  */
 public record HostPlan(List<ComponentSpec> create,
                        List<Replace> replace,

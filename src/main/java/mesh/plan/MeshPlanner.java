@@ -16,13 +16,13 @@ import mesh.model.Placement;
 /**
  * MeshPlanner turns the catalogue, the nodes and the placements into the roster and each node's
  * components. Pure and total: it either plans every node or fails with every problem, each naming
- * the node, the component and the name (invariant 3; the old routeNamesInTheMesh swallowed one).
+ * the node, the component and the name (docs/design.md, invariant 3: the old planner swallowed one).
  *
  * <ul>
  *   <li>{@code <module>.internal} resolves to the address of the node where the module is taken;</li>
  *   <li>a route R of a module taken on a node with public domain D gives {@code R.D}, resolving to
  *       that node's address (its edge proxies it);</li>
- *   <li>each component gets the roster entries for exactly the names it binds (invariant 2).</li>
+ *   <li>each component gets the roster entries for exactly the names it binds (docs/design.md, invariant 2).</li>
  * </ul>
  */
 public final class MeshPlanner {

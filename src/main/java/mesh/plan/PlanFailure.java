@@ -3,7 +3,7 @@ package mesh.plan;
 import java.util.List;
 
 /**
- * PlanFailure is a plan that cannot be made. It is never a smaller roster (invariant 3): the push
+ * PlanFailure is a plan that cannot be made. It is never a smaller roster (docs/design.md, invariant 3): the push
  * fails, says which node and why, and sends nothing.
  */
 public class PlanFailure extends RuntimeException {

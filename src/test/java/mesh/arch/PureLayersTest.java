@@ -15,7 +15,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * PureLayersTest keeps the deciding code pure (STYLE.md): model/ and plan/ may use the JDK and
+ * PureLayersTest keeps the deciding code pure (docs/design.md): model/ and plan/ may use the JDK and
  * Jackson, and nothing that reaches a framework, an engine, a database or the network.
  */
 class PureLayersTest {

@@ -41,7 +41,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * ControllerInputIT is the bad-input corpus of invariant 10 (issue 4, "must show" 5): malformed
+ * ControllerInputIT is the bad-input corpus of invariant 10 (docs/design.md): malformed
  * manifests and requests, each refused with a 4xx (API) or exit 1 (CLI) and a message that names
  * the problem, and the store, every row of every table, unchanged after each.
  *

@@ -37,8 +37,8 @@ import org.junit.jupiter.api.TestMethodOrder;
 /**
  * MeshE2EIT raises a whole mesh from processes, as operators and systemd would: a controller on the
  * test PostgreSQL, three simulated nodes (each its own network namespace, engine and host agent), a
- * catalogue of eleven modules with binds and routes, and the CLI driving it. It then replays field
- * report 003 and checks, container by container, what each push touched.
+ * catalogue of eleven modules with binds and routes, and the CLI driving it. It then replays the
+ * incident that started mesh (docs/design.md) and checks, container by container, what each push touched.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -46,7 +46,7 @@ class MeshE2EIT {
 
     static final ObjectMapper JSON = new ObjectMapper();
     static final String LOOP = "trap 'exit 0' TERM; while :; do sleep 1; done";
-    /** The field report's names for the three test-bed nodes. */
+    /** The names of the incident that started mesh (docs/design.md) for the three test-bed nodes. */
     static final List<String> NAMES = List.of("novox", "g14", "ace");
 
     final String token = "op-" + UUID.randomUUID();
@@ -121,7 +121,7 @@ class MeshE2EIT {
         }
     }
 
-    /** Field report 003, replayed: nothing outside the module that moves is touched, on any node. */
+    /** The incident that started mesh (docs/design.md), replayed: nothing outside the module that moves is touched, on any node. */
     @Test
     @Order(1)
     void theFieldReportsActionsTouchOnlyWhatBindsANameThatChanged() throws Exception {
@@ -151,7 +151,7 @@ class MeshE2EIT {
         assertEquals(0, again.get("replacements").asInt());
     }
 
-    /** Invariant 3: a node whose plan fails fails the push, names node, component and name; nobody gets anything. */
+    /** Invariant 3 (docs/design.md): a node whose plan fails fails the push, names node, component and name; nobody gets anything. */
     @Test
     @Order(2)
     void aFailedPlanSendsNothingAndLeavesTheRosterAsItWas() throws Exception {
@@ -171,7 +171,7 @@ class MeshE2EIT {
         assertEquals(List.of(), sent(back), "back to the pushed state: nothing differs " + back);
     }
 
-    /** Invariant 5: an unreachable node is left behind, the others get theirs, and it is sent next time. */
+    /** Invariant 5 (docs/design.md): an unreachable node is left behind, the others get theirs, and it is sent next time. */
     @Test
     @Order(3)
     void aNodeWhoseAgentIsDownIsLeftBehindAndSentWhenItIsBack() throws Exception {

@@ -48,7 +48,7 @@ import org.junit.jupiter.api.Test;
 /**
  * AgentCrashIT shows that the real host agent, SIGKILLed in the middle of an apply and started again on the
  * same state dir, converges to the declaration with no duplicate or leftover container and every
- * volume's data intact (issue 3, "must show" 4; DESIGN.md invariants 6, 7, 8).
+ * volume's data intact (docs/design.md, invariants 6, 7 and 8).
  *
  * <p>Ten components of one module, each with its own volume and the module's shared volume, each
  * writing a random marker into both only if it is absent, so a lost or recreated volume shows as a

@@ -81,7 +81,7 @@ class HostDiffTest {
         assertEquals(List.of("made by an unknown mesh version (digest v7)"), plan.replace().get(0).fields());
     }
 
-    /** Field report 003: one new name in the mesh must not touch anything that does not bind it. */
+    /** The incident that started mesh (docs/design.md): one new name in the mesh must not touch anything that does not bind it. */
     @Test
     void aNewNameReplacesOnlyItsBindersAmongTwenty() {
         List<ComponentSpec> before = new ArrayList<>();

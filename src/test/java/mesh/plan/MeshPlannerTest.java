@@ -84,7 +84,7 @@ class MeshPlannerTest {
         assertEquals(60, component(plan, "novox", "postgres.server").stopTimeout());
     }
 
-    /** Field report 003: a new routed name and a new public domain change no component that does not bind them. */
+    /** Invariant 2 (docs/design.md): a new routed name and a new public domain change no component that does not bind them. */
     @Test
     void aNewRouteOrPublicDomainChangesNothingThatDoesNotBindIt() {
         MeshPlan before = MeshPlanner.plan(CATALOGUE, List.of(NOVOX, ACE),
@@ -99,7 +99,7 @@ class MeshPlannerTest {
         }
     }
 
-    /** Names follow where a module runs (taken), not where it is assigned (invariant 4, field note 150). */
+    /** Names follow where a module runs (taken), not where it is assigned (docs/design.md, invariant 4). */
     @Test
     void namesFollowTakenNotAssigned() {
         List<Placement> placements = List.of(new Placement("mesh-store", "ace", "novox"),
