@@ -74,6 +74,23 @@ final class BundleCache {
         return Files.createDirectory(tmp.resolve(UUID.randomUUID().toString()));
     }
 
+    /** Removes a staging folder that was not installed, and {@code DIR/tmp/} with it when nothing else is in it. */
+    void discard(Path staging) {
+        if (staging == null) {
+            return;
+        }
+        BundleUnpack.deleteTree(staging);
+        removeTmpIfEmpty();
+    }
+
+    private void removeTmpIfEmpty() {
+        try {
+            Files.deleteIfExists(dir.resolve("tmp"));
+        } catch (IOException e) {
+            // another fetch is assembling an entry there: it stays
+        }
+    }
+
     /** Moves an assembled entry into place, replacing a corrupt one (moved aside first, then deleted). */
     void install(Path staging, Digest manifest) throws IOException {
         Path entry = entry(manifest);
@@ -85,6 +102,7 @@ final class BundleCache {
         }
         Files.move(staging, entry, StandardCopyOption.ATOMIC_MOVE);
         BundleUnpack.deleteTree(old);
+        removeTmpIfEmpty();
     }
 
     static Digest hash(Path file) throws IOException {

@@ -32,15 +32,24 @@ public final class BundleFailure extends RuntimeException {
     }
 
     private final Reason reason;
+    private final String detail;
 
     public BundleFailure(String subject, Reason reason, String detail) {
-        super(subject + ": " + detail);
-        this.reason = reason;
+        this(subject, reason, detail, null);
     }
 
     public BundleFailure(String subject, Reason reason, String detail, Throwable cause) {
         super(subject + ": " + detail, cause);
         this.reason = reason;
+        this.detail = detail;
+    }
+
+    /**
+     * The same failure about {@code subject}: the registry edge knows only a repository name, the
+     * fetch or push that called it knows the whole reference ({@code NAME@sha256:...}) to name.
+     */
+    BundleFailure about(String subject) {
+        return getMessage().equals(subject + ": " + detail) ? this : new BundleFailure(subject, reason, detail, getCause());
     }
 
     public Reason reason() {

@@ -43,9 +43,13 @@ public final class BundleFetch {
             return ref;
         }
         String subject = BundleFailure.subject(ref);
-        byte[] bytes = manifestBytes(registry, ref, subject);
-        parse(bytes, subject);
-        return ref.pinnedTo(Digest.of(bytes));
+        try {
+            byte[] bytes = manifestBytes(registry, ref, subject);
+            parse(bytes, subject);
+            return ref.pinnedTo(Digest.of(bytes));
+        } catch (BundleFailure e) {
+            throw e.about(subject);
+        }
     }
 
     /**
@@ -54,62 +58,84 @@ public final class BundleFetch {
      * one that does not is fetched again (and said so in the notes).
      */
     public Bundle fetch(BundleRef ref, Path target) {
-        String subject = BundleFailure.subject(ref);
+        try {
+            return fetchAs(BundleFailure.subject(ref), ref, target);
+        } catch (BundleFailure e) {
+            throw e.about(BundleFailure.subject(ref));
+        }
+    }
+
+    private Bundle fetchAs(String subject, BundleRef ref, Path target) {
         if (!ref.pinned()) {
             throw new BundleFailure(subject, BundleFailure.Reason.INPUT,
                     "a bundle is fetched by digest only (NAME@sha256:...); resolve the tag first");
         }
+        if (Files.exists(target, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            throw new BundleFailure(subject, BundleFailure.Reason.INPUT, "the target folder " + target + " already exists");
+        }
         List<String> notes = new ArrayList<>();
         BundleCache.Lookup lookup = cache.lookup(ref.digest());
-        BundleCache.Cached cached = lookup.cached();
-        if (cached == null) {
-            if (lookup.problem() != null) {
-                notes.add(lookup.problem() + "; fetched it again");
-            }
-            cached = download(ref, subject);
+        if (lookup.cached() != null) {
+            return unpack(ref, lookup.cached(), target, notes, subject);
         }
+        if (lookup.problem() != null) {
+            notes.add(lookup.problem() + "; fetched it again");
+        }
+        Path staging = null;
+        try {
+            staging = cache.staging();
+            BundleCache.Cached fresh = download(ref, staging, subject);
+            // unpacked before it is cached: a bundle refused at unpacking leaves the cache as it was
+            Bundle bundle = unpack(ref, fresh, target, notes, subject);
+            try {
+                cache.install(staging, ref.digest());
+                staging = null;
+            } catch (IOException e) {
+                BundleUnpack.deleteTree(target);
+                throw e;
+            }
+            return bundle;
+        } catch (IOException e) {
+            throw new BundleFailure(subject, BundleFailure.Reason.LOCAL, "cannot write its cache: " + e.getMessage(), e);
+        } finally {
+            cache.discard(staging);
+        }
+    }
+
+    private Bundle unpack(BundleRef ref, BundleCache.Cached cached, Path target, List<String> notes, String subject) {
         BundleUnpack.unpack(cached.layer(), target, limits, subject);
         Path entrypoint = entrypoint(target, cached.config(), subject);
         return new Bundle(ref, cached.config(), target, entrypoint, List.copyOf(notes));
     }
 
-    private BundleCache.Cached download(BundleRef ref, String subject) {
-        Path staging = null;
-        try {
-            staging = cache.staging();
-            byte[] manifestBytes = manifestBytes(registry, ref, subject);
-            Digest got = Digest.of(manifestBytes);
-            if (!got.equals(ref.digest())) {
-                throw new BundleFailure(subject, BundleFailure.Reason.DIGEST_MISMATCH,
-                        "the artifact store sent a manifest whose digest is " + got + ", not the one asked for");
-            }
-            BundleManifest manifest = parse(manifestBytes, subject);
-            BundleManifest.Descriptor layer = manifest.layer();
-            if (manifest.config().size() > BundleLimits.MAX_MANIFEST_BYTES) {
-                throw new BundleFailure(subject, BundleFailure.Reason.NOT_A_BUNDLE,
-                        "its config is " + manifest.config().size() + " bytes; a bundle's is a few hundred");
-            }
-            if (layer.size() > limits.maxBytes()) {
-                throw new BundleFailure(subject, BundleFailure.Reason.TOO_LARGE, "its layer is " + layer.size()
-                        + " bytes, over the limit of " + limits.maxBytes() + " bytes");
-            }
-            Files.write(staging.resolve(BundleCache.MANIFEST), manifestBytes);
-            blob(ref, "config", manifest.config(), staging.resolve(BundleCache.CONFIG), subject);
-            BundleManifest.Config config;
-            try {
-                config = BundleManifest.parseConfig(Files.readAllBytes(staging.resolve(BundleCache.CONFIG)));
-            } catch (IllegalArgumentException e) {
-                throw new BundleFailure(subject, BundleFailure.Reason.NOT_A_BUNDLE, e.getMessage());
-            }
-            blob(ref, "layer", layer, staging.resolve(BundleCache.LAYER), subject);
-            cache.install(staging, ref.digest());
-            staging = null;
-            return new BundleCache.Cached(manifest, config, cache.entry(ref.digest()).resolve(BundleCache.LAYER));
-        } catch (IOException e) {
-            throw new BundleFailure(subject, BundleFailure.Reason.LOCAL, "cannot write its cache: " + e.getMessage(), e);
-        } finally {
-            BundleUnpack.deleteTree(staging);
+    /** Downloads manifest, config and layer into {@code staging}, each checked against its digest and size. */
+    private BundleCache.Cached download(BundleRef ref, Path staging, String subject) throws IOException {
+        byte[] manifestBytes = manifestBytes(registry, ref, subject);
+        Digest got = Digest.of(manifestBytes);
+        if (!got.equals(ref.digest())) {
+            throw new BundleFailure(subject, BundleFailure.Reason.DIGEST_MISMATCH,
+                    "the artifact store sent a manifest whose digest is " + got + ", not the one asked for");
         }
+        BundleManifest manifest = parse(manifestBytes, subject);
+        BundleManifest.Descriptor layer = manifest.layer();
+        if (manifest.config().size() > BundleLimits.MAX_MANIFEST_BYTES) {
+            throw new BundleFailure(subject, BundleFailure.Reason.NOT_A_BUNDLE,
+                    "its config is " + manifest.config().size() + " bytes; a bundle's is a few hundred");
+        }
+        if (layer.size() > limits.maxBytes()) {
+            throw new BundleFailure(subject, BundleFailure.Reason.TOO_LARGE, "its layer is " + layer.size()
+                    + " bytes, over the limit of " + limits.maxBytes() + " bytes");
+        }
+        Files.write(staging.resolve(BundleCache.MANIFEST), manifestBytes);
+        blob(ref, "config", manifest.config(), staging.resolve(BundleCache.CONFIG), subject);
+        BundleManifest.Config config;
+        try {
+            config = BundleManifest.parseConfig(Files.readAllBytes(staging.resolve(BundleCache.CONFIG)));
+        } catch (IllegalArgumentException e) {
+            throw new BundleFailure(subject, BundleFailure.Reason.NOT_A_BUNDLE, e.getMessage());
+        }
+        blob(ref, "layer", layer, staging.resolve(BundleCache.LAYER), subject);
+        return new BundleCache.Cached(manifest, config, staging.resolve(BundleCache.LAYER));
     }
 
     private static byte[] manifestBytes(Registry registry, BundleRef ref, String subject) {

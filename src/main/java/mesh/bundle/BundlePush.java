@@ -40,7 +40,14 @@ public final class BundlePush {
      * is {@code entrypoint} when given, else the file itself, else a folder's only executable at its top.
      */
     public Pushed push(Path source, BundleRef ref, String entrypoint) {
-        String subject = BundleFailure.subject(ref);
+        try {
+            return pushAs(BundleFailure.subject(ref), source, ref, entrypoint);
+        } catch (BundleFailure e) {
+            throw e.about(BundleFailure.subject(ref));
+        }
+    }
+
+    private Pushed pushAs(String subject, Path source, BundleRef ref, String entrypoint) {
         if (ref.pinned()) {
             throw new BundleFailure(subject, BundleFailure.Reason.INPUT, "a push names a tag (NAME[:TAG]), not a digest");
         }
