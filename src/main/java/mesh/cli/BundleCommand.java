@@ -22,13 +22,13 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "bundle", mixinStandardHelpOptions = true,
         description = {"Bundles: executables (a file, or a folder with one) that nodes fetch from the artifact store",
-            "by digest, verify, unpack and run as processes. A manifest names one as 'bundle: NAME@sha256:...'.",
+            "by digest, verify, unpack and run as processes. NAME@sha256:<digest> pins exactly one content.",
             "",
             "The artifact store is the mesh's registry (module mesh-registry, port 5000): --registry URL,",
             "or else mesh-registry.internal from the roster of the controller at MESH_CONTROLLER (with MESH_TOKEN)."},
         footer = {"", "Examples:",
             "  mesh bundle push ./mesh-runner mesh:0.1 --registry http://10.77.0.11:5000",
-            "  mesh bundle push build/quarkus-app controller --entrypoint bin/run",
+            "  mesh bundle push ./dist controller:0.2 --entrypoint bin/controller",
             "  mesh bundle list -o json"})
 public class BundleCommand {
 
@@ -45,8 +45,9 @@ public class BundleCommand {
     OutputOption format;
 
     @Command(name = "push", mixinStandardHelpOptions = true,
-            description = {"Publish PATH as bundle NAME[:TAG] (tag 'latest' if none) and print NAME@sha256:<digest>,",
-                "the reference that pins exactly this content. The layer is a reproducible tar.gz (sorted, no times,",
+            description = {"Publish a file or folder as a bundle and print its NAME@sha256:<digest>.",
+                "PATH becomes bundle NAME[:TAG] (tag 'latest' if none); the printed reference pins exactly this",
+                "content. The layer is a reproducible tar.gz (sorted, no times,",
                 "no owners): the same content gives the same digest, and blobs the store has are not sent again.",
                 "A file bundle runs that file; a folder bundle runs --entrypoint, or its only executable at the top.",
                 "Links that leave the folder, absolute or '..' paths and special files are refused."})
@@ -117,9 +118,13 @@ public class BundleCommand {
         } catch (VerbFailure e) {
             throw new VerbFailure(e.getMessage() + "\n(or give the artifact store with --registry URL)");
         }
+        return fromRoster(roster).orElseThrow(() -> new VerbFailure("the mesh's roster has no " + REGISTRY_NAME
+                + " (is module mesh-registry assigned and pushed?); give the artifact store with --registry URL"));
+    }
+
+    /** The artifact store's URL as the roster names it: {@code http://<address of mesh-registry.internal>:5000}. */
+    static java.util.Optional<String> fromRoster(List<MeshPlan.RosterEntry> roster) {
         return roster.stream().filter(e -> REGISTRY_NAME.equals(e.name())).findFirst()
-                .map(e -> "http://" + e.address() + ":" + REGISTRY_PORT)
-                .orElseThrow(() -> new VerbFailure("the mesh's roster has no " + REGISTRY_NAME
-                        + " (is module mesh-registry assigned and pushed?); give the artifact store with --registry URL"));
+                .map(e -> "http://" + e.address() + ":" + REGISTRY_PORT);
     }
 }
