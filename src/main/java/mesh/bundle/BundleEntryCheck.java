@@ -10,7 +10,7 @@ import java.util.Map;
  * Nomad's artifact fetching (go-getter's "zip slip" and symlink escapes) made into one pure rule
  * book. It refuses an absolute path, a {@code ..} segment, a symbolic or hard link whose target
  * leaves the bundle, any entry placed under a symbolic link (which could redirect it anywhere),
- * a path that appears twice, special files (devices, fifos), and it counts entries and bytes
+ * a path that appears twice (a folder may be named again), special files (devices, fifos), and it counts entries and bytes
  * against {@link BundleLimits}. It keeps a tally of what it accepted, so one instance checks one tar.
  */
 public final class BundleEntryCheck {
@@ -57,7 +57,8 @@ public final class BundleEntryCheck {
         if (path.equals(".")) {
             return e.kind() == Kind.DIRECTORY ? new Accept(".") : refuse(e, "is not a directory but names the bundle's root");
         }
-        if (accepted.containsKey(path)) {
+        Kind before = accepted.get(path);
+        if (before != null && !(before == Kind.DIRECTORY && e.kind() == Kind.DIRECTORY)) {
             return refuse(e, "appears twice");
         }
         String blocked = parentThatIsNotADirectory(path);
@@ -99,6 +100,10 @@ public final class BundleEntryCheck {
             return overLimit(e, "takes the bundle over its limit of " + limits.maxEntries() + " files");
         }
         accepted.put(path, e.kind());
+        // folders made on the way ("a" for "a/b") are folders from now on: "a" cannot come later as a file or link
+        for (int slash = path.indexOf('/'); slash >= 0; slash = path.indexOf('/', slash + 1)) {
+            accepted.putIfAbsent(path.substring(0, slash), Kind.DIRECTORY);
+        }
         return new Accept(path);
     }
 

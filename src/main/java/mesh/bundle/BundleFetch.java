@@ -1,6 +1,7 @@
 package mesh.bundle;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -139,8 +140,8 @@ public final class BundleFetch {
     }
 
     private static byte[] manifestBytes(Registry registry, BundleRef ref, String subject) {
-        try (Registry.Body body = registry.manifest(ref.name(), ref.reference())) {
-            byte[] bytes = body.in().readNBytes((int) BundleLimits.MAX_MANIFEST_BYTES + 1);
+        try (InputStream body = registry.manifest(ref.name(), ref.reference())) {
+            byte[] bytes = body.readNBytes((int) BundleLimits.MAX_MANIFEST_BYTES + 1);
             if (bytes.length > BundleLimits.MAX_MANIFEST_BYTES) {
                 throw new BundleFailure(subject, BundleFailure.Reason.NOT_A_BUNDLE, "its manifest is larger than 4 MiB");
             }
@@ -164,12 +165,12 @@ public final class BundleFetch {
         Digest want = Digest.parse(d.digest());
         MessageDigest sha = Digest.sha256();
         long received = 0;
-        try (Registry.Body body = registry.blob(ref.name(), want); OutputStream out = Files.newOutputStream(to)) {
+        try (InputStream body = registry.blob(ref.name(), want); OutputStream out = Files.newOutputStream(to)) {
             byte[] buffer = new byte[64 * 1024];
             while (received <= d.size()) {
                 int n;
                 try {
-                    n = body.in().read(buffer, 0, (int) Math.min(buffer.length, d.size() + 1 - received));
+                    n = body.read(buffer, 0, (int) Math.min(buffer.length, d.size() + 1 - received));
                 } catch (IOException e) { // the network, not the disk: writes below fail as LOCAL
                     throw new BundleFailure(subject, BundleFailure.Reason.SIZE_MISMATCH, "the download of its " + what
                             + " broke off after " + received + " of " + d.size() + " bytes (" + HttpRegistry.describe(e) + ")", e);

@@ -81,8 +81,7 @@ public final class BundlePush {
                 registry.pushBlob(ref.name(), layerDigest, layerSize, layerFile);
             }
             if (!registry.hasBlob(ref.name(), configDigest)) {
-                Files.write(layerFile, config); // the layer is sent: reuse its temporary file for the config
-                registry.pushBlob(ref.name(), configDigest, config.length, layerFile);
+                registry.pushBlob(ref.name(), configDigest, config);
             }
             Digest stored = registry.putManifest(ref.name(), ref.tag(), manifestBytes);
             if (stored != null && !stored.equals(digest)) {

@@ -26,7 +26,7 @@ import java.util.regex.Pattern;
  * Quarkus's Jackson 2, zstd-jni (a JNI library, not native-image ready without extra work),
  * BouncyCastle, Caffeine and Micrometer; jib-core builds container images, not artifacts of our own
  * media types, and brings Google's HTTP client on Apache HttpClient 4 (a second HTTP stack beside
- * docker-java's httpclient5). A bundle needs seven calls of the distribution API; here they are.
+ * docker-java's httpclient5). A bundle needs eight calls of the distribution API; here they are.
  * HttpURLConnection rather than java.net.http.HttpClient for the reason ControllerClient gives:
  * building an HttpClient initialises the TLS stack even for http://, half a second of a verb's start.
  */
@@ -86,6 +86,15 @@ public final class HttpRegistry implements Registry {
 
     @Override
     public void pushBlob(String name, Digest digest, long size, Path file) {
+        upload(name, digest, new Upload(size, out -> Files.copy(file, out)));
+    }
+
+    @Override
+    public void pushBlob(String name, Digest digest, byte[] content) {
+        upload(name, digest, new Upload(content.length, out -> out.write(content)));
+    }
+
+    private void upload(String name, Digest digest, Upload body) {
         String location;
         try (Exchange x = open("POST", "/v2/" + name + "/blobs/uploads/", subject(name), Map.of())) {
             x.expect(subject(name), 202);
@@ -96,37 +105,27 @@ public final class HttpRegistry implements Registry {
         }
         URI upload = base.resolve(location);
         String put = upload + (upload.getRawQuery() == null ? "?" : "&") + "digest=" + digest;
-        try (Exchange x = open("PUT", URI.create(put), subject(name),
-                Map.of("Content-Type", "application/octet-stream"), file, size)) {
+        try (Exchange x = open("PUT", URI.create(put), subject(name), Map.of("Content-Type", "application/octet-stream"), body)) {
             x.expect(subject(name), 201);
         }
     }
 
     @Override
     public Digest putManifest(String name, String tag, byte[] manifest) {
-        Path body = null;
-        try {
-            body = Files.createTempFile("mesh-manifest", ".json");
-            Files.write(body, manifest);
-            try (Exchange x = open("PUT", base.resolve("/v2/" + name + "/manifests/" + tag), subject(name),
-                    Map.of("Content-Type", BundleManifest.MANIFEST_TYPE), body, manifest.length)) {
-                x.expect(subject(name), 201);
-                return Digest.parse(x.connection.getHeaderField("Docker-Content-Digest"));
-            }
-        } catch (IOException e) {
-            throw new BundleFailure(subject(name), BundleFailure.Reason.LOCAL, "cannot write a temporary file: " + e.getMessage());
-        } finally {
-            deleteQuietly(body);
+        try (Exchange x = open("PUT", base.resolve("/v2/" + name + "/manifests/" + tag), subject(name),
+                Map.of("Content-Type", BundleManifest.MANIFEST_TYPE), new Upload(manifest.length, out -> out.write(manifest)))) {
+            x.expect(subject(name), 201);
+            return Digest.parse(x.connection.getHeaderField("Docker-Content-Digest"));
         }
     }
 
     @Override
-    public Body manifest(String name, String reference) {
+    public InputStream manifest(String name, String reference) {
         return body("/v2/" + name + "/manifests/" + reference, subject(name), Map.of("Accept", BundleManifest.MANIFEST_TYPE));
     }
 
     @Override
-    public Body blob(String name, Digest digest) {
+    public InputStream blob(String name, Digest digest) {
         return body("/v2/" + name + "/blobs/" + digest, subject(name), Map.of());
     }
 
@@ -157,12 +156,11 @@ public final class HttpRegistry implements Registry {
         return all;
     }
 
-    private Body body(String path, String subject, Map<String, String> headers) {
+    private InputStream body(String path, String subject, Map<String, String> headers) {
         Exchange x = open("GET", path, subject, headers);
         try {
             x.expect(subject, 200);
-            return new Body(x.connection.getContentLengthLong(), x.connection.getHeaderField("Docker-Content-Digest"),
-                    new Closing(x));
+            return new Closing(x);
         } catch (RuntimeException e) {
             x.close();
             throw e;
@@ -173,11 +171,21 @@ public final class HttpRegistry implements Registry {
     }
 
     private Exchange open(String method, String path, String subject, Map<String, String> headers) {
-        return open(method, base.resolve(path), subject, headers, null, 0);
+        return open(method, base.resolve(path), subject, headers, method.equals("POST") ? Upload.EMPTY : null);
+    }
+
+    /** Upload is a request body: its exact length and how to write it. */
+    private record Upload(long size, Writer writer) {
+        static final Upload EMPTY = new Upload(0, out -> { });
+    }
+
+    /** Writer writes a request body. */
+    private interface Writer {
+        void write(OutputStream out) throws IOException;
     }
 
     /** One request; the status is read, the body (if any) is left for the caller. */
-    private Exchange open(String method, URI uri, String subject, Map<String, String> headers, Path body, long size) {
+    private Exchange open(String method, URI uri, String subject, Map<String, String> headers, Upload body) {
         HttpURLConnection c = null;
         try {
             c = (HttpURLConnection) uri.toURL().openConnection();
@@ -187,14 +195,10 @@ public final class HttpRegistry implements Registry {
             headers.forEach(c::setRequestProperty);
             if (body != null) {
                 c.setDoOutput(true);
-                c.setFixedLengthStreamingMode(size);
+                c.setFixedLengthStreamingMode(body.size());
                 try (OutputStream out = c.getOutputStream()) {
-                    Files.copy(body, out);
+                    body.writer().write(out);
                 }
-            } else if (method.equals("POST") || method.equals("PUT")) {
-                c.setDoOutput(true);
-                c.setFixedLengthStreamingMode(0);
-                c.getOutputStream().close();
             }
             return new Exchange(c, c.getResponseCode());
         } catch (IOException e) {
@@ -228,16 +232,6 @@ public final class HttpRegistry implements Registry {
 
     private static String subject(String name) {
         return BundleFailure.subject(name);
-    }
-
-    private static void deleteQuietly(Path p) {
-        if (p != null) {
-            try {
-                Files.deleteIfExists(p);
-            } catch (IOException e) {
-                // a temporary file left in the temp folder: nothing to do about it here
-            }
-        }
     }
 
     /** Exchange is one open request: its connection and status; closing it ends the connection. */

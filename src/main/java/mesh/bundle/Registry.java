@@ -1,6 +1,5 @@
 package mesh.bundle;
 
-import java.io.Closeable;
 import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.List;
@@ -24,30 +23,21 @@ public interface Registry {
     /** Uploads a blob (POST, then PUT with the digest: the monolithic upload); the registry checks the digest. */
     void pushBlob(String name, Digest digest, long size, Path file);
 
+    /** Uploads a small blob held in memory (a config), like {@link #pushBlob(String, Digest, long, Path)}. */
+    void pushBlob(String name, Digest digest, byte[] content);
+
     /** {@code PUT /v2/NAME/manifests/TAG}; returns the digest the registry computed. */
     Digest putManifest(String name, String tag, byte[] manifest);
 
-    /** {@code GET /v2/NAME/manifests/REFERENCE}, asking for an OCI image manifest; the body is the caller's to read and close. */
-    Body manifest(String name, String reference);
+    /** {@code GET /v2/NAME/manifests/REFERENCE}, asking for an OCI image manifest; the caller reads and closes it. */
+    InputStream manifest(String name, String reference);
 
-    /** {@code GET /v2/NAME/blobs/DIGEST}; the body is the caller's to read and close. */
-    Body blob(String name, Digest digest);
+    /** {@code GET /v2/NAME/blobs/DIGEST}; the caller reads and closes it. */
+    InputStream blob(String name, Digest digest);
 
     /** Every repository name ({@code GET /v2/_catalog}, following its pages). */
     List<String> repositories();
 
     /** A repository's tags ({@code GET /v2/NAME/tags/list}); empty when it has none. */
     List<String> tags(String name);
-
-    /** Body is a response being read: its declared length (-1 if none), the digest header if any, and the bytes. */
-    record Body(long length, String digestHeader, InputStream in) implements Closeable {
-        @Override
-        public void close() {
-            try {
-                in.close();
-            } catch (java.io.IOException e) {
-                // closing a half-read response: nothing left to report
-            }
-        }
-    }
 }

@@ -65,7 +65,8 @@ class BundleEntryCheckTest {
                 Arguments.of(List.of(dir("lib/"), file("lib/x/a", 1), symlink("bin/a", "../lib/x/a")), "bin/a"),
                 Arguments.of(List.of(symlink("here", ".")), "here"),
                 Arguments.of(List.of(file("a", 10), hardlink("b", "a")), "b"),
-                Arguments.of(List.of(file("d/a", 10), hardlink("b", "./d/a")), "b"));
+                Arguments.of(List.of(file("d/a", 10), hardlink("b", "./d/a")), "b"),
+                Arguments.of(List.of(file("d/a", 10), dir("d/")), "d"));
     }
 
     @ParameterizedTest
@@ -93,6 +94,7 @@ class BundleEntryCheckTest {
                 Arguments.of(List.of(hardlink("h", "later")), "entry 'h' is a hard link to 'later', which is not a file earlier in the bundle"),
                 Arguments.of(List.of(symlink("s", "a"), hardlink("h", "s")), "entry 'h' is a hard link to 's', which is not a file earlier in the bundle"),
                 Arguments.of(List.of(file("a", 1), file("./a", 1)), "entry './a' appears twice"),
+                Arguments.of(List.of(file("d/a", 1), symlink("d", "/")), "entry 'd' appears twice"),
                 Arguments.of(List.of(new Entry("dev", OTHER, 0, null)), "entry 'dev' is a device, fifo or other special file"),
                 Arguments.of(List.of(file("./", 1)), "entry './' is not a directory but names the bundle's root"));
     }

@@ -66,8 +66,7 @@ final class CraftedBundle {
             registry.pushBlob(name, layerDigest, layer.length, tmp);
             byte[] config = BundleManifest.write(new BundleManifest.Config(name, entrypoint));
             Digest configDigest = Digest.of(config);
-            Files.write(tmp, config);
-            registry.pushBlob(name, configDigest, config.length, tmp);
+            registry.pushBlob(name, configDigest, config);
             byte[] manifest = BundleManifest.of(
                     new BundleManifest.Descriptor(BundleManifest.CONFIG_TYPE, configDigest.toString(), config.length),
                     new BundleManifest.Descriptor(BundleManifest.LAYER_TYPE, layerDigest.toString(), declaredLayerSize)).bytes();
