@@ -1,5 +1,6 @@
 package mesh.bundle;
 
+import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -61,7 +62,8 @@ public final class BundlePush {
             layerFile = Files.createTempFile("mesh-bundle", ".tar.gz");
             MessageDigest sha = Digest.sha256();
             BundleEntryCheck check = new BundleEntryCheck(limits);
-            try (OutputStream out = new DigestOutputStream(Files.newOutputStream(layerFile), sha)) {
+            // buffered: gzip hands its output on in pieces of 512 bytes
+            try (OutputStream out = new DigestOutputStream(new BufferedOutputStream(Files.newOutputStream(layerFile), 1 << 16), sha)) {
                 BundleTar.write(items, check, out);
             } catch (IllegalArgumentException e) {
                 throw new BundleFailure(subject, BundleFailure.Reason.UNSAFE_ENTRY, source + " cannot be a bundle: " + e.getMessage());

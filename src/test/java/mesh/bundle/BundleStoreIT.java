@@ -235,6 +235,19 @@ class BundleStoreIT {
         }
     }
 
+    /** Why LyingRegistry exists: the registry itself refuses bytes stored under a digest they do not have. */
+    @Test
+    void theRegistryRefusesABlobUnderALyingDigest() {
+        byte[] half = "half of a layer".getBytes(StandardCharsets.UTF_8);
+        Digest lie = Digest.of("the whole layer".getBytes(StandardCharsets.UTF_8));
+        BundleFailure f = assertThrows(BundleFailure.class, () -> fixture.registry().pushBlob("it/lie", lie, half));
+        assertEquals(BundleFailure.Reason.REGISTRY, f.reason());
+        assertTrue(f.getMessage().startsWith("bundle it/lie: the artifact store at " + fixture.url + " answered 400 to PUT"),
+                f.getMessage());
+        assertTrue(f.getMessage().contains("DIGEST_INVALID"), f.getMessage());
+        assertFalse(fixture.registry().hasBlob("it/lie", lie));
+    }
+
     @Test
     void aManifestThatOverstatesItsLayerIsRefused() throws IOException {
         warmCache();
