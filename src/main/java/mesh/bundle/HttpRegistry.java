@@ -26,7 +26,7 @@ import java.util.regex.Pattern;
  * Quarkus's Jackson 2, zstd-jni (a JNI library, not native-image ready without extra work),
  * BouncyCastle, Caffeine and Micrometer; jib-core builds container images, not artifacts of our own
  * media types, and brings Google's HTTP client on Apache HttpClient 4 (a second HTTP stack beside
- * docker-java's httpclient5). A bundle needs eight calls of the distribution API; here they are.
+ * docker-java's httpclient5). A bundle needs a handful of calls of the distribution API; here they are.
  * HttpURLConnection rather than java.net.http.HttpClient for the reason ControllerClient gives:
  * building an HttpClient initialises the TLS stack even for http://, half a second of a verb's start.
  */
