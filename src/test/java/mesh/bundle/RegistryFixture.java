@@ -1,0 +1,67 @@
+package mesh.bundle;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.model.ExposedPort;
+import com.github.dockerjava.api.model.HostConfig;
+import com.github.dockerjava.api.model.PortBinding;
+import com.github.dockerjava.api.model.Ports;
+import java.io.IOException;
+import java.net.HttpURLConnection;
+import java.net.URI;
+import java.util.Map;
+import java.util.UUID;
+import mesh.testbed.PackagedMesh;
+import mesh.testbed.TestbedNodes;
+
+/**
+ * RegistryFixture is a real artifact store for a test: a container from {@code mesh-test/registry:2}
+ * (CNCF Distribution 2.8.2, built by {@code scripts/testbed up}) on the root engine, published on
+ * 127.0.0.1 at a free port, labelled with a per-run label and removed with its volume on close.
+ */
+final class RegistryFixture implements AutoCloseable {
+
+    static final String IMAGE = "mesh-test/registry:2";
+    static final String ENGINE = System.getenv().getOrDefault("MESH_TEST_ENGINE", "unix:///var/run/docker.sock");
+    static final String RUN_LABEL = "mesh.test.run";
+
+    final String run = "bundle-it-" + UUID.randomUUID().toString().substring(0, 8);
+    final DockerClient docker = TestbedNodes.client(ENGINE);
+    final int port = PackagedMesh.freePort();
+    final String url = "http://127.0.0.1:" + port;
+
+    RegistryFixture() throws InterruptedException {
+        ExposedPort api = ExposedPort.tcp(5000);
+        Ports ports = new Ports();
+        ports.bind(api, Ports.Binding.bindIpAndPort("127.0.0.1", port));
+        String id = docker.createContainerCmd(IMAGE).withName(run).withLabels(Map.of(RUN_LABEL, run))
+                .withExposedPorts(api).withHostConfig(HostConfig.newHostConfig().withPortBindings(ports)).exec().getId();
+        docker.startContainerCmd(id).exec();
+        PackagedMesh.await("the registry at " + url + " answers GET /v2/", java.time.Duration.ofSeconds(30), this::answers);
+    }
+
+    private boolean answers() {
+        try {
+            HttpURLConnection c = (HttpURLConnection) URI.create(url + "/v2/").toURL().openConnection();
+            c.setConnectTimeout(1000);
+            c.setReadTimeout(1000);
+            try {
+                return c.getResponseCode() == 200;
+            } finally {
+                c.disconnect();
+            }
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    HttpRegistry registry() {
+        return new HttpRegistry(url);
+    }
+
+    @Override
+    public void close() {
+        for (var c : docker.listContainersCmd().withShowAll(true).withLabelFilter(Map.of(RUN_LABEL, run)).exec()) {
+            docker.removeContainerCmd(c.getId()).withForce(true).withRemoveVolumes(true).exec();
+        }
+    }
+}
