@@ -20,12 +20,16 @@ import mesh.model.Declaration;
 import mesh.model.DeclarationJson;
 import mesh.model.Node;
 import mesh.plan.PlanView;
+import mesh.plan.PushDecision;
+import org.jboss.logging.Logger;
 
 /**
  * AgentClient is the controller's one edge to the host agents: preview a declaration, push it.
  * Every call is bounded; an agent that does not answer is an {@link Unreachable}, not a hang.
  */
 public class AgentClient {
+
+    private static final Logger LOG = Logger.getLogger("mesh.controller");
 
     static final Duration CONNECT = Duration.ofSeconds(3);
     static final Duration REQUEST = Duration.ofSeconds(30);
@@ -74,6 +78,33 @@ public class AgentClient {
 
     public Accepted push(Node node, String token, Declaration d) {
         return call(node, token, "PUT", "/v1/declaration", d, Accepted.class, REQUEST, STARTING);
+    }
+
+    /**
+     * Pushes a declaration. An agent that refuses it as not newer (409) has accepted one the store
+     * does not know of (a push whose record was lost, a store restored from a backup); generations
+     * only grow, so it gets the same content again, numbered after its newest
+     * ({@link PushDecision#resend}); the agent's records keep what it had.
+     */
+    public Accepted pushGrowing(Node node, String token, Declaration d) {
+        try {
+            return push(node, token, d);
+        } catch (Unreachable refused) {
+            if (refused.status() != 409) {
+                throw refused;
+            }
+            long newest;
+            try {
+                newest = status(node, token).generation();
+            } catch (Unreachable unread) {
+                throw new Unreachable(refused.getMessage() + "; and its generation could not be read: "
+                        + unread.getMessage(), refused.status());
+            }
+            Declaration again = PushDecision.resend(d, newest).orElseThrow(() -> refused);
+            LOG.infof("push: node %s has accepted generation %d, which this store does not know of; sending as %d",
+                    node.name(), newest, again.generation());
+            return push(node, token, again);
+        }
     }
 
     /** The agent's status ({@code GET /v1/status}); a starting agent is waited for. */
