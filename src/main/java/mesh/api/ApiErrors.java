@@ -9,6 +9,7 @@ import mesh.model.InvalidInput;
 import mesh.model.NotFound;
 import mesh.plan.PlanFailure;
 import mesh.store.StoreFailure;
+import mesh.wire.ApiError;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 /**

@@ -19,6 +19,11 @@ import mesh.model.NotFound;
 import mesh.model.Placement;
 import mesh.plan.MeshPlan;
 import mesh.store.MeshStore;
+import mesh.wire.AddedNode;
+import mesh.wire.CatalogueChange;
+import mesh.wire.ManifestFile;
+import mesh.wire.ModuleView;
+import mesh.wire.NodeView;
 
 /**
  * MeshController carries out the operator's verbs on nodes, the catalogue and placement, each in
@@ -52,15 +57,6 @@ public class MeshController {
     }
 
     // nodes
-
-    /** AddedNode is the answer to {@code node add}: the only time the agent token is shown. */
-    public record AddedNode(String name, String address, String agent, String token) {
-    }
-
-    /** NodeView is a node as {@code node list} shows it, with where its pushes stand. */
-    public record NodeView(String name, String address, String agent, String publicDomain, long generation,
-                           long ackedGeneration, String lastError) {
-    }
 
     public AddedNode addNode(String name, String address, String agent) {
         List<String> problems = NodeInput.problems(name, address, agent);
@@ -127,19 +123,6 @@ public class MeshController {
     }
 
     // catalogue
-
-    /** ManifestFile is one file of a {@code catalogue add}. */
-    public record ManifestFile(String file, String yaml) {
-    }
-
-    /** CatalogueChange says which modules a {@code catalogue add} added and which it updated. */
-    public record CatalogueChange(List<String> added, List<String> updated) {
-    }
-
-    /** ModuleView is a module as {@code catalogue list} shows it. */
-    public record ModuleView(String module, List<String> components, List<String> routes, String assigned,
-                             String taken) {
-    }
 
     public CatalogueChange addCatalogue(List<ManifestFile> files) {
         if (files == null || files.isEmpty()) {

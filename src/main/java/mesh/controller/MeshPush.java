@@ -12,11 +12,13 @@ import mesh.model.Node;
 import mesh.model.NotFound;
 import mesh.plan.MeshPlan;
 import mesh.plan.MeshPlanner;
-import mesh.plan.PlanView;
 import mesh.plan.PushDecision;
 import mesh.store.MeshStore;
 import mesh.store.PushLock;
 import mesh.store.StoreFailure;
+import mesh.wire.Accepted;
+import mesh.wire.PlanView;
+import mesh.wire.PushReport;
 import org.jboss.logging.Logger;
 
 /**
@@ -53,7 +55,7 @@ public class MeshPush {
             Map<String, Object> previews = ask(choice.targets(), PushDecision.Target::node,
                     t -> agents.preview(t.node(), s.tokens().get(t.node().name()), t.declaration()));
             PushDecision.Verdict verdict = PushDecision.judge(previews.values().stream()
-                    .filter(PlanView.class::isInstance).map(PlanView.class::cast).toList(),
+                    .filter(PlanView.class::isInstance).map(p -> ((PlanView) p).replace().size()).toList(),
                     controller.settings().pushBudget(), dryRun, yes);
             verdict.refusal().ifPresent(m -> {
                 throw new Conflict(m);
@@ -61,7 +63,7 @@ public class MeshPush {
             List<String> notes = new ArrayList<>(choice.notes());
             List<PushReport.NodeResult> results = dryRun ? PushResults.previewed(choice.targets(), previews)
                     : send(plan, choice.targets(), s.tokens(), notes);
-            choice.unchanged().forEach(n -> results.add(new PushReport.NodeResult(n, "unchanged", 0, false, null, null)));
+            choice.unchanged().forEach(n -> results.add(new PushReport.NodeResult(n, PushReport.Outcome.UNCHANGED, 0, false, null, null)));
             return new PushReport(dryRun, verdict.replacements(), results, notes);
         }
     }
@@ -88,7 +90,7 @@ public class MeshPush {
             store.inTransaction(c -> {
                 for (PushDecision.Target t : targets) {
                     String node = t.node().name();
-                    if (answers.get(node) instanceof AgentClient.Accepted a) {
+                    if (answers.get(node) instanceof Accepted a) {
                         store.recordSent(c, node, a.generation());
                         store.recordAcked(c, node, a.generation(), t.content());
                     } else {

@@ -4,9 +4,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import mesh.host.HostStatus;
-import mesh.plan.PlanView;
 import mesh.plan.PushDecision;
+import mesh.wire.Accepted;
+import mesh.wire.HostStatus;
+import mesh.wire.PlanView;
+import mesh.wire.PushReport;
 
 /**
  * PushResults turns the agents' answers to a push (or to its previews) into the report's lines,
@@ -21,7 +23,7 @@ final class PushResults {
         List<PushReport.NodeResult> results = new ArrayList<>();
         for (PushDecision.Target t : targets) {
             Object p = previews.get(t.node().name());
-            results.add(new PushReport.NodeResult(t.node().name(), p instanceof PlanView ? "would-send" : "behind",
+            results.add(new PushReport.NodeResult(t.node().name(), p instanceof PlanView ? PushReport.Outcome.WOULD_SEND : PushReport.Outcome.BEHIND,
                     t.declaration().generation(), t.leftBehind(), p instanceof PlanView v ? v : null,
                     p instanceof String s ? s : null));
         }
@@ -32,9 +34,9 @@ final class PushResults {
         List<PushReport.NodeResult> results = new ArrayList<>();
         for (PushDecision.Target t : targets) {
             Object answer = answers.get(t.node().name());
-            results.add(answer instanceof AgentClient.Accepted a
-                    ? new PushReport.NodeResult(t.node().name(), "sent", a.generation(), t.leftBehind(), a.plan(), null)
-                    : new PushReport.NodeResult(t.node().name(), "behind", t.declaration().generation(), t.leftBehind(),
+            results.add(answer instanceof Accepted a
+                    ? new PushReport.NodeResult(t.node().name(), PushReport.Outcome.SENT, a.generation(), t.leftBehind(), a.plan(), null)
+                    : new PushReport.NodeResult(t.node().name(), PushReport.Outcome.BEHIND, t.declaration().generation(), t.leftBehind(),
                             null, (String) answer));
         }
         return results;
@@ -55,7 +57,7 @@ final class PushResults {
     static List<String> acceptedNotes(List<PushDecision.Target> targets, Map<String, Object> answers) {
         List<String> notes = new ArrayList<>();
         for (PushDecision.Target t : targets) {
-            if (answers.get(t.node().name()) instanceof AgentClient.Accepted a) {
+            if (answers.get(t.node().name()) instanceof Accepted a) {
                 PushDecision.acceptedNote(t, a.generation()).ifPresent(notes::add);
             }
         }

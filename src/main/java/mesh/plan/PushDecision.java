@@ -136,11 +136,12 @@ public final class PushDecision {
     }
 
     /**
-     * Step two: the replacements the previews add up to, and the refusal when they exceed the
-     * budget. A dry run or {@code --yes} is never refused; a preview that failed counts nothing.
+     * Step two: the replacements the previews add up to (each preview's count of containers it
+     * replaces), and the refusal when they exceed the budget. A dry run or {@code --yes} is never
+     * refused; a preview that failed is not among them.
      */
-    public static Verdict judge(Collection<PlanView> previews, int budget, boolean dryRun, boolean yes) {
-        int replacements = previews.stream().mapToInt(p -> p.replace().size()).sum();
+    public static Verdict judge(Collection<Integer> previews, int budget, boolean dryRun, boolean yes) {
+        int replacements = previews.stream().mapToInt(Integer::intValue).sum();
         if (dryRun || yes || replacements <= budget) {
             return new Verdict(replacements, Optional.empty());
         }
