@@ -165,7 +165,7 @@ class PushConcurrencyIT {
                 .method(method, java.net.http.HttpRequest.BodyPublishers.noBody()).timeout(Duration.ofSeconds(30)).build(),
                 java.net.http.HttpResponse.BodyHandlers.ofString());
         long ms = Duration.ofNanos(System.nanoTime() - start).toMillis();
-        System.out.printf("PushConcurrencyIT: %s %s took %d ms while a push waited%n", method, path, ms);
+        System.out.printf("PushConcurrencyIT: %s %s took %d ms%n", method, path, ms);
         assertEquals(200, r.statusCode(), method + " " + path + ": " + r.body());
         return ms;
     }
