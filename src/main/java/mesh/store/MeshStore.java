@@ -25,7 +25,9 @@ import org.flywaydb.core.Flyway;
 
 /**
  * MeshStore holds all of the controller's SQL. Each verb runs in one transaction
- * ({@link #inTransaction}); the methods below take that transaction's connection.
+ * ({@link #inTransaction}); the methods below take that transaction's connection. A push is the
+ * exception: it waits on agents, so it runs short transactions around those calls, serialised
+ * by {@link PushLock} instead ({@link #lockPushes}).
  */
 @ApplicationScoped
 public class MeshStore {
