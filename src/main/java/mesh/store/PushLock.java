@@ -48,9 +48,11 @@ public final class PushLock implements AutoCloseable {
      */
     @Override
     public void close() {
-        try (PreparedStatement s = connection.prepareStatement("select pg_advisory_unlock(?)")) {
-            s.setLong(1, KEY);
-            s.execute();
+        try {
+            try (PreparedStatement s = connection.prepareStatement("select pg_advisory_unlock(?)")) {
+                s.setLong(1, KEY);
+                s.execute();
+            }
             connection.close();
         } catch (SQLException e) {
             LOG.warnf("releasing the push lock failed (%s); dropping its connection, which releases it", e.getMessage());
