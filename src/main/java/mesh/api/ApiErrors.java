@@ -4,14 +4,20 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.List;
 import mesh.docker.EngineFailure;
+import mesh.model.Conflict;
 import mesh.model.InvalidInput;
+import mesh.model.NotFound;
 import mesh.plan.PlanFailure;
 import mesh.store.StoreFailure;
+import mesh.wire.ApiError;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 /**
  * ApiErrors turns every refusal of the host's and the controller's APIs into
- * {@code {"error": "...", "problems": [...]}} with its status, never a stack trace.
+ * {@code {"error": "...", "problems": [...]}} with its status, never a stack trace. It is the one
+ * place that knows which failure is which HTTP status: services throw typed failures
+ * ({@link InvalidInput} 400, {@link NotFound} 404, {@link Conflict} 409, {@link PlanFailure} 409,
+ * {@link StoreFailure} and {@link EngineFailure} 503).
  */
 public class ApiErrors {
 
@@ -20,6 +26,17 @@ public class ApiErrors {
         return error(400, e.getMessage(), e.problems());
     }
 
+    @ServerExceptionMapper
+    public Response notFound(NotFound e) {
+        return error(404, e.getMessage(), List.of());
+    }
+
+    @ServerExceptionMapper
+    public Response conflict(Conflict e) {
+        return error(409, e.getMessage(), List.of());
+    }
+
+    /** A refusal that still carries its own status: the host agent's, until its services throw typed failures too. */
     @ServerExceptionMapper
     public Response refused(Refusal e) {
         return error(e.status(), e.getMessage(), e.problems());

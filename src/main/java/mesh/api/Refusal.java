@@ -4,7 +4,9 @@ import java.util.List;
 
 /**
  * Refusal is a request turned down, with the HTTP status and the message the caller gets back.
- * Whatever refuses must have changed nothing.
+ * Whatever refuses must have changed nothing. Only the host agent still throws it; the controller
+ * and the store throw typed failures (mesh.model's InvalidInput, NotFound, Conflict; StoreFailure)
+ * that {@link ApiErrors} alone turns into status codes, and the agent is to follow.
  */
 public class Refusal extends RuntimeException {
     private final int status;

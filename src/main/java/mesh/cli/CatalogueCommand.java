@@ -8,6 +8,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import mesh.controller.MeshController;
+import mesh.wire.CatalogueChange;
+import mesh.wire.ManifestFile;
+import mesh.wire.ModuleView;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -32,9 +35,9 @@ public class CatalogueCommand {
             description = {"Add or update modules from a manifest file, or every *.yaml / *.yml in a folder.",
                 "All are checked first: one bad manifest and none is stored."})
     int add(@Parameters(paramLabel = "FILE|DIR") Path path) {
-        List<MeshController.ManifestFile> files = read(path);
-        MeshController.CatalogueChange change = ControllerClient.fromEnvironment().send("POST", "/v1/mesh/catalogue",
-                files, MeshController.CatalogueChange.class);
+        List<ManifestFile> files = read(path);
+        CatalogueChange change = ControllerClient.fromEnvironment().send("POST", "/v1/mesh/catalogue",
+                files, CatalogueChange.class);
         if (format.json()) {
             output.json(spec, change);
         } else {
@@ -46,7 +49,7 @@ public class CatalogueCommand {
 
     @Command(name = "list", mixinStandardHelpOptions = true, description = {"List the modules, where each is assigned and runs."})
     int list() {
-        List<MeshController.ModuleView> modules = ControllerClient.fromEnvironment().modules();
+        List<ModuleView> modules = ControllerClient.fromEnvironment().modules();
         if (format.json()) {
             output.json(spec, modules);
             return ExitCodes.OK;
@@ -57,7 +60,7 @@ public class CatalogueCommand {
         return ExitCodes.OK;
     }
 
-    static List<MeshController.ManifestFile> read(Path path) {
+    static List<ManifestFile> read(Path path) {
         List<Path> paths = new ArrayList<>();
         if (Files.isDirectory(path)) {
             try (Stream<Path> all = Files.list(path)) {
@@ -71,10 +74,10 @@ public class CatalogueCommand {
         } else {
             paths.add(path);
         }
-        List<MeshController.ManifestFile> files = new ArrayList<>();
+        List<ManifestFile> files = new ArrayList<>();
         for (Path p : paths) {
             try {
-                files.add(new MeshController.ManifestFile(p.getFileName().toString(), Files.readString(p)));
+                files.add(new ManifestFile(p.getFileName().toString(), Files.readString(p)));
             } catch (IOException e) {
                 throw new VerbFailure("cannot read " + p + ": " + e.getMessage());
             }

@@ -1,18 +1,17 @@
 package mesh.cli;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JavaType;
 import java.io.IOException;
-import java.net.URI;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.HttpURLConnection;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
-import mesh.api.ApiError;
 import mesh.model.DeclarationJson;
+import mesh.wire.ApiError;
+import mesh.wire.JsonHttp;
 
 /**
  * ControllerClient is the CLI's edge to the controller: MESH_CONTROLLER and MESH_TOKEN, JSON over
@@ -62,16 +61,16 @@ final class ControllerClient {
         return call("GET", path, null, answer);
     }
 
-    java.util.List<mesh.controller.MeshController.NodeView> nodes() {
-        return get("/v1/mesh/nodes", listOf(mesh.controller.MeshController.NodeView.class));
+    java.util.List<mesh.wire.NodeView> nodes() {
+        return get("/v1/mesh/nodes", listOf(mesh.wire.NodeView.class));
     }
 
-    java.util.List<mesh.controller.MeshStatus.NodeStatus> status() {
-        return get("/v1/mesh/status", listOf(mesh.controller.MeshStatus.NodeStatus.class));
+    java.util.List<mesh.wire.NodeStatus> status() {
+        return get("/v1/mesh/status", listOf(mesh.wire.NodeStatus.class));
     }
 
-    java.util.List<mesh.controller.MeshController.ModuleView> modules() {
-        return get("/v1/mesh/catalogue", listOf(mesh.controller.MeshController.ModuleView.class));
+    java.util.List<mesh.wire.ModuleView> modules() {
+        return get("/v1/mesh/catalogue", listOf(mesh.wire.ModuleView.class));
     }
 
     java.util.List<mesh.plan.MeshPlan.RosterEntry> roster() {
@@ -87,54 +86,46 @@ final class ControllerClient {
     }
 
     <T> T call(String method, String path, Object body, JavaType answer) {
-        String json = body == null ? null : DeclarationJson.write(body);
-        Answer response = exchange(method, path, json);
-        // a controller just started (by systemd, or by `mesh install`) says 503 + Retry-After until it serves: wait for it
-        long deadline = System.nanoTime() + STARTING.toNanos();
-        while (response.status() == 503 && response.retryAfter() && System.nanoTime() < deadline) {
-            try {
-                Thread.sleep(200);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-            response = exchange(method, path, json);
-        }
-        if (response.status() / 100 != 2) {
-            throw new VerbFailure(errorOf(response));
-        }
-        if (answer == null || response.body().isEmpty()) {
-            return null;
-        }
-        try {
-            return DeclarationJson.MAPPER.readerFor(answer)
-                    .without(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).readValue(response.body());
-        } catch (JsonProcessingException e) {
-            throw new VerbFailure("the controller answered something unreadable: " + e.getOriginalMessage());
-        }
+        // a controller just started (by systemd, or by `mesh install`) says 503 + Retry-After until it serves: JsonHttp waits
+        return new JsonHttp(this::exchange, token, failures).call(method, path, body, answer, READ_TIMEOUT, STARTING);
     }
 
-    /** Answer is the controller's status code, body, and whether it said when to ask again (Retry-After). */
-    record Answer(int status, String body, boolean retryAfter) {
-    }
+    /** What went wrong asking the controller, as the verb's failure in the operator's words. */
+    private final JsonHttp.Failures failures = new JsonHttp.Failures() {
+        @Override
+        public RuntimeException unreachable(Exception e) {
+            return new VerbFailure(e instanceof InterruptedException ? "interrupted while asking the controller"
+                    : "cannot reach the controller at " + base + " (" + e.getClass().getSimpleName()
+                    + "); is 'mesh controller serve' running, and is MESH_CONTROLLER right?");
+        }
+
+        @Override
+        public RuntimeException refused(JsonHttp.Answer a, ApiError error) {
+            return new VerbFailure(error == null ? "the controller answered " + a.status() + ": " + a.body() : errorOf(error));
+        }
+
+        @Override
+        public RuntimeException unreadable(JsonHttp.Answer a, String detail) {
+            return new VerbFailure("the controller answered something unreadable: " + detail);
+        }
+    };
 
     /**
      * One request over HttpURLConnection. Not java.net.http.HttpClient: building one initialises
      * the TLS stack even for http://, which cost a verb about half a second of its start here
      * (docs/benchmarks.md); a verb makes one request and exits.
      */
-    private Answer exchange(String method, String path, String body) {
+    private JsonHttp.Answer exchange(String method, String path, Map<String, String> headers, String body,
+                                     Duration readTimeout) throws IOException {
         HttpURLConnection c = null;
         try {
             c = (HttpURLConnection) URI.create(base + path).toURL().openConnection();
             c.setRequestMethod(method);
             c.setConnectTimeout((int) CONNECT_TIMEOUT.toMillis());
-            c.setReadTimeout((int) READ_TIMEOUT.toMillis());
-            c.setRequestProperty("Authorization", "Bearer " + token);
-            c.setRequestProperty("Accept", "application/json");
+            c.setReadTimeout((int) readTimeout.toMillis());
+            headers.forEach(c::setRequestProperty);
             if (body != null) {
                 c.setDoOutput(true);
-                c.setRequestProperty("Content-Type", "application/json");
                 try (OutputStream out = c.getOutputStream()) {
                     out.write(body.getBytes(StandardCharsets.UTF_8));
                 }
@@ -142,12 +133,9 @@ final class ControllerClient {
             int status = c.getResponseCode();
             InputStream in = status >= 400 ? c.getErrorStream() : c.getInputStream();
             String text = in == null ? "" : new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            return new Answer(status, text, c.getHeaderField("Retry-After") != null);
+            return new JsonHttp.Answer(status, text, c.getHeaderField("Retry-After") != null);
         } catch (IllegalArgumentException | java.net.MalformedURLException e) {
             throw new VerbFailure("MESH_CONTROLLER is not a URL like http://HOST:7700: '" + base + "'");
-        } catch (IOException e) {
-            throw new VerbFailure("cannot reach the controller at " + base + " (" + e.getClass().getSimpleName()
-                    + "); is 'mesh controller serve' running, and is MESH_CONTROLLER right?");
         } finally {
             if (c != null) {
                 c.disconnect();
@@ -155,20 +143,16 @@ final class ControllerClient {
         }
     }
 
-    private static String errorOf(Answer response) {
-        try {
-            ApiError error = DeclarationJson.MAPPER.readValue(response.body(), ApiError.class);
-            if (error.problems() != null && error.problems().size() > 1) {
-                String joined = String.join("; ", error.problems());
-                String head = error.error().endsWith(joined)
-                        ? error.error().substring(0, error.error().length() - joined.length()).replaceAll("[:\\s]+$", "")
-                        : error.error();
-                return (head.isEmpty() ? error.problems().size() + " problems" : head) + ":\n  "
-                        + String.join("\n  ", error.problems());
-            }
-            return error.error();
-        } catch (JsonProcessingException | RuntimeException e) {
-            return "the controller answered " + response.status() + ": " + response.body();
+    /** The controller's refusal; several problems each on a line of their own, under one head line. */
+    private static String errorOf(ApiError error) {
+        if (error.problems() != null && error.problems().size() > 1) {
+            String joined = String.join("; ", error.problems());
+            String head = error.error().endsWith(joined)
+                    ? error.error().substring(0, error.error().length() - joined.length()).replaceAll("[:\\s]+$", "")
+                    : error.error();
+            return (head.isEmpty() ? error.problems().size() + " problems" : head) + ":\n  "
+                    + String.join("\n  ", error.problems());
         }
+        return error.error();
     }
 }

@@ -6,7 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import mesh.controller.MeshStatus;
-import mesh.controller.PushReport;
+import mesh.wire.NodeStatus;
+import mesh.wire.PushReport;
 
 /**
  * ConvergenceWait is {@code push --wait}: after a push, polls {@code mesh status} until every node
@@ -28,13 +29,13 @@ final class ConvergenceWait {
     /** Waits for the nodes the push sent; returns the nodes not converged by then, each with its state. */
     Map<String, String> await(PushReport report, Duration timeout) {
         Map<String, Long> sent = new LinkedHashMap<>();
-        report.nodes().stream().filter(n -> n.outcome().equals("sent")).forEach(n -> sent.put(n.node(), n.generation()));
+        report.nodes().stream().filter(n -> n.outcome() == mesh.wire.PushReport.Outcome.SENT).forEach(n -> sent.put(n.node(), n.generation()));
         Map<String, String> waiting = new LinkedHashMap<>();
         Map<String, String> said = new LinkedHashMap<>();
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             waiting.clear();
-            for (MeshStatus.NodeStatus n : controller.status()) {
+            for (NodeStatus n : controller.status()) {
                 Long generation = sent.get(n.node().name());
                 if (generation == null) {
                     continue;

@@ -18,7 +18,7 @@ import mesh.model.DeclarationJson;
 import mesh.model.InvalidInput;
 import mesh.plan.HostDiff;
 import mesh.plan.HostPlan;
-import mesh.plan.PlanView;
+import mesh.wire.PlanView;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;

@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.Map;
 import mesh.controller.MeshController;
 import mesh.model.Node;
+import mesh.wire.AddedNode;
+import mesh.wire.NodeView;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -31,8 +33,8 @@ public class NodeCommand {
     int add(@Parameters(paramLabel = "NAME") String name,
             @Option(names = "--address", required = true, paramLabel = "ADDR", description = "its mesh address") String address,
             @Option(names = "--agent", paramLabel = "URL", description = "its host agent (default http://ADDR:7701)") String agent) {
-        MeshController.AddedNode added = ControllerClient.fromEnvironment().send("POST", "/v1/mesh/nodes",
-                Map.of("name", name, "address", address, "agent", agent == null ? "" : agent), MeshController.AddedNode.class);
+        AddedNode added = ControllerClient.fromEnvironment().send("POST", "/v1/mesh/nodes",
+                Map.of("name", name, "address", address, "agent", agent == null ? "" : agent), AddedNode.class);
         if (format.json()) {
             output.json(spec, added);
         } else {
@@ -45,7 +47,7 @@ public class NodeCommand {
 
     @Command(name = "list", mixinStandardHelpOptions = true, description = {"List the nodes and where their pushes stand."})
     int list() {
-        List<MeshController.NodeView> nodes = ControllerClient.fromEnvironment().nodes();
+        List<NodeView> nodes = ControllerClient.fromEnvironment().nodes();
         if (format.json()) {
             output.json(spec, nodes);
             return ExitCodes.OK;

@@ -2,7 +2,7 @@ package mesh.cli;
 
 import java.util.ArrayList;
 import java.util.List;
-import mesh.plan.PlanView;
+import mesh.wire.PlanView;
 
 /** PlanLines is how a plan reads in text, the same in {@code push} and {@code host apply}: one line per change. */
 final class PlanLines {

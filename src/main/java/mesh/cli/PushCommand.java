@@ -6,7 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import mesh.controller.PushReport;
+import mesh.wire.PushReport;
+import mesh.wire.PushRequest;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -55,8 +56,7 @@ public class PushCommand implements Callable<Integer> {
             throw new VerbFailure("--wait-timeout must be at least 1 second, got " + waitSeconds);
         }
         ControllerClient controller = ControllerClient.fromEnvironment();
-        PushReport report = controller.send("POST", "/v1/mesh/push",
-                Map.of("nodes", nodes, "dryRun", dryRun, "yes", yes), PushReport.class);
+        PushReport report = controller.send("POST", "/v1/mesh/push", new PushRequest(nodes, dryRun, yes), PushReport.class);
         if (format.json()) {
             output.json(spec, report);
         } else {
@@ -82,11 +82,11 @@ public class PushCommand implements Callable<Integer> {
         report.notes().forEach(n -> output.line(spec, n));
         for (PushReport.NodeResult n : report.nodes()) {
             switch (n.outcome()) {
-                case "unchanged" -> output.line(spec, n.node() + ": unchanged");
-                case "behind" -> output.error(spec, n.node() + (report.dryRun() ? ": cannot preview: "
+                case UNCHANGED -> output.line(spec, n.node() + ": unchanged");
+                case BEHIND -> output.error(spec, n.node() + (report.dryRun() ? ": cannot preview: "
                         : ": behind (it is sent at the next push): ") + n.error());
                 default -> {
-                    String verb = n.outcome().equals("sent") ? "sent generation " : "would send generation ";
+                    String verb = n.outcome() == PushReport.Outcome.SENT ? "sent generation " : "would send generation ";
                     output.line(spec, n.node() + ": " + verb + n.generation() + (n.plan() == null ? "" : " — " + n.plan().summary()));
                     if (n.plan() != null) {
                         PlanLines.of(n.plan()).forEach(line -> output.line(spec, line));

@@ -5,7 +5,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
 import mesh.controller.MeshStatus;
-import mesh.host.HostStatus;
+import mesh.wire.HostStatus;
+import mesh.wire.NodeStatus;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -30,7 +31,7 @@ public class StatusCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        List<MeshStatus.NodeStatus> nodes = ControllerClient.fromEnvironment().status();
+        List<NodeStatus> nodes = ControllerClient.fromEnvironment().status();
         if (format.json()) {
             output.json(spec, nodes);
         } else {
@@ -50,7 +51,7 @@ public class StatusCommand implements Callable<Integer> {
     }
 
     static String running(HostStatus agent) {
-        long running = agent.components().stream().filter(c -> c.state().equals("running")).count();
+        long running = agent.components().stream().filter(c -> c.state() == HostStatus.ComponentState.RUNNING).count();
         return running + "/" + agent.components().size();
     }
 }

@@ -1,6 +1,5 @@
 package mesh.controller;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -14,18 +13,23 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.Function;
-import mesh.api.ApiError;
-import mesh.host.HostStatus;
 import mesh.model.Declaration;
-import mesh.model.DeclarationJson;
 import mesh.model.Node;
-import mesh.plan.PlanView;
+import mesh.plan.PushDecision;
+import mesh.wire.Accepted;
+import mesh.wire.ApiError;
+import mesh.wire.JsonHttp;
+import mesh.wire.HostStatus;
+import mesh.wire.PlanView;
+import org.jboss.logging.Logger;
 
 /**
  * AgentClient is the controller's one edge to the host agents: preview a declaration, push it.
  * Every call is bounded; an agent that does not answer is an {@link Unreachable}, not a hang.
  */
 public class AgentClient {
+
+    private static final Logger LOG = Logger.getLogger("mesh.controller");
 
     static final Duration CONNECT = Duration.ofSeconds(3);
     static final Duration REQUEST = Duration.ofSeconds(30);
@@ -50,10 +54,6 @@ public class AgentClient {
         return h;
     }
 
-    /** Accepted is the agent's answer to a push. */
-    public record Accepted(String node, long generation, PlanView plan, String note) {
-    }
-
     /** Unreachable is an agent that could not be asked, or answered with a refusal. */
     public static class Unreachable extends RuntimeException {
         private final int status;
@@ -76,6 +76,33 @@ public class AgentClient {
         return call(node, token, "PUT", "/v1/declaration", d, Accepted.class, REQUEST, STARTING);
     }
 
+    /**
+     * Pushes a declaration. An agent that refuses it as not newer (409) has accepted one the store
+     * does not know of (a push whose record was lost, a store restored from a backup); generations
+     * only grow, so it gets the same content again, numbered after its newest
+     * ({@link PushDecision#resend}); the agent's records keep what it had.
+     */
+    public Accepted pushGrowing(Node node, String token, Declaration d) {
+        try {
+            return push(node, token, d);
+        } catch (Unreachable refused) {
+            if (refused.status() != 409) {
+                throw refused;
+            }
+            long newest;
+            try {
+                newest = status(node, token).generation();
+            } catch (Unreachable unread) {
+                throw new Unreachable(refused.getMessage() + "; and its generation could not be read: "
+                        + unread.getMessage(), refused.status());
+            }
+            Declaration again = PushDecision.resend(d, newest).orElseThrow(() -> refused);
+            LOG.infof("push: node %s has accepted generation %d, which this store does not know of; sending as %d",
+                    node.name(), newest, again.generation());
+            return push(node, token, again);
+        }
+    }
+
     /** The agent's status ({@code GET /v1/status}); a starting agent is waited for. */
     public HostStatus status(Node node, String token) {
         return call(node, token, "GET", "/v1/status", null, HostStatus.class, REQUEST, STARTING);
@@ -84,11 +111,6 @@ public class AgentClient {
     /** The same, asked in passing: bounded by {@link #QUICK}, and a starting agent is not waited for. */
     public HostStatus statusQuickly(Node node, String token) {
         return call(node, token, "GET", "/v1/status", null, HostStatus.class, QUICK, Duration.ZERO);
-    }
-
-    /** An agent that is starting answers 503 with Retry-After; a failing engine's 503 has none and is not waited out. */
-    static boolean startingUp(HttpResponse<?> response) {
-        return response.statusCode() == 503 && response.headers().firstValue("Retry-After").isPresent();
     }
 
     /**
@@ -116,47 +138,44 @@ public class AgentClient {
 
     private <T> T call(Node node, String token, String method, String path, Object body, Class<T> answer,
                        Duration timeout, Duration waitWhileStarting) {
-        URI uri = URI.create(node.agent().replaceAll("/+$", "") + path);
-        HttpRequest.Builder builder = HttpRequest.newBuilder(uri).timeout(timeout)
-                .header("Authorization", "Bearer " + token);
-        if (body != null) {
-            builder.header("Content-Type", "application/json");
-        }
-        HttpRequest request = builder.method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofString(DeclarationJson.write(body)))
-                .build();
-        HttpResponse<String> response;
-        try {
-            long deadline = System.nanoTime() + waitWhileStarting.toNanos();
-            response = http().send(request, HttpResponse.BodyHandlers.ofString());
-            while (startingUp(response) && System.nanoTime() < deadline) {
-                Thread.sleep(250);
-                response = http().send(request, HttpResponse.BodyHandlers.ofString());
-            }
-        } catch (IOException e) {
-            throw new Unreachable("node " + node.name() + "'s agent at " + node.agent() + " did not answer ("
-                    + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ")", 0);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new Unreachable("interrupted while asking node " + node.name(), 0);
-        }
-        try {
-            if (response.statusCode() / 100 != 2) {
-                String error = response.body();
-                try {
-                    error = DeclarationJson.MAPPER.readValue(response.body(), ApiError.class).error();
-                } catch (JsonProcessingException notJson) {
-                    // keep the raw body: it is all the agent said
+        return new JsonHttp((m, p, headers, json, t) -> exchange(node, m, p, headers, json, t), token, failures(node))
+                .call(method, path, body, answer, timeout, waitWhileStarting);
+    }
+
+    private JsonHttp.Answer exchange(Node node, String method, String path, Map<String, String> headers, String body,
+                                     Duration timeout) throws IOException, InterruptedException {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(node.agent().replaceAll("/+$", "") + path))
+                .timeout(timeout);
+        headers.forEach(builder::header);
+        HttpResponse<String> response = http().send(builder.method(method, body == null
+                ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        return new JsonHttp.Answer(response.statusCode(), response.body(),
+                response.headers().firstValue("Retry-After").isPresent());
+    }
+
+    /** What went wrong asking a node's agent, as an {@link Unreachable} that names the node. */
+    private static JsonHttp.Failures failures(Node node) {
+        return new JsonHttp.Failures() {
+            @Override
+            public RuntimeException unreachable(Exception e) {
+                if (e instanceof InterruptedException) {
+                    return new Unreachable("interrupted while asking node " + node.name(), 0);
                 }
-                throw new Unreachable("node " + node.name() + "'s agent refused (" + response.statusCode() + "): " + error,
-                        response.statusCode());
+                return new Unreachable("node " + node.name() + "'s agent at " + node.agent() + " did not answer ("
+                        + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ")", 0);
             }
-            return DeclarationJson.MAPPER.readerFor(answer)
-                    .without(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-                    .readValue(response.body());
-        } catch (JsonProcessingException e) {
-            throw new Unreachable("node " + node.name() + "'s agent answered something unreadable: " + e.getOriginalMessage(),
-                    response.statusCode());
-        }
+
+            @Override
+            public RuntimeException refused(JsonHttp.Answer a, ApiError error) {
+                return new Unreachable("node " + node.name() + "'s agent refused (" + a.status() + "): "
+                        + (error == null ? a.body() : error.error()), a.status());
+            }
+
+            @Override
+            public RuntimeException unreadable(JsonHttp.Answer a, String detail) {
+                return new Unreachable("node " + node.name() + "'s agent answered something unreadable: " + detail, a.status());
+            }
+        };
     }
 }

@@ -3,7 +3,6 @@ package mesh.controller;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import java.util.List;
-import mesh.api.Refusal;
 import mesh.model.DeclarationJson;
 import mesh.model.InvalidInput;
 
@@ -27,12 +26,12 @@ final class Bodies {
 
     private static <T> T read(String body, com.fasterxml.jackson.databind.JavaType type, String expected) {
         if (body == null || body.isBlank()) {
-            throw new Refusal(400, "the request needs a JSON body: " + expected);
+            throw new InvalidInput(List.of("the request needs a JSON body: " + expected));
         }
         try {
             T value = DeclarationJson.MAPPER.readValue(body, type);
             if (value == null) {
-                throw new Refusal(400, "the request needs a JSON body: " + expected);
+                throw new InvalidInput(List.of("the request needs a JSON body: " + expected));
             }
             return value;
         } catch (JsonProcessingException e) {

@@ -14,6 +14,15 @@ import java.util.List;
 import mesh.model.Node;
 import mesh.model.Placement;
 import mesh.plan.MeshPlan;
+import mesh.wire.CatalogueChange;
+import mesh.wire.ManifestFile;
+import mesh.wire.ModuleView;
+import mesh.wire.NewNode;
+import mesh.wire.NodeStatus;
+import mesh.wire.NodeView;
+import mesh.wire.PublicDomain;
+import mesh.wire.PushReport;
+import mesh.wire.PushRequest;
 
 /**
  * ControllerResource is the operator's API; the CLI verbs are its clients. Bodies are read as text
@@ -33,18 +42,6 @@ public class ControllerResource {
     @Inject
     MeshPush pushes;
 
-    /** NewNode is the body of {@code POST /v1/mesh/nodes}. */
-    public record NewNode(String name, String address, String agent) {
-    }
-
-    /** PublicDomain is the body of {@code PUT /v1/mesh/nodes/{name}/public-domain}. */
-    public record PublicDomain(String domain) {
-    }
-
-    /** PushRequest is the body of {@code POST /v1/mesh/push}. */
-    public record PushRequest(List<String> nodes, Boolean dryRun, Boolean yes) {
-    }
-
     @POST
     @Path("/nodes")
     public Response addNode(String body) {
@@ -54,14 +51,14 @@ public class ControllerResource {
 
     @GET
     @Path("/nodes")
-    public List<MeshController.NodeView> nodes() {
+    public List<NodeView> nodes() {
         return controller.nodes();
     }
 
     /** Each node as the store knows it beside what its agent says now. */
     @GET
     @Path("/status")
-    public List<MeshStatus.NodeStatus> status() {
+    public List<NodeStatus> status() {
         return meshStatus.status();
     }
 
@@ -80,14 +77,14 @@ public class ControllerResource {
 
     @POST
     @Path("/catalogue")
-    public MeshController.CatalogueChange addCatalogue(String body) {
+    public CatalogueChange addCatalogue(String body) {
         return controller.addCatalogue(Bodies.read(body, new com.fasterxml.jackson.core.type.TypeReference<
-                List<MeshController.ManifestFile>>() { }, "a list of {\"file\", \"yaml\"}"));
+                List<ManifestFile>>() { }, "a list of {\"file\", \"yaml\"}"));
     }
 
     @GET
     @Path("/catalogue")
-    public List<MeshController.ModuleView> catalogue() {
+    public List<ModuleView> catalogue() {
         return controller.catalogue();
     }
 

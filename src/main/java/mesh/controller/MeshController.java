@@ -10,14 +10,20 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import mesh.api.Refusal;
+import mesh.model.Conflict;
 import mesh.model.InvalidInput;
 import mesh.model.Manifest;
 import mesh.model.ManifestYaml;
 import mesh.model.Node;
+import mesh.model.NotFound;
 import mesh.model.Placement;
 import mesh.plan.MeshPlan;
 import mesh.store.MeshStore;
+import mesh.wire.AddedNode;
+import mesh.wire.CatalogueChange;
+import mesh.wire.ManifestFile;
+import mesh.wire.ModuleView;
+import mesh.wire.NodeView;
 
 /**
  * MeshController carries out the operator's verbs on nodes, the catalogue and placement, each in
@@ -52,15 +58,6 @@ public class MeshController {
 
     // nodes
 
-    /** AddedNode is the answer to {@code node add}: the only time the agent token is shown. */
-    public record AddedNode(String name, String address, String agent, String token) {
-    }
-
-    /** NodeView is a node as {@code node list} shows it, with where its pushes stand. */
-    public record NodeView(String name, String address, String agent, String publicDomain, long generation,
-                           long ackedGeneration, String lastError) {
-    }
-
     public AddedNode addNode(String name, String address, String agent) {
         List<String> problems = NodeInput.problems(name, address, agent);
         if (!problems.isEmpty()) {
@@ -70,7 +67,7 @@ public class MeshController {
         String token = HexFormat.of().formatHex(randomBytes());
         return store.inTransaction(c -> {
             if (store.node(c, name).isPresent()) {
-                throw new Refusal(409, "node " + name + " already exists");
+                throw new Conflict("node " + name + " already exists");
             }
             store.addNode(c, new Node(name, address, url, null), token);
             return new AddedNode(name, address, url, token);
@@ -117,7 +114,7 @@ public class MeshController {
                     .filter(p -> name.equals(p.assigned()) || name.equals(p.taken()))
                     .map(Placement::module).toList();
             if (!used.isEmpty()) {
-                throw new Refusal(409, "node " + name + " still has modules assigned or running: "
+                throw new Conflict("node " + name + " still has modules assigned or running: "
                         + String.join(", ", used) + "; unassign them first");
             }
             store.removeNode(c, name);
@@ -126,19 +123,6 @@ public class MeshController {
     }
 
     // catalogue
-
-    /** ManifestFile is one file of a {@code catalogue add}. */
-    public record ManifestFile(String file, String yaml) {
-    }
-
-    /** CatalogueChange says which modules a {@code catalogue add} added and which it updated. */
-    public record CatalogueChange(List<String> added, List<String> updated) {
-    }
-
-    /** ModuleView is a module as {@code catalogue list} shows it. */
-    public record ModuleView(String module, List<String> components, List<String> routes, String assigned,
-                             String taken) {
-    }
 
     public CatalogueChange addCatalogue(List<ManifestFile> files) {
         if (files == null || files.isEmpty()) {
@@ -212,7 +196,7 @@ public class MeshController {
             existingModule(c, module);
             Placement current = placement(c, module);
             if (!node.equals(current.assigned())) {
-                throw new Refusal(409, "module " + module + " is not assigned to node " + node
+                throw new Conflict("module " + module + " is not assigned to node " + node
                         + (current.assigned() == null ? " (it is assigned nowhere)" : " (it is assigned to " + current.assigned() + ")"));
             }
             Placement next = new Placement(module, null, node.equals(current.taken()) ? null : current.taken());
@@ -228,13 +212,13 @@ public class MeshController {
     }
 
     private Node existingNode(Connection c, String name) throws SQLException {
-        return store.node(c, name).orElseThrow(() -> new Refusal(404, "unknown node " + name
+        return store.node(c, name).orElseThrow(() -> new NotFound("unknown node " + name
                 + "; 'mesh node list' shows the nodes"));
     }
 
     private void existingModule(Connection c, String module) throws SQLException {
         if (!store.hasModule(c, module)) {
-            throw new Refusal(404, "unknown module " + module + "; 'mesh catalogue list' shows the modules");
+            throw new NotFound("unknown module " + module + "; 'mesh catalogue list' shows the modules");
         }
     }
 

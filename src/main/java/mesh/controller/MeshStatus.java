@@ -6,9 +6,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import mesh.host.HostStatus;
 import mesh.model.Node;
 import mesh.store.MeshStore;
+import mesh.wire.HostStatus;
+import mesh.wire.NodeStatus;
+import mesh.wire.NodeView;
 
 /**
  * MeshStatus is {@code mesh status}: each node as the store knows it (sent, acknowledged) beside
@@ -27,16 +29,12 @@ public class MeshStatus {
 
     AgentClient agents = new AgentClient();
 
-    /** NodeStatus is one node: the store's view, the agent's answer (or why there is none), and a verdict. */
-    public record NodeStatus(MeshController.NodeView node, HostStatus agent, String agentError, boolean ok, String state) {
-    }
-
     record Asked(Node node, String token) {
     }
 
     public List<NodeStatus> status() {
         Map<String, String> tokens = new LinkedHashMap<>();
-        List<MeshController.NodeView> views = store.inTransaction(c -> {
+        List<NodeView> views = store.inTransaction(c -> {
             tokens.putAll(store.agentTokens(c));
             return controller.nodes(c);
         });
@@ -45,7 +43,7 @@ public class MeshStatus {
                 new Asked(new Node(v.name(), v.address(), v.agent(), v.publicDomain()), tokens.get(v.name()))));
         Map<String, Object> answers = AgentClient.askAll(asked, a -> agents.statusQuickly(a.node(), a.token()));
         List<NodeStatus> result = new ArrayList<>();
-        for (MeshController.NodeView view : views) {
+        for (NodeView view : views) {
             Object answer = answers.get(view.name());
             result.add(answer instanceof HostStatus agent ? verdict(view, agent, null) : verdict(view, null, (String) answer));
         }
@@ -53,7 +51,7 @@ public class MeshStatus {
     }
 
     /** The first thing an operator must know about the node, and whether it is all well. */
-    static NodeStatus verdict(MeshController.NodeView n, HostStatus agent, String agentError) {
+    static NodeStatus verdict(NodeView n, HostStatus agent, String agentError) {
         if (agent == null) {
             return new NodeStatus(n, null, agentError, false, agentError);
         }
@@ -79,7 +77,7 @@ public class MeshStatus {
         if (!failing.isEmpty()) {
             return new NodeStatus(n, agent, null, false, "failing: " + String.join(", ", failing));
         }
-        List<String> notRunning = agent.components().stream().filter(c -> !c.state().equals("running"))
+        List<String> notRunning = agent.components().stream().filter(c -> c.state() != HostStatus.ComponentState.RUNNING)
                 .map(c -> c.name() + " (" + c.state() + ")").toList();
         if (!agent.converged() || agent.appliedGeneration() < agent.generation() || !notRunning.isEmpty()) {
             return new NodeStatus(n, agent, null, false,

@@ -1,9 +1,10 @@
 package mesh.host;
 
 import mesh.api.Refusal;
+import mesh.wire.HostStatus;
 
-import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;

@@ -1,6 +1,9 @@
 package mesh.host;
 
 import mesh.api.Refusal;
+import mesh.wire.Accepted;
+import mesh.wire.HostStatus;
+import mesh.wire.Kept;
 
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
@@ -16,7 +19,7 @@ import java.util.Optional;
 import mesh.model.Declaration;
 import mesh.model.DeclarationJson;
 import mesh.plan.HostPlan;
-import mesh.plan.PlanView;
+import mesh.wire.PlanView;
 
 /**
  * HostResource is the agent's API. Every refusal leaves the agent as it was: the declaration is
@@ -28,17 +31,6 @@ public class HostResource {
 
     @Inject
     HostAgent agent;
-
-    /**
-     * Accepted is the answer to a push: the generation now held, what it changes on this node, and
-     * whether it is already applied (nothing to change: the caller need not poll the status).
-     */
-    public record Accepted(String node, long generation, boolean applied, PlanView plan, String note) {
-    }
-
-    /** Kept is one entry of {@code GET /v1/declarations}. */
-    public record Kept(long generation, String receivedAt, int components) {
-    }
 
     @PUT
     @Path("/declaration")

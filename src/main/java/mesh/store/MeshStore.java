@@ -14,22 +14,23 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import mesh.model.Conflict;
 import mesh.model.DeclarationJson;
 import mesh.model.Manifest;
 import mesh.model.Node;
 import mesh.model.Placement;
 import mesh.plan.MeshPlan;
+import mesh.plan.PushDecision;
 import org.flywaydb.core.Flyway;
 
 /**
  * MeshStore holds all of the controller's SQL. Each verb runs in one transaction
- * ({@link #inTransaction}); the methods below take that transaction's connection.
+ * ({@link #inTransaction}); the methods below take that transaction's connection. A push is the
+ * exception: it waits on agents, so it runs short transactions around those calls, serialised
+ * by {@link PushLock} instead ({@link #lockPushes}).
  */
 @ApplicationScoped
 public class MeshStore {
-
-    /** PUSH_LOCK serialises pushes across controllers sharing one store. */
-    static final long PUSH_LOCK = 0x6d657368L;
 
     /**
      * Resolved on first use: the datasource is active only in {@code controller serve} (its URL is
@@ -69,10 +70,23 @@ public class MeshStore {
         }
     }
 
-    public void lockPushes(Connection c) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement("select pg_advisory_xact_lock(?)")) {
-            s.setLong(1, PUSH_LOCK);
-            s.execute();
+    /**
+     * Takes the push lock ({@link PushLock}) on a connection of its own, or refuses at once when
+     * another push holds it: a push waits on agents for up to a minute, and a second one queued
+     * behind it would only send what the first has just sent.
+     */
+    public PushLock lockPushes() {
+        try {
+            Connection c = dataSource.get().getConnection();
+            c.setAutoCommit(true);
+            PushLock lock = PushLock.tryTake(c);
+            if (lock == null) {
+                throw new Conflict("another push is in progress; try again when it ends");
+            }
+            return lock;
+        } catch (SQLException e) {
+            throw new StoreFailure("the controller's store (PostgreSQL) failed: " + e.getMessage()
+                    + "; nothing was sent; try again when it answers", e);
         }
     }
 
@@ -206,6 +220,22 @@ public class MeshStore {
     /** PushState is what a node last acknowledged and the highest generation ever sent to it. */
     public record PushState(String node, long lastGeneration, long ackedGeneration, String ackedDeclaration,
                             String lastError) {
+    }
+
+    /** PushSnapshot is all a push reads from the store, read in one transaction: each node's push state as {@link PushDecision.Sent}. */
+    public record PushSnapshot(List<Node> nodes, List<Manifest> catalogue, List<Placement> placements,
+                               List<PushDecision.Sent> sent, Map<String, String> tokens) {
+    }
+
+    public PushSnapshot pushSnapshot() {
+        return inTransaction(c -> {
+            List<Node> nodes = nodes(c);
+            Map<String, Node> byName = new LinkedHashMap<>();
+            nodes.forEach(n -> byName.put(n.name(), n));
+            List<PushDecision.Sent> sent = pushStates(c).stream().map(p -> new PushDecision.Sent(byName.get(p.node()),
+                    p.lastGeneration(), p.ackedGeneration(), p.ackedDeclaration())).toList();
+            return new PushSnapshot(nodes, catalogue(c), placements(c), sent, agentTokens(c));
+        });
     }
 
     public List<PushState> pushStates(Connection c) throws SQLException {

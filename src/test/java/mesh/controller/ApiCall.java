@@ -1,5 +1,6 @@
 package mesh.controller;
 
+import mesh.wire.ManifestFile;
 import static io.restassured.RestAssured.given;
 
 import io.restassured.response.Response;
@@ -88,9 +89,9 @@ record ApiCall(String method, String path, String contentType, String body, Auth
         if (nameThenYaml.length % 2 != 0) {
             throw new IllegalArgumentException("files: give file name and YAML in pairs: " + Arrays.toString(nameThenYaml));
         }
-        List<MeshController.ManifestFile> files = new ArrayList<>();
+        List<ManifestFile> files = new ArrayList<>();
         for (int i = 0; i < nameThenYaml.length; i += 2) {
-            files.add(new MeshController.ManifestFile(nameThenYaml[i], nameThenYaml[i + 1]));
+            files.add(new ManifestFile(nameThenYaml[i], nameThenYaml[i + 1]));
         }
         return DeclarationJson.write(files);
     }

@@ -1,16 +1,18 @@
 package mesh.controller;
 
+import mesh.wire.NodeStatus;
+import mesh.wire.NodeView;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.List;
-import mesh.host.HostStatus;
+import mesh.wire.HostStatus;
 import org.junit.jupiter.api.Test;
 
 /** MeshStatusTest: the verdict `mesh status` gives a node, from the store's view and its agent's answer. */
 class MeshStatusTest {
 
-    static MeshController.NodeView node(long sent, long acked, String lastError) {
-        return new MeshController.NodeView("ace", "10.77.0.13", "http://10.77.0.13:7701", null, sent, acked, lastError);
+    static NodeView node(long sent, long acked, String lastError) {
+        return new NodeView("ace", "10.77.0.13", "http://10.77.0.13:7701", null, sent, acked, lastError);
     }
 
     static HostStatus agent(long generation, long applied, boolean converged, HostStatus.Component... components) {
@@ -22,11 +24,11 @@ class MeshStatusTest {
     }
 
     static HostStatus.Component component(String name, String state, String error) {
-        return new HostStatus.Component(name, "m", state, "v1:x", "id", error);
+        return new HostStatus.Component(name, "m", HostStatus.ComponentState.valueOf(state.toUpperCase(java.util.Locale.ROOT)), "v1:x", "id", error);
     }
 
-    static String verdict(MeshController.NodeView n, HostStatus a, String error) {
-        MeshStatus.NodeStatus s = MeshStatus.verdict(n, a, error);
+    static String verdict(NodeView n, HostStatus a, String error) {
+        NodeStatus s = MeshStatus.verdict(n, a, error);
         return (s.ok() ? "ok: " : "attention: ") + s.state();
     }
 

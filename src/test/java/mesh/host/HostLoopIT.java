@@ -15,6 +15,7 @@ import mesh.docker.DockerEngine;
 import mesh.model.Declaration;
 import mesh.model.Specs;
 import mesh.testbed.PackagedMesh;
+import mesh.wire.HostStatus;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -69,7 +70,7 @@ class HostLoopIT {
 
     boolean allRunning() {
         var status = agent.status();
-        return status.converged() && status.components().stream().allMatch(c -> c.state().equals("running"));
+        return status.converged() && status.components().stream().allMatch(c -> c.state() == HostStatus.ComponentState.RUNNING);
     }
 
     @Test

@@ -1,9 +1,11 @@
-package mesh.plan;
+package mesh.wire;
 
 import java.util.List;
+import mesh.plan.HostPlan;
 
 /**
  * PlanView is a host plan as the API and {@code -o json} show it: names and reasons, not specs.
+ * The agent answers a preview with it and the controller passes it on in its push report.
  */
 public record PlanView(String summary, List<String> create, List<Replaced> replace, List<String> start,
                        List<String> remove, int unchanged) {

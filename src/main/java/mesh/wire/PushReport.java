@@ -1,7 +1,7 @@
-package mesh.controller;
+package mesh.wire;
 
+import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.List;
-import mesh.plan.PlanView;
 
 /**
  * PushReport is what a push did, or with {@code --dry-run} would do, per node.
@@ -16,11 +16,26 @@ public record PushReport(boolean dryRun, int replacements, List<NodeResult> node
      * @param outcome    sent, unchanged, behind (could not be reached or refused), or would-send (dry run)
      * @param leftBehind it was not named on the command line but differed, so it was sent too
      */
-    public record NodeResult(String node, String outcome, long generation, boolean leftBehind, PlanView plan,
+    public record NodeResult(String node, Outcome outcome, long generation, boolean leftBehind, PlanView plan,
                              String error) {
     }
 
+    /** Outcome is what a push did to one node; in JSON, its lower-case name with '-' for '_'. */
+    public enum Outcome {
+        SENT, UNCHANGED, BEHIND, WOULD_SEND;
+
+        @JsonValue
+        public String json() {
+            return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+        }
+
+        @Override
+        public String toString() {
+            return json();
+        }
+    }
+
     public boolean complete() {
-        return nodes.stream().noneMatch(n -> n.outcome().equals("behind"));
+        return nodes.stream().noneMatch(n -> n.outcome() == Outcome.BEHIND);
     }
 }

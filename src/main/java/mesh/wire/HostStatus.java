@@ -1,8 +1,10 @@
-package mesh.host;
+package mesh.wire;
 
+import com.fasterxml.jackson.annotation.JsonValue;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import mesh.model.ComponentSpec;
 import mesh.model.Declaration;
@@ -17,22 +19,37 @@ public record HostStatus(String node, long generation, long appliedGeneration, b
                          String lastPass, String engineError, List<Component> components) {
 
     /** The key under which the agent keeps a failure of the engine itself (not of one component). */
-    static final String ENGINE = "(engine)";
+    public static final String ENGINE = "(engine)";
 
-    /** Component is one declared component: running, stopped, missing or changing, with its digest. */
-    public record Component(String name, String module, String state, String digest, String containerId,
+    /** Component is one declared component: its state on the engine, with its digest. */
+    public record Component(String name, String module, ComponentState state, String digest, String containerId,
                             String error) {
     }
 
-    static HostStatus of(String node, Declaration d, long applied, boolean converged, Instant lastPass,
+    /** ComponentState is where a declared component stands on the engine; in JSON, its lower-case name. */
+    public enum ComponentState {
+        RUNNING, STOPPED, MISSING, OUTDATED;
+
+        @JsonValue
+        public String json() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        @Override
+        public String toString() {
+            return json();
+        }
+    }
+
+    public static HostStatus of(String node, Declaration d, long applied, boolean converged, Instant lastPass,
                          List<ObservedContainer> observed, Map<String, String> failures) {
         List<Component> components = new ArrayList<>();
         if (d != null) {
             for (ComponentSpec c : d.components()) {
                 ObservedContainer o = observed.stream().filter(x -> x.name().equals(c.name())).findFirst().orElse(null);
-                String state = o == null ? "missing"
-                        : !SpecDigest.matches(o.digest(), c) ? "outdated"
-                        : o.running() ? "running" : "stopped";
+                ComponentState state = o == null ? ComponentState.MISSING
+                        : !SpecDigest.matches(o.digest(), c) ? ComponentState.OUTDATED
+                        : o.running() ? ComponentState.RUNNING : ComponentState.STOPPED;
                 components.add(new Component(c.name(), c.module(), state, o == null ? null : o.digest(),
                         o == null ? null : o.id(), failures.get(c.name())));
             }

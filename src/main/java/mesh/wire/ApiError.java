@@ -1,4 +1,4 @@
-package mesh.api;
+package mesh.wire;
 
 import java.util.List;
 

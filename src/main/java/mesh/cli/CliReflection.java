@@ -1,0 +1,17 @@
+package mesh.cli;
+
+import io.quarkus.runtime.annotations.RegisterForReflection;
+
+/**
+ * CliReflection registers for the native image the documents only the CLI writes with
+ * {@code -o json} (the APIs' bodies are mesh.wire's, registered in mesh.host.NativeReflection).
+ */
+@RegisterForReflection(targets = {
+    HostApplyCommand.Result.class,
+    HostHistoryCommand.Entry.class,
+})
+final class CliReflection {
+
+    private CliReflection() {
+    }
+}

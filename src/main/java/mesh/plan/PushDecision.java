@@ -1,0 +1,182 @@
+package mesh.plan;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import mesh.model.ComponentSpec;
+import mesh.model.Declaration;
+import mesh.model.DeclarationJson;
+import mesh.model.Node;
+
+/**
+ * PushDecision is what {@code mesh push} decides, apart from what it does: which nodes to send and
+ * why, what to tell the operator, and whether the push may go ahead. Plain values in, plain values
+ * out; the controller gathers them (store, agents), asks, sends and records. Two steps, because the
+ * previews the budget is judged on need a call to every agent in between: {@link #choose}, then
+ * {@link #judge}.
+ */
+public final class PushDecision {
+
+    private PushDecision() {
+    }
+
+    /** Reason is why a node is sent. */
+    public enum Reason {
+        /** Its planned declaration differs from the one it acknowledged, and it was named (or none were). */
+        CHANGED,
+        /** Not named, but its planned declaration differs from the one it acknowledged: sent too. */
+        LEFT_BEHIND,
+        /** Its agent holds an older generation than it acknowledged: its records were lost. */
+        LOST_RECORDS,
+        /** Its agent holds a newer generation than it acknowledged: a lost commit or a restored store. */
+        AHEAD_OF_STORE
+    }
+
+    /** Sent is where a node's pushes stand in the store: the highest generation sent, and what it acknowledged. */
+    public record Sent(Node node, long lastGeneration, long ackedGeneration, String ackedDeclaration) {
+    }
+
+    /**
+     * Draft is one node's planned declaration, numbered after the highest generation sent to it.
+     *
+     * @param content the declaration as JSON without its generation, as the store keeps what was acknowledged
+     * @param changed it differs from what the node acknowledged (or it never acknowledged anything)
+     */
+    public record Draft(Node node, Declaration declaration, String content, boolean changed, long ackedGeneration) {
+    }
+
+    /** Target is one node to send, with why; {@code leftBehind} when names were given and it is not one of them. */
+    public record Target(Node node, Declaration declaration, String content, Reason reason, boolean leftBehind) {
+    }
+
+    /** Choice is the nodes to send, those left as they are (names), and notes for the operator. */
+    public record Choice(List<Target> targets, List<String> unchanged, List<String> notes) {
+    }
+
+    /** Verdict is the replacements a push makes (or would) and, when it must not go ahead, why. */
+    public record Verdict(int replacements, Optional<String> refusal) {
+    }
+
+    /** The refusal for named nodes the store does not know, if any. */
+    public static Optional<String> unknownNodes(Collection<String> named, Collection<Node> nodes) {
+        List<String> unknown = named.stream().filter(n -> nodes.stream().noneMatch(x -> x.name().equals(n))).toList();
+        return unknown.isEmpty() ? Optional.empty()
+                : Optional.of("unknown node" + (unknown.size() > 1 ? "s " : " ") + String.join(", ", unknown));
+    }
+
+    /** Each node's planned declaration beside what it acknowledged. */
+    public static List<Draft> drafts(MeshPlan plan, List<Sent> sent) {
+        List<Draft> drafts = new ArrayList<>();
+        for (Sent s : sent) {
+            Node node = s.node();
+            List<ComponentSpec> components = plan.nodes().getOrDefault(node.name(), List.of());
+            String content = DeclarationJson.write(new Declaration(node.name(), node.address(), 0, components));
+            Declaration next = new Declaration(node.name(), node.address(), s.lastGeneration() + 1, components);
+            boolean same = s.ackedGeneration() > 0 && sameJson(content, s.ackedDeclaration());
+            drafts.add(new Draft(node, next, content, !same, s.ackedGeneration()));
+        }
+        return drafts;
+    }
+
+    /**
+     * The nodes whose agent must be asked which generation it holds: those whose declaration did
+     * not change, so that only the agent can tell that they need it again.
+     */
+    public static List<Draft> toAsk(List<Draft> drafts) {
+        return drafts.stream().filter(d -> !d.changed()).toList();
+    }
+
+    /**
+     * Step one: the nodes to send. Each whose declaration changed, named or not; and each whose
+     * agent holds another generation than it acknowledged. {@code agentGenerations} holds the
+     * answers of the agents of {@link #toAsk}; one that did not answer is missing and left as it is
+     * (the question must not fail a push).
+     */
+    public static Choice choose(List<Draft> drafts, Map<String, Long> agentGenerations, List<String> named) {
+        List<Target> targets = new ArrayList<>();
+        List<String> notes = new ArrayList<>();
+        List<String> behind = new ArrayList<>();
+        for (Draft d : drafts) {
+            boolean left = !named.isEmpty() && !named.contains(d.node().name());
+            if (d.changed()) {
+                targets.add(new Target(d.node(), d.declaration(), d.content(), left ? Reason.LEFT_BEHIND : Reason.CHANGED, left));
+                if (left) {
+                    behind.add(d.node().name());
+                }
+            }
+        }
+        List<String> unchanged = new ArrayList<>();
+        for (Draft d : drafts) {
+            Long held = agentGenerations.get(d.node().name());
+            if (d.changed()) {
+                continue;
+            }
+            if (held == null || held == d.ackedGeneration()) {
+                unchanged.add(d.node().name());
+                continue;
+            }
+            long acked = d.ackedGeneration();
+            boolean older = held < acked;
+            notes.add("node " + d.node().name() + "'s agent holds generation " + held + ", "
+                    + (older ? "older than the " + acked + " it acknowledged (its records were lost?)"
+                            : "newer than the " + acked + " it acknowledged (a lost commit or a restored store?)")
+                    + ": sending its declaration again");
+            boolean left = !named.isEmpty() && !named.contains(d.node().name());
+            targets.add(new Target(d.node(), d.declaration(), d.content(),
+                    older ? Reason.LOST_RECORDS : Reason.AHEAD_OF_STORE, left));
+        }
+        if (!behind.isEmpty()) {
+            notes.add("this push left " + String.join(", ", behind)
+                    + " behind: their declarations differ from what they acknowledged; sending them too");
+        }
+        return new Choice(targets, unchanged, notes);
+    }
+
+    /**
+     * Step two: the replacements the previews add up to (each preview's count of containers it
+     * replaces), and the refusal when they exceed the budget. A dry run or {@code --yes} is never
+     * refused; a preview that failed is not among them.
+     */
+    public static Verdict judge(Collection<Integer> previews, int budget, boolean dryRun, boolean yes) {
+        int replacements = previews.stream().mapToInt(Integer::intValue).sum();
+        if (dryRun || yes || replacements <= budget) {
+            return new Verdict(replacements, Optional.empty());
+        }
+        return new Verdict(replacements, Optional.of("this push would replace " + replacements
+                + " containers, more than the budget of " + budget
+                + "; look with 'mesh push --dry-run', then run again with --yes"));
+    }
+
+    /**
+     * The declaration to send again after an agent refused {@code sent} as not newer (409): it has
+     * accepted one this store does not know of (a push whose commit was lost, a store restored from
+     * a backup). Generations only grow, so it is the same content numbered after the agent's
+     * newest. Empty when the agent's newest is older than what was sent: then the refusal stands.
+     */
+    public static Optional<Declaration> resend(Declaration sent, long agentNewest) {
+        if (agentNewest < sent.generation()) {
+            return Optional.empty();
+        }
+        return Optional.of(new Declaration(sent.node(), sent.address(), agentNewest + 1, sent.components()));
+    }
+
+    /** The note when a node accepted another generation than planned (it was sent again, numbered after its newest). */
+    public static Optional<String> acceptedNote(Target t, long accepted) {
+        if (accepted == t.declaration().generation()) {
+            return Optional.empty();
+        }
+        return Optional.of("node " + t.node().name() + " had accepted generation " + (accepted - 1)
+                + ", which the store did not record; sent as " + accepted);
+    }
+
+    private static boolean sameJson(String a, String b) {
+        try {
+            return b != null && DeclarationJson.MAPPER.readTree(a).equals(DeclarationJson.MAPPER.readTree(b));
+        } catch (JsonProcessingException e) {
+            return false;
+        }
+    }
+}

@@ -1,0 +1,114 @@
+package mesh.wire;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JavaType;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import mesh.model.DeclarationJson;
+
+/**
+ * JsonHttp is mesh's one way of speaking JSON over HTTP, shared by both of its clients (the
+ * controller asking the agents, the CLI asking the controller): the bearer token, the wait while a
+ * server says it is starting (503 with Retry-After; a 503 without it, e.g. a failed store or
+ * engine, is not waited out), the answer read leniently (a newer server may add fields), and a
+ * refusal decoded into the server's own {@link ApiError}. Each client keeps its own transport (the
+ * CLI's HttpURLConnection starts faster than java.net.http, see ControllerClient) and words its own
+ * failures ({@link Failures}); the protocol is written here once.
+ */
+public final class JsonHttp {
+
+    /** How often a starting server is asked again. */
+    static final Duration RETRY = Duration.ofMillis(250);
+
+    /** Transport is one HTTP round trip, made by the client's own HTTP stack. */
+    @FunctionalInterface
+    public interface Transport {
+        Answer exchange(String method, String path, Map<String, String> headers, String body, Duration timeout)
+                throws IOException, InterruptedException;
+    }
+
+    /** Answer is a server's status code, body (empty if none), and whether it said when to ask again (Retry-After). */
+    public record Answer(int status, String body, boolean retryAfter) {
+    }
+
+    /** Failures words what went wrong for the client's reader, as the client's own exception. */
+    public interface Failures {
+        /** The server could not be asked: not reachable, timed out, or the call was interrupted. */
+        RuntimeException unreachable(Exception cause);
+
+        /** The server refused; {@code error} is its ApiError, or null if the body is not one. */
+        RuntimeException refused(Answer answer, ApiError error);
+
+        /** The server said yes with a body that is not the JSON expected. */
+        RuntimeException unreadable(Answer answer, String detail);
+    }
+
+    private final Transport transport;
+    private final String token;
+    private final Failures failures;
+
+    public JsonHttp(Transport transport, String token, Failures failures) {
+        this.transport = transport;
+        this.token = token;
+        this.failures = failures;
+    }
+
+    public <T> T call(String method, String path, Object body, Class<T> answer, Duration timeout, Duration whileStarting) {
+        return call(method, path, body, answer == null ? null : DeclarationJson.MAPPER.constructType(answer), timeout,
+                whileStarting);
+    }
+
+    /**
+     * Sends {@code body} (null: none) as JSON and reads the answer as {@code answer} (null, or an
+     * empty body: null). A server that says it is starting is asked again until {@code whileStarting}
+     * has passed; {@code timeout} bounds each round trip.
+     */
+    public <T> T call(String method, String path, Object body, JavaType answer, Duration timeout, Duration whileStarting) {
+        String json = body == null ? null : DeclarationJson.write(body);
+        Map<String, String> headers = new LinkedHashMap<>();
+        headers.put("Authorization", "Bearer " + token);
+        headers.put("Accept", "application/json");
+        if (json != null) {
+            headers.put("Content-Type", "application/json");
+        }
+        Answer a;
+        try {
+            long deadline = System.nanoTime() + whileStarting.toNanos();
+            a = transport.exchange(method, path, headers, json, timeout);
+            while (a.status() == 503 && a.retryAfter() && System.nanoTime() < deadline) {
+                Thread.sleep(RETRY.toMillis());
+                a = transport.exchange(method, path, headers, json, timeout);
+            }
+        } catch (IOException e) {
+            throw failures.unreachable(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw failures.unreachable(e);
+        }
+        if (a.status() / 100 != 2) {
+            throw failures.refused(a, apiError(a.body()));
+        }
+        if (answer == null || a.body().isEmpty()) {
+            return null;
+        }
+        try {
+            return DeclarationJson.MAPPER.readerFor(answer).without(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                    .readValue(a.body());
+        } catch (JsonProcessingException e) {
+            throw failures.unreadable(a, e.getOriginalMessage());
+        }
+    }
+
+    /** The refusal's ApiError, or null if the body is not one (a proxy's page, an empty body). */
+    static ApiError apiError(String body) {
+        try {
+            ApiError error = DeclarationJson.MAPPER.readValue(body, ApiError.class);
+            return error == null || error.error() == null ? null : error;
+        } catch (JsonProcessingException e) {
+            return null;
+        }
+    }
+}
