@@ -10,6 +10,7 @@ import java.util.stream.Stream;
 import mesh.controller.MeshController;
 import mesh.wire.CatalogueChange;
 import mesh.wire.ManifestFile;
+import mesh.wire.ModuleDetail;
 import mesh.wire.ModuleView;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -43,6 +44,7 @@ public class CatalogueCommand {
         } else {
             change.added().forEach(m -> output.line(spec, "added " + m));
             change.updated().forEach(m -> output.line(spec, "updated " + m));
+            change.unchanged().forEach(m -> output.line(spec, "unchanged " + m));
         }
         return ExitCodes.OK;
     }
@@ -57,6 +59,37 @@ public class CatalogueCommand {
         output.table(spec, List.of("MODULE", "COMPONENTS", "ROUTES", "ASSIGNED", "RUNS ON"),
                 modules.stream().map(m -> java.util.Arrays.asList(m.module(), String.join(",", m.components()),
                         m.routes().isEmpty() ? null : String.join(",", m.routes()), m.assigned(), m.taken())).toList());
+        return ExitCodes.OK;
+    }
+
+    @Command(name = "show", mixinStandardHelpOptions = true,
+            description = {"Show one module: its manifest as the controller stored it, the file it came from,",
+                "and where it is assigned and runs."})
+    int show(@Parameters(paramLabel = "MODULE") String module) {
+        ModuleDetail m = ControllerClient.fromEnvironment().send("GET",
+                ControllerClient.path("/v1/mesh/catalogue", module), null, ModuleDetail.class);
+        if (format.json()) {
+            output.json(spec, m);
+            return ExitCodes.OK;
+        }
+        output.line(spec, "module:   " + m.module());
+        output.line(spec, "source:   " + m.source() + " (stored " + Times.human(m.addedAt(), java.time.Instant.now()) + ")");
+        output.line(spec, "assigned: " + (m.assigned() == null ? "-" : m.assigned()));
+        output.line(spec, "runs on:  " + (m.taken() == null ? "-" : m.taken()));
+        output.line(spec, "manifest (as stored):");
+        output.line(spec, mesh.model.DeclarationJson.writePretty(m.manifest()));
+        return ExitCodes.OK;
+    }
+
+    @Command(name = "remove", mixinStandardHelpOptions = true,
+            description = {"Remove a module from the catalogue. Refused while it is assigned or runs anywhere."})
+    int remove(@Parameters(paramLabel = "MODULE") String module) {
+        ControllerClient.fromEnvironment().send("DELETE", ControllerClient.path("/v1/mesh/catalogue", module), null, null);
+        if (format.json()) {
+            output.json(spec, java.util.Map.of("removed", module));
+        } else {
+            output.line(spec, "removed module " + module);
+        }
         return ExitCodes.OK;
     }
 

@@ -22,6 +22,8 @@ import mesh.wire.JsonHttp;
 final class ControllerClient {
 
     static final String DEFAULT_URL = "http://127.0.0.1:7700";
+    /** How a host agent's guard begins its answer to a controller call (mesh.controller.ControllerApiGuard). */
+    static final String HOST_AGENT = "this is a host agent, not a controller";
 
     private final String base;
     private final String token;
@@ -32,11 +34,47 @@ final class ControllerClient {
     static final Duration STARTING = Duration.ofSeconds(15);
 
     ControllerClient(Map<String, String> env) {
-        this.base = env.getOrDefault("MESH_CONTROLLER", DEFAULT_URL).replaceAll("/+$", "");
+        this.base = controllerUrl(env.get("MESH_CONTROLLER"));
         this.token = env.get("MESH_TOKEN");
         if (token == null || token.isBlank()) {
             throw new VerbFailure("MESH_TOKEN is not set: give the operator token (MESH_CONTROLLER_TOKEN of the controller)");
         }
+        if (!token.equals(token.strip()) || token.chars().anyMatch(ch -> ch < 0x21 || ch > 0x7e)) {
+            throw new VerbFailure("MESH_TOKEN: holds " + (token.contains("\n") || token.contains("\r") ? "a line break"
+                    : "a space or a character that is not printable ASCII")
+                    + "; give the operator token alone (was it read from a file with its newline?)");
+        }
+    }
+
+    /**
+     * MESH_CONTROLLER checked before any request: an http(s) URL with a host and nothing after the
+     * port (a path would silently go to the wrong place), or the default when unset.
+     */
+    static String controllerUrl(String given) {
+        if (given == null) {
+            return DEFAULT_URL;
+        }
+        String shown = "MESH_CONTROLLER: an http(s) URL like http://HOST:7700 is needed, got '" + given + "'";
+        URI uri;
+        try {
+            uri = new URI(given.strip());
+        } catch (java.net.URISyntaxException e) {
+            throw new VerbFailure(shown + " (" + e.getReason() + ")");
+        }
+        if (given.isBlank()) {
+            throw new VerbFailure("MESH_CONTROLLER is set but empty: unset it for " + DEFAULT_URL + ", or give the controller's URL");
+        }
+        if (uri.getScheme() == null || !(uri.getScheme().equals("http") || uri.getScheme().equals("https"))) {
+            throw new VerbFailure(shown + " (the scheme must be http or https)");
+        }
+        if (uri.getHost() == null) {
+            throw new VerbFailure(shown + " (no host, or a host that is not a host name)");
+        }
+        if (uri.getRawPath() != null && !uri.getRawPath().matches("/*") || uri.getRawQuery() != null
+                || uri.getRawFragment() != null || uri.getRawUserInfo() != null) {
+            throw new VerbFailure(shown + " (only scheme, host and port: nothing after the port)");
+        }
+        return given.strip().replaceAll("/+$", "");
     }
 
     /**
@@ -66,7 +104,12 @@ final class ControllerClient {
     }
 
     java.util.List<mesh.wire.NodeStatus> status() {
-        return get("/v1/mesh/status", listOf(mesh.wire.NodeStatus.class));
+        return status(false);
+    }
+
+    /** Each node's status; with {@code refresh} each agent looks at its engine first. */
+    java.util.List<mesh.wire.NodeStatus> status(boolean refresh) {
+        return get("/v1/mesh/status" + (refresh ? "?refresh=true" : ""), listOf(mesh.wire.NodeStatus.class));
     }
 
     java.util.List<mesh.wire.ModuleView> modules() {
@@ -101,7 +144,18 @@ final class ControllerClient {
 
         @Override
         public RuntimeException refused(JsonHttp.Answer a, ApiError error) {
-            return new VerbFailure(error == null ? "the controller answered " + a.status() + ": " + a.body() : errorOf(error));
+            if (error != null && error.error() != null && error.error().startsWith(HOST_AGENT)) {
+                return new VerbFailure("MESH_CONTROLLER: " + base + " is a host agent, not a controller; give the"
+                        + " controller's URL (its port is 7700 by default)");
+            }
+            if (error == null || error.error() == null || error.error().isBlank()) {
+                String body = a.body() == null ? "" : a.body().strip();
+                return new VerbFailure("the server at " + base + " answered " + a.status()
+                        + (a.status() == 404 ? " (not found)" : "")
+                        + (body.isEmpty() ? "" : ": " + (body.length() > 200 ? body.substring(0, 200) + "…" : body))
+                        + "; is MESH_CONTROLLER a mesh controller?");
+            }
+            return new VerbFailure(errorOf(error));
         }
 
         @Override

@@ -18,7 +18,8 @@ public class MeshMain implements QuarkusApplication {
     @Inject
     CommandLine.IFactory factory;
 
-    public static void main(String... args) {
+    public static void main(String... given) {
+        String[] args = LeadingOutput.moved(given);
         try {
             ServeMode mode = ServeMode.forArgs(args);
             Map<String, String> vars = ConfigFile.withEnvironment(ServeMode.configFile(args), System.getenv());

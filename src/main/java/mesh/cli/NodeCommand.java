@@ -6,11 +6,13 @@ import java.util.Map;
 import mesh.controller.MeshController;
 import mesh.model.Node;
 import mesh.wire.AddedNode;
+import mesh.wire.NodeToken;
 import mesh.wire.NodeView;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -55,6 +57,53 @@ public class NodeCommand {
         output.table(spec, List.of("NAME", "ADDRESS", "AGENT", "PUBLIC DOMAIN", "SENT", "ACKED", "LAST ERROR"),
                 nodes.stream().map(n -> java.util.Arrays.asList(n.name(), n.address(), n.agent(), n.publicDomain(),
                         Long.toString(n.generation()), Long.toString(n.ackedGeneration()), n.lastError())).toList());
+        return ExitCodes.OK;
+    }
+
+    @Command(name = "set", mixinStandardHelpOptions = true,
+            description = {"Change a node's address or agent URL (at the next push). An agent URL that was the",
+                "default for the old address follows the address. Only containers that publish on the",
+                "node's address or bind a name that resolves to it are replaced; see 'mesh push --dry-run'."})
+    int set(@Parameters(paramLabel = "NAME") String name,
+            @Option(names = "--address", paramLabel = "ADDR", description = "its new mesh address") String address,
+            @Option(names = "--agent", paramLabel = "URL", description = "its host agent's new URL") String agent) {
+        if (address == null && agent == null) {
+            throw new ParameterException(spec.commandLine().getSubcommands().get("set"),
+                    "node set needs --address ADDR, --agent URL or both");
+        }
+        Map<String, String> body = new java.util.LinkedHashMap<>();
+        body.put("address", address);
+        body.put("agent", agent);
+        Node node = ControllerClient.fromEnvironment().send("PUT", ControllerClient.path("/v1/mesh/nodes", name),
+                body, Node.class);
+        if (format.json()) {
+            output.json(spec, node);
+        } else {
+            output.line(spec, "node " + node.name() + " is at " + node.address() + ", agent " + node.agent()
+                    + " (takes effect at the next push; 'mesh push --dry-run' shows what it replaces)");
+        }
+        return ExitCodes.OK;
+    }
+
+    @Command(name = "token", mixinStandardHelpOptions = true,
+            description = {"Give a node a new agent token (--rotate) and print it once. From then on the controller",
+                "pushes with it only: set it as the agent's MESH_HOST_TOKEN, restart the agent, then push."})
+    int token(@Parameters(paramLabel = "NAME") String name,
+              @Option(names = "--rotate", description = "make a new token (required: a token is shown only when made)")
+              boolean rotate) {
+        if (!rotate) {
+            throw new ParameterException(spec.commandLine().getSubcommands().get("token"),
+                    "node token needs --rotate: a token is shown only once, when it is made");
+        }
+        NodeToken made = ControllerClient.fromEnvironment().send("POST",
+                ControllerClient.path("/v1/mesh/nodes", name, "/token"), null, NodeToken.class);
+        if (format.json()) {
+            output.json(spec, made);
+        } else {
+            output.line(spec, "node " + made.name() + " has a new agent token; the old one is refused from now on.");
+            output.line(spec, "set it as the agent's MESH_HOST_TOKEN, restart the agent, then 'mesh push':");
+            output.line(spec, made.token());
+        }
         return ExitCodes.OK;
     }
 

@@ -52,6 +52,13 @@ public class PushCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (spec.commandLine().getParseResult().hasMatchedOption("--wait-timeout") && !waitForNodes) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--wait-timeout needs --wait");
+        }
+        if (waitForNodes && dryRun) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "--wait and --dry-run exclude each other: a dry run sends nothing to wait for");
+        }
         if (waitSeconds < 1) {
             throw new VerbFailure("--wait-timeout must be at least 1 second, got " + waitSeconds);
         }

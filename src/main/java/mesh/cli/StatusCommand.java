@@ -17,6 +17,8 @@ import picocli.CommandLine.Spec;
             "Per node: the generation last sent and acknowledged (the store's view), the generation its",
             "agent applied and how many components run (asked now, 2 s at most), and what needs",
             "attention if anything does (agent not answering, behind, failing, converging).",
+            "SEEN is how long ago the agent last looked at its engine (it looks every MESH_HOST_INTERVAL);",
+            "--refresh has every agent look now before it answers (a few seconds at most).",
             "Exit 0 when every node is up to date and running everything; 1 otherwise."})
 public class StatusCommand implements Callable<Integer> {
 
@@ -29,17 +31,22 @@ public class StatusCommand implements Callable<Integer> {
     @Mixin
     OutputOption format;
 
+    @picocli.CommandLine.Option(names = "--refresh", description = "have every agent look at its engine now, before it answers")
+    boolean refresh;
+
     @Override
     public Integer call() {
-        List<NodeStatus> nodes = ControllerClient.fromEnvironment().status();
+        List<NodeStatus> nodes = ControllerClient.fromEnvironment().status(refresh);
+        java.time.Instant now = java.time.Instant.now();
         if (format.json()) {
             output.json(spec, nodes);
         } else {
-            output.table(spec, List.of("NODE", "SENT", "ACKED", "APPLIED", "RUNNING", "STATE"), nodes.stream()
+            output.table(spec, List.of("NODE", "SENT", "ACKED", "APPLIED", "RUNNING", "SEEN", "STATE"), nodes.stream()
                     .map(n -> Arrays.asList(n.node().name(), Long.toString(n.node().generation()),
                             Long.toString(n.node().ackedGeneration()),
                             n.agent() == null ? "-" : Long.toString(n.agent().appliedGeneration()),
-                            n.agent() == null ? "-" : running(n.agent()), n.state())).toList());
+                            n.agent() == null ? "-" : running(n.agent()),
+                            n.agent() == null ? "-" : Times.human(n.agent().lastPass(), now), n.state())).toList());
         }
         List<String> attention = nodes.stream().filter(n -> !n.ok()).map(n -> n.node().name()).toList();
         if (attention.isEmpty()) {

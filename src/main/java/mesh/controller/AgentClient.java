@@ -35,6 +35,8 @@ public class AgentClient {
     static final Duration REQUEST = Duration.ofSeconds(30);
     /** How long a question asked in passing (not a push) may take, connecting included. */
     static final Duration QUICK = Duration.ofSeconds(2);
+    /** How long {@code mesh status --refresh} waits for an agent's fresh look (its pass may be applying). */
+    static final Duration REFRESH = Duration.ofSeconds(12);
     /** How long an agent that says it is starting (503, e.g. just restarted by systemd) is waited for. */
     static final Duration STARTING = Duration.ofSeconds(15);
 
@@ -106,6 +108,15 @@ public class AgentClient {
     /** The agent's status ({@code GET /v1/status}); a starting agent is waited for. */
     public HostStatus status(Node node, String token) {
         return call(node, token, "GET", "/v1/status", null, HostStatus.class, REQUEST, STARTING);
+    }
+
+    /**
+     * The agent's status after it looked at its engine now ({@code GET /v1/status?refresh=true},
+     * {@code mesh status --refresh}): bounded by {@link #REFRESH}; the agent waits at most
+     * {@code mesh.host.HostAgent.REFRESH_WAIT} for its pass.
+     */
+    public HostStatus statusRefreshed(Node node, String token) {
+        return call(node, token, "GET", "/v1/status?refresh=true", null, HostStatus.class, REFRESH, Duration.ZERO);
     }
 
     /** The same, asked in passing: bounded by {@link #QUICK}, and a starting agent is not waited for. */

@@ -38,4 +38,15 @@ final class Bodies {
             throw new InvalidInput(List.of(DeclarationJson.describe(e) + "; expected " + expected));
         }
     }
+
+    /** A query flag: absent or {@code false} is false, {@code true} (or bare) is true; anything else is named. */
+    static boolean flag(String name, String value) {
+        if (value == null || value.equals("false")) {
+            return false;
+        }
+        if (value.isEmpty() || value.equals("true")) {
+            return true;
+        }
+        throw new InvalidInput(List.of(name + ": true or false, got '" + value + "'"));
+    }
 }

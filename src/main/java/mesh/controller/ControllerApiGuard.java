@@ -25,7 +25,9 @@ public class ControllerApiGuard {
             if (ServerRole.startedAs(ServerRole.CONTROLLER)) {
                 return Optional.of(ApiErrors.retryLater("the controller is starting; try again in a moment", 1));
             }
-            return Optional.of(ApiErrors.error(404, "this process is not a controller", List.of()));
+            // an operator whose MESH_CONTROLLER points at an agent is told so (the CLI words it for them)
+            return Optional.of(ApiErrors.error(404, ServerRole.startedAs(ServerRole.HOST)
+                    ? "this is a host agent, not a controller" : "this process is not a controller", List.of()));
         }
         return BearerToken.check(request, controller.settings().token(), "MESH_CONTROLLER_TOKEN", "controller");
     }

@@ -16,7 +16,10 @@ import mesh.model.Placement;
 import mesh.plan.MeshPlan;
 import mesh.wire.CatalogueChange;
 import mesh.wire.ManifestFile;
+import mesh.wire.ModuleDetail;
 import mesh.wire.ModuleView;
+import mesh.wire.NodeChange;
+import mesh.wire.NodeToken;
 import mesh.wire.NewNode;
 import mesh.wire.NodeStatus;
 import mesh.wire.NodeView;
@@ -58,8 +61,23 @@ public class ControllerResource {
     /** Each node as the store knows it beside what its agent says now. */
     @GET
     @Path("/status")
-    public List<NodeStatus> status() {
-        return meshStatus.status();
+    public List<NodeStatus> status(@jakarta.ws.rs.QueryParam("refresh") String refresh) {
+        return meshStatus.status(Bodies.flag("refresh", refresh));
+    }
+
+    /** Changes a node's address and/or agent URL ({@code mesh node set}). */
+    @PUT
+    @Path("/nodes/{name}")
+    public Node setNode(@PathParam("name") String name, String body) {
+        NodeChange change = Bodies.read(body, NodeChange.class, "{\"address\", \"agent\"}");
+        return controller.setNode(name, change.address(), change.agent());
+    }
+
+    /** Gives a node a new agent token ({@code mesh node token NAME --rotate}); the body is ignored. */
+    @POST
+    @Path("/nodes/{name}/token")
+    public NodeToken rotateToken(@PathParam("name") String name) {
+        return controller.rotateToken(name);
     }
 
     @PUT
@@ -86,6 +104,19 @@ public class ControllerResource {
     @Path("/catalogue")
     public List<ModuleView> catalogue() {
         return controller.catalogue();
+    }
+
+    @GET
+    @Path("/catalogue/{module}")
+    public ModuleDetail module(@PathParam("module") String module) {
+        return controller.module(module);
+    }
+
+    @DELETE
+    @Path("/catalogue/{module}")
+    public Response removeModule(@PathParam("module") String module) {
+        controller.removeModule(module);
+        return Response.noContent().build();
     }
 
     @PUT

@@ -23,6 +23,8 @@ import mesh.wire.AddedNode;
 import mesh.wire.CatalogueChange;
 import mesh.wire.ManifestFile;
 import mesh.wire.ModuleView;
+import mesh.wire.ModuleDetail;
+import mesh.wire.NodeToken;
 import mesh.wire.NodeView;
 
 /**
@@ -69,9 +71,63 @@ public class MeshController {
             if (store.node(c, name).isPresent()) {
                 throw new Conflict("node " + name + " already exists");
             }
+            refuseShared(c, name, address, url);
             store.addNode(c, new Node(name, address, url, null), token);
             return new AddedNode(name, address, url, token);
         });
+    }
+
+    /**
+     * Changes a node's address and/or agent URL. An agent URL that was the default for the old
+     * address follows the address, unless a new one is given. Takes effect at the next push, which
+     * replaces only the containers whose bound names' addresses (or published address) change.
+     */
+    public Node setNode(String name, String address, String agent) {
+        if ((address == null || address.isBlank()) && (agent == null || agent.isBlank())) {
+            throw new InvalidInput(List.of("node set: give --address ADDR, --agent URL or both"));
+        }
+        return store.inTransaction(c -> {
+            Node node = existingNode(c, name);
+            String nextAddress = address == null || address.isBlank() ? node.address() : address;
+            List<String> problems = NodeInput.problems(name, nextAddress, agent);
+            if (!problems.isEmpty()) {
+                throw new InvalidInput(problems);
+            }
+            String nextAgent = agent != null && !agent.isBlank() ? agent
+                    : node.agent().equals(NodeInput.defaultAgent(node.address())) ? NodeInput.defaultAgent(nextAddress)
+                    : node.agent();
+            refuseShared(c, name, nextAddress, nextAgent);
+            store.setNode(c, name, nextAddress, nextAgent);
+            return new Node(name, nextAddress, nextAgent, node.publicDomain());
+        });
+    }
+
+    /**
+     * Gives a node a new agent token and returns it, shown this once. The controller's pushes use it
+     * from now on, so the node's agent must be restarted with it as MESH_HOST_TOKEN (docs/cli.md).
+     */
+    public NodeToken rotateToken(String name) {
+        String token = HexFormat.of().formatHex(randomBytes());
+        return store.inTransaction(c -> {
+            existingNode(c, name);
+            store.setAgentToken(c, name, token);
+            return new NodeToken(name, token);
+        });
+    }
+
+    /** Refuses an address or agent URL another node already has: two nodes cannot be one machine. */
+    private void refuseShared(Connection c, String name, String address, String agent) throws SQLException {
+        for (Node other : store.nodes(c)) {
+            if (other.name().equals(name)) {
+                continue;
+            }
+            if (other.address().equals(address)) {
+                throw new Conflict("address " + address + " is already node " + other.name() + "'s");
+            }
+            if (other.agent().equals(agent)) {
+                throw new Conflict("agent " + agent + " is already node " + other.name() + "'s");
+            }
+        }
     }
 
     private static byte[] randomBytes() {
@@ -151,12 +207,15 @@ public class MeshController {
             throw new InvalidInput(problems);
         }
         return store.inTransaction(c -> {
-            List<String> added = new ArrayList<>();
-            List<String> updated = new ArrayList<>();
-            for (int i = 0; i < manifests.size(); i++) {
-                (store.putModule(c, manifests.get(i), files.get(i).file()) ? added : updated).add(manifests.get(i).module());
+            Map<MeshStore.ModuleChange, List<String>> changes = new java.util.EnumMap<>(MeshStore.ModuleChange.class);
+            for (MeshStore.ModuleChange kind : MeshStore.ModuleChange.values()) {
+                changes.put(kind, new ArrayList<>());
             }
-            return new CatalogueChange(added, updated);
+            for (int i = 0; i < manifests.size(); i++) {
+                changes.get(store.putModule(c, manifests.get(i), files.get(i).file())).add(manifests.get(i).module());
+            }
+            return new CatalogueChange(changes.get(MeshStore.ModuleChange.ADDED),
+                    changes.get(MeshStore.ModuleChange.UPDATED), changes.get(MeshStore.ModuleChange.UNCHANGED));
         });
     }
 
@@ -172,6 +231,32 @@ public class MeshController {
         });
     }
 
+    /** One module: its manifest as stored, where it came from, and where it is assigned and taken. */
+    public ModuleDetail module(String module) {
+        return store.inTransaction(c -> {
+            MeshStore.StoredModule m = store.module(c, module).orElseThrow(() -> unknownModule(module));
+            Placement p = placement(c, module);
+            return new ModuleDetail(module, m.source(), m.addedAt().toString(), p.assigned(), p.taken(), m.manifest());
+        });
+    }
+
+    /** Removes a module from the catalogue; refused while it is assigned or taken anywhere. */
+    public void removeModule(String module) {
+        store.inTransaction(c -> {
+            existingModule(c, module);
+            Placement p = placement(c, module);
+            if (p.assigned() != null || p.taken() != null) {
+                throw new Conflict("module " + module + " is still "
+                        + (p.assigned() != null ? "assigned to " + p.assigned() : "")
+                        + (p.assigned() != null && p.taken() != null ? " and " : "")
+                        + (p.taken() != null ? "running on " + p.taken() : "")
+                        + (p.assigned() != null ? "; 'mesh unassign " + p.assigned() + " " + module + "' first" : ""));
+            }
+            store.removeModule(c, module);
+            return null;
+        });
+    }
+
     // placement
 
     /**
@@ -180,6 +265,7 @@ public class MeshController {
      */
     public Placement assign(String node, String module) {
         return store.inTransaction(c -> {
+            refuseSwapped(c, "assign", node, module);
             existingNode(c, node);
             existingModule(c, module);
             Placement current = placement(c, module);
@@ -192,6 +278,7 @@ public class MeshController {
     /** Unassigns a module from a node; if it runs there, it stops there (its volumes stay). */
     public Placement unassign(String node, String module) {
         return store.inTransaction(c -> {
+            refuseSwapped(c, "unassign", node, module);
             existingNode(c, node);
             existingModule(c, module);
             Placement current = placement(c, module);
@@ -211,6 +298,14 @@ public class MeshController {
         return store.inTransaction(store::roster);
     }
 
+    /** A module given where the node belongs, and a node where the module does: say the right order. */
+    private void refuseSwapped(Connection c, String verb, String node, String module) throws SQLException {
+        if (store.node(c, node).isEmpty() && store.hasModule(c, node) && store.node(c, module).isPresent()) {
+            throw new InvalidInput(List.of("the order is NODE MODULE: " + node + " is a module and " + module
+                    + " a node; did you mean 'mesh " + verb + " " + module + " " + node + "'?"));
+        }
+    }
+
     private Node existingNode(Connection c, String name) throws SQLException {
         return store.node(c, name).orElseThrow(() -> new NotFound("unknown node " + name
                 + "; 'mesh node list' shows the nodes"));
@@ -218,8 +313,12 @@ public class MeshController {
 
     private void existingModule(Connection c, String module) throws SQLException {
         if (!store.hasModule(c, module)) {
-            throw new NotFound("unknown module " + module + "; 'mesh catalogue list' shows the modules");
+            throw unknownModule(module);
         }
+    }
+
+    private static NotFound unknownModule(String module) {
+        return new NotFound("unknown module " + module + "; 'mesh catalogue list' shows the modules");
     }
 
     private Placement placement(Connection c, String module) throws SQLException {

@@ -33,6 +33,11 @@ public class MeshStatus {
     }
 
     public List<NodeStatus> status() {
+        return status(false);
+    }
+
+    /** Each node's status; with {@code refresh}, each agent looks at its engine before it answers. */
+    public List<NodeStatus> status(boolean refresh) {
         Map<String, String> tokens = new LinkedHashMap<>();
         List<NodeView> views = store.inTransaction(c -> {
             tokens.putAll(store.agentTokens(c));
@@ -41,7 +46,8 @@ public class MeshStatus {
         Map<String, Asked> asked = new LinkedHashMap<>();
         views.forEach(v -> asked.put(v.name(),
                 new Asked(new Node(v.name(), v.address(), v.agent(), v.publicDomain()), tokens.get(v.name()))));
-        Map<String, Object> answers = AgentClient.askAll(asked, a -> agents.statusQuickly(a.node(), a.token()));
+        Map<String, Object> answers = AgentClient.askAll(asked, a -> refresh
+                ? agents.statusRefreshed(a.node(), a.token()) : agents.statusQuickly(a.node(), a.token()));
         List<NodeStatus> result = new ArrayList<>();
         for (NodeView view : views) {
             Object answer = answers.get(view.name());

@@ -202,6 +202,28 @@ public class HostAgent {
         return observed;
     }
 
+    /** How long {@link #statusAfterPass} waits for its pass before it answers as of the last one. */
+    public static final java.time.Duration REFRESH_WAIT = java.time.Duration.ofSeconds(10);
+
+    /**
+     * Where the agent stands after a pass run now ({@code mesh status --refresh}). The pass runs on
+     * the loop's own thread, so never beside another; after {@link #REFRESH_WAIT} the answer is as of
+     * the last pass that ended (its {@code lastPass} says when).
+     */
+    public HostStatus statusAfterPass() {
+        if (loop != null && desired != null) {
+            try {
+                loop.submit(this::pass).get(REFRESH_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException
+                     | java.util.concurrent.RejectedExecutionException e) {
+                LOG.debugf("a refresh answered as of the last pass: %s", e.getMessage());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        return status();
+    }
+
     /** Where the agent stands, as of its last look at the engine (at most one interval old). */
     public HostStatus status() {
         return HostStatus.of(settings.node(), desired, appliedGeneration, converged, lastPass, lastObserved,

@@ -54,8 +54,9 @@ public class HostResource {
 
     @GET
     @Path("/status")
-    public HostStatus status() {
-        return agent.status();
+    public HostStatus status(@jakarta.ws.rs.QueryParam("refresh") String refresh) {
+        // ?refresh=true (mesh status --refresh): a pass now, so the answer is as of this moment
+        return "true".equals(refresh) ? agent.statusAfterPass() : agent.status();
     }
 
     @GET

@@ -145,6 +145,16 @@ public class MeshStore {
         update(c, "update nodes set public_domain = ? where name = ?", domain, node);
     }
 
+    /** Changes a node's address and agent URL (node set). */
+    public void setNode(Connection c, String node, String address, String agent) throws SQLException {
+        update(c, "update nodes set address = ?, agent = ? where name = ?", address, agent, node);
+    }
+
+    /** Replaces a node's agent token (node token --rotate): pushes use the new one from now on. */
+    public void setAgentToken(Connection c, String node, String token) throws SQLException {
+        update(c, "update nodes set agent_token = ? where name = ?", token, node);
+    }
+
     public void removeNode(Connection c, String node) throws SQLException {
         update(c, "delete from nodes where name = ?", node);
     }
@@ -171,8 +181,46 @@ public class MeshStore {
         }
     }
 
-    /** Adds or replaces a module; returns whether it was new. */
-    public boolean putModule(Connection c, Manifest m, String source) throws SQLException {
+    /** StoredModule is a module's row: the manifest as stored, the file it came from and when it was stored. */
+    public record StoredModule(Manifest manifest, String source, java.time.Instant addedAt) {
+    }
+
+    public Optional<StoredModule> module(Connection c, String module) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("select manifest, source, added_at from modules where name = ?")) {
+            s.setString(1, module);
+            try (ResultSet r = s.executeQuery()) {
+                return r.next() ? Optional.of(new StoredModule(read(r.getString(1), Manifest.class), r.getString(2),
+                        r.getTimestamp(3).toInstant())) : Optional.empty();
+            }
+        }
+    }
+
+    public void removeModule(Connection c, String module) throws SQLException {
+        update(c, "delete from modules where name = ?", module);
+    }
+
+    /** ModuleChange is what {@link #putModule} did to a module. */
+    public enum ModuleChange { ADDED, UPDATED, UNCHANGED }
+
+    /**
+     * Adds or replaces a module. A manifest identical to the stored one (as JSON, key order aside) is
+     * left alone, its row untouched, and said to be unchanged.
+     */
+    public ModuleChange putModule(Connection c, Manifest m, String source) throws SQLException {
+        String json = DeclarationJson.write(m);
+        try (PreparedStatement s = c.prepareStatement("select manifest = ?::jsonb from modules where name = ?")) {
+            s.setString(1, json);
+            s.setString(2, m.module());
+            try (ResultSet r = s.executeQuery()) {
+                if (r.next() && r.getBoolean(1)) {
+                    return ModuleChange.UNCHANGED;
+                }
+            }
+        }
+        return putManifest(c, m, source) ? ModuleChange.ADDED : ModuleChange.UPDATED;
+    }
+
+    private boolean putManifest(Connection c, Manifest m, String source) throws SQLException {
         try (PreparedStatement s = c.prepareStatement("""
                 insert into modules (name, manifest, source) values (?, ?::jsonb, ?)
                 on conflict (name) do update set manifest = excluded.manifest, source = excluded.source, added_at = now()
