@@ -53,6 +53,23 @@ public class ApiErrors {
         return error(400, mesh.model.DeclarationJson.describe(e), List.of());
     }
 
+    /**
+     * A call the API does not have (404), a method a path does not take (405), and the REST layer's
+     * other refusals: named by method and path, never answered with an empty body.
+     */
+    @ServerExceptionMapper
+    public Response noSuchCall(jakarta.ws.rs.WebApplicationException e, jakarta.ws.rs.core.UriInfo uri,
+                               jakarta.ws.rs.core.Request request) {
+        int status = e.getResponse() == null ? 400 : e.getResponse().getStatus();
+        String call = request.getMethod() + " /" + uri.getPath().replaceAll("^/+", "");
+        String message = switch (status) {
+            case 404 -> "no such call: " + call;
+            case 405 -> request.getMethod() + " is not allowed on /" + uri.getPath().replaceAll("^/+", "");
+            default -> call + ": refused (" + status + ")";
+        };
+        return error(status, message, List.of());
+    }
+
     @ServerExceptionMapper
     public Response engine(EngineFailure e) {
         return error(503, "the engine did not answer: " + e.getMessage(), List.of());

@@ -138,7 +138,7 @@ final class ControllerClient {
         @Override
         public RuntimeException unreachable(Exception e) {
             return new VerbFailure(e instanceof InterruptedException ? "interrupted while asking the controller"
-                    : "cannot reach the controller at " + base + " (" + e.getClass().getSimpleName()
+                    : "cannot reach the controller at " + base + " (" + JsonHttp.why(e)
                     + "); is 'mesh controller serve' running, and is MESH_CONTROLLER right?");
         }
 

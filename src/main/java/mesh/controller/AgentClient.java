@@ -174,7 +174,7 @@ public class AgentClient {
                     return new Unreachable("interrupted while asking node " + node.name(), 0);
                 }
                 return new Unreachable("node " + node.name() + "'s agent at " + node.agent() + " did not answer ("
-                        + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ")", 0);
+                        + JsonHttp.why(e) + ")", 0);
             }
 
             @Override

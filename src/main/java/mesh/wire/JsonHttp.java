@@ -111,4 +111,24 @@ public final class JsonHttp {
             return null;
         }
     }
+
+    /**
+     * Why a request got no answer, in words (never an exception's class name): what an operator
+     * reads after "did not answer" or "cannot reach".
+     */
+    public static String why(Exception e) {
+        if (e instanceof java.net.ConnectException) {
+            return "connection refused";
+        }
+        if (e instanceof java.net.http.HttpTimeoutException || e instanceof java.net.SocketTimeoutException) {
+            return "timed out";
+        }
+        if (e instanceof java.net.UnknownHostException) {
+            return "unknown host " + e.getMessage();
+        }
+        if (e instanceof java.net.NoRouteToHostException) {
+            return "no route to host";
+        }
+        return e.getMessage() == null ? "the connection failed" : "the connection failed: " + e.getMessage();
+    }
 }
