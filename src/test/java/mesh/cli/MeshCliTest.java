@@ -74,6 +74,39 @@ class MeshCliTest {
     }
 
     @Test
+    void optionsThatNeedAnotherSaySoAsAUsageError(QuarkusMainLauncher launcher) {
+        LaunchResult result = launcher.launch("push", "--wait-timeout", "5");
+        assertEquals(ExitCodes.USAGE, result.exitCode());
+        assertTrue(result.getErrorOutput().contains("mesh: --wait-timeout needs --wait"), result.getErrorOutput());
+        result = launcher.launch("node", "token", "ace");
+        assertEquals(ExitCodes.USAGE, result.exitCode());
+        assertTrue(result.getErrorOutput().contains("needs --rotate"), result.getErrorOutput());
+    }
+
+    @Test
+    void outputMayComeBeforeTheVerb(QuarkusMainLauncher launcher) {
+        // no controller answers here: what matters is that -o json before the verb parses
+        LaunchResult result = launcher.launch("-o", "json", "completion", "bash");
+        assertEquals(ExitCodes.USAGE, result.exitCode(), "completion has no -o: " + result.getErrorOutput());
+        assertTrue(result.getErrorOutput().contains("'-o'") || result.getErrorOutput().contains("-o"), result.getErrorOutput());
+        result = launcher.launch("-o", "yaml", "status");
+        assertEquals(ExitCodes.USAGE, result.exitCode());
+        assertTrue(result.getErrorOutput().contains("yaml"), result.getErrorOutput());
+    }
+
+    @Test
+    void completionPrintsABashScriptForEveryVerb(QuarkusMainLauncher launcher) {
+        LaunchResult result = launcher.launch("completion", "bash");
+        assertEquals(ExitCodes.OK, result.exitCode(), result.getErrorOutput());
+        String script = result.getOutput();
+        assertTrue(script.contains("complete -F"), "a bash completion script");
+        assertTrue(script.contains("bashcompinit"), "usable from zsh");
+        for (String verb : new String[] {"catalogue", "assign", "unassign", "push", "status", "roster", "token", "--refresh"}) {
+            assertTrue(script.contains(verb), "completes " + verb);
+        }
+    }
+
+    @Test
     void onlyTheServeVerbsListen() {
         assertEquals("false", ServeMode.forArgs("host", "apply", "x").properties(java.util.Map.of()).get("quarkus.http.host-enabled"));
         assertEquals("7701", ServeMode.forArgs("host", "serve").properties(java.util.Map.of()).get("quarkus.http.port"));
