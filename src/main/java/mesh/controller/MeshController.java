@@ -80,7 +80,7 @@ public class MeshController {
     /**
      * Changes a node's address and/or agent URL. An agent URL that was the default for the old
      * address follows the address, unless a new one is given. Takes effect at the next push, which
-     * replaces only the containers whose bound names' addresses (or published address) change.
+     * replaces only the containers that bind one of the node's names (the planner scopes hosts to binds).
      */
     public Node setNode(String name, String address, String agent) {
         if ((address == null || address.isBlank()) && (agent == null || agent.isBlank())) {
