@@ -58,14 +58,14 @@ public class ApiErrors {
      * other refusals: named by method and path, never answered with an empty body.
      */
     @ServerExceptionMapper
-    public Response noSuchCall(jakarta.ws.rs.WebApplicationException e, jakarta.ws.rs.core.UriInfo uri,
-                               jakarta.ws.rs.core.Request request) {
+    public Response noSuchCall(jakarta.ws.rs.WebApplicationException e, io.vertx.core.http.HttpServerRequest request) {
         int status = e.getResponse() == null ? 400 : e.getResponse().getStatus();
-        String call = request.getMethod() + " /" + uri.getPath().replaceAll("^/+", "");
+        // the path as sent, before the HTTP layer decoded and normalised it: what the caller wrote
+        String path = request.uri() == null ? "" : request.uri().replaceAll("[?#].*$", "");
         String message = switch (status) {
-            case 404 -> "no such call: " + call;
-            case 405 -> request.getMethod() + " is not allowed on /" + uri.getPath().replaceAll("^/+", "");
-            default -> call + ": refused (" + status + ")";
+            case 404 -> "no such call: " + request.method() + " " + path;
+            case 405 -> request.method() + " is not allowed on " + path;
+            default -> request.method() + " " + path + ": refused (" + status + ")";
         };
         return error(status, message, List.of());
     }

@@ -85,6 +85,10 @@ final class ControllerClient {
         StringBuilder b = new StringBuilder(first);
         for (int i = 0; i < names.length; i++) {
             String part = names[i];
+            if (i % 2 == 0 && (part.equals(".") || part.equals("..") || part.isEmpty())) {
+                // HTTP removes such segments before routing: the request would reach another call
+                throw new VerbFailure("not a name: '" + part + "'");
+            }
             b.append(i % 2 == 0 ? "/" + java.net.URLEncoder.encode(part, java.nio.charset.StandardCharsets.UTF_8)
                     .replace("+", "%20") : part);
         }

@@ -97,16 +97,32 @@ public final class DeclarationJson {
     private static final java.util.regex.Pattern WRONG_TYPE = java.util.regex.Pattern.compile(
             "Cannot deserialize value of type `([^`]+)` from (\\w+) (?:value|token).*");
 
-    /** Says "expected a list, got a mapping" rather than naming Java types and parser tokens. */
+    /** Jackson's refusal of a scalar it would not coerce: "Cannot coerce Integer value (5) to `java.lang.String` value …". */
+    private static final java.util.regex.Pattern NO_COERCION = java.util.regex.Pattern.compile(
+            "Cannot coerce [\\w-]+ value \\((.*)\\) to `([^`]+)` value.*");
+    /** Jackson's refusal to build a list or record from a scalar: "Cannot construct instance of `java.util.ArrayList` … from String value ('ace')". */
+    private static final java.util.regex.Pattern NO_CREATOR = java.util.regex.Pattern.compile(
+            "Cannot construct instance of `([^`]+)`.*deserialize from (\\w+) value \\((.*)\\).*");
+
+    /** Says "expected a list, got a mapping" rather than naming Java types, parser tokens or library settings. */
     static String plainTypes(String message) {
         if (message.startsWith("Cannot map `null` into type")) {
             return "is required";
         }
         java.util.regex.Matcher m = WRONG_TYPE.matcher(message);
-        if (!m.matches()) {
-            return message;
+        if (m.matches()) {
+            return "expected " + kind(m.group(1)) + ", got " + kind(m.group(2));
         }
-        return "expected " + kind(m.group(1)) + ", got " + kind(m.group(2));
+        m = NO_COERCION.matcher(message);
+        if (m.matches()) {
+            return "expected " + kind(m.group(2)) + ", got " + m.group(1);
+        }
+        m = NO_CREATOR.matcher(message);
+        if (m.matches()) {
+            return "expected " + kind(m.group(1)) + ", got " + kind(m.group(2)) + " " + m.group(3);
+        }
+        // anything else Jackson says: at least no Java type names
+        return message.replaceAll("`java\\.[\\w.$]+`", "a value of another type");
     }
 
     private static String kind(String type) {
