@@ -47,7 +47,7 @@ public class PushCommand implements Callable<Integer> {
     boolean waitForNodes;
 
     @Option(names = "--wait-timeout", paramLabel = "SECONDS", defaultValue = "300",
-            description = "how long --wait waits (default ${DEFAULT-VALUE})")
+            description = "how long --wait waits (default ${DEFAULT-VALUE}); only with --wait")
     long waitSeconds;
 
     @Override
