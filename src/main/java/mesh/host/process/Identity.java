@@ -29,9 +29,15 @@ public final class Identity {
             return Verdict.GONE;
         }
         ProcInfo p = seen.get();
-        if (p.startTime() != record.startTime() || !p.cmdline().equals(record.cmdline()) || p.session() != p.pid()) {
+        if (p.startTime() != record.startTime()) {
             return Verdict.FOREIGN;
         }
-        return p.ended() ? Verdict.GONE : Verdict.ADOPT;
+        if (p.ended()) {
+            return Verdict.GONE; // our shim, ended and not yet reaped: a zombie shows no command line
+        }
+        if (!p.cmdline().equals(record.cmdline()) || p.session() != p.pid()) {
+            return Verdict.FOREIGN;
+        }
+        return Verdict.ADOPT;
     }
 }
