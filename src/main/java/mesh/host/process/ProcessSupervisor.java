@@ -123,12 +123,14 @@ public final class ProcessSupervisor {
 
     /** Stops the component (TERM, then KILL after its stop timeout) and keeps it stopped until applied again. */
     public synchronized Stopped stop(String component, Instant now) {
-        ProcessRecord record = observe(records.read(component).orElse(null), now);
+        ProcessRecord record = records.read(component).orElse(null);
         if (record == null) {
             return new Stopped(component, "not running", 0, 0, null);
         }
         Stopped stopped = stopProcess(record);
-        records.write(record.withStopped(true).ended(stopped.exit() != null ? stopped.exit() : record.lastExit(), 0, null));
+        ExitStatus exit = stopped.exit() != null ? stopped.exit()
+                : record.hasProcess() ? readExit(record, now).status() : record.lastExit();
+        records.write(record.withStopped(true).ended(exit, 0, null));
         return stopped;
     }
 
