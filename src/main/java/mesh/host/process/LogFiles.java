@@ -49,6 +49,11 @@ public final class LogFiles {
         this.limits = limits;
     }
 
+    /** The log of {@code component} under the agent's state dir: {@code <state-dir>/logs/<component>.log}. */
+    public static LogFiles of(Path stateDir, String component, Limits limits) {
+        return new LogFiles(stateDir.resolve("logs").resolve(component + ".log"), limits);
+    }
+
     public Path current() {
         return current;
     }

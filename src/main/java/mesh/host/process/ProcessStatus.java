@@ -3,8 +3,8 @@ package mesh.host.process;
 /**
  * ProcessStatus is the view of one supervised component for the operator and the agent's status:
  * {@code state} is running, restarting (ended, the next start is due at {@code nextStartAt}), failed (it
- * could not be launched: {@code error} says why; retried like a restart), exited (stopped on purpose) or
- * foreign (never shown for long: the recorded pid belongs to another process, ours is gone).
+ * could not be launched: {@code error} says why; retried like a restart) or exited (stopped on purpose, not
+ * restarted until applied again). A recorded pid that now belongs to another process reads as ended.
  */
 public record ProcessStatus(
         String component,

@@ -64,6 +64,7 @@ public final class ProcessSupervisor {
     private static final Duration KILL_TAKES = Duration.ofSeconds(5);
 
     private final ProcessRecords records;
+    private final Path stateDir;
     private final Path logDir;
     private final ProcessHost host;
     private final Backoff backoff;
@@ -72,6 +73,7 @@ public final class ProcessSupervisor {
 
     public ProcessSupervisor(Path stateDir, ProcessHost host, Backoff backoff, LogFiles.Limits logLimits) {
         this.records = new ProcessRecords(stateDir);
+        this.stateDir = stateDir;
         this.logDir = stateDir.resolve("logs");
         this.host = host;
         this.backoff = backoff;
@@ -100,10 +102,10 @@ public final class ProcessSupervisor {
                 Stopped stopped = stopProcess(record);
                 ProcessRecord ended = record.ended(stopped.exit(), 0, null);
                 records.write(ended);
-                Outcome started = launch(spec, ended.forSpec(spec), now);
+                Outcome started = launch(spec, ended.forSpec(spec), false, now);
                 yield new Outcome(spec.component(), "replaced", started.pid(), "old copy " + stopped.how() + "; " + started.detail());
             }
-            case START -> launch(spec, record, now);
+            case START -> launch(spec, record, Supervision.isRestart(spec, record), now);
         };
     }
 
@@ -155,7 +157,7 @@ public final class ProcessSupervisor {
 
     /** The component's log (for {@code mesh host logs COMPONENT [--follow]}). */
     public LogFiles logs(String component) {
-        return new LogFiles(logDir.resolve(component + ".log"), logLimits);
+        return LogFiles.of(stateDir, component, logLimits);
     }
 
     private Identity.Verdict verdict(ProcessRecord record) {
@@ -173,12 +175,11 @@ public final class ProcessSupervisor {
         return ended;
     }
 
-    private Outcome launch(ProcessSpec spec, ProcessRecord previous, Instant now) {
+    private Outcome launch(ProcessSpec spec, ProcessRecord previous, boolean restart, Instant now) {
         Path executable = Path.of(spec.bundleDir()).resolve(spec.executable());
         if (!Files.isRegularFile(executable) || !Files.isExecutable(executable)) {
             return failed(spec, previous, "the executable " + executable + " is missing or not executable", now);
         }
-        boolean restart = Supervision.isRestart(spec, previous);
         Path exitFile = records.exitFile(spec.component());
         LaunchCommand command = LaunchCommand.of(spec, exitFile, records.hostsFile(spec.component()));
         Optional<ProcInfo> orphan = findRunning(command.shimCmdline());

@@ -4,6 +4,7 @@ import static mesh.host.process.SupervisorFixture.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -17,6 +18,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import mesh.model.InvalidInput;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -164,6 +166,81 @@ class ProcessSupervisorIT {
         List<ProcessStatus> status = supervisor.status(Instant.now());
         assertEquals(List.of("exited", "exited"), status.stream().map(ProcessStatus::state).toList());
         assertEquals(List.of(), supervisor.reconcile(Instant.now()), "a stopped component is not restarted");
+    }
+
+    @Test
+    void aChangedSpecReplacesTheProcessWithItsNewNamesAndKeepsItsData() throws Exception {
+        int port = SupervisorFixture.freePort();
+        ProcessSpec spec = fx.spec("web.server", "server", List.of(Integer.toString(port), fx.root.toString()), HOSTS, 5000);
+        ProcessSupervisor supervisor = fx.supervisor();
+        long oldPid = supervisor.apply(spec, Instant.now()).pid();
+        await("the server answers", Duration.ofSeconds(10), () -> answers(port));
+        Path data = Path.of(spec.dataDir());
+        Files.writeString(data.resolve("precious.db"), "rows");
+        List<String> oldCmdline = fx.record("web.server").cmdline();
+
+        ProcessSpec moved = fx.spec("web.server", "server", List.of(Integer.toString(port), fx.root.toString()),
+                Map.of("db.internal", "10.9.9.9", "api.zurag.be", "10.1.2.4"), 5000);
+        ProcessSupervisor.Outcome replaced = supervisor.apply(moved, Instant.now());
+        assertEquals("replaced", replaced.action());
+        assertNotEquals(oldPid, replaced.pid());
+        assertTrue(replaced.detail().startsWith("old copy graceful"), replaced.detail());
+        await("the new server answers", Duration.ofSeconds(10), () -> answers(port));
+        await("the new copy noted its names", Duration.ofSeconds(5), () -> read(data.resolve("db.resolved")).startsWith("10.9.9.9"));
+        assertEquals(moved.hostsFile(), Files.readString(data.resolve("hosts.seen")));
+        assertEquals("rows", Files.readString(data.resolve("precious.db")), "the data directory survives a replace");
+        assertEquals(0, fx.copies(oldCmdline));
+        assertEquals(1, fx.copies(fx.record("web.server").cmdline()));
+        assertEquals(0, supervisor.status(Instant.now()).get(0).restarts(), "a replace is not a restart");
+
+        supervisor.remove("web.server", Instant.now());
+        assertEquals("rows", Files.readString(data.resolve("precious.db")), "the data directory survives a remove");
+        assertEquals(List.of(), supervisor.status(Instant.now()));
+    }
+
+    @Test
+    void aCopyStartedButNeverRecordedIsAdoptedNotStartedTwice() throws Exception {
+        int port = SupervisorFixture.freePort();
+        ProcessSpec spec = fx.spec("web.server", "server", List.of(Integer.toString(port), fx.root.toString()), HOSTS, 5000);
+        ProcessRecords records = new ProcessRecords(fx.state);
+        // what an agent that died between the launch and the record would leave: a running shim and no record
+        Files.createDirectories(records.runtimeDir("web.server"));
+        Files.createDirectories(Path.of(spec.dataDir()));
+        Files.writeString(records.hostsFile("web.server"), spec.hostsFile());
+        LaunchCommand command = LaunchCommand.of(spec, records.exitFile("web.server"), records.hostsFile("web.server"));
+        long orphan = fx.host.launch(command, fx.root.resolve("orphan.log"));
+        await("the orphan runs", Duration.ofSeconds(10), () -> answers(port));
+
+        ProcessSupervisor.Outcome outcome = fx.supervisor().apply(spec, Instant.now());
+        assertEquals("adopted", outcome.action());
+        assertEquals(orphan, outcome.pid());
+        assertEquals(1, fx.copies(command.shimCmdline()));
+        assertEquals("kept", fx.supervisor().apply(spec, Instant.now()).action());
+    }
+
+    @Test
+    void aBadSpecIsRefusedWithItsProblemsAndChangesNothing() {
+        ProcessSpec bad = fx.spec("web.server", "server", List.of(), Map.of("db.internal", "nowhere"), 0);
+        InvalidInput e = assertThrows(InvalidInput.class, () -> fx.supervisor().apply(bad, Instant.now()));
+        assertEquals(List.of("component web.server: address 'nowhere' of db.internal is not an IP address",
+                "component web.server: stop timeout must be positive, was 0 ms"), e.problems());
+        assertEquals(List.of(), new ProcessRecords(fx.state).components());
+        ProcessSpec missing = new ProcessSpec("ghost.c", "testmod", fx.bundle.toString(), "bin/ghost", List.of(), Map.of(),
+                fx.root.resolve("data/ghost").toString(), Map.of(), 1000, "sha256:ghost");
+        ProcessSupervisor.Outcome failed = fx.supervisor().apply(missing, Instant.now());
+        assertEquals("failed", failed.action());
+        assertTrue(failed.detail().contains("bin/ghost is missing or not executable"), failed.detail());
+        ProcessStatus status = fx.supervisor().status(Instant.now()).get(0);
+        assertEquals("failed", status.state());
+        assertEquals("waiting", fx.supervisor().apply(missing, Instant.now()).action());
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.exists(file) ? Files.readString(file) : "";
+        } catch (IOException e) {
+            return "";
+        }
     }
 
     private static boolean answers(int port) {

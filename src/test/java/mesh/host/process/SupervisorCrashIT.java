@@ -91,6 +91,31 @@ class SupervisorCrashIT {
         assertFalse(listens(port));
     }
 
+    @Test
+    void anExitWhileNoSupervisorRunsIsReportedByTheNextOne() throws Exception {
+        fx.script("quitter", "echo up\nwhile [ ! -f ./quit ]; do sleep 0.05; done\necho quitting\nexit 3");
+        ProcessSpec spec = fx.spec("quit.c", "quitter", List.of(fx.root.toString()), Map.of(), 3000);
+        Path specFile = fx.root.resolve("spec.json");
+        Files.writeString(specFile, DeclarationJson.MAPPER.writeValueAsString(spec));
+        Process jvm = startSupervisorJvm(specFile);
+        long pid = Long.parseLong(firstLine(jvm).split(" ")[2]);
+        ProcessRecord record = fx.record("quit.c");
+        jvm.destroyForcibly();
+        assertTrue(jvm.waitFor(10, TimeUnit.SECONDS));
+
+        Files.writeString(Path.of(spec.dataDir()).resolve("quit"), "");
+        await("the orphaned shim ended", Duration.ofSeconds(10),
+                () -> Identity.judge(record, fx.host.inspect(pid), fx.host.bootId()) == Identity.Verdict.GONE);
+
+        ProcessSupervisor next = fx.supervisor();
+        ProcessStatus status = next.status(Instant.now()).get(0);
+        assertEquals("restarting", status.state());
+        assertEquals("exit 3", status.lastExit(), "the shim wrote the exit status the JVM could not wait for");
+        ProcessSupervisor.Outcome restarted = next.apply(spec, Instant.now().plusSeconds(1));
+        assertEquals("restarted", restarted.action());
+        assertEquals(1, next.status(Instant.now()).get(0).restarts());
+    }
+
     private Process startSupervisorJvm(Path specFile) throws IOException {
         String java = ProcessHandle.current().info().command().orElse("java");
         Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), SupervisorMain.class.getName(),
