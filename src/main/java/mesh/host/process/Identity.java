@@ -1,5 +1,6 @@
 package mesh.host.process;
 
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -39,5 +40,21 @@ public final class Identity {
             return Verdict.FOREIGN;
         }
         return Verdict.ADOPT;
+    }
+
+    /**
+     * remnants are the processes left in the process group of our ended shim (it was killed alone, say): they
+     * are ours and must end before a new copy starts, or two copies would run. A process group's number is
+     * not handed out again while the group has members, so members of group PID are ours as long as no other
+     * process holds PID itself (our own zombie may). Across a reboot nothing is ours.
+     */
+    public static List<ProcInfo> remnants(ProcessRecord record, Optional<ProcInfo> atPid, List<ProcInfo> all, String bootIdNow) {
+        if (record == null || !record.hasProcess() || !bootIdNow.equals(record.bootId())) {
+            return List.of();
+        }
+        if (atPid.isPresent() && !(atPid.get().ended() && atPid.get().startTime() == record.startTime())) {
+            return List.of(); // PID is alive: ours (not ended) or another's, whose group this may now be
+        }
+        return all.stream().filter(p -> p.processGroup() == record.pid() && p.pid() != record.pid() && !p.ended()).toList();
     }
 }

@@ -17,7 +17,8 @@ import java.util.TreeMap;
  *       EXECUTABLE ARGS...                                            (the component, via exec)
  * </pre>
  *
- * The shim runs the rest in the background, forwards TERM and INT to it, and when it ends writes
+ * The shim sets its traps first (a TERM that arrives before the child exists is passed on once it does),
+ * runs the rest in the background, forwards TERM and INT to it, and when it ends writes
  * "SHIM_PID WAIT_STATUS" to the exit file (write to a temporary file, then rename) and exits with the
  * same status. The environment is the spec's alone over a standard PATH: nothing of the agent's (its token)
  * leaks into a component.
@@ -29,11 +30,12 @@ public record LaunchCommand(List<String> argv, Map<String, String> env, Path wor
 
     /** The shim, in POSIX sh: $1 component, $2 digest, $3 exit file, $4 "--", then the command. */
     static final String SHIM = String.join("\n",
-            "exitfile=$3; shift 4",
+            "exitfile=$3; shift 4; child=; sig=",
+            "trap 'sig=TERM; [ -n \"$child\" ] && kill -TERM \"$child\" 2>/dev/null' TERM",
+            "trap 'sig=INT; [ -n \"$child\" ] && kill -INT \"$child\" 2>/dev/null' INT",
             "\"$@\" &",
             "child=$!",
-            "trap 'kill -TERM \"$child\" 2>/dev/null' TERM",
-            "trap 'kill -INT \"$child\" 2>/dev/null' INT",
+            "[ -n \"$sig\" ] && kill -\"$sig\" \"$child\" 2>/dev/null",
             "while :; do",
             "  wait \"$child\"; code=$?",
             "  kill -0 \"$child\" 2>/dev/null || break",

@@ -169,6 +169,7 @@ public final class ProcessSupervisor {
         if (record == null || !record.hasProcess() || verdict(record) == Identity.Verdict.ADOPT) {
             return record;
         }
+        endRemnants(record);
         ExitFile exit = readExit(record, now);
         ProcessRecord ended = Supervision.ended(record, exit.status(), exit.at(), backoff);
         records.write(ended);
@@ -236,9 +237,7 @@ public final class ProcessSupervisor {
     }
 
     private Optional<ProcInfo> findRunning(List<String> shimCmdline) {
-        return host.pids().stream()
-                .map(host::inspect)
-                .flatMap(Optional::stream)
+        return allProcesses().stream()
                 .filter(p -> !p.ended() && p.session() == p.pid() && p.cmdline().equals(shimCmdline))
                 .findFirst();
     }
@@ -260,6 +259,36 @@ public final class ProcessSupervisor {
         }
         awaitGone(record, KILL_TAKES);
         return new Stopped(record.component(), "killed", record.pid(), elapsed(started), ExitStatus.signalled(9, Instant.now().toString()));
+    }
+
+    /**
+     * endRemnants ends what is left of the ended shim's process group (TERM, then KILL after the stop timeout),
+     * so the copy about to start is the only one; each signal after checking the process is still in that group.
+     */
+    private void endRemnants(ProcessRecord record) {
+        List<ProcInfo> left = Identity.remnants(record, host.inspect(record.pid()), allProcesses(), bootId);
+        if (left.isEmpty()) {
+            return;
+        }
+        for (String signal : List.of("TERM", "KILL")) {
+            for (ProcInfo p : left) {
+                if (host.inspect(p.pid()).filter(now -> stillRemnant(now, p)).isPresent()) {
+                    host.signal(p.pid(), signal, false);
+                }
+            }
+            long deadline = System.nanoTime() + Duration.ofMillis(record.spec().stopTimeoutMillis()).toNanos();
+            while (System.nanoTime() < deadline && left.stream().anyMatch(p -> host.inspect(p.pid()).filter(now -> stillRemnant(now, p)).isPresent())) {
+                sleep(POLL);
+            }
+        }
+    }
+
+    private static boolean stillRemnant(ProcInfo now, ProcInfo before) {
+        return !now.ended() && now.startTime() == before.startTime() && now.processGroup() == before.processGroup();
+    }
+
+    private List<ProcInfo> allProcesses() {
+        return host.pids().stream().map(host::inspect).flatMap(Optional::stream).toList();
     }
 
     private boolean awaitGone(ProcessRecord record, Duration timeout) {

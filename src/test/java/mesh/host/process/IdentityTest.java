@@ -39,4 +39,20 @@ class IdentityTest {
     void judgesByTheWholeIdentity(String name, ProcessRecord record, Optional<ProcInfo> seen, String boot, Identity.Verdict expected) {
         assertEquals(expected, Identity.judge(record, seen, boot));
     }
+
+    @org.junit.jupiter.api.Test
+    void remnantsAreTheMembersOfOurEndedShimsGroupAndOnlyThose() {
+        ProcessRecord r = Records.running("sha256:aa");
+        ProcInfo child = new ProcInfo(4300, 'S', 4242, 4242, 1100, List.of("httpd"));
+        ProcInfo stranger = new ProcInfo(4301, 'S', 4301, 4301, 1100, List.of("sleep"));
+        ProcInfo deadChild = new ProcInfo(4302, 'Z', 4242, 4242, 1100, List.of());
+        List<ProcInfo> all = List.of(child, stranger, deadChild);
+        assertEquals(List.of(child), Identity.remnants(r, Optional.empty(), all, BOOT), "shim gone and reaped");
+        assertEquals(List.of(child), Identity.remnants(r, Optional.of(new ProcInfo(4242, 'Z', 4242, 4242, 1000, List.of())), all, BOOT),
+                "our shim is a zombie");
+        assertEquals(List.of(), Identity.remnants(r, Optional.of(Records.proc(4242, 1000, CMDLINE)), all, BOOT), "our shim runs");
+        assertEquals(List.of(), Identity.remnants(r, Optional.of(Records.proc(4242, 5000, List.of("x"))), all, BOOT),
+                "the pid is another's now: group 4242 may be its");
+        assertEquals(List.of(), Identity.remnants(r, Optional.empty(), all, "other-boot"), "another boot");
+    }
 }

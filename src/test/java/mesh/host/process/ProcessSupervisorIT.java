@@ -92,7 +92,7 @@ class ProcessSupervisorIT {
         assertEquals(record.pid(), adopted.pid());
         assertEquals(record.startTime(), fx.host.inspect(adopted.pid()).orElseThrow().startTime());
         assertEquals(1, fx.copies(record.cmdline()), "exactly one shim");
-        assertEquals(1, fx.processesWith("httpd").stream().filter(p -> p.cmdline().stream().anyMatch(a -> a.contains(fx.root.toString()))).count(),
+        assertEquals(1, servers().size(),
                 "exactly one server");
 
         ProcessStatus status = restartedAgent.status(Instant.now()).get(0);
@@ -219,6 +219,31 @@ class ProcessSupervisorIT {
     }
 
     @Test
+    void aShimKilledAloneLeavesAChildThatIsEndedBeforeTheNewCopyStarts() throws Exception {
+        int port = SupervisorFixture.freePort();
+        ProcessSpec spec = fx.spec("web.server", "server", List.of(Integer.toString(port), fx.root.toString()), HOSTS, 3000);
+        ProcessSupervisor supervisor = fx.supervisor();
+        long shim = supervisor.apply(spec, Instant.now()).pid();
+        await("the server answers", Duration.ofSeconds(10), () -> answers(port));
+        List<ProcInfo> servers = servers();
+        assertEquals(1, servers.size());
+        fx.host.signal(shim, "KILL", false); // the shim alone: its child, the server, keeps running in the group
+        await("the shim is gone", Duration.ofSeconds(5), () -> fx.host.inspect(shim).map(ProcInfo::ended).orElse(true));
+        assertTrue(answers(port), "the orphaned server still runs");
+
+        // the first pass finds the shim gone: it ends the orphaned server and waits out the backoff
+        assertEquals("waiting", supervisor.apply(spec, Instant.now()).action());
+        assertTrue(fx.host.inspect(servers.get(0).pid()).map(p -> p.ended() || p.startTime() != servers.get(0).startTime()).orElse(true),
+                "the old server was ended");
+        assertEquals(List.of(), servers());
+        ProcessSupervisor.Outcome restarted = supervisor.apply(spec, Instant.now().plusSeconds(5));
+        assertEquals("restarted", restarted.action());
+        await("the new server answers", Duration.ofSeconds(10), () -> answers(port));
+        assertEquals(1, servers().size(), "exactly one server");
+        assertEquals("unknown (no status was written)", supervisor.status(Instant.now()).get(0).lastExit());
+    }
+
+    @Test
     void aBadSpecIsRefusedWithItsProblemsAndChangesNothing() {
         ProcessSpec bad = fx.spec("web.server", "server", List.of(), Map.of("db.internal", "nowhere"), 0);
         InvalidInput e = assertThrows(InvalidInput.class, () -> fx.supervisor().apply(bad, Instant.now()));
@@ -233,6 +258,13 @@ class ProcessSupervisorIT {
         ProcessStatus status = fx.supervisor().status(Instant.now()).get(0);
         assertEquals("failed", status.state());
         assertEquals("waiting", fx.supervisor().apply(missing, Instant.now()).action());
+    }
+
+    /** The busybox httpd servers of this test (their command line holds its folder). */
+    private List<ProcInfo> servers() {
+        return fx.processesWith("httpd").stream()
+                .filter(p -> p.cmdline().stream().anyMatch(a -> a.contains(fx.root.toString())))
+                .toList();
     }
 
     private static String read(Path file) {
