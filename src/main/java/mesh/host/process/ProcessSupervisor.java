@@ -100,6 +100,11 @@ public final class ProcessSupervisor {
                     + " after " + (record.lastExit() == null ? record.launchError() : record.lastExit().describe()));
             case REPLACE -> {
                 Stopped stopped = stopProcess(record);
+                if (verdict(record) == Identity.Verdict.ADOPT) {
+                    // never a second copy: the old one outlived TERM and KILL, so nothing new starts
+                    yield new Outcome(spec.component(), "failed", record.pid(), "the old copy (pid " + record.pid()
+                            + ") did not end after TERM and KILL; the new spec is not started");
+                }
                 ProcessRecord ended = record.ended(stopped.exit(), 0, null);
                 records.write(ended);
                 Outcome started = launch(spec, ended.forSpec(spec), false, now);
