@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import mesh.model.ComponentSpec;
+import mesh.model.ContainerRequest;
 import mesh.model.Declaration;
 import mesh.model.ObservedContainer;
 import mesh.model.SpecDigest;
@@ -31,7 +32,7 @@ public record HostStatus(String node, long generation, long appliedGeneration, b
             for (ComponentSpec c : d.components()) {
                 ObservedContainer o = observed.stream().filter(x -> x.name().equals(c.name())).findFirst().orElse(null);
                 String state = o == null ? "missing"
-                        : !SpecDigest.matches(o.digest(), c) ? "outdated"
+                        : !SpecDigest.changes(o, ContainerRequest.of(c, d.address())).isEmpty() ? "outdated"
                         : o.running() ? "running" : "stopped";
                 components.add(new Component(c.name(), c.module(), state, o == null ? null : o.digest(),
                         o == null ? null : o.id(), failures.get(c.name())));
