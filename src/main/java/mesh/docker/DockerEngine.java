@@ -313,7 +313,9 @@ public final class DockerEngine implements Engine {
         if (message == null) {
             return "no message";
         }
-        String line = message.lines().findFirst().orElse(message).strip();
+        // a transport failure comes as "java.net.SocketException: No such file or directory": keep the words, not the type
+        String line = message.lines().findFirst().orElse(message).strip()
+                .replaceAll("^(?:(?:[a-z_$][\\w$]*\\.)+[A-Z][\\w$]*(?:Exception|Error): )+", "");
         // docker-java puts the engine's JSON answer in the message: keep the engine's own words.
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"message\"\\s*:\\s*\"([^\"]*)\"").matcher(message);
         return m.find() ? m.group(1) : line;
