@@ -1,4 +1,4 @@
-package mesh.host;
+package mesh;
 
 import io.quarkus.runtime.annotations.RegisterForReflection;
 
@@ -8,6 +8,9 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
  * they are named here; so are the API bodies) and docker-java's request and response models. docker-java has no Quarkus
  * extension; its commands are serialised from the *CmdImpl classes and answers read into
  * api.model / api.command classes, so whole hierarchies are registered.
+ *
+ * <p>It lives in the root package because it names records of every package: kept in one of them,
+ * it would point an arrow from that package to all the others (PackageArrowsTest).
  */
 @RegisterForReflection(targets = {
     mesh.model.Declaration.class,
@@ -16,11 +19,11 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
     mesh.plan.PlanView.class,
     mesh.plan.PlanView.Replaced.class,
     mesh.plan.DeclarationChanges.class,
-    DeclarationRecord.class,
-    HostStatus.class,
-    HostStatus.Component.class,
-    HostResource.Accepted.class,
-    HostResource.Kept.class,
+    mesh.host.DeclarationRecord.class,
+    mesh.host.HostStatus.class,
+    mesh.host.HostStatus.Component.class,
+    mesh.host.HostResource.Accepted.class,
+    mesh.host.HostResource.Kept.class,
     mesh.api.ApiError.class,
     mesh.cli.HostApplyCommand.Result.class,
     mesh.model.Manifest.class,
