@@ -88,7 +88,7 @@ class HostIntakeIT {
 
         assertEquals(List.of(3L), intake.records().generations());
         assertEquals(id, engine.inspect(engine.name("web")).getId());
-        assertEquals("a", engine.exec(engine.name("web"), "printenv", "V").strip());
+        assertEquals("a", engine.exec(engine.name("web"), "sh", "-c", "echo $V").strip());
     }
 
     @Test
