@@ -74,7 +74,7 @@ final class ManifestCheck {
 
     /** A name of one label (module, route): null when good. */
     static String singleLabelProblem(String name) {
-        if (name.contains(".") && name.length() > 1 && !name.startsWith(".") && !name.endsWith(".")) {
+        if (name.contains(".")) {
             return "must be one DNS label, without '.' (" + LABEL_RULE + "), got " + ManifestNodes.quoted(name);
         }
         String p = labelProblem(name);

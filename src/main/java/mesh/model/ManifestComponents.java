@@ -2,9 +2,12 @@ package mesh.model;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import mesh.model.ManifestNodes.Field;
 import org.yaml.snakeyaml.nodes.Node;
 
@@ -201,15 +204,49 @@ final class ManifestComponents {
                 }
             }
         }
-        if (afterOk && m.module() != null) {
-            List<ComponentSpec> specs = m.components().keySet().stream().map(n -> Manifests.spec(m, n, Map.of())).toList();
-            for (String problem : StartOrder.problems(specs)) {
-                // "after: components wait on each other in a cycle: a -> b -> a"
-                String first = problem.replaceAll("^.*: ", "").split(" -> ")[0];
-                Map<String, Field> c = fields.get(first);
-                Node at = c != null && c.containsKey("after") ? c.get("after").value() : null;
-                nodes.problem(at, "components." + first + ".after", problem.replaceFirst("^after: ", ""));
+        if (afterOk) {
+            cycle(m).ifPresent(cycle -> nodes.problem(fields.get(cycle.get(0)).get("after").value(),
+                    "components." + cycle.get(0) + ".after",
+                    "components wait on each other in a cycle: " + String.join(" -> ", cycle)));
+        }
+    }
+
+    /**
+     * The first cycle of {@code after}, starting from the first component in file order that is in
+     * one ({@code a.web -> a.db -> a.web}). StartOrder finds cycles in a declaration too; this one
+     * walks in file order so the problem points at the line the operator reads first.
+     */
+    static Optional<List<String>> cycle(Manifest m) {
+        Set<String> done = new HashSet<>();
+        for (String start : m.components().keySet()) {
+            List<String> path = new ArrayList<>();
+            Optional<List<String>> found = walk(m, start, path, done);
+            if (found.isPresent()) {
+                return found;
             }
         }
+        return Optional.empty();
+    }
+
+    private static Optional<List<String>> walk(Manifest m, String name, List<String> path, Set<String> done) {
+        int seen = path.indexOf(name);
+        if (seen >= 0) {
+            List<String> cycle = new ArrayList<>(path.subList(seen, path.size()));
+            cycle.add(name);
+            return Optional.of(cycle);
+        }
+        if (done.contains(name) || !m.components().containsKey(name)) {
+            return Optional.empty();
+        }
+        path.add(name);
+        for (String dep : m.components().get(name).after()) {
+            Optional<List<String>> found = walk(m, dep, path, done);
+            if (found.isPresent()) {
+                return found;
+            }
+        }
+        path.remove(path.size() - 1);
+        done.add(name);
+        return Optional.empty();
     }
 }
