@@ -50,7 +50,22 @@ public final class ManifestYaml {
         if (!reader.problems().isEmpty()) {
             throw new InvalidInput(reader.problems());
         }
+        List<String> left = declarationProblems(manifest);
+        if (!left.isEmpty()) {
+            throw new InvalidInput(left.stream().map(p -> file + ": " + p).toList());
+        }
         return manifest;
+    }
+
+    /**
+     * What the node-side check of a declaration would still refuse in this manifest's components:
+     * nothing while the reader's rules cover the declaration's, but a rule added there alone is
+     * still caught here, at {@code catalogue add}, rather than at the first push.
+     */
+    private static List<String> declarationProblems(Manifest m) {
+        Declaration trial = new Declaration("catalogue", null, 1, m.components().keySet().stream()
+                .map(name -> Manifests.spec(m, name, java.util.Map.of())).toList());
+        return DeclarationCheck.problems(trial);
     }
 
     private static Yaml yaml() {
