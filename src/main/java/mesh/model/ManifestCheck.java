@@ -1,7 +1,9 @@
 package mesh.model;
 
+import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * ManifestCheck holds the rules one value of a manifest must keep on its own: names that are DNS
@@ -54,22 +56,29 @@ final class ManifestCheck {
         if (LABEL.matcher(label).matches()) {
             return null;
         }
+        String shown = ManifestNodes.quoted(cut(label));
+        String lower = label.toLowerCase(Locale.ROOT);
         if (label.isEmpty()) {
             return "an empty name part (two dots, or a dot at the start or end)";
         }
         if (label.length() > 63) {
-            return "'" + cut(label) + "' is " + label.length() + " characters; a DNS label has at most 63";
+            return shown + " is " + label.length() + " characters; a DNS label has at most 63";
         }
-        if (!label.equals(label.toLowerCase(java.util.Locale.ROOT)) && LABEL.matcher(label.toLowerCase(java.util.Locale.ROOT)).matches()) {
-            return "'" + label + "' has upper-case letters; names are lower-case (" + label.toLowerCase(java.util.Locale.ROOT) + ")";
+        if (!lower.equals(label) && LABEL.matcher(lower).matches()) {
+            return shown + " has upper-case letters; names are lower-case (" + lower + ")";
         }
         if (label.contains("_")) {
-            return "'" + label + "' has '_', which a DNS name cannot hold; use '-'";
+            return shown + " has '_', which a DNS name cannot hold; use '-'";
         }
-        if (label.startsWith("-") || label.endsWith("-")) {
-            return "'" + label + "' starts or ends with '-'";
+        String others = lower.codePoints().filter(c -> !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-'))
+                .distinct().mapToObj(c -> "'" + Character.toString(c) + "'").collect(Collectors.joining(", "));
+        if (!others.isEmpty()) {
+            return shown + " holds " + others + ", which a DNS name cannot; " + LABEL_RULE;
         }
-        return "'" + label + "' is not a DNS label (" + LABEL_RULE + ")";
+        if (!lower.equals(label)) {
+            return shown + " has upper-case letters; names are lower-case";
+        }
+        return shown + " starts or ends with '-'";
     }
 
     /** A name of one label (module, route): null when good. */
@@ -87,7 +96,7 @@ final class ManifestCheck {
      */
     static String dottedNameProblem(String name, int max) {
         if (name.length() > max) {
-            return "'" + cut(name) + "' is " + name.length() + " characters; at most " + max;
+            return ManifestNodes.quoted(cut(name)) + " is " + name.length() + " characters; at most " + max;
         }
         for (String label : name.split("\\.", -1)) {
             String p = labelProblem(label);
@@ -105,7 +114,7 @@ final class ManifestCheck {
                     ? "the image name is " + m.group("name").length() + " characters; Docker allows " + MAX_IMAGE_NAME
                     : null;
         }
-        String lower = image.toLowerCase(java.util.Locale.ROOT);
+        String lower = image.toLowerCase(Locale.ROOT);
         if (!lower.equals(image) && IMAGE.matcher(lower).matches()) {
             return "not an image reference: " + ManifestNodes.quoted(image)
                     + "; Docker refuses upper-case letters in a repository name";
