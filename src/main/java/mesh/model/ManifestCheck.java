@@ -1,5 +1,7 @@
 package mesh.model;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -139,12 +141,19 @@ final class ManifestCheck {
         if (path.indexOf('\0') >= 0) {
             return "must not hold a NUL character";
         }
+        List<String> parts = new ArrayList<>();
         for (String part : path.substring(1).split("/", -1)) {
             if (part.equals("..")) {
                 return "must not climb with '..', got " + ManifestNodes.quoted(path);
             }
+            if (!part.isEmpty() && !part.equals(".")) {
+                parts.add(part);
+            }
         }
-        String normal = java.nio.file.Path.of(path).normalize().toString();
+        String normal = "/" + String.join("/", parts);
+        if (normal.equals("/")) {
+            return "cannot be '/' (written " + ManifestNodes.quoted(path) + "): a volume over the container's whole file system";
+        }
         if (!normal.equals(path)) {
             return "write it normalised, as " + ManifestNodes.quoted(normal) + ", got " + ManifestNodes.quoted(path);
         }

@@ -3,8 +3,10 @@ package mesh.model;
 import java.io.StringReader;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
 import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 import org.yaml.snakeyaml.error.YAMLException;
@@ -64,7 +66,7 @@ public final class ManifestYaml {
      */
     private static List<String> declarationProblems(Manifest m) {
         Declaration trial = new Declaration("catalogue", null, 1, m.components().keySet().stream()
-                .map(name -> Manifests.spec(m, name, java.util.Map.of())).toList());
+                .map(name -> Manifests.spec(m, name, Map.of())).toList());
         return DeclarationCheck.problems(trial);
     }
 
@@ -73,7 +75,8 @@ public final class ManifestYaml {
         options.setMaxAliasesForCollections(0);
         options.setAllowRecursiveKeys(false);
         options.setCodePointLimit(1024 * 1024);
-        return new Yaml(options);
+        // compose and parse only: no Java object is ever constructed from the text
+        return new Yaml(new SafeConstructor(options));
     }
 
     /** The problems of the file's shape, from its events: an alias, or a second document. */

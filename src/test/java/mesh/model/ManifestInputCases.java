@@ -163,6 +163,8 @@ final class ManifestInputCases {
                 field("a volume path with a trailing slash", "volumes: {data: /data/}", "5:21: components.a.web.volumes.data: write it normalised, as \"/data\""),
                 field("a volume path with '//'", "volumes: {data: /var//data}", "5:21: components.a.web.volumes.data: write it normalised, as \"/var/data\""),
                 field("a volume path with '.'", "volumes: {data: /./data}", "5:21: components.a.web.volumes.data: write it normalised, as \"/data\""),
+                field("a volume over '/' spelt '/./'", "volumes: {data: /./}", "5:21: components.a.web.volumes.data: cannot be '/' (written \"/./\")"),
+                field("two volumes on one path spelt twice", "volumes: {data: /data, more: /data/}", "5:34: components.a.web.volumes.more: write it normalised, as \"/data\""),
                 field("two volumes on one path", "volumes: {data: /data, more: /data}", "5:34: components.a.web.volumes.more: \"/data\" is already the path of volume data"),
                 field("a volume name with a space", "volumes: {\"my data\": /data}", "5:15: components.a.web.volumes.my data: not a volume name"),
                 field("stop-timeout without a unit", "stop-timeout: 5", "5:19: components.a.web.stop-timeout: must be a duration with its unit (ms, s or m) like 30s, got \"5\" (add the unit: 5s)"),
