@@ -41,34 +41,38 @@ final class ManifestReader {
             return null;
         }
         String module = module(root, top.get("module"));
+        Map<String, Field> given = componentsGiven(root, top.get("components"));
         Map<String, Manifest.Component> components = new LinkedHashMap<>();
         Map<String, Map<String, Field>> componentFields = new LinkedHashMap<>();
-        Field cs = top.get("components");
-        Map<String, Field> given = cs == null || ManifestNodes.isNull(cs.value()) ? Map.of()
-                : nodes.mapping(cs.value(), "components", "a mapping of component name to component", null);
-        if (given != null && given.isEmpty()) {
-            nodes.problem(cs == null ? root : cs.keyNode(), "components", "a module needs at least one component");
-        }
-        if (given != null) {
-            given.forEach((name, f) -> {
-                String problem = ManifestCheck.dottedNameProblem(name, MAX_COMPONENT_NAME);
-                if (problem != null) {
-                    nodes.problem(f.keyNode(), "components." + name, problem);
-                }
-                Map<String, Field> fields = ManifestNodes.isNull(f.value()) ? null
-                        : nodes.mapping(f.value(), "components." + name, "a component is a mapping with at least 'image'", COMPONENT);
-                if (ManifestNodes.isNull(f.value())) {
-                    nodes.problem(f.keyNode(), "components." + name, "is empty; a component needs at least its image");
-                } else if (fields != null) {
-                    components.put(name, component(f, fields, "components." + name));
-                    componentFields.put(name, fields);
-                }
-            });
-        }
-        Map<String, Manifest.Route> routes = routes(top.get("routes"), given == null ? Map.of() : given);
-        Manifest manifest = new Manifest(module, components, routes);
+        given.forEach((name, f) -> {
+            String path = "components." + name;
+            String problem = ManifestCheck.dottedNameProblem(name, MAX_COMPONENT_NAME);
+            if (problem != null) {
+                nodes.problem(f.keyNode(), path, problem);
+            }
+            if (ManifestNodes.isNull(f.value())) {
+                nodes.problem(f.keyNode(), path, "is empty; a component needs at least its image");
+                return;
+            }
+            Map<String, Field> fields = nodes.mapping(f.value(), path, "a component is a mapping with at least 'image'", COMPONENT);
+            if (fields != null) {
+                components.put(name, component(f, fields, path));
+                componentFields.put(name, fields);
+            }
+        });
+        Manifest manifest = new Manifest(module, components, routes(top.get("routes"), given));
         ManifestComponents.crossChecks(manifest, componentFields, nodes);
         return manifest;
+    }
+
+    /** The components' fields by name; none (with a problem) when there are none or they are not a mapping. */
+    private Map<String, Field> componentsGiven(Node root, Field f) {
+        Map<String, Field> given = f == null || ManifestNodes.isNull(f.value()) ? Map.of()
+                : nodes.mapping(f.value(), "components", "a mapping of component name to component", null);
+        if (given != null && given.isEmpty()) {
+            nodes.problem(f == null ? root : f.keyNode(), "components", "a module needs at least one component");
+        }
+        return given == null ? Map.of() : given;
     }
 
     private String module(Node root, Field f) {
@@ -121,11 +125,11 @@ final class ManifestReader {
             if (problem != null) {
                 nodes.problem(r.keyNode(), path, problem);
             }
-            Map<String, Field> route = ManifestNodes.isNull(r.value()) ? null
-                    : nodes.mapping(r.value(), path, "a route is a mapping {component: C, port: P}", ROUTE);
             if (ManifestNodes.isNull(r.value())) {
                 nodes.problem(r.keyNode(), path, "is empty; a route needs {component: C, port: P}");
+                return;
             }
+            Map<String, Field> route = nodes.mapping(r.value(), path, "a route is a mapping {component: C, port: P}", ROUTE);
             if (route == null) {
                 return;
             }
