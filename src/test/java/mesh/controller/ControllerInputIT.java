@@ -285,6 +285,10 @@ class ControllerInputIT {
                 refuse("manifest: two files defining one module (nothing stored, not even the first)")
                         .when(post("/v1/mesh/catalogue", files("one.yaml", GOOD, "two.yaml", GOOD)))
                         .with(400, "two.yaml: module good is also defined in one.yaml"),
+                refuse("manifest: two modules with a component of one name (nothing stored)")
+                        .when(post("/v1/mesh/catalogue", files("good.yaml", GOOD, "other.yaml",
+                                "module: other\ncomponents:\n  good.web:\n    image: mesh-test/busybox:1\n")))
+                        .with(400, "other.yaml: component good.web of module other is also a component of module good in good.yaml"),
                 refuse("manifest: one good and one bad file (nothing stored)")
                         .when(post("/v1/mesh/catalogue", files("good.yaml", GOOD, "bad.yaml",
                                 "module: a\ncomponents:\n  a.web:\n    ports: [80]\n")))
