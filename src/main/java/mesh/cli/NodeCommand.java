@@ -63,7 +63,8 @@ public class NodeCommand {
     @Command(name = "set", mixinStandardHelpOptions = true,
             description = {"Change a node's address or agent URL (at the next push). An agent URL that was the",
                 "default for the old address follows the address. Only the containers that bind a name",
-                "that resolves to the node are replaced; 'mesh push --dry-run' shows them first."})
+                "that resolves to the node, or publish ports on it, are replaced; 'mesh push --dry-run'",
+                "shows them first."})
     int set(@Parameters(paramLabel = "NAME") String name,
             @Option(names = "--address", paramLabel = "ADDR", description = "its new mesh address") String address,
             @Option(names = "--agent", paramLabel = "URL", description = "its host agent's new URL") String agent) {

@@ -14,6 +14,7 @@ import mesh.model.Conflict;
 import mesh.model.InvalidInput;
 import mesh.model.Manifest;
 import mesh.model.ManifestYaml;
+import mesh.model.Manifests;
 import mesh.model.Node;
 import mesh.model.NotFound;
 import mesh.model.Placement;
@@ -80,7 +81,8 @@ public class MeshController {
     /**
      * Changes a node's address and/or agent URL. An agent URL that was the default for the old
      * address follows the address, unless a new one is given. Takes effect at the next push, which
-     * replaces only the containers that bind one of the node's names (the planner scopes hosts to binds).
+     * replaces only the containers that bind one of the node's names (the planner scopes hosts to
+     * binds) and the node's own containers that publish ports on its address.
      */
     public Node setNode(String name, String address, String agent) {
         if ((address == null || address.isBlank()) && (agent == null || agent.isBlank())) {
@@ -186,7 +188,7 @@ public class MeshController {
         }
         List<String> problems = new ArrayList<>();
         List<Manifest> manifests = new ArrayList<>();
-        Map<String, String> seen = new LinkedHashMap<>();
+        List<Manifests.Source> sources = new ArrayList<>();
         for (ManifestFile f : files) {
             if (f == null || f.file() == null || f.yaml() == null) {
                 problems.add("each manifest needs \"file\" and \"yaml\"; got " + (f == null ? "null" : f));
@@ -194,15 +196,13 @@ public class MeshController {
             }
             try {
                 Manifest m = ManifestYaml.parse(f.file(), f.yaml());
-                String other = seen.putIfAbsent(m.module(), f.file());
-                if (other != null) {
-                    problems.add(f.file() + ": module " + m.module() + " is also defined in " + other);
-                }
+                sources.add(new Manifests.Source(f.file(), m));
                 manifests.add(m);
             } catch (InvalidInput e) {
                 problems.addAll(e.problems());
             }
         }
+        problems.addAll(Manifests.clashes(sources));
         if (!problems.isEmpty()) {
             throw new InvalidInput(problems);
         }
