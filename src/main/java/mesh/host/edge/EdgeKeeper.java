@@ -1,0 +1,120 @@
+package mesh.host.edge;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.io.IOException;
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+import mesh.docker.Engine;
+import mesh.model.ComponentSpec;
+import mesh.model.Declaration;
+import mesh.model.EdgeTable;
+import mesh.model.ObservedContainer;
+import mesh.wire.EdgeStatus;
+import org.jboss.logging.Logger;
+
+/**
+ * EdgeKeeper keeps this node's edge (Caddy) serving the declaration's route table. The agent calls
+ * it after each accept and each pass: it reads back what Caddy runs ({@code GET /config/}) and loads
+ * the rendered table ({@code POST /load}) only when they differ, so a route change costs one reload
+ * and never a container replace, and a recreated or restarted edge (empty after a kill) gets the
+ * current routes at the next pass. A configuration Caddy refuses is reported with Caddy's message;
+ * Caddy keeps serving what it had, and the same configuration is not sent again to the same container.
+ */
+@ApplicationScoped
+public class EdgeKeeper {
+
+    /** REFUSE_HOOK names the agent's environment variable of the test hook (see {@link CaddyConfig#render}). */
+    public static final String REFUSE_HOOK = "MESH_EDGE_TEST_REFUSE";
+    private static final Logger LOG = Logger.getLogger("mesh.host.edge");
+
+    private final Clock clock = Clock.systemUTC();
+    private final String refuse = System.getenv(REFUSE_HOOK);
+    private volatile EdgeStatus status;
+    private volatile String address;
+    /** The configuration last refused and the container that refused it: not sent to it again. */
+    private JsonNode refused;
+    private String refusedBy;
+
+    /** Brings the edge to the declaration's route table, if this node is an edge. Never throws. */
+    public synchronized void keep(Declaration d, List<ObservedContainer> observed, Engine engine) {
+        if (d == null || d.edge() == null) {
+            status = null;
+            address = null;
+            return;
+        }
+        EdgeTable table = d.edge();
+        List<String> wantedNames = table.routes().stream().map(EdgeTable.Route::name).toList();
+        EdgeStatus before = status;
+        ObservedContainer c = observed.stream().filter(o -> o.name().equals(table.component()) && o.running())
+                .findFirst().orElse(null);
+        if (c == null) {
+            note(new EdgeStatus(table.component(), null, table.tls(), List.of(), null, wantedNames,
+                    "the edge container " + table.component() + " is not running yet"));
+            return;
+        }
+        JsonNode wanted = CaddyConfig.render(table, refuse);
+        try {
+            String network = d.component(table.component()).map(ComponentSpec::network).orElse(null);
+            String at = engine.address(c.id(), network);
+            if (at == null) {
+                throw new IOException("the edge container has no address on network " + network);
+            }
+            address = at;
+            CaddyAdmin admin = new CaddyAdmin(at);
+            JsonNode loaded = admin.config();
+            boolean sameContainer = before != null && c.id().equals(before.containerId());
+            if (CaddyConfig.same(loaded, wanted)) {
+                String since = sameContainer && before.error() == null && before.loadedAt() != null ? before.loadedAt()
+                        : clock.instant().toString();
+                note(new EdgeStatus(table.component(), c.id(), table.tls(), wantedNames, since, List.of(), null));
+                return;
+            }
+            List<String> serving = sameContainer ? before.routes() : List.of();
+            if (wanted.equals(refused) && c.id().equals(refusedBy)) {
+                return;   // refused already; the status says so
+            }
+            Optional<String> refusal = admin.load(wanted);
+            if (refusal.isPresent()) {
+                refused = wanted;
+                refusedBy = c.id();
+                note(new EdgeStatus(table.component(), c.id(), table.tls(), serving,
+                        sameContainer ? before.loadedAt() : null, wantedNames, "Caddy refused the routes: " + refusal.get()));
+            } else {
+                note(new EdgeStatus(table.component(), c.id(), table.tls(), wantedNames, clock.instant().toString(),
+                        List.of(), null));
+            }
+        } catch (IOException | RuntimeException e) {
+            note(new EdgeStatus(table.component(), c.id(), table.tls(), before == null ? List.of() : before.routes(),
+                    before == null ? null : before.loadedAt(), wantedNames,
+                    "the edge's admin API did not answer: " + e.getMessage()));
+        }
+    }
+
+    /** The edge's status, or null when this node is no edge. */
+    public EdgeStatus status() {
+        return status;
+    }
+
+    /** The root certificate of the edge's internal CA, for clients of a test bed or private mesh. */
+    public String caRoot() throws IOException {
+        String at = address;
+        if (at == null) {
+            throw new IOException("this node runs no edge, or its edge has not answered yet");
+        }
+        return new CaddyAdmin(at).caRoot();
+    }
+
+    /** Logs a change of the edge's standing, not every pass. */
+    private void note(EdgeStatus now) {
+        EdgeStatus was = status;
+        status = now;
+        if (now.error() != null && (was == null || !now.error().equals(was.error()))) {
+            LOG.warnf("edge %s: %s", now.component(), now.error());
+        } else if (now.error() == null && (was == null || was.error() != null || !now.routes().equals(was.routes())
+                || !now.loadedAt().equals(was.loadedAt()))) {
+            LOG.infof("edge %s serves %d route(s): %s", now.component(), now.routes().size(), String.join(", ", now.routes()));
+        }
+    }
+}
