@@ -14,9 +14,10 @@ import java.util.List;
  * @param loadedAt    when they were loaded (or first seen loaded), ISO-8601; null if never
  * @param pending     the declaration's names when they differ from those loaded
  * @param error       why the declaration's routes are not served (Caddy's message), else null
+ * @param refused     whether Caddy refused them (a fault to fix), rather than not being reachable yet
  */
 public record EdgeStatus(String component, String containerId, String tls, List<String> routes, String loadedAt,
-                         List<String> pending, String error) {
+                         List<String> pending, String error, boolean refused) {
 
     public EdgeStatus {
         routes = routes == null ? List.of() : List.copyOf(routes);

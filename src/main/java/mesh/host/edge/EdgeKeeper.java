@@ -51,7 +51,7 @@ public class EdgeKeeper {
                 .findFirst().orElse(null);
         if (c == null) {
             note(new EdgeStatus(table.component(), null, table.tls(), List.of(), null, wantedNames,
-                    "the edge container " + table.component() + " is not running yet"));
+                    "the edge container " + table.component() + " is not running yet", false));
             return;
         }
         JsonNode wanted = CaddyConfig.render(table, refuse);
@@ -68,7 +68,7 @@ public class EdgeKeeper {
             if (CaddyConfig.same(loaded, wanted)) {
                 String since = sameContainer && before.error() == null && before.loadedAt() != null ? before.loadedAt()
                         : clock.instant().toString();
-                note(new EdgeStatus(table.component(), c.id(), table.tls(), wantedNames, since, List.of(), null));
+                note(new EdgeStatus(table.component(), c.id(), table.tls(), wantedNames, since, List.of(), null, false));
                 return;
             }
             List<String> serving = sameContainer ? before.routes() : List.of();
@@ -80,15 +80,15 @@ public class EdgeKeeper {
                 refused = wanted;
                 refusedBy = c.id();
                 note(new EdgeStatus(table.component(), c.id(), table.tls(), serving,
-                        sameContainer ? before.loadedAt() : null, wantedNames, "Caddy refused the routes: " + refusal.get()));
+                        sameContainer ? before.loadedAt() : null, wantedNames, "Caddy refused the routes: " + refusal.get(), true));
             } else {
                 note(new EdgeStatus(table.component(), c.id(), table.tls(), wantedNames, clock.instant().toString(),
-                        List.of(), null));
+                        List.of(), null, false));
             }
         } catch (IOException | RuntimeException e) {
             note(new EdgeStatus(table.component(), c.id(), table.tls(), before == null ? List.of() : before.routes(),
                     before == null ? null : before.loadedAt(), wantedNames,
-                    "the edge's admin API did not answer: " + e.getMessage()));
+                    "the edge's admin API did not answer: " + e.getMessage(), false));
         }
     }
 
