@@ -36,9 +36,15 @@ public class EdgeKeeper {
     /** The configuration last refused and the container that refused it: not sent to it again. */
     private JsonNode refused;
     private String refusedBy;
+    /** The newest generation kept: a pass that read an older declaration must not load its routes back. */
+    private long newest;
 
     /** Brings the edge to the declaration's route table, if this node is an edge. Never throws. */
     public synchronized void keep(Declaration d, List<ObservedContainer> observed, Engine engine) {
+        if (d != null && d.generation() < newest) {
+            return;
+        }
+        newest = d == null ? newest : d.generation();
         if (d == null || d.edge() == null) {
             status = null;
             address = null;
