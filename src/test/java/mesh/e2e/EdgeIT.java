@@ -191,7 +191,9 @@ class EdgeIT {
     @Order(3)
     void aRefusedConfigurationIsReportedAndTheOldRoutesStillAnswer() throws Exception {
         ok("assign", "zurag", "broken");
-        ok("push", "--wait");
+        PackagedMesh.Result push = mesh("push", "--wait", "--wait-timeout", "5");
+        assertEquals(1, push.exit(), push.toString());
+        assertTrue(push.toString().contains("zurag: edge failing: Caddy refused the routes: "), push.toString());
 
         JsonNode edge = awaitEdge("zurag", e -> !e.path("error").isNull());
         assertTrue(edge.get("error").asText().contains("unknown module: http.handlers.mesh_test_refused"), edge.toString());

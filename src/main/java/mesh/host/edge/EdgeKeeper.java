@@ -20,7 +20,8 @@ import org.jboss.logging.Logger;
  * the rendered table ({@code POST /load}) only when they differ, so a route change costs one reload
  * and never a container replace, and a recreated or restarted edge (empty after a kill) gets the
  * current routes at the next pass. A configuration Caddy refuses is reported with Caddy's message;
- * Caddy keeps serving what it had, and the same configuration is not sent again to the same container.
+ * Caddy keeps serving what it had, the same configuration is not sent again to the same container,
+ * and a Caddy that restarted meanwhile gets back the last configuration it accepted.
  */
 @ApplicationScoped
 public class EdgeKeeper {
@@ -36,6 +37,9 @@ public class EdgeKeeper {
     /** The configuration last refused and the container that refused it: not sent to it again. */
     private JsonNode refused;
     private String refusedBy;
+    /** The last configuration Caddy accepted, given back to a restarted Caddy while the newest is refused. */
+    private JsonNode lastGood;
+    private List<String> lastGoodNames = List.of();
     /** The newest generation kept: a pass that read an older declaration must not load its routes back. */
     private long newest;
 
@@ -72,22 +76,32 @@ public class EdgeKeeper {
             JsonNode loaded = admin.config();
             boolean sameContainer = before != null && c.id().equals(before.containerId());
             if (CaddyConfig.same(loaded, wanted)) {
+                lastGood = wanted;
+                lastGoodNames = wantedNames;
                 String since = sameContainer && before.error() == null && before.loadedAt() != null ? before.loadedAt()
                         : clock.instant().toString();
                 note(new EdgeStatus(table.component(), c.id(), table.tls(), wantedNames, since, List.of(), null, false));
                 return;
             }
-            List<String> serving = sameContainer ? before.routes() : List.of();
             if (wanted.equals(refused) && c.id().equals(refusedBy)) {
-                return;   // refused already; the status says so
+                // Refused already (the status says so): not sent again. If Caddy lost what it served
+                // (restarted after a kill), give it back the last routes it accepted.
+                if (lastGood != null && !CaddyConfig.same(loaded, lastGood) && admin.load(lastGood).isEmpty()) {
+                    note(new EdgeStatus(table.component(), c.id(), table.tls(), lastGoodNames, clock.instant().toString(),
+                            wantedNames, before == null ? null : before.error(), true));
+                }
+                return;
             }
             Optional<String> refusal = admin.load(wanted);
             if (refusal.isPresent()) {
                 refused = wanted;
                 refusedBy = c.id();
-                note(new EdgeStatus(table.component(), c.id(), table.tls(), serving,
+                boolean serving = lastGood != null && CaddyConfig.same(admin.config(), lastGood);
+                note(new EdgeStatus(table.component(), c.id(), table.tls(), serving ? lastGoodNames : List.of(),
                         sameContainer ? before.loadedAt() : null, wantedNames, "Caddy refused the routes: " + refusal.get(), true));
             } else {
+                lastGood = wanted;
+                lastGoodNames = wantedNames;
                 note(new EdgeStatus(table.component(), c.id(), table.tls(), wantedNames, clock.instant().toString(),
                         List.of(), null, false));
             }
