@@ -37,6 +37,7 @@ public class EdgeKeeper {
     /** The configuration last refused and the container that refused it: not sent to it again. */
     private JsonNode refused;
     private String refusedBy;
+    private String refusedWhy;
     /** The last configuration Caddy accepted, given back to a restarted Caddy while the newest is refused. */
     private JsonNode lastGood;
     private List<String> lastGoodNames = List.of();
@@ -88,7 +89,7 @@ public class EdgeKeeper {
                 // (restarted after a kill), give it back the last routes it accepted.
                 if (lastGood != null && !CaddyConfig.same(loaded, lastGood) && admin.load(lastGood).isEmpty()) {
                     note(new EdgeStatus(table.component(), c.id(), table.tls(), lastGoodNames, clock.instant().toString(),
-                            wantedNames, before == null ? null : before.error(), true));
+                            wantedNames, refusedWhy, true));
                 }
                 return;
             }
@@ -96,9 +97,10 @@ public class EdgeKeeper {
             if (refusal.isPresent()) {
                 refused = wanted;
                 refusedBy = c.id();
+                refusedWhy = "Caddy refused the routes: " + refusal.get();
                 boolean serving = lastGood != null && CaddyConfig.same(admin.config(), lastGood);
                 note(new EdgeStatus(table.component(), c.id(), table.tls(), serving ? lastGoodNames : List.of(),
-                        sameContainer ? before.loadedAt() : null, wantedNames, "Caddy refused the routes: " + refusal.get(), true));
+                        sameContainer ? before.loadedAt() : null, wantedNames, refusedWhy, true));
             } else {
                 lastGood = wanted;
                 lastGoodNames = wantedNames;
