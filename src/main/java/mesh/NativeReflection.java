@@ -16,6 +16,8 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
 @RegisterForReflection(targets = {
     mesh.model.Declaration.class,
     mesh.model.ComponentSpec.class,
+    mesh.model.EdgeTable.class,
+    mesh.model.EdgeTable.Route.class,
     mesh.model.HealthCheck.class,
     mesh.model.Manifest.class,
     mesh.model.Manifest.Component.class,
@@ -30,6 +32,7 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
     mesh.wire.ApiError.class,
     mesh.wire.CatalogueChange.class,
     mesh.wire.HostStatus.class,
+    mesh.wire.EdgeStatus.class,
     mesh.wire.HostStatus.Component.class,
     mesh.wire.HostStatus.ComponentState.class,
     mesh.wire.Kept.class,

@@ -83,6 +83,9 @@ public class MeshStatus {
         if (!failing.isEmpty()) {
             return new NodeStatus(n, agent, null, false, "failing: " + String.join(", ", failing));
         }
+        if (agent.edge() != null && agent.edge().refused()) {
+            return new NodeStatus(n, agent, null, false, "edge failing: " + agent.edge().error());
+        }
         List<String> notRunning = agent.components().stream().filter(c -> c.state() != HostStatus.ComponentState.RUNNING)
                 .map(c -> c.name() + " (" + c.state() + ")").toList();
         if (!agent.converged() || agent.appliedGeneration() < agent.generation() || !notRunning.isEmpty()) {

@@ -4,6 +4,7 @@ import mesh.wire.HostStatus;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
@@ -16,6 +17,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import mesh.docker.DockerEngine;
 import mesh.docker.Engine;
+import mesh.host.edge.EdgeKeeper;
 import mesh.model.Declaration;
 import mesh.model.ObservedContainer;
 import mesh.plan.HostDiff;
@@ -56,6 +58,9 @@ public class HostAgent {
     /** The engine as last observed (by a pass or a push), so a status answer costs no engine call. */
     private volatile List<ObservedContainer> lastObserved = List.of();
     private final Map<String, String> failures = new ConcurrentHashMap<>();
+    /** The edge's keeper (docs/design.md, "The edge"); null in an agent built by hand, which keeps no edge. */
+    @Inject
+    EdgeKeeper edge;
 
     /** Starts serving with these settings: loads the newest record and converges to it. */
     public synchronized void start(HostSettings settings) {
@@ -114,6 +119,7 @@ public class HostAgent {
             } else {
                 loop.execute(this::pass);
             }
+            keepEdge(d);
             return Optional.of(plan);
         } catch (RuntimeException e) {
             loop.execute(this::pass);
@@ -148,6 +154,7 @@ public class HostAgent {
                 done = true;
             }
             markApplied(d, done);
+            keepEdge(d);
         } catch (RuntimeException e) {
             noteFailures(Map.of(HostStatus.ENGINE, String.valueOf(e.getMessage())));
             converged = false;
@@ -183,6 +190,13 @@ public class HostAgent {
         }
     }
 
+    /** Loads the declaration's routes into the edge when they differ from what it serves (one reload, no replace). */
+    private void keepEdge(Declaration d) {
+        if (edge != null) {
+            edge.keep(d, lastObserved, engine);
+        }
+    }
+
     private List<ObservedContainer> observe(String node) {
         List<ObservedContainer> observed = engine.list(node);
         lastObserved = observed;
@@ -214,7 +228,7 @@ public class HostAgent {
     /** Where the agent stands, as of its last look at the engine (at most one interval old). */
     public HostStatus status() {
         return HostStatus.of(settings.node(), desired, appliedGeneration, converged, lastPass, lastObserved,
-                Map.copyOf(failures));
+                Map.copyOf(failures)).withEdge(edge == null ? null : edge.status());
     }
 
     public DeclarationRecords records() {

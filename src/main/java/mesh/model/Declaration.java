@@ -12,11 +12,18 @@ import java.util.Optional;
  * @param node       the node this declaration is for; an agent refuses one meant for another node
  * @param address    the node's mesh address, where ports are published; null publishes on all addresses
  * @param generation grows with every push to this node; an agent refuses one not newer than the last
+ * @param edge       the routes this node's edge serves; null on a node that is no edge
  */
-public record Declaration(String node, String address, long generation, List<ComponentSpec> components) {
+public record Declaration(String node, String address, long generation, List<ComponentSpec> components,
+                          EdgeTable edge) {
 
     public Declaration {
         components = components == null ? List.of() : List.copyOf(components);
+    }
+
+    /** A declaration without an edge. */
+    public Declaration(String node, String address, long generation, List<ComponentSpec> components) {
+        this(node, address, generation, components, null);
     }
 
     public Optional<ComponentSpec> component(String name) {

@@ -58,6 +58,7 @@ public final class DeclarationCheck {
             }
         }
         problems.addAll(StartOrder.problems(d.components()));
+        EdgeCheck.problems(d, problems);
         return problems;
     }
 

@@ -8,6 +8,7 @@ import java.util.TreeMap;
 import mesh.model.ComponentSpec;
 import mesh.model.Declaration;
 import mesh.model.DeclarationCheck;
+import mesh.model.EdgeTable;
 import mesh.model.Manifest;
 import mesh.model.Manifests;
 import mesh.model.Node;
@@ -22,7 +23,8 @@ import mesh.model.Placement;
  *   <li>{@code <module>.internal} resolves to the address of the node where the module is taken;</li>
  *   <li>a route R of a module taken on a node with public domain D gives {@code R.D}, resolving to
  *       that node's address (its edge proxies it);</li>
- *   <li>each component gets the roster entries for exactly the names it binds (docs/design.md, invariant 2).</li>
+ *   <li>each component gets the roster entries for exactly the names it binds (docs/design.md, invariant 2);</li>
+ *   <li>each node with a public domain that serves routes runs the edge, with its route table ({@link EdgePlan}).</li>
  * </ul>
  */
 public final class MeshPlanner {
@@ -71,14 +73,15 @@ public final class MeshPlanner {
                 perNode.get(node).add(Manifests.spec(m, c.getKey(), hosts));
             }
         });
+        Map<String, EdgeTable> edges = EdgePlan.plan(EdgePlan.manifest(modules), modules, byName, takenOn, roster, perNode);
         perNode.forEach((node, components) -> DeclarationCheck.problems(
-                        new Declaration(node, byName.get(node).address(), 1, components))
+                        new Declaration(node, byName.get(node).address(), 1, components, edges.get(node)))
                 .forEach(p -> problems.add("node " + node + ": " + p)));
 
         if (!problems.isEmpty()) {
             throw new PlanFailure(problems);
         }
-        return new MeshPlan(roster, perNode);
+        return new MeshPlan(roster, perNode, edges);
     }
 
     private static Map<String, MeshPlan.RosterEntry> roster(Map<String, Manifest> modules, Map<String, Node> nodes,

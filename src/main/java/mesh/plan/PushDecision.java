@@ -9,6 +9,7 @@ import java.util.Optional;
 import mesh.model.ComponentSpec;
 import mesh.model.Declaration;
 import mesh.model.DeclarationJson;
+import mesh.model.EdgeTable;
 import mesh.model.Node;
 
 /**
@@ -73,8 +74,9 @@ public final class PushDecision {
         for (Sent s : sent) {
             Node node = s.node();
             List<ComponentSpec> components = plan.nodes().getOrDefault(node.name(), List.of());
-            String content = DeclarationJson.write(new Declaration(node.name(), node.address(), 0, components));
-            Declaration next = new Declaration(node.name(), node.address(), s.lastGeneration() + 1, components);
+            EdgeTable edge = plan.edges().get(node.name());
+            String content = DeclarationJson.write(new Declaration(node.name(), node.address(), 0, components, edge));
+            Declaration next = new Declaration(node.name(), node.address(), s.lastGeneration() + 1, components, edge);
             boolean same = s.ackedGeneration() > 0 && sameJson(content, s.ackedDeclaration());
             drafts.add(new Draft(node, next, content, !same, s.ackedGeneration()));
         }
@@ -160,7 +162,7 @@ public final class PushDecision {
         if (agentNewest < sent.generation()) {
             return Optional.empty();
         }
-        return Optional.of(new Declaration(sent.node(), sent.address(), agentNewest + 1, sent.components()));
+        return Optional.of(new Declaration(sent.node(), sent.address(), agentNewest + 1, sent.components(), sent.edge()));
     }
 
     /** The note when a node accepted another generation than planned (it was sent again, numbered after its newest). */

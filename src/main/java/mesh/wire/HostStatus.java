@@ -13,11 +13,22 @@ import mesh.model.ObservedContainer;
 import mesh.model.SpecDigest;
 
 /**
- * HostStatus is {@code GET /v1/status}: which generation the agent holds and has applied, and each
- * declared component's state on the engine.
+ * HostStatus is {@code GET /v1/status}: which generation the agent holds and has applied, each
+ * declared component's state on the engine and, on an edge node, the edge's routes ({@link EdgeStatus}).
  */
 public record HostStatus(String node, long generation, long appliedGeneration, boolean converged,
-                         String lastPass, String engineError, List<Component> components) {
+                         String lastPass, String engineError, List<Component> components, EdgeStatus edge) {
+
+    /** A status without an edge. */
+    public HostStatus(String node, long generation, long appliedGeneration, boolean converged,
+                      String lastPass, String engineError, List<Component> components) {
+        this(node, generation, appliedGeneration, converged, lastPass, engineError, components, null);
+    }
+
+    /** This status with the edge's part. */
+    public HostStatus withEdge(EdgeStatus edge) {
+        return new HostStatus(node, generation, appliedGeneration, converged, lastPass, engineError, components, edge);
+    }
 
     /** The key under which the agent keeps a failure of the engine itself (not of one component). */
     public static final String ENGINE = "(engine)";

@@ -61,4 +61,18 @@ class MeshStatusTest {
         assertEquals("attention: converging: a (stopped)", verdict(node(3, 3, null),
                 agent(3, 3, true, component("a", "stopped", null)), null));
     }
+
+    /** An edge Caddy refused is named with Caddy's message; an edge not answering yet is not (it may be starting). */
+    @Test
+    void aRefusedEdgeNeedsAttentionAndAnEdgeNotAnsweringYetDoesNot() {
+        HostStatus up = agent(3, 3, true, component("route-proxy.server", "running", null));
+        mesh.wire.EdgeStatus refused = new mesh.wire.EdgeStatus("route-proxy.server", "id", "internal", List.of("a.zurag.be"),
+                "2026-11-30T17:00:00Z", List.of("a.zurag.be", "b.zurag.be"), "Caddy refused the routes: unknown module", true);
+        mesh.wire.EdgeStatus starting = new mesh.wire.EdgeStatus("route-proxy.server", "id", "internal", List.of(), null,
+                List.of("a.zurag.be"), "the edge's admin API did not answer: connection refused", false);
+
+        assertEquals("attention: edge failing: Caddy refused the routes: unknown module",
+                verdict(node(3, 3, null), up.withEdge(refused), null));
+        assertEquals("ok: up to date", verdict(node(3, 3, null), up.withEdge(starting), null));
+    }
 }

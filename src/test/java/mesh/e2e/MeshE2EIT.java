@@ -135,7 +135,8 @@ class MeshE2EIT {
         assertTrue(ace.get("converged").asBoolean(), ace.toString());
         assertEquals(outcome(assign, "ace").get("generation").asLong(), ace.get("appliedGeneration").asLong(), ace.toString());
         assertTrue(json(ok("roster", "-o", "json")).toString().contains("searxng.zurag.be"));
-        assertUntouched(before, containers(), List.of("searxng.server"), List.of());
+        // ace now serves a route: it runs the edge too (docs/design.md, "The edge"); nothing else moves.
+        assertUntouched(before, containers(), List.of("searxng.server", "route-proxy.server"), List.of());
 
         ok("unassign", "ace", "searxng");
         String unassign = ok("push", "--wait");
@@ -147,7 +148,7 @@ class MeshE2EIT {
         JsonNode again = json(ok("push", "-o", "json"));
         assertEquals(List.of("ace"), sent(again), again.toString());
         awaitConverged();
-        assertUntouched(before, containers(), List.of("searxng.server"), List.of());
+        assertUntouched(before, containers(), List.of("searxng.server", "route-proxy.server"), List.of());
         assertEquals(0, again.get("replacements").asInt());
     }
 

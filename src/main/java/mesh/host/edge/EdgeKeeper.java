@@ -1,0 +1,142 @@
+package mesh.host.edge;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.io.IOException;
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+import mesh.docker.Engine;
+import mesh.model.ComponentSpec;
+import mesh.model.Declaration;
+import mesh.model.EdgeTable;
+import mesh.model.ObservedContainer;
+import mesh.wire.EdgeStatus;
+import org.jboss.logging.Logger;
+
+/**
+ * EdgeKeeper keeps this node's edge (Caddy) serving the declaration's route table. The agent calls
+ * it after each accept and each pass: it reads back what Caddy runs ({@code GET /config/}) and loads
+ * the rendered table ({@code POST /load}) only when they differ, so a route change costs one reload
+ * and never a container replace, and a recreated or restarted edge (empty after a kill) gets the
+ * current routes at the next pass. A configuration Caddy refuses is reported with Caddy's message;
+ * Caddy keeps serving what it had, the same configuration is not sent again to the same container,
+ * and a Caddy that restarted meanwhile gets back the last configuration it accepted.
+ */
+@ApplicationScoped
+public class EdgeKeeper {
+
+    /** REFUSE_HOOK names the agent's environment variable of the test hook (see {@link CaddyConfig#render}). */
+    public static final String REFUSE_HOOK = "MESH_EDGE_TEST_REFUSE";
+    private static final Logger LOG = Logger.getLogger("mesh.host.edge");
+
+    private final Clock clock = Clock.systemUTC();
+    private final String refuse = System.getenv(REFUSE_HOOK);
+    private volatile EdgeStatus status;
+    private volatile String address;
+    /** The configuration last refused and the container that refused it: not sent to it again. */
+    private JsonNode refused;
+    private String refusedBy;
+    private String refusedWhy;
+    /** The last configuration Caddy accepted, given back to a restarted Caddy while the newest is refused. */
+    private JsonNode lastGood;
+    private List<String> lastGoodNames = List.of();
+    /** The newest generation kept: a pass that read an older declaration must not load its routes back. */
+    private long newest;
+
+    /** Brings the edge to the declaration's route table, if this node is an edge. Never throws. */
+    public synchronized void keep(Declaration d, List<ObservedContainer> observed, Engine engine) {
+        if (d != null && d.generation() < newest) {
+            return;
+        }
+        newest = d == null ? newest : d.generation();
+        if (d == null || d.edge() == null) {
+            status = null;
+            address = null;
+            return;
+        }
+        EdgeTable table = d.edge();
+        List<String> wantedNames = table.routes().stream().map(EdgeTable.Route::name).toList();
+        EdgeStatus before = status;
+        ObservedContainer c = observed.stream().filter(o -> o.name().equals(table.component()) && o.running())
+                .findFirst().orElse(null);
+        if (c == null) {
+            note(new EdgeStatus(table.component(), null, table.tls(), List.of(), null, wantedNames,
+                    "the edge container " + table.component() + " is not running yet", false));
+            return;
+        }
+        JsonNode wanted = CaddyConfig.render(table, refuse);
+        try {
+            String network = d.component(table.component()).map(ComponentSpec::network).orElse(null);
+            String at = engine.address(c.id(), network);
+            if (at == null) {
+                throw new IOException("the edge container has no address on network " + network);
+            }
+            address = at;
+            CaddyAdmin admin = new CaddyAdmin(at);
+            JsonNode loaded = admin.config();
+            boolean sameContainer = before != null && c.id().equals(before.containerId());
+            if (CaddyConfig.same(loaded, wanted)) {
+                lastGood = wanted;
+                lastGoodNames = wantedNames;
+                String since = sameContainer && before.error() == null && before.loadedAt() != null ? before.loadedAt()
+                        : clock.instant().toString();
+                note(new EdgeStatus(table.component(), c.id(), table.tls(), wantedNames, since, List.of(), null, false));
+                return;
+            }
+            if (wanted.equals(refused) && c.id().equals(refusedBy)) {
+                // Refused already (the status says so): not sent again. If Caddy lost what it served
+                // (restarted after a kill), give it back the last routes it accepted.
+                if (lastGood != null && !CaddyConfig.same(loaded, lastGood) && admin.load(lastGood).isEmpty()) {
+                    note(new EdgeStatus(table.component(), c.id(), table.tls(), lastGoodNames, clock.instant().toString(),
+                            wantedNames, refusedWhy, true));
+                }
+                return;
+            }
+            Optional<String> refusal = admin.load(wanted);
+            if (refusal.isPresent()) {
+                refused = wanted;
+                refusedBy = c.id();
+                refusedWhy = "Caddy refused the routes: " + refusal.get();
+                boolean serving = lastGood != null && CaddyConfig.same(admin.config(), lastGood);
+                note(new EdgeStatus(table.component(), c.id(), table.tls(), serving ? lastGoodNames : List.of(),
+                        sameContainer ? before.loadedAt() : null, wantedNames, refusedWhy, true));
+            } else {
+                lastGood = wanted;
+                lastGoodNames = wantedNames;
+                note(new EdgeStatus(table.component(), c.id(), table.tls(), wantedNames, clock.instant().toString(),
+                        List.of(), null, false));
+            }
+        } catch (IOException | RuntimeException e) {
+            note(new EdgeStatus(table.component(), c.id(), table.tls(), before == null ? List.of() : before.routes(),
+                    before == null ? null : before.loadedAt(), wantedNames,
+                    "the edge's admin API did not answer: " + e.getMessage(), false));
+        }
+    }
+
+    /** The edge's status, or null when this node is no edge. */
+    public EdgeStatus status() {
+        return status;
+    }
+
+    /** The root certificate of the edge's internal CA, for clients of a test bed or private mesh. */
+    public String caRoot() throws IOException {
+        String at = address;
+        if (at == null) {
+            throw new IOException("this node runs no edge, or its edge has not answered yet");
+        }
+        return new CaddyAdmin(at).caRoot();
+    }
+
+    /** Logs a change of the edge's standing, not every pass. */
+    private void note(EdgeStatus now) {
+        EdgeStatus was = status;
+        status = now;
+        if (now.error() != null && (was == null || !now.error().equals(was.error()))) {
+            LOG.warnf("edge %s: %s", now.component(), now.error());
+        } else if (now.error() == null && (was == null || was.error() != null || !now.routes().equals(was.routes())
+                || !now.loadedAt().equals(was.loadedAt()))) {
+            LOG.infof("edge %s serves %d route(s): %s", now.component(), now.routes().size(), String.join(", ", now.routes()));
+        }
+    }
+}

@@ -1,0 +1,371 @@
+package mesh.e2e;
+
+import static mesh.e2e.MeshE2EIT.JSON;
+import static mesh.e2e.MeshE2EIT.json;
+import static mesh.e2e.MeshE2EIT.quietly;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.command.InspectContainerResponse;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import mesh.testbed.PackagedMesh;
+import mesh.testbed.TestbedNodes;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * EdgeIT raises a mesh of three simulated nodes from processes (controller, agents, CLI), gives one
+ * the public domain zurag.be and checks its edge, a real Caddy (mesh-test/caddy:2) with Caddy's
+ * internal CA: routes are served over verified TLS, plain HTTP redirects, route changes reload
+ * Caddy within 2 s without replacing any container, a configuration Caddy refuses is reported with
+ * Caddy's message while the old routes keep answering, a killed edge comes back with its routes,
+ * and the edge proxies to a component on another node.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class EdgeIT {
+
+    static final List<String> NAMES = List.of("zurag", "g2", "g3");
+    static final String EDGE = "route-proxy.server";
+    /** The route the agent's test hook makes Caddy refuse (EdgeKeeper.REFUSE_HOOK). */
+    static final String REFUSED = "broken.zurag.be";
+
+    final String token = "op-" + UUID.randomUUID();
+    final String run = UUID.randomUUID().toString().substring(0, 8);
+    final String database = "mesh_edge_" + run;
+    final Map<String, TestbedNodes.Node> testbed = new LinkedHashMap<>();
+    final Map<String, DockerClient> engines = new HashMap<>();
+    final Map<String, String> agentTokens = new HashMap<>();
+    final Map<String, MeshProcess> agents = new HashMap<>();
+    final HttpClient http = HttpClient.newHttpClient();
+    MeshProcess controller;
+    Map<String, String> cli;
+    Path dir;
+    Path ca;
+
+    @BeforeAll
+    void raiseTheMesh() throws Exception {
+        List<TestbedNodes.Node> nodes = TestbedNodes.up(3);
+        for (int i = 0; i < 3; i++) {
+            testbed.put(NAMES.get(i), nodes.get(i));
+            engines.put(NAMES.get(i), TestbedNodes.client(nodes.get(i)));
+        }
+        wipeNodeEngines();
+        try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/postgres", "mesh", "mesh")) {
+            c.createStatement().execute("create database " + database);
+        }
+        int port = PackagedMesh.freePort();
+        controller = MeshProcess.serve("edge-controller", null, Map.of(
+                "MESH_STORE_URL", "jdbc:postgresql://127.0.0.1:5432/" + database,
+                "MESH_STORE_USER", "mesh", "MESH_STORE_PASSWORD", "mesh",
+                "MESH_CONTROLLER_TOKEN", token, "MESH_CONTROLLER_LISTEN", "127.0.0.1:" + port), "controller", "serve");
+        cli = Map.of("MESH_CONTROLLER", "http://127.0.0.1:" + port, "MESH_TOKEN", token);
+        PackagedMesh.await("the controller answers", Duration.ofSeconds(60), () -> quietly(() -> mesh("node", "list").exit() == 0));
+        for (String name : NAMES) {
+            JsonNode added = json(ok("node", "add", name, "--address", testbed.get(name).address(), "-o", "json"));
+            agentTokens.put(name, added.get("token").asText());
+            TestbedNodes.Node node = testbed.get(name);
+            agents.put(name, MeshProcess.serve("edge-agent-" + name, node.name(), Map.of(
+                    "MESH_HOST_NODE", name, "MESH_HOST_TOKEN", agentTokens.get(name),
+                    "MESH_HOST_LISTEN", node.address() + ":7701", "MESH_HOST_ENGINE", node.dockerHost(),
+                    "MESH_HOST_STATE_DIR", Files.createTempDirectory("mesh-edge-" + name).toString(),
+                    "MESH_HOST_INTERVAL", "1s", "MESH_EDGE_TEST_REFUSE", REFUSED), "host", "serve"));
+        }
+        for (String name : NAMES) {
+            PackagedMesh.await("node " + name + "'s agent answers", Duration.ofSeconds(60),
+                    () -> quietly(() -> agentGet(name, "/v1/status").has("generation")));
+        }
+        dir = Files.createTempDirectory("mesh-edge-catalogue");
+        writeCatalogue();
+        ok("catalogue", "add", dir.toString());
+        ok("node", "public-domain", "zurag", "zurag.be");
+    }
+
+    @AfterAll
+    void tearDown() throws Exception {
+        for (MeshProcess agent : agents.values()) {
+            agent.close();
+        }
+        if (controller != null) {
+            controller.close();
+        }
+        wipeNodeEngines();
+        for (DockerClient docker : engines.values()) {
+            docker.close();
+        }
+        try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/postgres", "mesh", "mesh")) {
+            c.createStatement().execute("drop database if exists " + database + " with (force)");
+        }
+    }
+
+    /** 1: a route is served over TLS a client verifies with the CA the agent prints; plain HTTP redirects. */
+    @Test
+    @Order(1)
+    void aRouteIsServedOverVerifiedTlsAndPlainHttpRedirects() throws Exception {
+        ok("assign", "zurag", "searxng");
+        ok("push", "--wait");
+
+        // Caddy makes its CA when the routes are first loaded, at the latest one pass after the edge starts.
+        PackagedMesh.await("the agent prints the edge's CA", Duration.ofSeconds(15),
+                () -> quietly(() -> agentText("zurag", "/v1/edge/ca").startsWith("-----BEGIN CERTIFICATE-----")));
+        String pem = agentText("zurag", "/v1/edge/ca");
+        ca = dir.resolve("edge-ca.pem");
+        Files.writeString(ca, pem);
+        PackagedMesh.await("searxng.zurag.be answers over verified TLS", Duration.ofSeconds(30),
+                () -> quietly(() -> page("searxng").contains(text("searxng"))));
+        Curl plain = curl("-sS", "-o", "/dev/null", "-w", "%{http_code} %{redirect_url}",
+                "--resolve", "searxng.zurag.be:80:" + address("zurag"), "http://searxng.zurag.be/");
+        assertEquals("308 https://searxng.zurag.be/", plain.out(), plain.toString());
+        JsonNode edge = agentGet("zurag", "/v1/status").get("edge");
+        assertEquals("[\"searxng.zurag.be\"]", edge.get("routes").toString(), edge.toString());
+        assertTrue(edge.get("error").isNull(), edge.toString());
+        assertNotNull(edge.get("loadedAt").asText());
+    }
+
+    /** 3: route changes reload Caddy within 2 s of the push returning; the edge and every other container are kept. */
+    @Test
+    @Order(2)
+    void routeChangesReloadWithinTwoSecondsAndReplaceNothing() throws Exception {
+        InspectContainerResponse edgeBefore = edgeContainer();
+        Map<String, String> before = containers();
+
+        ok("assign", "zurag", "whoami");
+        ok("push", "--wait");
+        long t0 = System.nanoTime();
+        awaitWithin("whoami.zurag.be is served", 2, () -> page("whoami").contains(text("whoami")));
+        ok("unassign", "zurag", "searxng");
+        ok("push", "--wait");
+        awaitWithin("searxng.zurag.be is no longer served", 2, () -> !page("searxng").contains(text("searxng")));
+        assertTrue(page("whoami").contains(text("whoami")));
+
+        for (int i = 0; i < 10; i++) {
+            boolean add = i % 2 == 0;
+            ok(add ? "assign" : "unassign", "zurag", "searxng");
+            ok("push", "--wait");
+            awaitWithin("searxng.zurag.be " + (add ? "served" : "refused") + " after change " + (i + 1), 2,
+                    () -> page("searxng").contains(text("searxng")) == add);
+        }
+        InspectContainerResponse edgeAfter = edgeContainer();
+        assertEquals(edgeBefore.getId(), edgeAfter.getId(), "the edge container was replaced");
+        assertEquals(edgeBefore.getState().getStartedAt(), edgeAfter.getState().getStartedAt(), "the edge was restarted");
+        Map<String, String> after = containers();
+        List<String> replaced = new ArrayList<>();
+        before.forEach((name, id) -> {
+            if (after.containsKey(name) && !after.get(name).equals(id)) {
+                replaced.add(name);
+            }
+        });
+        assertEquals(List.of(), replaced, "containers replaced by route changes (" + (System.nanoTime() - t0) / 1_000_000 + " ms)");
+    }
+
+    /** 4: a configuration Caddy refuses is reported with Caddy's message; the routes it had keep answering. */
+    @Test
+    @Order(3)
+    void aRefusedConfigurationIsReportedAndTheOldRoutesStillAnswer() throws Exception {
+        ok("assign", "zurag", "broken");
+        PackagedMesh.Result push = mesh("push", "--wait", "--wait-timeout", "5");
+        assertEquals(1, push.exit(), push.toString());
+        assertTrue(push.toString().contains("zurag: edge failing: Caddy refused the routes: "), push.toString());
+
+        JsonNode edge = awaitEdge("zurag", e -> !e.path("error").isNull());
+        assertTrue(edge.get("error").asText().contains("unknown module: http.handlers.mesh_test_refused"), edge.toString());
+        assertTrue(edge.get("pending").toString().contains(REFUSED), edge.toString());
+        assertTrue(page("whoami").contains(text("whoami")), "the routes Caddy had still answer");
+        PackagedMesh.Result status = mesh("status", "-o", "json");
+        assertEquals(1, status.exit(), status.toString());
+        JsonNode zurag = MeshE2EIT.statusOf(json(status.out()), "zurag");
+        assertTrue(zurag.get("state").asText().startsWith("edge failing: Caddy refused the routes: "), zurag.toString());
+        assertTrue(zurag.get("state").asText().contains("mesh_test_refused"), zurag.toString());
+
+        ok("unassign", "zurag", "broken");
+        ok("push", "--wait");
+        edge = awaitEdge("zurag", e -> e.path("error").isNull());
+        assertTrue(!edge.get("routes").toString().contains(REFUSED), edge.toString());
+    }
+
+    /** 5: an edge killed with SIGKILL comes back (the agent starts it) with the current routes, without a push. */
+    @Test
+    @Order(4)
+    void aKilledEdgeComesBackWithItsRoutesWithoutAPush() throws Exception {
+        int declarations = agentGet("zurag", "/v1/declarations").size();
+        engines.get("zurag").killContainerCmd(edgeContainer().getId()).withSignal("KILL").exec();
+
+        PackagedMesh.await("the killed edge serves whoami.zurag.be again", Duration.ofSeconds(30),
+                () -> quietly(() -> page("whoami").contains(text("whoami"))));
+        assertEquals(declarations, agentGet("zurag", "/v1/declarations").size(), "no push was made");
+        assertTrue(edgeContainer().getState().getRunning());
+    }
+
+    /**
+     * 2: the edge proxies across nodes over the mesh addresses: a route whose component runs on g2
+     * (it publishes its port there) is served through zurag's edge. The planner gives a module's
+     * routes to the node it runs on, so this route table is sent to zurag's agent directly.
+     */
+    @Test
+    @Order(5)
+    void aRouteToAComponentOnAnotherNodeIsServedThroughTheEdge() throws Exception {
+        ok("assign", "g2", "elsewhere");
+        ok("push", "--wait");
+        JsonNode record = agentGet("zurag", "/v1/declarations/" + agentGet("zurag", "/v1/status").get("generation").asLong());
+        com.fasterxml.jackson.databind.node.ObjectNode d = (com.fasterxml.jackson.databind.node.ObjectNode) record.get("declaration");
+        d.put("generation", d.get("generation").asLong() + 1);
+        ((com.fasterxml.jackson.databind.node.ArrayNode) d.get("edge").get("routes")).addObject()
+                .put("name", "elsewhere.zurag.be").put("upstream", address("g2") + ":8083").put("module", "elsewhere");
+        HttpResponse<String> put = http.send(HttpRequest.newBuilder(URI.create("http://" + address("zurag") + ":7701/v1/declaration"))
+                .header("Authorization", "Bearer " + agentTokens.get("zurag"))
+                .PUT(HttpRequest.BodyPublishers.ofString(d.toString())).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(201, put.statusCode(), put.body());
+
+        awaitWithin("elsewhere.zurag.be is served from g2 through zurag's edge", 2,
+                () -> page("elsewhere").contains(text("elsewhere")));
+    }
+
+    // ---- helpers
+
+    /** The page a verifying HTTPS client gets for R.zurag.be through zurag's edge; "" when refused. */
+    String page(String route) throws Exception {
+        Curl c = curl("-sS", "--max-time", "3", "--cacert", ca.toString(),
+                "--resolve", route + ".zurag.be:443:" + address("zurag"), "https://" + route + ".zurag.be/");
+        return c.exit() == 0 ? c.out() : "";
+    }
+
+    record Curl(int exit, String out, String err) {
+    }
+
+    static Curl curl(String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of("curl"));
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.PIPE).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(10, TimeUnit.SECONDS));
+        return new Curl(p.exitValue(), out.strip(), err.strip());
+    }
+
+    /** Fails unless the check holds within this many seconds of now. */
+    static void awaitWithin(String what, int seconds, MeshE2EIT.Check check) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (!check.get()) {
+            assertTrue(System.nanoTime() < deadline, what + ": not within " + seconds + " s");
+            Thread.sleep(50);
+        }
+    }
+
+    JsonNode awaitEdge(String node, java.util.function.Predicate<JsonNode> done) throws Exception {
+        JsonNode[] last = new JsonNode[1];
+        PackagedMesh.await("node " + node + "'s edge status", Duration.ofSeconds(15), () -> quietly(() -> {
+            last[0] = agentGet(node, "/v1/status").get("edge");
+            return last[0] != null && !last[0].isNull() && done.test(last[0]);
+        }));
+        return last[0];
+    }
+
+    static String text(String module) {
+        return "mesh edge test page of " + module;
+    }
+
+    String address(String node) {
+        return testbed.get(node).address();
+    }
+
+    InspectContainerResponse edgeContainer() {
+        return engines.get("zurag").inspectContainerCmd(EDGE).exec();
+    }
+
+    Map<String, String> containers() {
+        Map<String, String> ids = new TreeMap<>();
+        engines.forEach((node, docker) -> docker.listContainersCmd().withShowAll(true)
+                .withLabelFilter(Map.of("mesh.node", node)).exec()
+                .forEach(c -> ids.put(node + "/" + c.getNames()[0].substring(1), c.getId())));
+        return ids;
+    }
+
+    void writeCatalogue() throws IOException {
+        try (InputStream in = getClass().getResourceAsStream("/mesh/edge/route-proxy.yaml")) {
+            String builtIn = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            String test = builtIn.replaceFirst("image: caddy:2@sha256:[0-9a-f]+", "image: mesh-test/caddy:2")
+                    .replace("MESH_EDGE_TLS: acme", "MESH_EDGE_TLS: internal").replace("stop-timeout: 10s", "stop-timeout: 3s");
+            assertTrue(test.contains("mesh-test/caddy:2") && test.contains("internal"), test);
+            Files.writeString(dir.resolve("route-proxy.yaml"), test);
+        }
+        page(dir, "searxng", 8080);
+        page(dir, "whoami", 8081);
+        page(dir, "broken", 8082);
+        page(dir, "elsewhere", 8083);
+    }
+
+    /** A module whose busybox httpd serves one page with its own text on PORT, routed as MODULE. */
+    static void page(Path dir, String module, int port) throws IOException {
+        Files.writeString(dir.resolve(module + ".yaml"), """
+                module: %1$s
+                components:
+                  %1$s.server:
+                    image: mesh-test/busybox:1
+                    args: [sh, -c, "mkdir -p /www && echo '%3$s' >/www/index.html && exec httpd -f -p %2$d -h /www"]
+                    ports: [%2$d]
+                    stop-timeout: 1s
+                routes:
+                  %1$s: {component: %1$s.server, port: %2$d}
+                """.formatted(module, port, text(module)));
+    }
+
+    void wipeNodeEngines() {
+        engines.forEach((name, docker) -> {
+            docker.listContainersCmd().withShowAll(true).withLabelFilter(Map.of("mesh.node", name)).exec()
+                    .forEach(c -> docker.removeContainerCmd(c.getId()).withForce(true).exec());
+            docker.listVolumesCmd().withFilter("label", List.of("mesh.node=" + name)).exec().getVolumes()
+                    .forEach(v -> docker.removeVolumeCmd(v.getName()).exec());
+            docker.listNetworksCmd().exec().stream()
+                    .filter(n -> n.getLabels() != null && name.equals(n.getLabels().get("mesh.node")))
+                    .forEach(n -> docker.removeNetworkCmd(n.getId()).exec());
+        });
+    }
+
+    PackagedMesh.Result mesh(String... args) {
+        return PackagedMesh.run(cli, args);
+    }
+
+    String ok(String... args) {
+        PackagedMesh.Result r = mesh(args);
+        assertEquals(0, r.exit(), () -> "mesh " + String.join(" ", args) + ": " + r);
+        return r.out();
+    }
+
+    JsonNode agentGet(String node, String path) throws IOException, InterruptedException {
+        return JSON.readTree(agentText(node, path));
+    }
+
+    String agentText(String node, String path) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create("http://" + address(node) + ":7701" + path))
+                .header("Authorization", "Bearer " + agentTokens.get(node)).timeout(Duration.ofSeconds(5)).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+    }
+}

@@ -1,0 +1,48 @@
+package mesh.host.edge;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.List;
+import mesh.model.EdgeTable;
+import org.junit.jupiter.api.Test;
+
+class CaddyConfigTest {
+
+    static final EdgeTable TABLE = new EdgeTable("route-proxy.server", "internal", List.of(
+            new EdgeTable.Route("searxng.zurag.be", "10.77.0.11:8080", "searxng"),
+            new EdgeTable.Route("whoami.zurag.be", "10.77.0.12:8081", "whoami")));
+
+    @Test
+    void eachRouteIsAHostMatchedProxyOnTheHttpsServerAndTheAdminStaysOnTheContainer() throws Exception {
+        JsonNode c = CaddyConfig.render(TABLE, null);
+
+        assertEquals("0.0.0.0:2019", c.at("/admin/listen").asText());
+        assertEquals("[\":443\"]", c.at("/apps/http/servers/edge/listen").toString());
+        assertEquals("searxng.zurag.be", c.at("/apps/http/servers/edge/routes/0/match/0/host/0").asText());
+        assertEquals("10.77.0.12:8081", c.at("/apps/http/servers/edge/routes/1/handle/0/upstreams/0/dial").asText());
+        assertEquals("internal", c.at("/apps/tls/automation/policies/0/issuers/0/module").asText());
+        assertEquals("[\"searxng.zurag.be\",\"whoami.zurag.be\"]", c.at("/apps/tls/automation/policies/0/subjects").toString());
+        assertTrue(CaddyConfig.same(new ObjectMapper().readTree(c.toString()), c), "read back, it is the same");
+    }
+
+    @Test
+    void acmeLeavesCertificatesToCaddysDefaultIssuers() {
+        JsonNode c = CaddyConfig.render(new EdgeTable("e", "acme", TABLE.routes()), null);
+
+        assertTrue(c.at("/apps/tls").isMissingNode(), c.toString());
+        assertTrue(c.at("/apps/pki").isMissingNode(), c.toString());
+    }
+
+    @Test
+    void theTestHookGivesItsRouteAHandlerCaddyRefuses() {
+        JsonNode c = CaddyConfig.render(TABLE, "whoami.zurag.be");
+
+        assertEquals("reverse_proxy", c.at("/apps/http/servers/edge/routes/0/handle/0/handler").asText());
+        assertEquals("mesh_test_refused", c.at("/apps/http/servers/edge/routes/1/handle/0/handler").asText());
+        assertFalse(CaddyConfig.same(CaddyConfig.render(TABLE, null), c));
+    }
+}
