@@ -9,6 +9,8 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
 @RegisterForReflection(targets = {
     HostApplyCommand.Result.class,
     HostHistoryCommand.Entry.class,
+    InstallCommand.Summary.class,
+    mesh.install.InstallRunner.Outcome.class,
 })
 final class CliReflection {
 

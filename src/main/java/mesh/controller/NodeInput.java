@@ -9,6 +9,7 @@ import java.util.regex.Pattern;
 final class NodeInput {
 
     static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,62}");
+    static final Pattern TOKEN = Pattern.compile("[0-9a-f]{32,128}");
     static final Pattern DOMAIN = Pattern.compile("([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z]{2,63}");
 
     private NodeInput() {

@@ -75,6 +75,11 @@ public final class DockerEngine implements Engine {
         return call("ask the engine its version", () -> client.versionCmd().exec().getVersion());
     }
 
+    /** The newest API version the engine speaks ("1.41"), for the installer's preflight. */
+    public String apiVersion() {
+        return call("ask the engine its API version", () -> client.versionCmd().exec().getApiVersion());
+    }
+
     @Override
     public List<ObservedContainer> list(String node) {
         return call("list containers", () -> client.listContainersCmd()
