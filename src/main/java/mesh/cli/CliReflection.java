@@ -10,6 +10,7 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
     HostApplyCommand.Result.class,
     HostHistoryCommand.Entry.class,
     InstallCommand.Summary.class,
+    mesh.install.Uninstall.Report.class,
     mesh.install.InstallRunner.Outcome.class,
 })
 final class CliReflection {

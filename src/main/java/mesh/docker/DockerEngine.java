@@ -129,6 +129,23 @@ public final class DockerEngine implements Engine {
         });
     }
 
+    /** The volumes labelled with the node: what {@code mesh uninstall} keeps, or deletes with --delete-data. */
+    public List<String> volumes(String node) {
+        return call("list volumes", () -> {
+            var answer = client.listVolumesCmd().withFilter("label", List.of(mesh.model.Labels.NODE + "=" + node)).exec();
+            return answer.getVolumes() == null ? List.<String>of()
+                    : answer.getVolumes().stream().map(v -> v.getName()).sorted().toList();
+        });
+    }
+
+    /** Deletes a volume: only {@code mesh uninstall --delete-data} does, never an apply (docs/design.md, invariant 8). */
+    public void removeVolume(String volume) {
+        run("remove volume " + volume, () -> {
+            writes.incrementAndGet();
+            client.removeVolumeCmd(volume).exec();
+        });
+    }
+
     @Override
     public String create(ComponentSpec spec, String publishAddress, Map<String, String> labels) {
         return call("create " + spec.name(), () -> {
