@@ -101,6 +101,13 @@ public class InstallCommand implements Callable<Integer> {
         java.util.function.Consumer<String> say = format.json() ? line -> output.error(spec, line) : line -> output.line(spec, line);
         List<InstallPlan.Action> plan = InstallPlan.inOrder(InstallPlan.plan(o.joining(), journal.done()));
         InstallRunner.Steps steps = o.joining() ? new JoinSteps(o, journal, say) : new SeatSteps(o, journal, say);
+        if (journal.done().contains(mesh.install.InstallStep.AGENT)) {
+            try {
+                new mesh.install.AgentSetup(o, say).revive(journal.secret("MESH_HOST_TOKEN", () -> token));
+            } catch (RuntimeException e) {
+                throw new VerbFailure(e.getMessage());
+            }
+        }
         List<InstallRunner.Outcome> outcomes = new InstallRunner(journal, say, System::nanoTime).run(plan, steps);
         boolean ok = outcomes.size() == plan.size() && outcomes.stream().noneMatch(s -> s.result().equals("failed"));
         String controller = o.joining() ? join : "http://" + addr + ":7700";

@@ -45,6 +45,7 @@ public class MeshController {
 
     public void start(ControllerSettings settings) {
         store.migrate();
+        store.claimEpoch(settings.epoch());
         this.settings = settings;
     }
 

@@ -50,6 +50,7 @@ public final class AgentSetup {
     /** Copies the running mesh into the state dir, writes the settings and unit, starts the agent and waits for it. */
     public void install(String token) {
         try {
+            stopRecorded();
             copyApp();
             Files.createDirectories(o.configDir());
             write(envFile(), AgentUnit.envFile(AgentUnit.settings(o.node(), token, o.address(), o.engine(),
@@ -68,6 +69,30 @@ public final class AgentSetup {
             }
         } catch (IOException e) {
             throw new InstallFailure("cannot install the agent: " + e.getMessage(), e);
+        }
+        awaitAgent(token, Duration.ofSeconds(60));
+    }
+
+    /**
+     * On a rerun after the agent step: an agent that does not answer (killed, the machine
+     * restarted without systemd) is started again, as systemd would, and waited for.
+     */
+    public void revive(String token) {
+        try {
+            new AgentClient().statusQuickly(node(), token);
+            return;
+        } catch (RuntimeException down) {
+            // not answering: start it again below
+        }
+        try {
+            if (systemdRuns()) {
+                run(List.of("systemctl", "restart", AgentUnit.UNIT_NAME));
+                say.accept("      the host agent did not answer: restarted " + AgentUnit.UNIT_NAME);
+            } else {
+                say.accept("      the host agent did not answer: started it again, detached (pid " + startDetached() + ")");
+            }
+        } catch (IOException e) {
+            throw new InstallFailure("cannot start the host agent again: " + e.getMessage(), e);
         }
         awaitAgent(token, Duration.ofSeconds(60));
     }
@@ -92,6 +117,28 @@ public final class AgentSetup {
         }
         throw new InstallFailure("the host agent did not answer at " + node().agent() + " within " + timeout.toSeconds()
                 + " s (" + (last == null ? "" : last.getMessage()) + "); its log: " + o.stateDir().resolve("agent.log"));
+    }
+
+    /** An agent this step started before (the installer was killed after it): ended before its app is replaced. */
+    private void stopRecorded() throws IOException {
+        Path pidFile = o.stateDir().resolve("agent.pid");
+        if (!Files.isRegularFile(pidFile)) {
+            return;
+        }
+        try {
+            long pid = Long.parseLong(Files.readString(pidFile).strip());
+            ProcessHandle.of(pid).filter(ProcessHandle::isAlive)
+                    .filter(h -> h.info().arguments().map(a -> String.join(" ", a).contains("host serve")).orElse(false))
+                    .ifPresent(h -> {
+                        h.destroy();
+                        h.onExit().orTimeout(30, java.util.concurrent.TimeUnit.SECONDS).exceptionally(x -> {
+                            h.destroyForcibly();
+                            return h;
+                        }).join();
+                    });
+        } catch (NumberFormatException e) {
+            // an unreadable record names no process
+        }
     }
 
     private long startDetached() throws IOException {

@@ -97,6 +97,7 @@ public final class SeatSteps implements InstallRunner.Steps {
         v.put("STORE_URL", storeUrl());
         v.put("CONTROLLER_TOKEN", controllerToken());
         v.put("ADDRESS", o.address());
+        v.put("EPOCH", Long.toString(epoch() + 1));
         String bundle = journal.secret("CONTROLLER_BUNDLE", () -> "");
         if (!bundle.isEmpty()) {
             v.put("CONTROLLER_BUNDLE", bundle);
@@ -227,8 +228,18 @@ public final class SeatSteps implements InstallRunner.Steps {
         return env;
     }
 
+    /** The temporary controller's epoch; the permanent one's is the next (see V2__controller_epoch.sql). */
+    private long epoch() {
+        return Long.parseLong(journal.secret("EPOCH", () -> "0"));
+    }
+
     void controller() {
-        String url = temp.start(agent.launcher(), storeEnv());
+        // a new epoch at each attempt, above any earlier one: the permanent controller of an earlier attempt is fenced too
+        journal.put("EPOCH", Long.toString(Math.max(System.currentTimeMillis(), epoch() + 2)));
+        Map<String, String> env = storeEnv();
+        env.put("MESH_CONTROLLER_EPOCH", Long.toString(epoch()));
+        String url = temp.start(agent.launcher(), env);
+        journal.put("TEMP_CONTROLLER", url);
         SeatApi api = new SeatApi(url, controllerToken());
         TempController.await(api, Duration.ofSeconds(60), temp.log());
         api.addNode(o.node(), o.address(), agentToken());
@@ -259,7 +270,25 @@ public final class SeatSteps implements InstallRunner.Steps {
             }
         }
         awaitRunning(modules);
+        fenceCheck();
         temp.stop();
+    }
+
+    /** The temporary controller, if it still runs, must refuse a write now that the permanent one has started. */
+    private void fenceCheck() {
+        if (temp.running().isEmpty()) {
+            return;
+        }
+        try {
+            new SeatApi(journal.secret("TEMP_CONTROLLER", () -> ""), controllerToken()).assign(o.node(), SeatCatalogue.CONTROLLER);
+        } catch (SeatApi.Refused e) {
+            if (e.status() == 409 && e.getMessage().contains("replaced by a newer one")) {
+                say.accept("      the temporary controller is fenced: " + e.getMessage().replaceAll(".*answered 409: ", ""));
+                return;
+            }
+            throw e;
+        }
+        throw new InstallFailure("the temporary controller still accepts writes after the pivot: it is not fenced");
     }
 
     public String controllerUrl() {

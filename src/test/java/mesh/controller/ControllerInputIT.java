@@ -119,7 +119,7 @@ class ControllerInputIT {
         // the app may be shared with other @QuarkusTest classes: start the controller only if nobody has
         if (!controller.serving()) {
             String url = ConfigProvider.getConfig().getValue("quarkus.datasource.jdbc.url", String.class);
-            controller.start(new ControllerSettings(url, OWN_TOKEN, ControllerSettings.DEFAULT_PUSH_BUDGET));
+            controller.start(new ControllerSettings(url, OWN_TOKEN, ControllerSettings.DEFAULT_PUSH_BUDGET, 0));
         }
         token = controller.settings().token();
         cli = Map.of("MESH_CONTROLLER", root.toString().replaceAll("/+$", ""), "MESH_TOKEN", token);
