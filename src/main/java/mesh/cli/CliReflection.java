@@ -4,7 +4,7 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
 
 /**
  * CliReflection registers for the native image the documents only the CLI writes with
- * {@code -o json} (the APIs' bodies are mesh.wire's, registered in mesh.host.NativeReflection).
+ * {@code -o json} (the APIs' bodies are mesh.wire's, registered in mesh.NativeReflection).
  */
 @RegisterForReflection(targets = {
     HostApplyCommand.Result.class,

@@ -4,20 +4,16 @@ import jakarta.inject.Inject;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import mesh.docker.DockerEngine;
 import mesh.host.ApplyReport;
-import mesh.host.ApplyRun;
-import mesh.host.DeclarationRecords;
+import mesh.host.HostFailure;
+import mesh.host.HostIntake;
 import mesh.host.HostSettings;
 import mesh.model.Declaration;
 import mesh.model.DeclarationJson;
 import mesh.model.InvalidInput;
-import mesh.plan.HostDiff;
-import mesh.plan.HostPlan;
 import mesh.wire.PlanView;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -29,7 +25,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "apply",
         mixinStandardHelpOptions = true,
         description = {"Apply a declaration file to the local engine once, and exit.",
-            "Records it like a push would (it must be newer than the last record, or the same one).",
+            "Takes it like a push: it must be newer than the newest record, and is recorded before it is applied;",
+            "the newest record itself may be given again, to apply it again.",
             "Uses MESH_HOST_ENGINE and MESH_HOST_STATE_DIR like `mesh host serve`."})
 public class HostApplyCommand implements Callable<Integer> {
 
@@ -42,7 +39,7 @@ public class HostApplyCommand implements Callable<Integer> {
     @Option(names = "--config", paramLabel = "FILE", description = "a file of KEY=VALUE lines (the variables below); the environment wins over it")
     Path config;
 
-    @Option(names = "--dry-run", description = "show what would change; change nothing")
+    @Option(names = "--dry-run", description = "show what would change; record and change nothing")
     boolean dryRun;
 
     @Mixin
@@ -55,29 +52,20 @@ public class HostApplyCommand implements Callable<Integer> {
     public Integer call() {
         HostSettings settings = HostSettings.forLocal(ConfigFile.withEnvironment(config, System.getenv()));
         Declaration d = read(file);
-        if (settings.node() != null && !settings.node().equals(d.node())) {
-            throw new VerbFailure(file + " is for node '" + d.node() + "', this host is '" + settings.node() + "'");
-        }
-        DeclarationRecords records = new DeclarationRecords(settings.stateDir());
-        try (DockerEngine engine = new DockerEngine(settings.engine())) {
-            HostPlan plan = HostDiff.between(d, engine.list(d.node()));
+        try (HostIntake intake = HostIntake.local(settings)) {
             if (dryRun) {
-                print(PlanView.of(plan), null);
+                print(PlanView.of(intake.preview(d)), null);
                 return ExitCodes.OK;
             }
-            record(records, d);
-            ExecutorService pool = Executors.newFixedThreadPool(settings.parallelism());
-            try {
-                ApplyReport report = new ApplyRun(engine, pool, line -> {
-                    if (!format.json()) {
-                        output.line(spec, line);
-                    }
-                }).run(d, plan);
-                print(PlanView.of(plan), report);
-                return report.ok() ? ExitCodes.OK : ExitCodes.FAILED;
-            } finally {
-                pool.shutdownNow();
-            }
+            HostIntake.Once once = intake.applyOnce(d, line -> {
+                if (!format.json()) {
+                    output.line(spec, line);
+                }
+            });
+            print(PlanView.of(once.plan()), once.report());
+            return once.report().ok() ? ExitCodes.OK : ExitCodes.FAILED;
+        } catch (HostFailure e) {
+            throw new VerbFailure(e.getMessage(), e);
         }
     }
 
@@ -99,23 +87,7 @@ public class HostApplyCommand implements Callable<Integer> {
     }
 
     /** Result is {@code -o json}: the plan, the change lines, the failures. */
-    public record Result(PlanView plan, java.util.List<String> changes, java.util.Map<String, String> failures) {
-    }
-
-    private static void record(DeclarationRecords records, Declaration d) {
-        long last = records.lastGeneration();
-        if (d.generation() < last) {
-            throw new VerbFailure("generation " + d.generation() + " is older than the last recorded, " + last);
-        }
-        if (d.generation() == last) {
-            Declaration kept = records.read(last).orElseThrow().declaration();
-            if (!kept.equals(d)) {
-                throw new VerbFailure("generation " + last + " was already recorded with other content; "
-                        + "give this declaration a newer generation");
-            }
-            return;
-        }
-        records.write(d, Instant.now());
+    public record Result(PlanView plan, List<String> changes, Map<String, String> failures) {
     }
 
     static Declaration read(Path file) {

@@ -14,6 +14,7 @@ import mesh.model.Conflict;
 import mesh.model.InvalidInput;
 import mesh.model.Manifest;
 import mesh.model.ManifestYaml;
+import mesh.model.Manifests;
 import mesh.model.Node;
 import mesh.model.NotFound;
 import mesh.model.Placement;
@@ -139,7 +140,7 @@ public class MeshController {
         }
         List<String> problems = new ArrayList<>();
         List<Manifest> manifests = new ArrayList<>();
-        Map<String, String> seen = new LinkedHashMap<>();
+        List<Manifests.Source> sources = new ArrayList<>();
         for (ManifestFile f : files) {
             if (f == null || f.file() == null || f.yaml() == null) {
                 problems.add("each manifest needs \"file\" and \"yaml\"; got " + (f == null ? "null" : f));
@@ -147,15 +148,13 @@ public class MeshController {
             }
             try {
                 Manifest m = ManifestYaml.parse(f.file(), f.yaml());
-                String other = seen.putIfAbsent(m.module(), f.file());
-                if (other != null) {
-                    problems.add(f.file() + ": module " + m.module() + " is also defined in " + other);
-                }
+                sources.add(new Manifests.Source(f.file(), m));
                 manifests.add(m);
             } catch (InvalidInput e) {
                 problems.addAll(e.problems());
             }
         }
+        problems.addAll(Manifests.clashes(sources));
         if (!problems.isEmpty()) {
             throw new InvalidInput(problems);
         }

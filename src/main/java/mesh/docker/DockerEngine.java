@@ -23,12 +23,13 @@ import com.github.dockerjava.core.RemoteApiVersion;
 import com.github.dockerjava.transport.DockerHttpClient;
 import com.github.dockerjava.httpclient5.ApacheDockerHttpClient;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
-import mesh.model.ComponentSpec;
+import mesh.model.ContainerRequest;
 import mesh.model.Labels;
 import mesh.model.ObservedContainer;
 
@@ -97,8 +98,12 @@ public final class DockerEngine implements Engine {
         } catch (NumberFormatException e) {
             generation = 0;
         }
+        List<String> publishedOn = c.getPorts() == null ? List.of() : Arrays.stream(c.getPorts())
+                .filter(p -> p.getPublicPort() != null)
+                .map(p -> p.getIp() == null ? "" : p.getIp())
+                .distinct().toList();
         return new ObservedContainer(c.getId(), name, labels.get(Labels.MODULE), labels.get(Labels.DIGEST),
-                labels.get(Labels.SPEC), generation, "running".equals(c.getState()));
+                labels.get(Labels.SPEC), generation, "running".equals(c.getState()), publishedOn);
     }
 
     @Override
@@ -147,47 +152,47 @@ public final class DockerEngine implements Engine {
     }
 
     @Override
-    public String create(ComponentSpec spec, String publishAddress, Map<String, String> labels) {
-        return call("create " + spec.name(), () -> {
+    public String create(ContainerRequest request) {
+        return call("create " + request.name(), () -> {
             writes.incrementAndGet();
             try {
-                return createCommand(spec, publishAddress, labels).exec().getId();
+                return createCommand(request).exec().getId();
             } catch (NotFoundException noImage) {
-                pull(spec.image());
+                pull(request.image());
                 writes.incrementAndGet();
-                return createCommand(spec, publishAddress, labels).exec().getId();
+                return createCommand(request).exec().getId();
             }
         });
     }
 
-    private CreateContainerCmd createCommand(ComponentSpec spec, String publishAddress, Map<String, String> labels) {
-        List<ExposedPort> exposed = spec.ports().stream().map(ExposedPort::tcp).toList();
+    /** The create call for a request: every field of it, and nothing that is not in it. */
+    private CreateContainerCmd createCommand(ContainerRequest r) {
+        List<ExposedPort> exposed = r.ports().stream().map(ExposedPort::tcp).toList();
         List<PortBinding> bindings = exposed.stream()
-                .map(p -> new PortBinding(publishAddress == null ? Ports.Binding.bindPort(p.getPort())
-                        : Ports.Binding.bindIpAndPort(publishAddress, p.getPort()), p))
+                .map(p -> new PortBinding(r.publishAddress() == null ? Ports.Binding.bindPort(p.getPort())
+                        : Ports.Binding.bindIpAndPort(r.publishAddress(), p.getPort()), p))
                 .toList();
         HostConfig host = HostConfig.newHostConfig()
-                .withBinds(spec.volumes().entrySet().stream()
-                        .map(v -> new Bind(spec.volumeName(v.getKey()), new Volume(v.getValue()))).toList())
+                .withBinds(r.mounts().entrySet().stream()
+                        .map(m -> new Bind(m.getKey(), new Volume(m.getValue()))).toList())
                 .withPortBindings(bindings)
-                .withExtraHosts(spec.hosts().entrySet().stream().map(h -> h.getKey() + ":" + h.getValue())
-                        .toArray(String[]::new))
+                .withExtraHosts(r.extraHosts().toArray(String[]::new))
                 .withRestartPolicy(RestartPolicy.unlessStoppedRestart());
-        if (spec.network() != null) {
-            host.withNetworkMode(spec.network());
+        if (r.network() != null) {
+            host.withNetworkMode(r.network());
         }
-        CreateContainerCmd cmd = client.createContainerCmd(spec.image())
-                .withName(spec.name())
-                .withLabels(labels)
-                .withEnv(spec.env().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList())
+        CreateContainerCmd cmd = client.createContainerCmd(r.image())
+                .withName(r.name())
+                .withLabels(r.labels())
+                .withEnv(r.envList())
                 .withExposedPorts(exposed)
-                .withStopTimeout(spec.stopTimeout())
+                .withStopTimeout(r.stopTimeoutSeconds())
                 .withHostConfig(host);
-        if (!spec.args().isEmpty()) {
-            cmd.withCmd(spec.args());
+        if (!r.args().isEmpty()) {
+            cmd.withCmd(r.args());
         }
-        if (spec.network() != null) {
-            cmd.withAliases(spec.name());
+        if (r.network() != null) {
+            cmd.withAliases(r.name());
         }
         return cmd;
     }
@@ -330,7 +335,9 @@ public final class DockerEngine implements Engine {
         if (message == null) {
             return "no message";
         }
-        String line = message.lines().findFirst().orElse(message).strip();
+        // a transport failure comes as "java.net.SocketException: No such file or directory": keep the words, not the type
+        String line = message.lines().findFirst().orElse(message).strip()
+                .replaceAll("^(?:(?:[a-z_$][\\w$]*\\.)+[A-Z][\\w$]*(?:Exception|Error): )+", "");
         // docker-java puts the engine's JSON answer in the message: keep the engine's own words.
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"message\"\\s*:\\s*\"([^\"]*)\"").matcher(message);
         return m.find() ? m.group(1) : line;

@@ -3,7 +3,7 @@ package mesh.docker;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import mesh.model.ComponentSpec;
+import mesh.model.ContainerRequest;
 import mesh.model.ObservedContainer;
 
 /**
@@ -21,8 +21,8 @@ public interface Engine extends AutoCloseable {
     /** Creates the named volume if missing; never deletes or changes an existing one. */
     boolean ensureVolume(String volume, Map<String, String> labels);
 
-    /** Creates (not starts) a container for the spec; returns its id. */
-    String create(ComponentSpec spec, String publishAddress, Map<String, String> labels);
+    /** Creates (not starts) exactly the container the request describes; returns its id. */
+    String create(ContainerRequest request);
 
     void start(String id);
 

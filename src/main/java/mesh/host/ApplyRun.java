@@ -13,6 +13,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.function.Consumer;
 import mesh.docker.Engine;
 import mesh.model.ComponentSpec;
+import mesh.model.ContainerRequest;
 import mesh.model.Declaration;
 import mesh.model.Labels;
 import mesh.model.ObservedContainer;
@@ -87,9 +88,9 @@ public final class ApplyRun {
             String failure = c.network() == null ? null : networks.computeIfAbsent(c.network(), n -> Objects.toString(
                     failureOf(() -> engine.ensureNetwork(n, Labels.forVolume(d.node(), c.module()))), ""));
             failure = failure == null || failure.isEmpty() ? null : failure;
-            for (String v : c.volumes().keySet()) {
+            for (String volume : ContainerRequest.of(c, d.address()).mounts().keySet()) {
                 failure = failure != null ? failure
-                        : failureOf(() -> engine.ensureVolume(c.volumeName(v), Labels.forVolume(d.node(), c.module())));
+                        : failureOf(() -> engine.ensureVolume(volume, Labels.forVolume(d.node(), c.module())));
             }
             if (failure == null) {
                 ready.add(c.name());
@@ -154,7 +155,7 @@ public final class ApplyRun {
         String where = c.name() + " (" + c.module() + ")";
         switch (a.kind()) {
             case CREATE -> {
-                String id = engine.create(c, d.address(), Labels.forContainer(d.node(), d.generation(), c));
+                String id = engine.create(ContainerRequest.of(c, d.address(), d.node(), d.generation()));
                 engine.start(id);
                 changed(report, "created " + where);
                 return id;
@@ -162,7 +163,7 @@ public final class ApplyRun {
             case REPLACE -> {
                 engine.stop(a.current().id(), Duration.ofSeconds(c.stopTimeout()));
                 engine.remove(a.current().id());
-                String id = engine.create(c, d.address(), Labels.forContainer(d.node(), d.generation(), c));
+                String id = engine.create(ContainerRequest.of(c, d.address(), d.node(), d.generation()));
                 engine.start(id);
                 changed(report, "updated " + where + ": replaced; " + String.join(", ", a.fields()) + " changed");
                 return id;

@@ -1,6 +1,5 @@
 package mesh.host;
 
-import mesh.api.Refusal;
 import mesh.wire.HostStatus;
 
 import jakarta.annotation.PreDestroy;
@@ -27,10 +26,10 @@ import org.jboss.logging.Logger;
  * HostAgent keeps this node's engine at the last declaration it accepted.
  *
  * <pre>
- *  PUT /v1/declaration ─► check ─► record (fsync) ─► desired ─► trigger ─┐
- *                                                                         ▼
- *  every interval ─────────────────────────────► pass: observe ─► HostDiff ─► ApplyRun
- *                                                      (empty plan: no write, no log)
+ *  PUT /v1/declaration ─► HostIntake: check, record (fsync) ─► desired ─► trigger ─┐
+ *                                                                                   ▼
+ *  every interval ───────────────────────────────────────► pass: observe ─► HostDiff ─► ApplyRun
+ *                                                                (empty plan: no write, no log)
  * </pre>
  *
  * Passes run one at a time on one thread. After a restart the agent starts from the newest record,
@@ -46,7 +45,7 @@ public class HostAgent {
     /** A pass is running: it may be changing containers toward an older generation right now. */
     private volatile boolean passing;
     private Engine engine;
-    private DeclarationRecords records;
+    private HostIntake intake;
     private ScheduledExecutorService loop;
     private ExecutorService pool;
     private Clock clock = Clock.systemUTC();
@@ -69,7 +68,9 @@ public class HostAgent {
         }
         this.settings = settings;
         this.engine = engine;
-        this.records = new DeclarationRecords(settings.stateDir());
+        this.intake = new HostIntake(settings.node(), new DeclarationRecords(settings.stateDir()), engine, clock,
+                settings.parallelism());
+        DeclarationRecords records = intake.records();
         this.desired = records.latest().map(DeclarationRecord::declaration).orElse(null);
         LOG.infof(desired == null ? "no declaration recorded in %s yet; waiting for a push"
                 : "resuming from the record of generation %2$d in %1$s", records.dir(),
@@ -95,22 +96,16 @@ public class HostAgent {
     }
 
     /**
-     * Accepts a declaration: refuses one for another node or not newer than the last, records it
-     * durably, makes it the desired state and wakes the loop. Returns what it changes against what
-     * runs now, or nothing if the engine does not answer (the loop applies it when it does).
+     * Accepts a declaration through the {@link HostIntake} (refused if for another node or not newer
+     * than the last: {@link DeclarationRefused}), makes it the desired state and wakes the loop.
+     * Returns what it changes against what runs now, or nothing if the engine does not answer (the
+     * loop applies it when it does).
      */
     public Optional<HostPlan> accept(Declaration d) {
-        requireOwnNode(d);
-        synchronized (records) {
-            long last = records.lastGeneration();
-            if (d.generation() <= last) {
-                throw new Refusal(409, "generation " + d.generation() + " is not newer than the last accepted, "
-                        + last + "; nothing was changed");
-            }
-            records.write(d, clock.instant());
-            desired = d;
+        intake.accept(d, taken -> {
+            desired = taken;
             converged = false;
-        }
+        });
         try {
             HostPlan plan = HostDiff.between(d, observe(d.node()));
             LOG.infof("accepted generation %d: %s", d.generation(), plan.summary());
@@ -130,15 +125,7 @@ public class HostAgent {
 
     /** What a declaration would change against what runs now; refuses one for another node. */
     public HostPlan preview(Declaration d) {
-        requireOwnNode(d);
-        return HostDiff.between(d, engine.list(d.node()));
-    }
-
-    private void requireOwnNode(Declaration d) {
-        if (!settings.node().equals(d.node())) {
-            throw new Refusal(400, "the declaration is for node '" + d.node() + "', this agent serves '"
-                    + settings.node() + "'");
-        }
+        return intake.preview(d);
     }
 
     /** One pass: observe, diff, apply. Never throws: the loop must survive every failure. */
@@ -209,7 +196,7 @@ public class HostAgent {
     }
 
     public DeclarationRecords records() {
-        return records;
+        return intake.records();
     }
 
     public Optional<Declaration> desired() {

@@ -37,7 +37,12 @@ public class HostResource {
     @Consumes(MediaType.WILDCARD)
     public Response put(String body) {
         Declaration d = DeclarationJson.parse(body == null ? "" : body);
-        Optional<HostPlan> plan = agent.accept(d);
+        Optional<HostPlan> plan;
+        try {
+            plan = agent.accept(d);
+        } catch (HostFailure e) {
+            throw refusal(e);
+        }
         return Response.status(201)
                 .entity(new Accepted(d.node(), d.generation(), agent.applied(d.generation()), plan.map(PlanView::of).orElse(null),
                         plan.isPresent() ? null : "recorded; the engine did not answer, the agent applies it when it does"))
@@ -49,7 +54,19 @@ public class HostResource {
     @Path("/plan")
     @Consumes(MediaType.WILDCARD)
     public PlanView plan(String body) {
-        return PlanView.of(agent.preview(DeclarationJson.parse(body == null ? "" : body)));
+        Declaration d = DeclarationJson.parse(body == null ? "" : body);
+        try {
+            return PlanView.of(agent.preview(d));
+        } catch (HostFailure e) {
+            throw refusal(e);
+        }
+    }
+
+    /** The answer to a host use case that failed: 400 another node's, 409 not newer, 503 the engine did not answer. */
+    static Refusal refusal(HostFailure e) {
+        int status = !(e instanceof DeclarationRefused refused) ? 503
+                : refused.reason() == DeclarationRefused.Reason.OTHER_NODE ? 400 : 409;
+        return new Refusal(status, e.getMessage());
     }
 
     @GET

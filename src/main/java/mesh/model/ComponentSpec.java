@@ -5,7 +5,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * ComponentSpec is one container a node must run, exactly as the host agent creates it.
+ * ComponentSpec is one container a node must run, as the controller plans it and the declaration
+ * carries it. What the host sends its engine is {@link ContainerRequest#of}, built from it.
  *
  * @param module             the module it belongs to; its volumes are the module's data
  * @param name               the container's name on its node, and its name on the module's network
@@ -48,11 +49,6 @@ public record ComponentSpec(
 
     public int stopTimeout() {
         return stopTimeoutSeconds == null ? DEFAULT_STOP_TIMEOUT_SECONDS : stopTimeoutSeconds;
-    }
-
-    /** The Docker volume that holds a module volume: one per module and name, shared by replaces. */
-    public String volumeName(String moduleVolume) {
-        return module + "_" + moduleVolume;
     }
 
     private static Map<String, String> sorted(Map<String, String> map) {

@@ -17,13 +17,14 @@ public final class Labels {
     private Labels() {
     }
 
-    public static Map<String, String> forContainer(String node, long generation, ComponentSpec c) {
+    /** The labels of a container made from {@code request} (its own labels are not digested). */
+    public static Map<String, String> forContainer(String node, long generation, ContainerRequest request) {
         return Map.of(
                 NODE, node,
-                MODULE, c.module(),
-                COMPONENT, c.name(),
-                DIGEST, SpecDigest.of(c),
-                SPEC, SpecDigest.canonical(SpecDigest.CURRENT_VERSION, c),
+                MODULE, request.module(),
+                COMPONENT, request.name(),
+                DIGEST, SpecDigest.of(request),
+                SPEC, SpecDigest.canonical(SpecDigest.CURRENT_VERSION, request),
                 GENERATION, Long.toString(generation));
     }
 

@@ -2,72 +2,190 @@ package mesh.model;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
- * ManifestCheck lists what is wrong with one manifest on its own; what needs the whole mesh (a
- * bound name nobody serves, two modules claiming one route) is the planner's to find.
+ * ManifestCheck holds the rules one value of a manifest must keep on its own: names that are DNS
+ * names, image references Docker accepts, volume paths, stop timeouts. Each rule answers null when
+ * the value is good and otherwise says, in the manifest's words, what is wrong with it. What needs
+ * several values (one volume per path, a route to a known component) is {@link ManifestReader}'s;
+ * what needs the whole mesh (a bound name nobody serves) is the planner's.
  */
-public final class ManifestCheck {
+final class ManifestCheck {
+
+    static final Pattern LABEL = Pattern.compile("[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?");
+    /** Docker's rule for a volume name (the volume is {@code <module>_<name>}). */
+    static final Pattern VOLUME_NAME = Pattern.compile("[a-zA-Z0-9][a-zA-Z0-9_.-]*");
+    static final int MAX_STOP_TIMEOUT_SECONDS = 3600;
+    static final Pattern DURATION = Pattern.compile("([0-9]{1,9})(ms|s|m)");
+
+    /**
+     * IMAGE is Docker's image reference grammar, as distribution/reference writes it
+     * (https://github.com/distribution/reference/blob/v0.5.0/reference.go, "Grammar", and the
+     * expressions in regexp.go): {@code name[:tag][@digest]}, where name is
+     * {@code [domain[:port]/]path-component[/path-component]*}, a path component is lower-case
+     * letters and digits joined by '.', '_', '__' or dashes, a tag is {@code [\w][\w.-]{0,127}}
+     * and a digest is {@code algorithm:hex} with at least 32 hex digits.
+     */
+    static final Pattern IMAGE;
+
+    static {
+        String alnum = "[a-z0-9]+";
+        String separator = "(?:[._]|__|[-]+)";
+        String pathComponent = alnum + "(?:" + separator + alnum + ")*";
+        String domainComponent = "(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])";
+        String host = "(?:" + domainComponent + "(?:\\." + domainComponent + ")*|\\[[a-fA-F0-9:]+\\])";
+        String domain = host + "(?::[0-9]+)?";
+        String name = "(?<name>(?:" + domain + "/)?" + pathComponent + "(?:/" + pathComponent + ")*)";
+        String tag = "[\\w][\\w.-]{0,127}";
+        String digest = "[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]{32,}";
+        IMAGE = Pattern.compile(name + "(?::" + tag + ")?(?:@" + digest + ")?");
+    }
+
+    /** distribution/reference's NameTotalLengthMax. */
+    static final int MAX_IMAGE_NAME = 255;
 
     private ManifestCheck() {
     }
 
-    public static List<String> problems(Manifest m) {
-        List<String> problems = new ArrayList<>();
-        if (m.module() == null || !DeclarationCheck.NAME.matcher(m.module()).matches()) {
-            problems.add("module: must be a name of letters, digits, '.', '_' or '-'");
+    static final String LABEL_RULE = "lower-case letters, digits and '-', 1-63 characters, not starting or ending with '-'";
+
+    /** A DNS label: what module, route and node names are, and each dot-separated part of a component name. */
+    static String labelProblem(String label) {
+        if (LABEL.matcher(label).matches()) {
+            return null;
         }
-        if (m.components().isEmpty()) {
-            problems.add("components: a module needs at least one component");
+        String shown = ManifestNodes.quoted(cut(label));
+        String lower = label.toLowerCase(Locale.ROOT);
+        if (label.isEmpty()) {
+            return "an empty name part (two dots, or a dot at the start or end)";
         }
-        for (Map.Entry<String, Manifest.Component> e : m.components().entrySet()) {
-            String where = "component " + e.getKey() + ": ";
-            Manifest.Component c = e.getValue();
-            if (c == null) {
-                problems.add(where + "is empty");
-                continue;
-            }
-            if (!DeclarationCheck.NAME.matcher(e.getKey()).matches()) {
-                problems.add(where + "name: must be letters, digits, '.', '_' or '-'");
-            }
-            if (c.bundle() != null) {
-                problems.add(where + "bundle: process components are not supported yet; use image");
-            } else if (c.image() == null || c.image().isBlank()) {
-                problems.add(where + "image: is required");
-            }
-            for (String bind : c.binds()) {
-                if (bind == null || !DeclarationCheck.HOSTNAME.matcher(bind).matches()) {
-                    problems.add(where + "binds: not a host name: '" + bind + "'");
-                }
-            }
-            for (String dep : c.after()) {
-                if (!m.components().containsKey(dep)) {
-                    problems.add(where + "after: '" + dep + "' is not a component of module " + m.module());
-                }
+        if (label.length() > 63) {
+            return shown + " is " + label.length() + " characters; a DNS label has at most 63";
+        }
+        if (!lower.equals(label) && LABEL.matcher(lower).matches()) {
+            return shown + " has upper-case letters; names are lower-case (" + lower + ")";
+        }
+        if (label.contains("_")) {
+            return shown + " has '_', which a DNS name cannot hold; use '-'";
+        }
+        String others = lower.codePoints().filter(c -> !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-'))
+                .distinct().mapToObj(c -> "'" + Character.toString(c) + "'").collect(Collectors.joining(", "));
+        if (!others.isEmpty()) {
+            return shown + " holds " + others + ", which a DNS name cannot; " + LABEL_RULE;
+        }
+        if (!lower.equals(label)) {
+            return shown + " has upper-case letters; names are lower-case";
+        }
+        return shown + " starts or ends with '-'";
+    }
+
+    /** A name of one label (module, route): null when good. */
+    static String singleLabelProblem(String name) {
+        if (name.contains(".")) {
+            return "must be one DNS label, without '.' (" + LABEL_RULE + "), got " + ManifestNodes.quoted(name);
+        }
+        String p = labelProblem(name);
+        return p == null ? null : "not a valid name: " + p;
+    }
+
+    /**
+     * A dotted DNS name (component names like {@code gitea.server}; the names a component binds):
+     * every part a DNS label, at most {@code max} characters in all, no trailing dot.
+     */
+    static String dottedNameProblem(String name, int max) {
+        if (name.length() > max) {
+            return ManifestNodes.quoted(cut(name)) + " is " + name.length() + " characters; at most " + max;
+        }
+        for (String label : name.split("\\.", -1)) {
+            String p = labelProblem(label);
+            if (p != null) {
+                return "not a valid name: " + p;
             }
         }
-        for (Map.Entry<String, Manifest.Route> r : m.routes().entrySet()) {
-            String where = "route " + r.getKey() + ": ";
-            if (!DeclarationCheck.HOSTNAME.matcher(r.getKey()).matches() || r.getKey().contains(".")) {
-                problems.add(where + "name: must be one DNS label");
+        return null;
+    }
+
+    static String imageProblem(String image) {
+        Matcher m = IMAGE.matcher(image);
+        if (m.matches()) {
+            return m.group("name").length() > MAX_IMAGE_NAME
+                    ? "the image name is " + m.group("name").length() + " characters; Docker allows " + MAX_IMAGE_NAME
+                    : null;
+        }
+        String lower = image.toLowerCase(Locale.ROOT);
+        if (!lower.equals(image) && IMAGE.matcher(lower).matches()) {
+            return "not an image reference: " + ManifestNodes.quoted(image)
+                    + "; Docker refuses upper-case letters in a repository name";
+        }
+        return "not an image reference: " + ManifestNodes.quoted(image)
+                + " (like nginx:1.27, registry.example:5000/team/app:2 or app@sha256:<digest>)";
+    }
+
+    static String volumeNameProblem(String name) {
+        return VOLUME_NAME.matcher(name).matches() ? null
+                : "not a volume name: letters, digits, '_', '.' or '-', starting with a letter or digit";
+    }
+
+    /** An absolute, normalised path other than {@code /}, so two spellings of one path cannot both be volumes. */
+    static String volumePathProblem(String path) {
+        if (!path.startsWith("/")) {
+            return "must be an absolute path (starting with '/'), got " + ManifestNodes.quoted(path);
+        }
+        if (path.equals("/")) {
+            return "cannot be '/': a volume over the container's whole file system";
+        }
+        if (path.indexOf('\0') >= 0) {
+            return "must not hold a NUL character";
+        }
+        List<String> parts = new ArrayList<>();
+        for (String part : path.substring(1).split("/", -1)) {
+            if (part.equals("..")) {
+                return "must not climb with '..', got " + ManifestNodes.quoted(path);
             }
-            Manifest.Route route = r.getValue();
-            if (route == null || route.component() == null || !m.components().containsKey(route.component())) {
-                problems.add(where + "component: must name a component of module " + m.module());
-            }
-            if (route != null && (route.port() == null || route.port() < 1 || route.port() > 65535)) {
-                problems.add(where + "port: must be 1-65535");
+            if (!part.isEmpty() && !part.equals(".")) {
+                parts.add(part);
             }
         }
-        if (problems.isEmpty()) {
-            // the container-level rules (ports, volumes, env, health, after cycles) are the declaration's
-            Declaration trial = new Declaration("catalogue", null, 1, m.components().entrySet().stream()
-                    .map(e -> Manifests.spec(m, e.getKey(), Map.of())).toList());
-            // said in the manifest's words: stop-timeout, not the declaration's stopTimeoutSeconds
-            DeclarationCheck.problems(trial).forEach(p -> problems.add(p
-                    .replaceAll("stopTimeoutSeconds: must be 0 to (\\d+), got (-?\\d+)", "stop-timeout: must be at most $1s, got $2s")));
+        String normal = "/" + String.join("/", parts);
+        if (normal.equals("/")) {
+            return "cannot be '/' (written " + ManifestNodes.quoted(path) + "): a volume over the container's whole file system";
         }
-        return problems;
+        if (!normal.equals(path)) {
+            return "write it normalised, as " + ManifestNodes.quoted(normal) + ", got " + ManifestNodes.quoted(path);
+        }
+        return null;
+    }
+
+    /** A stop timeout with its unit: {@code 1500ms}, {@code 30s} or {@code 2m}, at most an hour. */
+    static String durationProblem(String text) {
+        Matcher m = DURATION.matcher(text);
+        if (!m.matches()) {
+            String hint = ManifestNodes.INTEGER.matcher(text).matches() ? " (add the unit: " + text + "s)" : "";
+            return "must be a duration with its unit (ms, s or m) like 30s, got " + ManifestNodes.quoted(text) + hint;
+        }
+        return seconds(text) > MAX_STOP_TIMEOUT_SECONDS ? "must be at most 60m, got " + text : null;
+    }
+
+    /** The seconds of a good duration; milliseconds round up, so 1500ms waits 2 s. */
+    static int seconds(String text) {
+        Matcher m = DURATION.matcher(text);
+        if (!m.matches()) {
+            throw new IllegalArgumentException("not a duration: " + text);
+        }
+        long n = Long.parseLong(m.group(1));
+        long s = switch (m.group(2)) {
+            case "ms" -> (n + 999) / 1000;
+            case "m" -> n * 60;
+            default -> n;
+        };
+        return (int) Math.min(s, Integer.MAX_VALUE);
+    }
+
+    private static String cut(String text) {
+        return text.length() <= 20 ? text : text.substring(0, 17) + "...";
     }
 }

@@ -1,109 +1,113 @@
 package mesh.model;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import java.io.StringReader;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+import org.yaml.snakeyaml.error.Mark;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
+import org.yaml.snakeyaml.error.YAMLException;
+import org.yaml.snakeyaml.events.AliasEvent;
+import org.yaml.snakeyaml.events.DocumentStartEvent;
+import org.yaml.snakeyaml.events.Event;
+import org.yaml.snakeyaml.nodes.Node;
 
 /**
- * ManifestYaml reads a module manifest strictly and says what is wrong in terms of the file: every
- * problem names the file, the module, the component and the field. The manifest writes
- * {@code stop-timeout: 30s}; the model holds seconds.
+ * ManifestYaml reads one module manifest and refuses it with every problem of the file at once,
+ * each as {@code FILE:LINE:COLUMN: field path: what is wrong}. It reads the YAML with SnakeYAML
+ * (which jackson-dataformat-yaml brings) into a node tree that knows where each value stands, and
+ * {@link ManifestReader} checks that tree field by field. A file holds exactly one YAML document
+ * and no aliases ({@code *name}): an alias hides a value's origin from the reader of the file and,
+ * nested, makes a small file expand without bound.
  */
 public final class ManifestYaml {
-
-    static final ObjectMapper YAML = YAMLMapper.builder(new YAMLFactory())
-            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-            .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
-            .build();
-    static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m)?");
 
     private ManifestYaml() {
     }
 
     /** Parses one manifest; {@code file} is only used to name it in errors. */
     public static Manifest parse(String file, String text) {
-        JsonNode tree;
+        String yaml = text == null ? "" : text;
+        List<String> problems = new ArrayList<>();
+        Node root;
         try {
-            tree = YAML.readTree(text == null ? "" : text);
-        } catch (JsonProcessingException e) {
-            throw new InvalidInput(List.of(file + ": not YAML: " + e.getOriginalMessage().lines().findFirst().orElse("")));
+            problems.addAll(structure(file, yaml));
+            root = problems.isEmpty() ? yaml().compose(new StringReader(yaml)) : null;
+        } catch (MarkedYAMLException e) {
+            throw new InvalidInput(List.of(notYaml(file, e)));
+        } catch (YAMLException e) {
+            throw new InvalidInput(List.of(file + ": not YAML: " + e.getMessage().lines().findFirst().orElse("")));
         }
-        if (tree == null || !tree.isObject()) {
-            throw new InvalidInput(List.of(file + ": a manifest is a mapping with 'module' and 'components'"));
-        }
-        String moduleName = tree.path("module").isTextual() ? tree.get("module").asText() : null;
-        String where = file + ": module " + (moduleName == null ? "?" : moduleName);
-        normaliseStopTimeouts((ObjectNode) tree, where);
-        envScalarsAsText((ObjectNode) tree);
-        Manifest manifest;
-        try {
-            manifest = DeclarationJson.MAPPER.convertValue(tree, Manifest.class);
-        } catch (IllegalArgumentException e) {
-            Throwable cause = e.getCause() instanceof JsonProcessingException ? e.getCause() : e;
-            String message = cause instanceof JsonProcessingException j ? DeclarationJson.describe(j) : e.getMessage();
-            throw new InvalidInput(List.of(where + ": " + message
-                    .replaceAll(" \\(line -?\\d+, column -?\\d+\\)", "")));
-        }
-        List<String> problems = ManifestCheck.problems(manifest).stream().map(p -> where + ": " + p).toList();
         if (!problems.isEmpty()) {
             throw new InvalidInput(problems);
+        }
+        if (root == null) {
+            throw new InvalidInput(List.of(file + ":1:1: a manifest is a mapping with 'module' and 'components', got an empty file"));
+        }
+        ManifestReader reader = new ManifestReader(file);
+        Manifest manifest = reader.read(root);
+        if (!reader.problems().isEmpty()) {
+            throw new InvalidInput(reader.problems());
+        }
+        List<String> left = declarationProblems(manifest);
+        if (!left.isEmpty()) {
+            throw new InvalidInput(left.stream().map(p -> file + ": " + p).toList());
         }
         return manifest;
     }
 
-    /** YAML reads {@code PORT: 5432} as a number; to a container every variable is text. */
-    private static void envScalarsAsText(ObjectNode tree) {
-        JsonNode components = tree.get("components");
-        if (components == null || !components.isObject()) {
-            return;
-        }
-        components.forEach(c -> {
-            if (c.get("env") instanceof ObjectNode env) {
-                env.properties().forEach(e -> {
-                    if (e.getValue().isNumber() || e.getValue().isBoolean()) {
-                        env.put(e.getKey(), e.getValue().asText());
-                    }
-                });
-            }
-        });
+    /**
+     * What the node-side check of a declaration would still refuse in this manifest's components:
+     * nothing while the reader's rules cover the declaration's, but a rule added there alone is
+     * still caught here, at {@code catalogue add}, rather than at the first push.
+     */
+    private static List<String> declarationProblems(Manifest m) {
+        Declaration trial = new Declaration("catalogue", null, 1, m.components().keySet().stream()
+                .map(name -> Manifests.spec(m, name, Map.of())).toList());
+        return DeclarationCheck.problems(trial);
     }
 
-    /** Turns each component's {@code stop-timeout: 30s} into {@code stopTimeoutSeconds: 30}. */
-    private static void normaliseStopTimeouts(ObjectNode tree, String where) {
-        JsonNode components = tree.get("components");
-        if (components == null || !components.isObject()) {
-            return;
-        }
+    private static Yaml yaml() {
+        LoaderOptions options = new LoaderOptions();
+        options.setMaxAliasesForCollections(0);
+        options.setAllowRecursiveKeys(false);
+        options.setCodePointLimit(1024 * 1024);
+        // compose and parse only: no Java object is ever constructed from the text
+        return new Yaml(new SafeConstructor(options));
+    }
+
+    /** The problems of the file's shape, from its events: an alias, or a second document. */
+    private static List<String> structure(String file, String yaml) {
         List<String> problems = new ArrayList<>();
-        Iterator<Map.Entry<String, JsonNode>> it = components.fields();
-        while (it.hasNext()) {
-            Map.Entry<String, JsonNode> entry = it.next();
-            if (!(entry.getValue() instanceof ObjectNode c) || !c.has("stop-timeout")) {
-                continue;
+        int documents = 0;
+        for (Event event : yaml().parse(new StringReader(yaml))) {
+            if (event instanceof AliasEvent alias) {
+                problems.add(at(file, alias.getStartMark()) + "an alias (*" + alias.getAnchor()
+                        + ") is not allowed in a manifest; write the value out");
+            } else if (event instanceof DocumentStartEvent start && ++documents == 2) {
+                problems.add(at(file, start.getStartMark())
+                        + "a second YAML document; a manifest file holds exactly one module (one document, no second '---')");
             }
-            JsonNode value = c.remove("stop-timeout");
-            Matcher m = DURATION.matcher(value.asText());
-            if (!value.isValueNode() || !m.matches()) {
-                problems.add(where + ": component " + entry.getKey() + ": stop-timeout: must be a duration like 30s, got '"
-                        + value.asText() + "'");
-                continue;
-            }
-            long n = Long.parseLong(m.group(1));
-            long seconds = m.group(2) == null || m.group(2).equals("s") ? n : m.group(2).equals("m") ? n * 60 : (n + 999) / 1000;
-            c.put("stopTimeoutSeconds", seconds);
         }
-        if (!problems.isEmpty()) {
-            throw new InvalidInput(problems);
-        }
+        return problems;
+    }
+
+    /** A syntax error where SnakeYAML found it, with a hint when it is about indentation. */
+    private static String notYaml(String file, MarkedYAMLException e) {
+        Mark mark = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
+        String problem = e.getProblem() == null ? "" : e.getProblem().strip();
+        String context = e.getContext() == null || e.getContextMark() == null ? ""
+                : " (" + e.getContext().strip() + " at line " + (e.getContextMark().getLine() + 1) + ")";
+        boolean layout = problem.contains("<block end>") || problem.contains("mapping values are not allowed")
+                || problem.contains("could not find expected ':'");
+        return at(file, mark) + "not YAML: " + problem + context
+                + (layout ? "; check the indentation: keys of one mapping start in the same column" : "");
+    }
+
+    private static String at(String file, Mark mark) {
+        return mark == null ? file + ": " : file + ":" + (mark.getLine() + 1) + ":" + (mark.getColumn() + 1) + ": ";
     }
 }

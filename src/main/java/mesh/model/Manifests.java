@@ -1,5 +1,8 @@
 package mesh.model;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /** Manifests turns a manifest's component into the spec a node runs, given the addresses of its binds. */
@@ -13,5 +16,36 @@ public final class Manifests {
         Manifest.Component c = m.components().get(name);
         return new ComponentSpec(m.module(), name, c.image(), c.args(), c.env(), c.volumes(), c.ports(), hosts,
                 c.health(), c.after(), c.stopTimeoutSeconds(), m.module());
+    }
+
+    /** Source is one parsed manifest and the file it came from, for {@link #clashes}. */
+    public record Source(String file, Manifest manifest) {
+    }
+
+    /**
+     * Clashes lists what two manifests of one catalogue cannot both hold: one module defined twice,
+     * or two modules with a component of one name (a component name is its container's name, so
+     * both could never run on one node). Each problem names both files and both modules.
+     */
+    public static List<String> clashes(List<Source> sources) {
+        List<String> problems = new ArrayList<>();
+        Map<String, Source> modules = new LinkedHashMap<>();
+        Map<String, Source> components = new LinkedHashMap<>();
+        for (Source s : sources) {
+            Source other = modules.putIfAbsent(s.manifest().module(), s);
+            if (other != null) {
+                problems.add(s.file() + ": module " + s.manifest().module() + " is also defined in " + other.file());
+                continue;
+            }
+            for (String c : s.manifest().components().keySet()) {
+                Source owner = components.putIfAbsent(c, s);
+                if (owner != null) {
+                    problems.add(s.file() + ": component " + c + " of module " + s.manifest().module()
+                            + " is also a component of module " + owner.manifest().module() + " in " + owner.file()
+                            + "; component names are container names and must differ across modules");
+                }
+            }
+        }
+        return problems;
     }
 }

@@ -10,59 +10,106 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
  * SpecDigest is a component's identity on its engine: SHA-256 over the canonical JSON (sorted keys)
- * of an explicit whitelist of the fields a container is created with. Same digest: leave the
- * container alone. Different digest: replace it, and say which fields changed.
+ * of an explicit whitelist of the fields of its {@link ContainerRequest}, the very value the engine
+ * edge creates the container from. Same digest: leave the container alone. Different digest:
+ * replace it, and say which fields changed.
  *
- * <p>The whitelist is versioned ({@code v1:…}). A container labelled by an older version is compared
- * by recomputing that version's digest for the new spec, so upgrading mesh never replaces an
+ * <p>The whitelist is versioned ({@code v2:…}). A container labelled by an older version is compared
+ * by recomputing that version's digest for the new request, so upgrading mesh never replaces an
  * unchanged container. Add a field only by adding a version.
  *
- * <p>v1 digests: module, image, args, env, volumes, ports (sorted), hosts, network. Not digested,
- * because the agent applies them without recreating anything: health, after, stopTimeoutSeconds.
- * {@code hosts} holds only the names this component binds, which is what keeps a new name elsewhere
- * in the mesh from replacing it (docs/design.md, "The incident that started mesh").
+ * <p>v1 digests: module, image, args, env, volumes, ports (sorted), hosts, network. v2 adds
+ * {@code address}, the address the ports are published on, because a node whose mesh address
+ * changes must republish them: under v1 the container kept listening on the old address. The
+ * request sets it only when the component publishes a port, so a new address replaces exactly the
+ * publishing containers. Not digested, because the agent applies them without recreating anything:
+ * health, after, stopTimeoutSeconds.
+ *
+ * <p>A v1-labelled container does not say where it publishes, so {@link #changes} asks the engine's
+ * own answer instead: a running v1 container whose published ports are bound elsewhere than the
+ * request's address is replaced with the reason {@code address}; its v2 replacement then carries the
+ * address in its digest. A stopped v1 container shows no bindings: it is started, and the next look
+ * (it runs then) replaces it if its address is stale.
+ *
+ * <p>{@code hosts} holds only the names this component binds, which is what keeps a new name
+ * elsewhere in the mesh from replacing it (docs/design.md, "The incident that started mesh").
  */
 public final class SpecDigest {
 
-    public static final String CURRENT_VERSION = "v1";
+    public static final String CURRENT_VERSION = "v2";
+    static final List<String> KNOWN_VERSIONS = List.of("v1", "v2");
+    /** What the engine reports as the address of a port published on all addresses. */
+    static final Set<String> ALL_ADDRESSES = Set.of("0.0.0.0", "::", "");
 
     private SpecDigest() {
     }
 
     /** The canonical form of the digested fields, kept on the container so a replace can say what changed. */
-    public static String canonical(String version, ComponentSpec c) {
-        if (!CURRENT_VERSION.equals(version)) {
+    public static String canonical(String version, ContainerRequest r) {
+        if (!isKnown(version)) {
             throw new IllegalArgumentException("unknown spec digest version " + version);
         }
         Map<String, Object> fields = new LinkedHashMap<>();
-        fields.put("module", c.module());
-        fields.put("image", c.image());
-        fields.put("args", c.args());
-        fields.put("env", c.env());
-        fields.put("volumes", c.volumes());
-        fields.put("ports", c.ports().stream().sorted().toList());
-        fields.put("hosts", c.hosts());
-        fields.put("network", c.network());
+        fields.put("module", r.module());
+        fields.put("image", r.image());
+        fields.put("args", r.args());
+        fields.put("env", r.env());
+        fields.put("volumes", r.volumes());
+        fields.put("ports", r.ports());
+        fields.put("hosts", r.hosts());
+        fields.put("network", r.network());
+        if ("v2".equals(version)) {
+            fields.put("address", r.publishAddress());
+        }
         return DeclarationJson.write(fields);
     }
 
-    public static String of(ComponentSpec c) {
-        return of(CURRENT_VERSION, c);
+    public static String of(ContainerRequest r) {
+        return of(CURRENT_VERSION, r);
     }
 
     /** The digest label value, {@code version:hex}. */
-    public static String of(String version, ComponentSpec c) {
-        return version + ":" + sha256(canonical(version, c));
+    public static String of(String version, ContainerRequest r) {
+        return version + ":" + sha256(canonical(version, r));
     }
 
-    /** Whether a label written by any known version still describes this spec. */
-    public static boolean matches(String label, ComponentSpec c) {
+    /** Whether a label written by any known version still describes this request. */
+    public static boolean matches(String label, ContainerRequest r) {
         String version = versionOf(label);
-        return isKnown(version) && of(version, c).equals(label);
+        return isKnown(version) && of(version, r).equals(label);
+    }
+
+    /**
+     * Why the container {@code current} must be replaced to become {@code wanted}: the fields that
+     * changed, in alphabetical order; empty when it may stay.
+     */
+    public static List<String> changes(ObservedContainer current, ContainerRequest wanted) {
+        String version = versionOf(current.digest());
+        if (!isKnown(version)) {
+            return List.of("made by an unknown mesh version (digest " + (version.isEmpty() ? "missing" : version) + ")");
+        }
+        if (!matches(current.digest(), wanted)) {
+            return changedFields(current.spec(), canonical(version, wanted));
+        }
+        if ("v1".equals(version) && publishedElsewhere(current.publishedOn(), wanted)) {
+            return List.of("address");
+        }
+        return List.of();
+    }
+
+    /** Whether the engine reports a port of this container bound to another address than the request's. */
+    static boolean publishedElsewhere(List<String> publishedOn, ContainerRequest wanted) {
+        if (wanted.ports().isEmpty()) {
+            return false;
+        }
+        return publishedOn.stream().anyMatch(on -> wanted.publishAddress() == null
+                ? !ALL_ADDRESSES.contains(on) : !wanted.publishAddress().equals(on));
     }
 
     public static String versionOf(String label) {
@@ -71,7 +118,7 @@ public final class SpecDigest {
     }
 
     public static boolean isKnown(String version) {
-        return CURRENT_VERSION.equals(version);
+        return KNOWN_VERSIONS.contains(version);
     }
 
     /**
@@ -90,7 +137,7 @@ public final class SpecDigest {
             after.fieldNames().forEachRemaining(keys::add);
             List<String> changed = new ArrayList<>();
             for (String key : keys) {
-                if (!java.util.Objects.equals(before.get(key), after.get(key))) {
+                if (!Objects.equals(before.get(key), after.get(key))) {
                     changed.add(key);
                 }
             }

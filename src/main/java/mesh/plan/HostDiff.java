@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import mesh.model.ComponentSpec;
+import mesh.model.ContainerRequest;
 import mesh.model.Declaration;
 import mesh.model.ObservedContainer;
 import mesh.model.SpecDigest;
@@ -30,10 +31,12 @@ public final class HostDiff {
         List<HostPlan.Keep> keep = new ArrayList<>();
         for (ComponentSpec spec : declaration.components()) {
             ObservedContainer current = byName.get(spec.name());
+            List<String> changes = current == null ? List.of()
+                    : SpecDigest.changes(current, ContainerRequest.of(spec, declaration.address()));
             if (current == null) {
                 create.add(spec);
-            } else if (!SpecDigest.matches(current.digest(), spec)) {
-                replace.add(new HostPlan.Replace(spec, current, reasons(current, spec)));
+            } else if (!changes.isEmpty()) {
+                replace.add(new HostPlan.Replace(spec, current, changes));
             } else if (!current.running()) {
                 start.add(new HostPlan.Start(spec, current));
             } else {
@@ -45,13 +48,5 @@ public final class HostDiff {
                 .sorted(Comparator.comparing(ObservedContainer::name))
                 .toList();
         return new HostPlan(create, replace, start, remove, keep);
-    }
-
-    private static List<String> reasons(ObservedContainer current, ComponentSpec spec) {
-        String version = SpecDigest.versionOf(current.digest());
-        if (!SpecDigest.isKnown(version)) {
-            return List.of("made by an unknown mesh version (digest " + (version.isEmpty() ? "missing" : version) + ")");
-        }
-        return SpecDigest.changedFields(current.spec(), SpecDigest.canonical(version, spec));
     }
 }

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import mesh.model.ComponentSpec;
+import mesh.model.ContainerRequest;
 import mesh.model.Declaration;
 import mesh.model.ObservedContainer;
 import mesh.model.SpecDigest;
@@ -48,7 +49,7 @@ public record HostStatus(String node, long generation, long appliedGeneration, b
             for (ComponentSpec c : d.components()) {
                 ObservedContainer o = observed.stream().filter(x -> x.name().equals(c.name())).findFirst().orElse(null);
                 ComponentState state = o == null ? ComponentState.MISSING
-                        : !SpecDigest.matches(o.digest(), c) ? ComponentState.OUTDATED
+                        : !SpecDigest.changes(o, ContainerRequest.of(c, d.address())).isEmpty() ? ComponentState.OUTDATED
                         : o.running() ? ComponentState.RUNNING : ComponentState.STOPPED;
                 components.add(new Component(c.name(), c.module(), state, o == null ? null : o.digest(),
                         o == null ? null : o.id(), failures.get(c.name())));

@@ -50,6 +50,33 @@ class MeshCliTest {
         assertTrue(result.getErrorOutput().contains("component a: image: is required"), result.getErrorOutput());
     }
 
+    /**
+     * host apply takes a file like a push: the record is kept before the engine is asked, and a
+     * generation not newer than it is refused with the agent API's message (no engine needed to see it).
+     */
+    @Test
+    void hostApplyRecordsBeforeTheEngineAndRefusesAStaleGenerationLikeThePush(QuarkusMainLauncher launcher) throws Exception {
+        java.nio.file.Path state = java.nio.file.Files.createTempDirectory("mesh-state");
+        java.nio.file.Path config = java.nio.file.Files.writeString(state.resolve("host.env"),
+                "MESH_HOST_STATE_DIR=" + state + "\nMESH_HOST_ENGINE=unix://" + state.resolve("no-engine.sock") + "\n");
+        String body = "{\"node\":\"n1\",\"generation\":%d,\"components\":[{\"module\":\"m\",\"name\":\"a\",\"image\":\"%s\"}]}";
+        java.nio.file.Path first = java.nio.file.Files.writeString(state.resolve("g1.json"), body.formatted(1, "x:1"));
+        java.nio.file.Path other = java.nio.file.Files.writeString(state.resolve("g1-other.json"), body.formatted(1, "x:2"));
+
+        LaunchResult recorded = launcher.launch("host", "apply", first.toString(), "--config", config.toString());
+        assertEquals(ExitCodes.FAILED, recorded.exitCode());
+        assertTrue(recorded.getErrorOutput().contains("mesh: generation 1 is recorded, but the engine did not answer: "),
+                recorded.getErrorOutput());
+        assertTrue(!recorded.getErrorOutput().contains("Exception"), "no Java type in: " + recorded.getErrorOutput());
+        assertTrue(java.nio.file.Files.exists(state.resolve("declarations/000000000001.json")));
+
+        LaunchResult stale = launcher.launch("host", "apply", other.toString(), "--config", config.toString());
+        assertEquals(ExitCodes.FAILED, stale.exitCode());
+        assertEquals(List.of("mesh: generation 1 is not newer than the last accepted, 1; nothing was changed"),
+                stale.getErrorOutput().lines().toList());
+        assertTrue(java.nio.file.Files.readString(state.resolve("declarations/000000000001.json")).contains("x:1"));
+    }
+
     @Test
     void aBadSettingFailsWithExitOneAndNamesIt(QuarkusMainLauncher launcher) throws Exception {
         java.nio.file.Path config = java.nio.file.Files.createTempFile("mesh", ".conf");

@@ -199,82 +199,103 @@ class ControllerInputIT {
         return Stream.of(
                 // manifests: each file is checked in full before anything is stored
                 manifest("not YAML", "module: [unclosed\ncomponents: {\n")
-                        .with(400, "bad.yaml: not YAML"),
+                        .with(400, "bad.yaml:2:11: not YAML: expected ',' or ']'"),
                 manifest("a list instead of a mapping", "- module: a\n- components: {}\n")
-                        .with(400, "bad.yaml: a manifest is a mapping with 'module' and 'components'"),
+                        .with(400, "bad.yaml:1:1: a manifest is a mapping with 'module' and 'components', got a list"),
                 manifest("an empty file", "")
-                        .with(400, "bad.yaml: a manifest is a mapping"),
+                        .with(400, "bad.yaml:1:1: a manifest is a mapping with 'module' and 'components', got an empty file"),
                 manifest("a key given twice", "module: a\nmodule: b\ncomponents:\n  a.web:\n    image: x\n")
-                        .with(400, "bad.yaml", "Duplicate field 'module'"),
+                        .with(400, "bad.yaml:2:1: module: given twice (first on line 1)"),
                 manifest("no module", "components:\n  a.web:\n    image: mesh-test/busybox:1\n")
-                        .with(400, "bad.yaml", "module: must be a name"),
+                        .with(400, "bad.yaml:1:1: module: is required"),
                 manifest("a bad module name", web.replace("module: a", "module: Bad Name!"))
-                        .with(400, "module Bad Name!: module: must be a name"),
+                        .with(400, "bad.yaml:1:9: module: not a valid name: \"Bad Name!\" holds ' ', '!', which a DNS name cannot"),
                 manifest("no components", "module: a\n")
-                        .with(400, "module a: components: a module needs at least one component"),
+                        .with(400, "bad.yaml:1:1: components: a module needs at least one component"),
                 manifest("an empty components mapping", "module: a\ncomponents: {}\n")
-                        .with(400, "module a: components: a module needs at least one component"),
+                        .with(400, "bad.yaml:2:1: components: a module needs at least one component"),
                 manifest("components as a list", "module: a\ncomponents: [a.web]\n")
-                        .with(400, "module a: field 'components'"),
+                        .with(400, "bad.yaml:2:13: components: a mapping of component name to component, got a list"),
                 manifest("an empty component", "module: a\ncomponents:\n  a.web:\n")
-                        .with(400, "component a.web: is empty"),
+                        .with(400, "bad.yaml:3:3: components.a.web: is empty"),
                 manifest("a bad component name", web.replace("a.web:", "\"a web\":"))
-                        .with(400, "component a web: name: must be"),
+                        .with(400, "bad.yaml:3:3: components.a web: not a valid name: \"a web\" holds ' '"),
                 manifest("a component without image", "module: a\ncomponents:\n  a.web:\n    ports: [80]\n")
-                        .with(400, "component a.web: image: is required"),
+                        .with(400, "bad.yaml:3:3: components.a.web.image: is required"),
                 manifest("an image with a space", web.replace("mesh-test/busybox:1", "busy box"))
-                        .with(400, "component a.web: image:", "'busy box'"),
+                        .with(400, "bad.yaml:4:12: components.a.web.image: not an image reference: \"busy box\""),
                 manifest("a bundle component (not supported yet)", "module: a\ncomponents:\n  a.web:\n    bundle: mesh\n")
-                        .with(400, "component a.web: bundle: process components are not supported yet"),
+                        .with(400, "bad.yaml:4:5: components.a.web.bundle: process components are not supported yet"),
                 manifest("an unknown field at top level", web + "colour: red\n")
-                        .with(400, "module a: unknown field 'colour'"),
+                        .with(400, "bad.yaml:5:1: colour: unknown field"),
                 manifest("an unknown field in a component", "module: a\ncomponents:\n  a.web:\n    imgae: busybox\n")
-                        .with(400, "unknown field 'imgae' in components.a.web"),
+                        .with(400, "bad.yaml:4:5: components.a.web.imgae: unknown field, did you mean 'image'?"),
                 manifest("ports: \"80\" (a string, not a list)", web + "    ports: \"80\"\n")
-                        .with(400, "field 'components.a.web.ports'"),
+                        .with(400, "bad.yaml:5:12: components.a.web.ports: a list of port numbers, got \"80\""),
                 manifest("env: [a] (a list, not a mapping)", web + "    env: [a]\n")
-                        .with(400, "field 'components.a.web.env'"),
+                        .with(400, "bad.yaml:5:10: components.a.web.env: a mapping of variable name to value, got a list"),
                 manifest("stop-timeout: soon", web + "    stop-timeout: soon\n")
-                        .with(400, "component a.web: stop-timeout: must be a duration like 30s, got 'soon'"),
+                        .with(400, "bad.yaml:5:19: components.a.web.stop-timeout: must be a duration with its unit (ms, s or m) like 30s, got \"soon\""),
                 manifest("stop-timeout: 90m (over the hour allowed)", web + "    stop-timeout: 90m\n")
-                        .with(400, "component a.web: stop-timeout:"),
+                        .with(400, "bad.yaml:5:19: components.a.web.stop-timeout: must be at most 60m, got 90m"),
                 manifest("after naming a missing component", web + "    after: [a.db]\n")
-                        .with(400, "component a.web: after: 'a.db' is not a component of module a"),
+                        .with(400, "bad.yaml:5:12: components.a.web.after: \"a.db\" is not a component of this module"),
                 manifest("after naming itself", web + "    after: [a.web]\n")
-                        .with(400, "component a.web: after: names itself"),
+                        .with(400, "bad.yaml:5:12: components.a.web.after: names itself"),
                 manifest("an after cycle", web + "    after: [a.db]\n  a.db:\n    image: mesh-test/busybox:1\n    after: [a.web]\n")
-                        .with(400, "after: components wait on each other in a cycle", "a.web -> a.db"),
+                        .with(400, "bad.yaml:5:12: components.a.web.after: components wait on each other in a cycle: a.web -> a.db -> a.web"),
                 manifest("a route to a missing component", web + "routes:\n  www: {component: a.nope, port: 80}\n")
-                        .with(400, "route www: component: must name a component of module a"),
+                        .with(400, "bad.yaml:6:20: routes.www.component: must name a component of this module, got \"a.nope\""),
                 manifest("a route without port", web + "routes:\n  www: {component: a.web}\n")
-                        .with(400, "route www: port: must be 1-65535"),
+                        .with(400, "bad.yaml:6:3: routes.www.port: is required: the component's port (1-65535)"),
                 manifest("a route name with a dot", web + "routes:\n  w.w: {component: a.web, port: 80}\n")
-                        .with(400, "route w.w: name: must be one DNS label"),
+                        .with(400, "bad.yaml:6:3: routes.w.w: must be one DNS label"),
                 manifest("routes as a list", web + "routes: [www]\n")
-                        .with(400, "field 'routes'"),
+                        .with(400, "bad.yaml:5:9: routes: a mapping of route name to {component, port}, got a list"),
                 manifest("a port out of range", web + "    ports: [70000]\n")
-                        .with(400, "component a.web: ports: 70000 is not a port"),
+                        .with(400, "bad.yaml:5:13: components.a.web.ports[0]: must be 1-65535, got 70000"),
                 manifest("a relative volume path", web + "    volumes: {data: data}\n")
-                        .with(400, "component a.web: volumes: path for 'data' must be absolute"),
+                        .with(400, "bad.yaml:5:21: components.a.web.volumes.data: must be an absolute path"),
                 manifest("two components publishing one port",
                         web + "    ports: [80]\n  a.api:\n    image: mesh-test/busybox:1\n    ports: [80]\n")
-                        .with(400, "component a.api: port 80 is already published by a.web"),
+                        .with(400, "bad.yaml:8:12: components.a.api.ports: port 80 is already published by a.web"),
                 manifest("a bind that is not a host name", web + "    binds: [\"not a host\"]\n")
-                        .with(400, "component a.web: binds: not a host name: 'not a host'"),
+                        .with(400, "bad.yaml:5:13: components.a.web.binds[0]: not a host name: \"not a host\" holds ' '"),
                 manifest("health with both http and command", web + "    health: {http: /, port: 80, command: [curl, -f, x]}\n")
-                        .with(400, "component a.web: health: give exactly one of"),
+                        .with(400, "bad.yaml:5:13: components.a.web.health: give exactly one of"),
                 manifest("an http health check without port", web + "    health: {http: /healthz}\n")
-                        .with(400, "component a.web: health.port"),
+                        .with(400, "bad.yaml:5:14: components.a.web.health.port: an HTTP health check needs"),
+                manifest("a port written as a string", web + "    ports: [\"8080\"]\n")
+                        .with(400, "bad.yaml:5:13: components.a.web.ports[0]: a number, got \"8080\""),
+                manifest("a null list item", web + "    args: [sh, ~]\n")
+                        .with(400, "bad.yaml:5:16: components.a.web.args[1]: a string, got nothing"),
+                manifest("bad indentation", web + "   ports: [80]\n")
+                        .with(400, "bad.yaml:5:4: not YAML: expected <block end>", "check the indentation"),
+                manifest("every problem of a file at once", web.replace("module: a", "module: my_app") + "    stop-timeout: 5\n")
+                        .with(400, "bad.yaml:1:9: module: not a valid name: \"my_app\" has '_'",
+                                "bad.yaml:5:19: components.a.web.stop-timeout: must be a duration with its unit (ms, s or m) like 30s, got \"5\" (add the unit: 5s)"),
+                manifest("an alias", "module: a\nx-img: &img busybox:1\ncomponents:\n  a.web:\n    image: *img\n")
+                        .with(400, "bad.yaml:5:12: an alias (*img) is not allowed in a manifest"),
+                manifest("a second document", web + "---\nmodule: b\ncomponents:\n  b.web: {image: busybox}\n")
+                        .with(400, "bad.yaml:5:1: a second YAML document"),
+                manifest("an image in upper case", web.replace("mesh-test/busybox:1", "mesh-test/BusyBox:1"))
+                        .with(400, "bad.yaml:4:12: components.a.web.image: not an image reference: \"mesh-test/BusyBox:1\"; Docker refuses upper-case"),
+                manifest("a volume path that climbs", web + "    volumes: {data: /data/../etc}\n")
+                        .with(400, "bad.yaml:5:21: components.a.web.volumes.data: must not climb with '..'"),
                 refuse("manifest: two files defining one module (nothing stored, not even the first)")
                         .when(post("/v1/mesh/catalogue", files("one.yaml", GOOD, "two.yaml", GOOD)))
                         .with(400, "two.yaml: module good is also defined in one.yaml"),
+                refuse("manifest: two modules with a component of one name (nothing stored)")
+                        .when(post("/v1/mesh/catalogue", files("good.yaml", GOOD, "other.yaml",
+                                "module: other\ncomponents:\n  good.web:\n    image: mesh-test/busybox:1\n")))
+                        .with(400, "other.yaml: component good.web of module other is also a component of module good in good.yaml"),
                 refuse("manifest: one good and one bad file (nothing stored)")
                         .when(post("/v1/mesh/catalogue", files("good.yaml", GOOD, "bad.yaml",
                                 "module: a\ncomponents:\n  a.web:\n    ports: [80]\n")))
-                        .with(400, "bad.yaml: module a: component a.web: image: is required"),
+                        .with(400, "bad.yaml:3:3: components.a.web.image: is required"),
                 refuse("manifest: a broken update of a stored module (the stored one stays)")
                         .when(post("/v1/mesh/catalogue", files("web.yaml", WEB.replace("component: web.server", "component: web.gone"))))
-                        .with(400, "web.yaml: module web: route www: component: must name a component of module web"),
+                        .with(400, "web.yaml:11:20: routes.www.component: must name a component of this module, got \"web.gone\""),
                 refuse("catalogue: no manifest at all")
                         .when(post("/v1/mesh/catalogue", "[]"))
                         .with(400, "no manifest given"),
@@ -287,13 +308,26 @@ class ControllerInputIT {
 
                 // nodes
                 refuse("node: a bad name").when(post("/v1/mesh/nodes", node("Ace!", "10.77.0.13")))
-                        .with(400, "node name: lower-case letters, digits and '-', got 'Ace!'"),
+                        .with(400, "node name: lower-case letters, digits and '-' (a DNS label: 1-63 characters, not starting or ending with '-'), got 'Ace!'"),
                 refuse("node: a bad address").when(post("/v1/mesh/nodes", node("shanks", "10.0.0.300")))
                         .with(400, "address: an IPv4 address on the mesh, got '10.0.0.300'"),
                 refuse("node: no address").when(post("/v1/mesh/nodes", "{\"name\":\"shanks\"}"))
                         .with(400, "address: an IPv4 address"),
                 refuse("node: a bad agent URL").when(post("/v1/mesh/nodes", node("shanks", "10.77.0.13", "ftp://x")))
                         .with(400, "agent: an http(s) URL", "'ftp://x'"),
+                refuse("node: a loopback address").when(post("/v1/mesh/nodes", node("shanks", "127.0.0.1")))
+                        .with(400, "address: 127.0.0.1 is a loopback address: inside a container it is the container itself"),
+                refuse("node: a multicast address").when(post("/v1/mesh/nodes", node("shanks", "224.0.0.1")))
+                        .with(400, "address: 224.0.0.1 is a multicast address"),
+                refuse("node: an agent URL with port 99999")
+                        .when(post("/v1/mesh/nodes", node("shanks", "10.77.0.13", "http://10.77.0.13:99999")))
+                        .with(400, "agent: the port must be 1-65535, got 99999"),
+                refuse("node: a name with a trailing hyphen").when(post("/v1/mesh/nodes", node("shanks-", "10.77.0.13")))
+                        .with(400, "node name: lower-case letters, digits and '-'", "got 'shanks-'"),
+                refuse("node: a public domain longer than DNS allows")
+                        .when(put("/v1/mesh/nodes/ace/public-domain", "{\"domain\":\"" + "a".repeat(63) + "." + "b".repeat(63)
+                                + "." + "c".repeat(63) + "." + "d".repeat(63) + ".be\"}"))
+                        .with(400, "public domain: not a domain name"),
                 refuse("node: a duplicate").when(post("/v1/mesh/nodes", node("novox", "10.77.0.99")))
                         .with(409, "node novox already exists"),
                 refuse("node: no body").when(post("/v1/mesh/nodes", null))
@@ -451,12 +485,12 @@ class ControllerInputIT {
         return Stream.of(
                 verb("catalogue add: a folder with a bad manifest among good ones",
                         List.of("catalogue", "add", catalogue.toString()), 1,
-                        "bad.yaml: module a: component a.web: image: is required"),
+                        "bad.yaml:3:3: components.a.web.image: is required"),
                 verb("catalogue add: a file that is not there",
                         List.of("catalogue", "add", catalogue.resolve("missing.yaml").toString()), 1,
                         "cannot read", "missing.yaml"),
                 verb("node add: a bad name", List.of("node", "add", "Ace!", "--address", "1.2.3.4"), 1,
-                        "node name: lower-case letters, digits and '-', got 'Ace!'"),
+                        "node name: lower-case letters, digits and '-' (a DNS label: 1-63 characters, not starting or ending with '-'), got 'Ace!'"),
                 verb("node public-domain: not a domain", List.of("node", "public-domain", "novox", "a b"), 1,
                         "not a domain name: 'a b'"),
                 verb("node remove: a node that runs a module", List.of("node", "remove", "novox"), 1,

@@ -38,6 +38,7 @@ import mesh.model.ComponentSpec;
 import mesh.model.Declaration;
 import mesh.model.DeclarationJson;
 import mesh.model.Labels;
+import mesh.model.ContainerRequest;
 import mesh.model.SpecDigest;
 import mesh.testbed.PackagedMesh;
 import mesh.testbed.TestbedNodes;
@@ -307,7 +308,7 @@ class AgentCrashIT {
             InspectContainerResponse c = docker.inspectContainerCmd(spec.name()).exec();
             Map<String, String> labels = c.getConfig().getLabels();
             assertTrue(Boolean.TRUE.equals(c.getState().getRunning()), spec.name() + " is not running: " + c.getState());
-            assertEquals(SpecDigest.of(spec), labels.get(Labels.DIGEST), spec.name() + " digest at generation " + g);
+            assertEquals(SpecDigest.of(ContainerRequest.of(spec, d.address())), labels.get(Labels.DIGEST), spec.name() + " digest at generation " + g);
             assertEquals(Long.toString(g), labels.get(Labels.GENERATION), spec.name() + " was not created by generation " + g);
             assertEquals(0, c.getRestartCount() == null ? 0 : c.getRestartCount(), spec.name() + " restarted by the engine");
             startedAt.put(spec.name(), Instant.parse(c.getState().getStartedAt()));

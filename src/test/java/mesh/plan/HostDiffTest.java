@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import mesh.model.ComponentSpec;
+import mesh.model.ContainerRequest;
 import mesh.model.Declaration;
 import mesh.model.ObservedContainer;
 import mesh.model.SpecDigest;
@@ -21,13 +22,15 @@ import org.junit.jupiter.params.provider.MethodSource;
 class HostDiffTest {
 
     static ObservedContainer running(ComponentSpec c) {
-        return new ObservedContainer("id-" + c.name(), c.name(), c.module(), SpecDigest.of(c),
-                SpecDigest.canonical("v1", c), 1, true);
+        ContainerRequest r = ContainerRequest.of(c, null);
+        return new ObservedContainer("id-" + c.name(), c.name(), c.module(), SpecDigest.of(r),
+                SpecDigest.canonical(SpecDigest.CURRENT_VERSION, r), 1, true);
     }
 
     static ObservedContainer stopped(ComponentSpec c) {
-        return new ObservedContainer("id-" + c.name(), c.name(), c.module(), SpecDigest.of(c),
-                SpecDigest.canonical("v1", c), 1, false);
+        ContainerRequest r = ContainerRequest.of(c, null);
+        return new ObservedContainer("id-" + c.name(), c.name(), c.module(), SpecDigest.of(r),
+                SpecDigest.canonical(SpecDigest.CURRENT_VERSION, r), 1, false);
     }
 
     /** Nomad's assertDiffCount: counts per action, so each case states exactly what a pass does. */
@@ -79,6 +82,23 @@ class HostDiffTest {
         ObservedContainer future = new ObservedContainer("x", "a", "app", "v7:abc", "{}", 1, true);
         HostPlan plan = HostDiff.between(declaration("n1", 2, A), List.of(future));
         assertEquals(List.of("made by an unknown mesh version (digest v7)"), plan.replace().get(0).fields());
+    }
+
+    /** A node whose mesh address changes republishes: exactly the components with ports are replaced. */
+    @Test
+    void aNewNodeAddressReplacesExactlyThePublishers() {
+        ComponentSpec web = component("web").port(80).build();
+        ComponentSpec quiet = component("quiet").build();
+        List<ObservedContainer> observed = List.of(observedAt(web, "10.77.0.11"), observedAt(quiet, "10.77.0.11"));
+        HostPlan plan = HostDiff.between(new Declaration("n1", "10.77.0.12", 3, List.of(web, quiet)), observed);
+        assertDiffCount(plan, 0, 1, 0, 0, 1);
+        assertEquals("1 to replace (web: address), 1 unchanged", plan.summary());
+    }
+
+    static ObservedContainer observedAt(ComponentSpec c, String address) {
+        ContainerRequest r = ContainerRequest.of(c, address);
+        return new ObservedContainer("id-" + c.name(), c.name(), c.module(), SpecDigest.of(r),
+                SpecDigest.canonical(SpecDigest.CURRENT_VERSION, r), 1, true, r.ports().isEmpty() ? List.of() : List.of(address));
     }
 
     /** The incident that started mesh (docs/design.md): one new name in the mesh must not touch anything that does not bind it. */

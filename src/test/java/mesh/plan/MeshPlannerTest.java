@@ -11,6 +11,7 @@ import mesh.model.Manifest;
 import mesh.model.ManifestYaml;
 import mesh.model.Node;
 import mesh.model.Placement;
+import mesh.model.ContainerRequest;
 import mesh.model.SpecDigest;
 import org.junit.jupiter.api.Test;
 
@@ -94,7 +95,8 @@ class MeshPlannerTest {
         assertTrue(after.roster().containsKey("searxng.zurag.be"));
         for (String node : List.of("novox", "ace")) {
             for (ComponentSpec c : before.nodes().get(node)) {
-                assertEquals(SpecDigest.of(c), SpecDigest.of(component(after, node, c.name())), c.name());
+                assertEquals(SpecDigest.of(ContainerRequest.of(c, null)),
+                        SpecDigest.of(ContainerRequest.of(component(after, node, c.name()), null)), c.name());
             }
         }
     }
@@ -116,7 +118,8 @@ class MeshPlannerTest {
         MeshPlan after = MeshPlanner.plan(CATALOGUE, List.of(NOVOX, ACE),
                 on("mesh-store", "ace", "gitea", "novox", "umami", "ace"));
         assertEquals(Map.of("mesh-store.internal", "10.77.0.12"), component(after, "novox", "gitea.server").hosts());
-        assertEquals(SpecDigest.of(component(before, "novox", "gitea.cache")), SpecDigest.of(component(after, "novox", "gitea.cache")));
+        assertEquals(SpecDigest.of(ContainerRequest.of(component(before, "novox", "gitea.cache"), null)),
+                SpecDigest.of(ContainerRequest.of(component(after, "novox", "gitea.cache"), null)));
     }
 
     @Test

@@ -1,0 +1,131 @@
+package mesh.host;
+
+import java.time.Clock;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Consumer;
+import mesh.docker.DockerEngine;
+import mesh.docker.Engine;
+import mesh.model.Declaration;
+import mesh.model.ObservedContainer;
+import mesh.plan.HostDiff;
+import mesh.plan.HostPlan;
+
+/**
+ * HostIntake is the one way a declaration enters this host, whether it is pushed
+ * ({@code PUT /v1/declaration}, through {@link HostAgent}) or given as a file
+ * ({@code mesh host apply FILE}, through {@link #applyOnce}):
+ *
+ * <pre>
+ *   for this node? ─► newer than the newest record? ─► record (fsync) ─► acknowledge ─► apply
+ *   (400 / refused)    (409 / refused)                                   agent: its loop
+ *                                                                        apply FILE: now, once
+ * </pre>
+ *
+ * The generation rule is the only one: a declaration is taken only if its generation is newer than
+ * the newest record, and a refusal records nothing and touches nothing. {@code apply FILE} may also
+ * be given exactly the newest record again, which it applies again without recording it: that is the
+ * one-shot verb's equivalent of the agent's next pass, and how an operator retries an apply that
+ * failed part-way.
+ */
+public final class HostIntake implements AutoCloseable {
+
+    private final String node;
+    private final DeclarationRecords records;
+    private final Engine engine;
+    private final Clock clock;
+    private final int parallelism;
+
+    /** An intake for {@code node} (null: whatever node the declaration names, for a local verb without one). */
+    HostIntake(String node, DeclarationRecords records, Engine engine, Clock clock, int parallelism) {
+        this.node = node;
+        this.records = records;
+        this.engine = engine;
+        this.clock = clock;
+        this.parallelism = parallelism;
+    }
+
+    /** The intake of a local verb: this host's engine and records, as the settings name them. */
+    public static HostIntake local(HostSettings settings) {
+        return new HostIntake(settings.node(), new DeclarationRecords(settings.stateDir()),
+                new DockerEngine(settings.engine()), Clock.systemUTC(), settings.parallelism());
+    }
+
+    public DeclarationRecords records() {
+        return records;
+    }
+
+    /**
+     * Takes a declaration: refuses one for another node or not newer than the newest record, else
+     * records it durably. {@code whileHeld} runs before anyone else can take one, so the caller can
+     * make it the desired state without a newer push overtaking it.
+     */
+    public synchronized DeclarationRecord accept(Declaration d, Consumer<Declaration> whileHeld) {
+        requireOwnNode(d);
+        long last = records.lastGeneration();
+        if (d.generation() <= last) {
+            throw new DeclarationRefused(DeclarationRefused.Reason.NOT_NEWER, "generation " + d.generation()
+                    + " is not newer than the last accepted, " + last + "; nothing was changed");
+        }
+        DeclarationRecord record = records.write(d, clock.instant());
+        whileHeld.accept(d);
+        return record;
+    }
+
+    /** What a declaration would change against what runs now; refuses one for another node; records nothing. */
+    public HostPlan preview(Declaration d) {
+        requireOwnNode(d);
+        try {
+            return HostDiff.between(d, observe(d.node()));
+        } catch (RuntimeException e) {
+            throw new HostFailure("the engine did not answer: " + e.getMessage(), e);
+        }
+    }
+
+    /** The engine's containers of this node, for a diff. */
+    List<ObservedContainer> observe(String forNode) {
+        return engine.list(forNode);
+    }
+
+    /** Once is what {@link #applyOnce} did: the plan, what it changed and failed, and whether it was recorded now. */
+    public record Once(HostPlan plan, ApplyReport report, boolean recorded) {
+    }
+
+    /**
+     * Takes a declaration (or exactly the newest record again) and applies it now, once, writing one
+     * line per change to {@code log}. A component that fails fails only itself and what waits on it.
+     */
+    public Once applyOnce(Declaration d, Consumer<String> log) {
+        requireOwnNode(d);
+        boolean again = records.latest().map(r -> r.declaration().equals(d)).orElse(false);
+        if (!again) {
+            accept(d, taken -> { });
+        }
+        HostPlan plan;
+        try {
+            plan = HostDiff.between(d, observe(d.node()));
+        } catch (RuntimeException e) {
+            throw new HostFailure("generation " + d.generation() + " is recorded, but the engine did not answer: "
+                    + e.getMessage() + "; give the same declaration again to apply it", e);
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(parallelism);
+        try {
+            return new Once(plan, new ApplyRun(engine, pool, log).run(d, plan), !again);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private void requireOwnNode(Declaration d) {
+        if (node != null && !node.equals(d.node())) {
+            throw new DeclarationRefused(DeclarationRefused.Reason.OTHER_NODE, "the declaration is for node '"
+                    + d.node() + "', this host is '" + node + "'; nothing was changed");
+        }
+    }
+
+    @Override
+    public void close() {
+        engine.close();
+    }
+}

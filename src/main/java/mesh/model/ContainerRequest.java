@@ -1,0 +1,95 @@
+package mesh.model;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * ContainerRequest is exactly what the host asks its engine to create for one component, as a value
+ * (Kamal builds its Docker invocations the same way): the engine edge turns it into a create call
+ * field by field and adds nothing, and {@link SpecDigest} hashes the same fields, so what is digested
+ * and what is created can never disagree. Pure: {@link #of} reads no engine and no clock.
+ *
+ * @param name               the container's name, and its alias on the module's network
+ * @param module             the module it belongs to; its volumes are {@code <module>_<volume>}
+ * @param image              the image to run
+ * @param args               command arguments; empty keeps the image's own command
+ * @param env                environment variables
+ * @param hosts              mesh name to address: the {@code /etc/hosts} entries of exactly the names it binds
+ * @param volumes            module volume name to path in the container
+ * @param ports              container ports, sorted, each published with the same number outside
+ * @param publishAddress     where the ports are published; null for all addresses, and always null
+ *                           when nothing is published (so a new node address changes only publishers)
+ * @param network            the module's own network; null for the engine's default
+ * @param stopTimeoutSeconds SIGTERM, then SIGKILL after this many seconds
+ * @param labels             the mesh's marks ({@link Labels}); empty for a request only being compared
+ */
+public record ContainerRequest(
+        String name,
+        String module,
+        String image,
+        List<String> args,
+        Map<String, String> env,
+        Map<String, String> hosts,
+        Map<String, String> volumes,
+        List<Integer> ports,
+        String publishAddress,
+        String network,
+        int stopTimeoutSeconds,
+        Map<String, String> labels) {
+
+    public ContainerRequest {
+        args = args == null ? List.of() : List.copyOf(args);
+        env = sorted(env);
+        hosts = sorted(hosts);
+        volumes = sorted(volumes);
+        ports = ports == null ? List.of() : ports.stream().sorted().toList();
+        publishAddress = ports.isEmpty() ? null : publishAddress;
+        labels = sorted(labels);
+    }
+
+    /** The request for a component of a declaration whose ports publish on {@code publishAddress}, unlabelled. */
+    public static ContainerRequest of(ComponentSpec spec, String publishAddress) {
+        return new ContainerRequest(spec.name(), spec.module(), spec.image(), spec.args(), spec.env(), spec.hosts(),
+                spec.volumes(), spec.ports(), publishAddress, spec.network(), spec.stopTimeout(), Map.of());
+    }
+
+    /** The request as it is sent: {@link #of(ComponentSpec, String)} with the mesh's labels for this node and generation. */
+    public static ContainerRequest of(ComponentSpec spec, String publishAddress, String node, long generation) {
+        ContainerRequest bare = of(spec, publishAddress);
+        return bare.withLabels(Labels.forContainer(node, generation, bare));
+    }
+
+    public ContainerRequest withLabels(Map<String, String> labels) {
+        return new ContainerRequest(name, module, image, args, env, hosts, volumes, ports, publishAddress, network,
+                stopTimeoutSeconds, labels);
+    }
+
+    /** The engine's volume for a module volume: one per module and name, shared by replaces, never deleted. */
+    public String volumeName(String moduleVolume) {
+        return module + "_" + moduleVolume;
+    }
+
+    /** Engine volume name to path in the container, in the order of the module volume names. */
+    public Map<String, String> mounts() {
+        Map<String, String> mounts = new LinkedHashMap<>();
+        volumes.forEach((volume, path) -> mounts.put(volumeName(volume), path));
+        return Collections.unmodifiableMap(mounts);
+    }
+
+    /** The hosts as the engine takes them, {@code NAME:ADDRESS}. */
+    public List<String> extraHosts() {
+        return hosts.entrySet().stream().map(h -> h.getKey() + ":" + h.getValue()).toList();
+    }
+
+    /** The environment as the engine takes it, {@code KEY=VALUE}. */
+    public List<String> envList() {
+        return env.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList();
+    }
+
+    private static Map<String, String> sorted(Map<String, String> map) {
+        return map == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(map));
+    }
+}

@@ -1,0 +1,157 @@
+package mesh.model;
+
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import mesh.model.ManifestNodes.Field;
+import org.yaml.snakeyaml.nodes.Node;
+
+/**
+ * ManifestReader walks one manifest's YAML tree into a {@link Manifest}, checking every field where
+ * it stands in the file, so that all of a file's problems come out of one run, each with its line,
+ * column and field path (docs/manifest.md lists the rules).
+ */
+final class ManifestReader {
+
+    static final List<String> TOP = List.of("module", "components", "routes");
+    static final List<String> COMPONENT = List.of("image", "bundle", "args", "env", "binds", "volumes", "ports",
+            "health", "after", "stop-timeout");
+    static final List<String> HEALTH = List.of("http", "port", "command", "timeoutSeconds");
+    static final List<String> ROUTE = List.of("component", "port");
+    /** A component name is also a container name, which mesh keeps within Docker's 128 characters. */
+    static final int MAX_COMPONENT_NAME = 128;
+    /** The longest DNS name. */
+    static final int MAX_HOST_NAME = 253;
+
+    private final ManifestNodes nodes;
+
+    ManifestReader(String file) {
+        this.nodes = new ManifestNodes(file);
+    }
+
+    List<String> problems() {
+        return nodes.problems();
+    }
+
+    /** The manifest the tree holds, or null if it is not even a mapping; {@link #problems()} says what is wrong. */
+    Manifest read(Node root) {
+        Map<String, Field> top = nodes.mapping(root, "", "a manifest is a mapping with 'module' and 'components'", TOP);
+        if (top == null) {
+            return null;
+        }
+        String module = module(root, top.get("module"));
+        Map<String, Field> given = componentsGiven(root, top.get("components"));
+        Map<String, Manifest.Component> components = new LinkedHashMap<>();
+        Map<String, Map<String, Field>> componentFields = new LinkedHashMap<>();
+        given.forEach((name, f) -> {
+            String path = "components." + name;
+            String problem = ManifestCheck.dottedNameProblem(name, MAX_COMPONENT_NAME);
+            if (problem != null) {
+                nodes.problem(f.keyNode(), path, problem);
+            }
+            if (ManifestNodes.isNull(f.value())) {
+                nodes.problem(f.keyNode(), path, "is empty; a component needs at least its image");
+                return;
+            }
+            Map<String, Field> fields = nodes.mapping(f.value(), path, "a component is a mapping with at least 'image'", COMPONENT);
+            if (fields != null) {
+                components.put(name, component(f, fields, path));
+                componentFields.put(name, fields);
+            }
+        });
+        Manifest manifest = new Manifest(module, components, routes(top.get("routes"), given));
+        ManifestComponents.crossChecks(manifest, componentFields, nodes);
+        return manifest;
+    }
+
+    /** The components' fields by name; none (with a problem) when there are none or they are not a mapping. */
+    private Map<String, Field> componentsGiven(Node root, Field f) {
+        Map<String, Field> given = f == null || ManifestNodes.isNull(f.value()) ? Map.of()
+                : nodes.mapping(f.value(), "components", "a mapping of component name to component", null);
+        if (given != null && given.isEmpty()) {
+            nodes.problem(f == null ? root : f.keyNode(), "components", "a module needs at least one component");
+        }
+        return given == null ? Map.of() : given;
+    }
+
+    private String module(Node root, Field f) {
+        if (f == null || ManifestNodes.isNull(f.value())) {
+            nodes.problem(f == null ? root : f.keyNode(), "module", "is required: the module's name (" + ManifestCheck.LABEL_RULE + ")");
+            return null;
+        }
+        String name = nodes.text(f.value(), "module");
+        String problem = name == null ? null : ManifestCheck.singleLabelProblem(name);
+        if (problem != null) {
+            nodes.problem(f.value(), "module", problem);
+        }
+        return name;
+    }
+
+    private Manifest.Component component(Field f, Map<String, Field> c, String path) {
+        String image = null;
+        if (c.containsKey("bundle")) {
+            nodes.problem(c.get("bundle").keyNode(), path + ".bundle", "process components are not supported yet; use image");
+        } else if (!given(c, "image")) {
+            nodes.problem(f.keyNode(), path + ".image", "is required (an image reference like nginx:1.27)");
+        } else {
+            image = nodes.text(c.get("image").value(), path + ".image");
+            String problem = image == null ? null : ManifestCheck.imageProblem(image);
+            if (problem != null) {
+                nodes.problem(c.get("image").value(), path + ".image", problem);
+            }
+        }
+        ManifestComponents parts = new ManifestComponents(nodes, path, c);
+        return new Manifest.Component(image, null, parts.args(), parts.env(), parts.binds(), parts.volumes(),
+                parts.ports(), parts.health(), parts.after(), parts.stopTimeout());
+    }
+
+    static boolean given(Map<String, Field> fields, String key) {
+        return fields.containsKey(key) && !ManifestNodes.isNull(fields.get(key).value());
+    }
+
+    private Map<String, Manifest.Route> routes(Field f, Map<String, Field> components) {
+        Map<String, Manifest.Route> routes = new HashMap<>();
+        if (f == null || ManifestNodes.isNull(f.value())) {
+            return routes;
+        }
+        Map<String, Field> given = nodes.mapping(f.value(), "routes", "a mapping of route name to {component, port}", null);
+        if (given == null) {
+            return routes;
+        }
+        given.forEach((name, r) -> {
+            String path = "routes." + name;
+            String problem = ManifestCheck.singleLabelProblem(name);
+            if (problem != null) {
+                nodes.problem(r.keyNode(), path, problem);
+            }
+            if (ManifestNodes.isNull(r.value())) {
+                nodes.problem(r.keyNode(), path, "is empty; a route needs {component: C, port: P}");
+                return;
+            }
+            Map<String, Field> route = nodes.mapping(r.value(), path, "a route is a mapping {component: C, port: P}", ROUTE);
+            if (route == null) {
+                return;
+            }
+            String component = null;
+            if (!given(route, "component")) {
+                nodes.problem(r.keyNode(), path + ".component", "is required: the component that serves the route");
+            } else {
+                component = nodes.text(route.get("component").value(), path + ".component");
+                if (component != null && !components.containsKey(component)) {
+                    nodes.problem(route.get("component").value(), path + ".component",
+                            "must name a component of this module, got " + ManifestNodes.quoted(component)
+                                    + " (components: " + String.join(", ", components.keySet()) + ")");
+                }
+            }
+            Integer port = null;
+            if (!given(route, "port")) {
+                nodes.problem(r.keyNode(), path + ".port", "is required: the component's port (1-65535)");
+            } else {
+                port = nodes.number(route.get("port").value(), path + ".port", 1, 65535);
+            }
+            routes.put(name, new Manifest.Route(component, port));
+        });
+        return routes;
+    }
+}

@@ -1,0 +1,41 @@
+package mesh.arch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * PackageArrowsTest keeps the arrows between the edges pointing one way (docs/design.md, "How the code is written"): the host agent
+ * knows neither the operator's CLI nor the controller; the CLI reaches the engine only through the
+ * host's use cases; the controller talks to agents over their API and its records, never through
+ * the host's classes (what both sides read is a shared record type, not the agent's own).
+ */
+class PackageArrowsTest {
+
+    static Stream<Arguments> arrows() {
+        return Stream.of(
+                Arguments.of("mesh.host", List.of("mesh.cli", "mesh.controller")),
+                Arguments.of("mesh.cli", List.of("mesh.docker")),
+                Arguments.of("mesh.controller", List.of("mesh.host")));
+    }
+
+    @ParameterizedTest(name = "{0} uses none of {1}")
+    @MethodSource("arrows")
+    void noArrowPointsTheWrongWay(String from, List<String> forbidden) throws IOException {
+        assertEquals(List.of(), SourceScan.violations(from, forbidden));
+    }
+
+    @Test
+    void aWrongArrowIsCaughtByImportAndByQualifiedName() {
+        String bad = "package mesh.cli;\nimport mesh.docker.DockerEngine;\nimport mesh.host.HostIntake;\n"
+                + "class X { mesh.docker.Engine e; mesh.hostile.Y y; }\n";
+        assertEquals(List.of("mesh.docker.DockerEngine", "mesh.docker.Engine"), SourceScan.uses(bad, List.of("mesh.docker")));
+        assertEquals(List.of("mesh.host.HostIntake"), SourceScan.uses(bad, List.of("mesh.host")));
+    }
+}
