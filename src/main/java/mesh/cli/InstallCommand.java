@@ -6,11 +6,12 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import mesh.install.InstallJournal;
 import mesh.install.InstallOptions;
-import mesh.install.InstallPlan;
 import mesh.install.InstallRunner;
 import mesh.install.JoinSteps;
 import mesh.install.MachineFacts;
 import mesh.install.SeatSteps;
+import mesh.plan.InstallPlan;
+import mesh.plan.InstallStep;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -101,7 +102,7 @@ public class InstallCommand implements Callable<Integer> {
         java.util.function.Consumer<String> say = format.json() ? line -> output.error(spec, line) : line -> output.line(spec, line);
         List<InstallPlan.Action> plan = InstallPlan.inOrder(InstallPlan.plan(o.joining(), journal.done()));
         InstallRunner.Steps steps = o.joining() ? new JoinSteps(o, journal, say) : new SeatSteps(o, journal, say);
-        if (journal.done().contains(mesh.install.InstallStep.AGENT)) {
+        if (journal.done().contains(mesh.plan.InstallStep.AGENT)) {
             try {
                 new mesh.install.AgentSetup(o, say).revive(journal.secret("MESH_HOST_TOKEN", () -> token));
             } catch (RuntimeException e) {

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 import mesh.controller.AgentClient;
 import mesh.model.Node;
+import mesh.plan.AgentUnit;
 import mesh.wire.HostStatus;
 
 /**

@@ -12,6 +12,7 @@ import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import mesh.plan.InstallStep;
 
 /**
  * InstallJournal is what {@code mesh install} keeps in its state dir between runs: the steps done

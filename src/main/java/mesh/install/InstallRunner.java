@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
+import mesh.plan.InstallPlan;
+import mesh.plan.InstallStep;
 
 /**
  * InstallRunner carries out an {@link InstallPlan}: each step printed as it runs, with its

@@ -6,6 +6,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.function.Consumer;
+import mesh.plan.InstallStep;
+import mesh.plan.Preflight;
 
 /**
  * JoinSteps adds this machine to a mesh whose controller runs elsewhere: the same preflight (the

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import mesh.plan.Preflight;
 
 /**
  * MachineFacts gathers, without changing anything, what {@link Preflight} judges: the engine's API

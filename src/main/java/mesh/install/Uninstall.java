@@ -13,6 +13,7 @@ import java.util.stream.Stream;
 import mesh.docker.DockerEngine;
 import mesh.model.DeclarationJson;
 import mesh.model.ObservedContainer;
+import mesh.plan.AgentUnit;
 
 /**
  * Uninstall takes mesh off this machine: the host agent (its unit, or the detached process), the

@@ -1,4 +1,4 @@
-package mesh.install;
+package mesh.plan;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

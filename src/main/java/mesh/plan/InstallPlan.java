@@ -1,4 +1,4 @@
-package mesh.install;
+package mesh.plan;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package mesh.install;
+package mesh.plan;
 
 /**
  * InstallStep is one step of {@code mesh install}, in the order they run (docs/design.md, "The

@@ -1,4 +1,4 @@
-package mesh.install;
+package mesh.plan;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -11,8 +11,8 @@ import mesh.model.Manifest;
 import mesh.model.ManifestYaml;
 import mesh.model.Node;
 import mesh.model.Placement;
-import mesh.plan.MeshPlan;
-import mesh.plan.MeshPlanner;
+
+
 
 /**
  * SeatCatalogue is the built-in catalogue mesh install adds (mesh-store, mesh-registry,
