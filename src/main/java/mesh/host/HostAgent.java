@@ -16,6 +16,9 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import mesh.docker.DockerEngine;
 import mesh.docker.Engine;
+import mesh.host.process.LogFiles;
+import mesh.host.process.ProcessStatus;
+import mesh.host.process.ProcessSupervisor;
 import mesh.model.Declaration;
 import mesh.model.ObservedContainer;
 import mesh.plan.HostDiff;
@@ -28,7 +31,7 @@ import org.jboss.logging.Logger;
  * <pre>
  *  PUT /v1/declaration ─► HostIntake: check, record (fsync) ─► desired ─► trigger ─┐
  *                                                                                   ▼
- *  every interval ───────────────────────────────────────► pass: observe ─► HostDiff ─► ApplyRun
+ *  every interval ──────────► pass: supervisor reconcile ─► observe (engine + processes) ─► HostDiff ─► ApplyRun
  *                                                                (empty plan: no write, no log)
  * </pre>
  *
@@ -45,6 +48,7 @@ public class HostAgent {
     /** A pass is running: it may be changing containers toward an older generation right now. */
     private volatile boolean passing;
     private Engine engine;
+    private ProcessComponents processes;
     private HostIntake intake;
     private ScheduledExecutorService loop;
     private ExecutorService pool;
@@ -55,6 +59,7 @@ public class HostAgent {
     private volatile Instant lastPass;
     /** The engine as last observed (by a pass or a push), so a status answer costs no engine call. */
     private volatile List<ObservedContainer> lastObserved = List.of();
+    private volatile Map<String, HostStatus.Process> lastProcesses = Map.of();
     private final Map<String, String> failures = new ConcurrentHashMap<>();
 
     /** Starts serving with these settings: loads the newest record and converges to it. */
@@ -68,7 +73,8 @@ public class HostAgent {
         }
         this.settings = settings;
         this.engine = engine;
-        this.intake = new HostIntake(settings.node(), new DeclarationRecords(settings.stateDir()), engine, clock,
+        this.processes = ProcessComponents.of(settings.stateDir());
+        this.intake = new HostIntake(settings.node(), new DeclarationRecords(settings.stateDir()), engine, processes, clock,
                 settings.parallelism());
         DeclarationRecords records = intake.records();
         this.desired = records.latest().map(DeclarationRecord::declaration).orElse(null);
@@ -137,10 +143,11 @@ public class HostAgent {
             return;
         }
         try {
+            reconcileProcesses();
             HostPlan plan = HostDiff.between(d, observe(d.node()));
             boolean done;
             if (!plan.isEmpty()) {
-                ApplyReport report = new ApplyRun(engine, pool, LOG::info).run(d, plan);
+                ApplyReport report = new ApplyRun(engine, processes, pool, LOG::info).run(d, plan);
                 noteFailures(report.failures());
                 done = report.ok() && HostDiff.between(d, observe(d.node())).isEmpty();
             } else {
@@ -183,16 +190,45 @@ public class HostAgent {
         }
     }
 
+    /** Restarts the processes that ended and are due (backoff), whatever the engine says: on every pass. */
+    private void reconcileProcesses() {
+        try {
+            for (ProcessSupervisor.Outcome o : processes.supervisor().reconcile(clock.instant())) {
+                if (!"kept".equals(o.action()) && !"waiting".equals(o.action())) {
+                    LOG.infof("%s %s: %s", o.action(), o.component(), o.detail());
+                }
+            }
+        } catch (RuntimeException e) {
+            LOG.warnf("the process supervisor failed: %s", e.getMessage());
+        }
+    }
+
     private List<ObservedContainer> observe(String node) {
-        List<ObservedContainer> observed = engine.list(node);
+        List<ObservedContainer> observed = intake.observe(node);
         lastObserved = observed;
+        lastProcesses = processStatus();
         return observed;
+    }
+
+    /** What the supervisor says of each process, by component name. */
+    private Map<String, HostStatus.Process> processStatus() {
+        Map<String, HostStatus.Process> all = new java.util.HashMap<>();
+        for (ProcessStatus s : processes.status(clock.instant())) {
+            all.put(s.component(), new HostStatus.Process(s.state(), s.pid(), s.restarts(), s.lastExit(), s.lastExitAt(),
+                    s.nextStartAt()));
+        }
+        return all;
+    }
+
+    /** The log files of a supervised component, for {@code mesh host logs}. */
+    public LogFiles logs(String component) {
+        return processes.supervisor().logs(component);
     }
 
     /** Where the agent stands, as of its last look at the engine (at most one interval old). */
     public HostStatus status() {
         return HostStatus.of(settings.node(), desired, appliedGeneration, converged, lastPass, lastObserved,
-                Map.copyOf(failures));
+                Map.copyOf(failures), lastProcesses);
     }
 
     public DeclarationRecords records() {

@@ -73,8 +73,9 @@ public final class PushDecision {
         for (Sent s : sent) {
             Node node = s.node();
             List<ComponentSpec> components = plan.nodes().getOrDefault(node.name(), List.of());
-            String content = DeclarationJson.write(new Declaration(node.name(), node.address(), 0, components));
-            Declaration next = new Declaration(node.name(), node.address(), s.lastGeneration() + 1, components);
+            String registry = plan.registryFor(components);
+            String content = DeclarationJson.write(new Declaration(node.name(), node.address(), 0, components, registry));
+            Declaration next = new Declaration(node.name(), node.address(), s.lastGeneration() + 1, components, registry);
             boolean same = s.ackedGeneration() > 0 && sameJson(content, s.ackedDeclaration());
             drafts.add(new Draft(node, next, content, !same, s.ackedGeneration()));
         }
@@ -160,7 +161,7 @@ public final class PushDecision {
         if (agentNewest < sent.generation()) {
             return Optional.empty();
         }
-        return Optional.of(new Declaration(sent.node(), sent.address(), agentNewest + 1, sent.components()));
+        return Optional.of(new Declaration(sent.node(), sent.address(), agentNewest + 1, sent.components(), sent.registry()));
     }
 
     /** The note when a node accepted another generation than planned (it was sent again, numbered after its newest). */
