@@ -141,16 +141,18 @@ public final class Uninstall {
         }
     }
 
-    /** Deletes the state dir; without --delete-data, the processes' data folders are kept in it. */
+    /**
+     * Deletes the state dir; without --delete-data, the processes' data ({@code host/data}: their
+     * working folders, {@code host/volumes}: their module volumes) is kept in it.
+     */
     private void removeState(boolean deleteData, List<String> removed, List<String> kept) {
         if (!Files.isDirectory(stateDir)) {
             return;
         }
+        List<Path> data = List.of(stateDir.resolve("host/data"), stateDir.resolve("host/volumes"));
         try (Stream<Path> top = Files.walk(stateDir)) {
-            List<Path> all = top.sorted(java.util.Comparator.reverseOrder()).toList();
-            Path data = stateDir.resolve("host/data");
-            for (Path p : all) {
-                if (!deleteData && (p.startsWith(data) || data.startsWith(p))) {
+            for (Path p : top.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                if (!deleteData && data.stream().anyMatch(d -> p.startsWith(d) || d.startsWith(p))) {
                     continue;
                 }
                 Files.deleteIfExists(p);
@@ -159,8 +161,8 @@ public final class Uninstall {
             throw new InstallFailure("cannot remove the state dir " + stateDir + ": " + e.getMessage(), e);
         }
         removed.add("state " + stateDir);
-        if (!deleteData && Files.isDirectory(stateDir.resolve("host/data"))) {
-            kept.add("process data " + stateDir.resolve("host/data"));
+        if (!deleteData) {
+            data.stream().filter(Files::isDirectory).forEach(d -> kept.add("process data " + d));
         }
     }
 }
