@@ -18,9 +18,11 @@ import com.github.dockerjava.api.model.RestartPolicy;
 import com.github.dockerjava.api.model.Volume;
 import com.github.dockerjava.core.DefaultDockerClientConfig;
 import com.github.dockerjava.core.DockerClientConfig;
+import com.github.dockerjava.core.SSLConfig;
 import com.github.dockerjava.core.DockerClientImpl;
 import com.github.dockerjava.core.RemoteApiVersion;
 import com.github.dockerjava.transport.DockerHttpClient;
+import javax.net.ssl.SSLContext;
 import com.github.dockerjava.httpclient5.ApacheDockerHttpClient;
 import java.time.Duration;
 import java.util.Arrays;
@@ -64,11 +66,25 @@ public final class DockerEngine implements Engine {
     private static DockerHttpClient http(DockerClientConfig config, Duration responseTimeout) {
         return new ApacheDockerHttpClient.Builder()
                 .dockerHost(config.getDockerHost())
-                .sslConfig(config.getSSLConfig())
+                .sslConfig(sslConfig(config))
                 .maxConnections(32)
                 .connectionTimeout(Duration.ofSeconds(5))
                 .responseTimeout(responseTimeout)
                 .build();
+    }
+
+    /**
+     * The TLS settings for the engine's transport. A unix socket never uses TLS, yet without an SSL
+     * config docker-java's httpclient5 transport builds the JDK's default TLS context and reads the
+     * system trust store at start (ApacheDockerHttpClientImpl falls back to
+     * DefaultClientTlsStrategy.createSystemDefault()): about 140 classes and a second of the
+     * agent's start on this machine. So a unix socket gets a context that is never initialised nor used.
+     */
+    static SSLConfig sslConfig(DockerClientConfig config) {
+        if (config.getSSLConfig() != null || !"unix".equals(config.getDockerHost().getScheme())) {
+            return config.getSSLConfig();
+        }
+        return () -> SSLContext.getInstance("TLS");
     }
 
     /** Whether the engine answers at all; used by checks before anything else is tried. */
