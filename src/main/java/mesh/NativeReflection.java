@@ -34,6 +34,7 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
     mesh.wire.HostStatus.class,
     mesh.wire.EdgeStatus.class,
     mesh.wire.HostStatus.Component.class,
+    mesh.wire.HostStatus.Process.class,
     mesh.wire.HostStatus.ComponentState.class,
     mesh.wire.Kept.class,
     mesh.wire.ManifestFile.class,

@@ -39,7 +39,8 @@ public final class BundleFetch {
         return resolve(registry, ref);
     }
 
-    static BundleRef resolve(Registry registry, BundleRef ref) {
+    /** As {@link #resolve(BundleRef)}, against {@code registry}: what the controller does when it plans a push. */
+    public static BundleRef resolve(Registry registry, BundleRef ref) {
         if (ref.pinned()) {
             return ref;
         }

@@ -9,6 +9,9 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
 @RegisterForReflection(targets = {
     HostApplyCommand.Result.class,
     HostHistoryCommand.Entry.class,
+    InstallCommand.Summary.class,
+    mesh.install.Uninstall.Report.class,
+    mesh.install.InstallRunner.Outcome.class,
 })
 final class CliReflection {
 

@@ -37,7 +37,8 @@ final class ControllerClient {
         this.base = controllerUrl(env.get("MESH_CONTROLLER"));
         this.token = env.get("MESH_TOKEN");
         if (token == null || token.isBlank()) {
-            throw new VerbFailure("MESH_TOKEN is not set: give the operator token (MESH_CONTROLLER_TOKEN of the controller)");
+            throw new VerbFailure("MESH_TOKEN is not set: give the operator token (MESH_CONTROLLER_TOKEN of the controller),"
+                    + " or run where mesh install wrote ~/.config/mesh/config");
         }
         if (!token.equals(token.strip()) || token.chars().anyMatch(ch -> ch < 0x21 || ch > 0x7e)) {
             throw new VerbFailure("MESH_TOKEN: holds " + (token.contains("\n") || token.contains("\r") ? "a line break"
@@ -95,8 +96,31 @@ final class ControllerClient {
         return b.toString();
     }
 
+    /**
+     * The client for MESH_CONTROLLER and MESH_TOKEN; where neither is set, from the operator's config
+     * file ({@code ~/.config/mesh/config}, written by {@code mesh install}).
+     */
     static ControllerClient fromEnvironment() {
-        return new ControllerClient(System.getenv());
+        return new ControllerClient(withConfigFile(System.getenv()));
+    }
+
+    /** The environment, or, when it sets neither MESH_CONTROLLER nor MESH_TOKEN, the operator's config file under it. */
+    static Map<String, String> withConfigFile(Map<String, String> env) {
+        if (env.containsKey("MESH_CONTROLLER") || env.containsKey("MESH_TOKEN")) {
+            return env;
+        }
+        java.nio.file.Path file = configFile(env);
+        return file != null && java.nio.file.Files.isRegularFile(file) ? ConfigFile.withEnvironment(file, env) : env;
+    }
+
+    /** {@code $HOME/.config/mesh/config}, where mesh install writes it. */
+    static java.nio.file.Path configFile(Map<String, String> env) {
+        String home = env.getOrDefault("HOME", System.getProperty("user.home"));
+        return home == null ? null : java.nio.file.Path.of(home, ".config", "mesh", "config");
+    }
+
+    String base() {
+        return base;
     }
 
     <T> T get(String path, JavaType answer) {

@@ -20,7 +20,8 @@ import picocli.CommandLine.Spec;
             "  MESH_STORE_USER, MESH_STORE_PASSWORD",
             "  MESH_CONTROLLER_TOKEN    the operator token every request must carry (required)",
             "  MESH_CONTROLLER_LISTEN   address to listen on (default 0.0.0.0:7700)",
-            "  MESH_PUSH_BUDGET         a push replacing more containers stops unless --yes (default 10)"})
+            "  MESH_PUSH_BUDGET         a push replacing more containers stops unless --yes (default 10)",
+            "  MESH_CONTROLLER_EPOCH    this controller's epoch (default 0); one older than the store's refuses writes"})
 public class ControllerServeCommand implements Callable<Integer> {
 
     @Spec

@@ -34,15 +34,22 @@ public class NodeCommand {
             description = {"Add a node. Prints its agent token once: run its host agent with it as MESH_HOST_TOKEN."})
     int add(@Parameters(paramLabel = "NAME") String name,
             @Option(names = "--address", required = true, paramLabel = "ADDR", description = "its mesh address") String address,
-            @Option(names = "--agent", paramLabel = "URL", description = "its host agent (default http://ADDR:7701)") String agent) {
-        AddedNode added = ControllerClient.fromEnvironment().send("POST", "/v1/mesh/nodes",
-                Map.of("name", name, "address", address, "agent", agent == null ? "" : agent), AddedNode.class);
+            @Option(names = "--agent", paramLabel = "URL", description = "its host agent (default http://ADDR:7701)") String agent,
+            @Option(names = "--token", paramLabel = "HEX", description = "the agent token its agent already runs with (mesh install"
+                    + " gives its own node so); default: a new one") String token) {
+        ControllerClient controller = ControllerClient.fromEnvironment();
+        AddedNode added = controller.send("POST", "/v1/mesh/nodes",
+                Map.of("name", name, "address", address, "agent", agent == null ? "" : agent, "token", token == null ? "" : token),
+                AddedNode.class);
         if (format.json()) {
             output.json(spec, added);
         } else {
             output.line(spec, "added node " + added.name() + " at " + added.address() + ", agent " + added.agent());
             output.line(spec, "agent token (shown once; run the node's agent with MESH_HOST_TOKEN=<token>):");
             output.line(spec, added.token());
+            output.line(spec, "on " + added.name() + ", as root, to install and start its agent:");
+            output.line(spec, "  mesh install --join " + controller.base() + " --token " + added.token() + " --node " + added.name()
+                    + " --address " + added.address());
         }
         return ExitCodes.OK;
     }

@@ -48,8 +48,8 @@ public class ControllerResource {
     @POST
     @Path("/nodes")
     public Response addNode(String body) {
-        NewNode n = Bodies.read(body, NewNode.class, "a node: {\"name\", \"address\", \"agent\"}");
-        return Response.status(201).entity(controller.addNode(n.name(), n.address(), n.agent())).build();
+        NewNode n = Bodies.read(body, NewNode.class, "a node: {\"name\", \"address\", \"agent\", \"token\"}");
+        return Response.status(201).entity(controller.addNode(n.name(), n.address(), n.agent(), n.token())).build();
     }
 
     @GET

@@ -9,7 +9,7 @@ import mesh.model.InvalidInput;
  * ControllerSettings is the controller's configuration (environment over the config file). The
  * store URL and the operator token are required: a controller without them refuses to start.
  */
-public record ControllerSettings(String storeUrl, String token, int pushBudget) {
+public record ControllerSettings(String storeUrl, String token, int pushBudget, long epoch) {
 
     public static final int DEFAULT_PUSH_BUDGET = 10;
 
@@ -30,9 +30,15 @@ public record ControllerSettings(String storeUrl, String token, int pushBudget) 
         } catch (NumberFormatException e) {
             problems.add("MESH_PUSH_BUDGET must be a whole number of containers");
         }
+        long epoch = 0;
+        try {
+            epoch = Long.parseLong(vars.getOrDefault("MESH_CONTROLLER_EPOCH", "0"));
+        } catch (NumberFormatException e) {
+            problems.add("MESH_CONTROLLER_EPOCH must be a whole number");
+        }
         if (!problems.isEmpty()) {
             throw new InvalidInput(problems);
         }
-        return new ControllerSettings(url, token, budget);
+        return new ControllerSettings(url, token, budget, epoch);
     }
 }

@@ -48,6 +48,7 @@ public class MeshController {
 
     public void start(ControllerSettings settings) {
         store.migrate();
+        store.claimEpoch(settings.epoch());
         this.settings = settings;
     }
 
@@ -62,12 +63,20 @@ public class MeshController {
     // nodes
 
     public AddedNode addNode(String name, String address, String agent) {
-        List<String> problems = NodeInput.problems(name, address, agent);
+        return addNode(name, address, agent, null);
+    }
+
+    /** Adds a node; {@code given} is the agent token its agent already runs with (the installer's), or null to make one. */
+    public AddedNode addNode(String name, String address, String agent, String given) {
+        List<String> problems = new java.util.ArrayList<>(NodeInput.problems(name, address, agent));
+        if (given != null && !given.isEmpty() && !NodeInput.TOKEN.matcher(given).matches()) {
+            problems.add("token: 32 to 128 lower-case hex characters, as mesh install makes them");
+        }
         if (!problems.isEmpty()) {
             throw new InvalidInput(problems);
         }
         String url = agent == null || agent.isBlank() ? NodeInput.defaultAgent(address) : agent;
-        String token = HexFormat.of().formatHex(randomBytes());
+        String token = given != null && !given.isEmpty() ? given : HexFormat.of().formatHex(randomBytes());
         return store.inTransaction(c -> {
             if (store.node(c, name).isPresent()) {
                 throw new Conflict("node " + name + " already exists");

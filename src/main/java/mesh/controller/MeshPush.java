@@ -10,6 +10,7 @@ import java.util.function.Function;
 import mesh.model.Conflict;
 import mesh.model.Node;
 import mesh.model.NotFound;
+import mesh.plan.BundlePins;
 import mesh.plan.MeshPlan;
 import mesh.plan.MeshPlanner;
 import mesh.plan.PushDecision;
@@ -47,7 +48,10 @@ public class MeshPush {
             PushDecision.unknownNodes(named, s.nodes()).ifPresent(m -> {
                 throw new NotFound(m);
             });
-            MeshPlan plan = MeshPlanner.plan(s.catalogue(), s.nodes(), s.placements());
+            // resolved here, before planning, so the plan stays pure and every declaration is pinned
+            BundlePins pins = BundleResolver.resolve(s.catalogue(), s.placements(),
+                    MeshPlanner.registryUrl(s.nodes(), s.placements()));
+            MeshPlan plan = MeshPlanner.plan(s.catalogue(), s.nodes(), s.placements(), pins);
             List<PushDecision.Draft> drafts = PushDecision.drafts(plan, s.sent());
             Map<String, Object> held = ask(PushDecision.toAsk(drafts), PushDecision.Draft::node,
                     d -> agents.statusQuickly(d.node(), s.tokens().get(d.node().name())));

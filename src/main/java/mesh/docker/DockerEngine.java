@@ -92,6 +92,11 @@ public final class DockerEngine implements Engine {
         return call("ask the engine its version", () -> client.versionCmd().exec().getVersion());
     }
 
+    /** The newest API version the engine speaks ("1.41"), for the installer's preflight. */
+    public String apiVersion() {
+        return call("ask the engine its API version", () -> client.versionCmd().exec().getApiVersion());
+    }
+
     @Override
     public List<ObservedContainer> list(String node) {
         return call("list containers", () -> client.listContainersCmd()
@@ -142,6 +147,23 @@ public final class DockerEngine implements Engine {
                 client.createVolumeCmd().withName(volume).withLabels(labels).exec();
                 return true;
             }
+        });
+    }
+
+    /** The volumes labelled with the node: what {@code mesh uninstall} keeps, or deletes with --delete-data. */
+    public List<String> volumes(String node) {
+        return call("list volumes", () -> {
+            var answer = client.listVolumesCmd().withFilter("label", List.of(mesh.model.Labels.NODE + "=" + node)).exec();
+            return answer.getVolumes() == null ? List.<String>of()
+                    : answer.getVolumes().stream().map(v -> v.getName()).sorted().toList();
+        });
+    }
+
+    /** Deletes a volume: only {@code mesh uninstall --delete-data} does, never an apply (docs/design.md, invariant 8). */
+    public void removeVolume(String volume) {
+        run("remove volume " + volume, () -> {
+            writes.incrementAndGet();
+            client.removeVolumeCmd(volume).exec();
         });
     }
 

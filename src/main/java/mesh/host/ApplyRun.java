@@ -1,6 +1,7 @@
 package mesh.host;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -12,6 +13,8 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.function.Consumer;
 import mesh.docker.Engine;
+import mesh.host.process.ProcessSpec;
+import mesh.host.process.ProcessSupervisor;
 import mesh.model.ComponentSpec;
 import mesh.model.ContainerRequest;
 import mesh.model.Declaration;
@@ -20,7 +23,8 @@ import mesh.model.ObservedContainer;
 import mesh.plan.HostPlan;
 
 /**
- * ApplyRun carries out one {@link HostPlan} on the engine, the only place the agent writes:
+ * ApplyRun carries out one {@link HostPlan} on the engine and the process supervisor, the only place the
+ * agent writes:
  *
  * <pre>
  *   remove (no longer declared)  ──►  networks, volumes (only if missing)
@@ -29,7 +33,9 @@ import mesh.plan.HostPlan;
  *               └─► wait for health, if anything changing waits on it
  * </pre>
  *
- * Components nothing orders run in parallel. A failed component fails only itself and what waits
+ * A process ({@code bundle:}) goes through {@link ProcessComponents}: fetch and verify, then the
+ * supervisor's apply, which stops the old copy and starts the new one itself. Containers and processes
+ * are ordered by {@code after} and waited on for health alike. Components nothing orders run in parallel. A failed component fails only itself and what waits
  * on it. Volumes are never deleted (docs/design.md, invariant 8).
  */
 public final class ApplyRun {
@@ -38,9 +44,16 @@ public final class ApplyRun {
     private final ExecutorService pool;
     private final HealthProbe health;
     private final Consumer<String> log;
+    private final ProcessComponents processes;
 
+    /** A run for containers only: a process component fails, saying there is no supervisor here. */
     public ApplyRun(Engine engine, ExecutorService pool, Consumer<String> log) {
+        this(engine, null, pool, log);
+    }
+
+    ApplyRun(Engine engine, ProcessComponents processes, ExecutorService pool, Consumer<String> log) {
         this.engine = engine;
+        this.processes = processes;
         this.pool = pool;
         this.health = new HealthProbe(engine);
         this.log = log;
@@ -66,8 +79,12 @@ public final class ApplyRun {
     private void removeAll(List<ObservedContainer> remove, ApplyReport report) {
         CompletableFuture<?>[] removals = remove.stream().map(o -> CompletableFuture.runAsync(() -> {
             try {
-                engine.stop(o.id(), null);
-                engine.remove(o.id());
+                if (o.process()) {
+                    processes().remove(o.name(), Instant.now());
+                } else {
+                    engine.stop(o.id(), null);
+                    engine.remove(o.id());
+                }
                 changed(report, "removed " + o.name() + " (" + o.module() + "): no longer declared");
             } catch (RuntimeException e) {
                 report.failed(o.name(), "could not remove: " + e.getMessage());
@@ -81,7 +98,7 @@ public final class ApplyRun {
         Map<String, String> networks = new HashMap<>();   // network -> "" when there, else why not
         Set<String> ready = new HashSet<>();
         for (ComponentSpec c : d.components()) {
-            if (!actions.get(c.name()).creates()) {
+            if (!actions.get(c.name()).creates() || c.process()) {   // a process's folders: ProcessComponents.prepare
                 ready.add(c.name());
                 continue;
             }
@@ -134,7 +151,11 @@ public final class ApplyRun {
                 Action action = actions.get(c.name());
                 String id = perform(action, d, report);
                 if (waitedOnByChange(c, d, actions)) {
-                    health.awaitReady(c, id);
+                    if (c.process()) {
+                        new ProcessHealth(processes()).awaitReady(c, d);
+                    } else {
+                        health.awaitReady(c, id);
+                    }
                 }
                 return id;
             } catch (InterruptedException e) {
@@ -152,6 +173,9 @@ public final class ApplyRun {
 
     private String perform(Action a, Declaration d, ApplyReport report) {
         ComponentSpec c = a.spec();
+        if (c.process() || (a.current() != null && a.current().process())) {
+            return performProcess(a, d, report);
+        }
         String where = c.name() + " (" + c.module() + ")";
         switch (a.kind()) {
             case CREATE -> {
@@ -177,6 +201,50 @@ public final class ApplyRun {
                 return a.current().id();
             }
         }
+    }
+
+    /**
+     * A process's action, or a change of kind. The bundle is fetched and verified before anything is
+     * stopped, so a fetch that fails leaves what ran before running.
+     */
+    private String performProcess(Action a, Declaration d, ApplyReport report) {
+        ComponentSpec c = a.spec();
+        String where = c.name() + " (" + c.module() + ")";
+        if (a.kind() == Kind.KEEP) {
+            return a.current().id();
+        }
+        if (!c.process()) {   // a process becomes a container
+            processes().remove(a.current().name(), Instant.now());
+            String id = engine.create(ContainerRequest.of(c, d.address(), d.node(), d.generation()));
+            engine.start(id);
+            changed(report, "updated " + where + ": replaced; " + String.join(", ", a.fields()));
+            return id;
+        }
+        ProcessSpec spec = processes().prepare(c, d);
+        if (a.current() != null && !a.current().process()) {   // a container becomes a process
+            engine.stop(a.current().id(), Duration.ofSeconds(c.stopTimeout()));
+            engine.remove(a.current().id());
+        }
+        ProcessSupervisor.Outcome outcome = processes().start(spec, Instant.now());
+        String id = ProcessComponents.ID_PREFIX + outcome.pid();
+        switch (a.kind()) {
+            case CREATE -> changed(report, "created " + where + ": process " + outcome.action() + ", pid " + outcome.pid());
+            case REPLACE -> changed(report, "updated " + where + ": replaced; " + String.join(", ", a.fields())
+                    + (a.current().process() ? " changed" : "") + "; pid " + outcome.pid());
+            default -> {
+                if (!"kept".equals(outcome.action())) {
+                    changed(report, "started " + where + ": it was not running; pid " + outcome.pid());
+                }
+            }
+        }
+        return id;
+    }
+
+    private ProcessComponents processes() {
+        if (processes == null) {
+            throw new IllegalStateException("a process (bundle) needs the host agent's supervisor; this run has none");
+        }
+        return processes;
     }
 
     /** Whether something that changes in this pass starts after {@code c}: only then is its health awaited. */

@@ -18,6 +18,9 @@ import java.util.concurrent.TimeUnit;
 import mesh.docker.DockerEngine;
 import mesh.docker.Engine;
 import mesh.host.edge.EdgeKeeper;
+import mesh.host.process.LogFiles;
+import mesh.host.process.ProcessStatus;
+import mesh.host.process.ProcessSupervisor;
 import mesh.model.Declaration;
 import mesh.model.ObservedContainer;
 import mesh.plan.HostDiff;
@@ -30,7 +33,7 @@ import org.jboss.logging.Logger;
  * <pre>
  *  PUT /v1/declaration ─► HostIntake: check, record (fsync) ─► desired ─► trigger ─┐
  *                                                                                   ▼
- *  every interval ───────────────────────────────────────► pass: observe ─► HostDiff ─► ApplyRun
+ *  every interval ──────────► pass: supervisor reconcile ─► observe (engine + processes) ─► HostDiff ─► ApplyRun
  *                                                                (empty plan: no write, no log)
  * </pre>
  *
@@ -47,6 +50,7 @@ public class HostAgent {
     /** A pass is running: it may be changing containers toward an older generation right now. */
     private volatile boolean passing;
     private Engine engine;
+    private ProcessComponents processes;
     private HostIntake intake;
     private ScheduledExecutorService loop;
     private ExecutorService pool;
@@ -57,6 +61,7 @@ public class HostAgent {
     private volatile Instant lastPass;
     /** The engine as last observed (by a pass or a push), so a status answer costs no engine call. */
     private volatile List<ObservedContainer> lastObserved = List.of();
+    private volatile Map<String, HostStatus.Process> lastProcesses = Map.of();
     private final Map<String, String> failures = new ConcurrentHashMap<>();
     /** The edge's keeper (docs/design.md, "The edge"); null in an agent built by hand, which keeps no edge. */
     @Inject
@@ -73,7 +78,8 @@ public class HostAgent {
         }
         this.settings = settings;
         this.engine = engine;
-        this.intake = new HostIntake(settings.node(), new DeclarationRecords(settings.stateDir()), engine, clock,
+        this.processes = ProcessComponents.of(settings.stateDir());
+        this.intake = new HostIntake(settings.node(), new DeclarationRecords(settings.stateDir()), engine, processes, clock,
                 settings.parallelism());
         DeclarationRecords records = intake.records();
         this.desired = records.latest().map(DeclarationRecord::declaration).orElse(null);
@@ -143,10 +149,11 @@ public class HostAgent {
             return;
         }
         try {
+            reconcileProcesses();
             HostPlan plan = HostDiff.between(d, observe(d.node()));
             boolean done;
             if (!plan.isEmpty()) {
-                ApplyReport report = new ApplyRun(engine, pool, LOG::info).run(d, plan);
+                ApplyReport report = new ApplyRun(engine, processes, pool, LOG::info).run(d, plan);
                 noteFailures(report.failures());
                 done = report.ok() && HostDiff.between(d, observe(d.node())).isEmpty();
             } else {
@@ -197,9 +204,23 @@ public class HostAgent {
         }
     }
 
+    /** Restarts the processes that ended and are due (backoff), whatever the engine says: on every pass. */
+    private void reconcileProcesses() {
+        try {
+            for (ProcessSupervisor.Outcome o : processes.supervisor().reconcile(clock.instant())) {
+                if (!"kept".equals(o.action()) && !"waiting".equals(o.action())) {
+                    LOG.infof("%s %s: %s", o.action(), o.component(), o.detail());
+                }
+            }
+        } catch (RuntimeException e) {
+            LOG.warnf("the process supervisor failed: %s", e.getMessage());
+        }
+    }
+
     private List<ObservedContainer> observe(String node) {
-        List<ObservedContainer> observed = engine.list(node);
+        List<ObservedContainer> observed = intake.observe(node);
         lastObserved = observed;
+        lastProcesses = processStatus();
         return observed;
     }
 
@@ -225,10 +246,25 @@ public class HostAgent {
         return status();
     }
 
+    /** What the supervisor says of each process, by component name. */
+    private Map<String, HostStatus.Process> processStatus() {
+        Map<String, HostStatus.Process> all = new java.util.HashMap<>();
+        for (ProcessStatus s : processes.status(clock.instant())) {
+            all.put(s.component(), new HostStatus.Process(s.state(), s.pid(), s.restarts(), s.lastExit(), s.lastExitAt(),
+                    s.nextStartAt()));
+        }
+        return all;
+    }
+
+    /** The log files of a supervised component, for {@code mesh host logs}. */
+    public LogFiles logs(String component) {
+        return processes.supervisor().logs(component);
+    }
+
     /** Where the agent stands, as of its last look at the engine (at most one interval old). */
     public HostStatus status() {
         return HostStatus.of(settings.node(), desired, appliedGeneration, converged, lastPass, lastObserved,
-                Map.copyOf(failures)).withEdge(edge == null ? null : edge.status());
+                Map.copyOf(failures), lastProcesses).withEdge(edge == null ? null : edge.status());
     }
 
     public DeclarationRecords records() {

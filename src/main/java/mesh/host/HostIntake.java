@@ -36,9 +36,17 @@ public final class HostIntake implements AutoCloseable {
     private final Engine engine;
     private final Clock clock;
     private final int parallelism;
+    private final ProcessComponents processes;
 
     /** An intake for {@code node} (null: whatever node the declaration names, for a local verb without one). */
     HostIntake(String node, DeclarationRecords records, Engine engine, Clock clock, int parallelism) {
+        this(node, records, engine, null, clock, parallelism);
+    }
+
+    /** As above, with the supervisor's processes beside the engine's containers (null: containers only). */
+    HostIntake(String node, DeclarationRecords records, Engine engine, ProcessComponents processes, Clock clock,
+               int parallelism) {
+        this.processes = processes;
         this.node = node;
         this.records = records;
         this.engine = engine;
@@ -49,7 +57,8 @@ public final class HostIntake implements AutoCloseable {
     /** The intake of a local verb: this host's engine and records, as the settings name them. */
     public static HostIntake local(HostSettings settings) {
         return new HostIntake(settings.node(), new DeclarationRecords(settings.stateDir()),
-                new DockerEngine(settings.engine()), Clock.systemUTC(), settings.parallelism());
+                new DockerEngine(settings.engine()), ProcessComponents.of(settings.stateDir()), Clock.systemUTC(),
+                settings.parallelism());
     }
 
     public DeclarationRecords records() {
@@ -83,9 +92,19 @@ public final class HostIntake implements AutoCloseable {
         }
     }
 
-    /** The engine's containers of this node, for a diff. */
+    /** The engine's containers of this node and the supervisor's processes, for a diff. */
     List<ObservedContainer> observe(String forNode) {
-        return engine.list(forNode);
+        List<ObservedContainer> containers = engine.list(forNode);
+        if (processes == null) {
+            return containers;
+        }
+        List<ObservedContainer> all = new java.util.ArrayList<>(containers);
+        all.addAll(processes.observe(clock.instant()));
+        return all;
+    }
+
+    ProcessComponents processes() {
+        return processes;
     }
 
     /** Once is what {@link #applyOnce} did: the plan, what it changed and failed, and whether it was recorded now. */
@@ -111,7 +130,7 @@ public final class HostIntake implements AutoCloseable {
         }
         ExecutorService pool = Executors.newFixedThreadPool(parallelism);
         try {
-            return new Once(plan, new ApplyRun(engine, pool, log).run(d, plan), !again);
+            return new Once(plan, new ApplyRun(engine, processes, pool, log).run(d, plan), !again);
         } finally {
             pool.shutdownNow();
         }

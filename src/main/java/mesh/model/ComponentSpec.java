@@ -5,12 +5,14 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * ComponentSpec is one container a node must run, as the controller plans it and the declaration
+ * ComponentSpec is one component a node must run, a container ({@code image}) or a process ({@code bundle}), as the controller plans it and the declaration
  * carries it. What the host sends its engine is {@link ContainerRequest#of}, built from it.
  *
  * @param module             the module it belongs to; its volumes are the module's data
  * @param name               the container's name on its node, and its name on the module's network
- * @param image              the image to run
+ * @param image              the image to run; null for a process
+ * @param bundle             for a process ({@code bundle:} in the manifest): its bundle, always pinned as
+ *                           {@code NAME@sha256:HEX} in a declaration; null for a container
  * @param args               command arguments; empty keeps the image's own command
  * @param env                environment variables
  * @param volumes            module volume name to path in the container; never deleted by apply
@@ -25,6 +27,7 @@ public record ComponentSpec(
         String module,
         String name,
         String image,
+        String bundle,
         List<String> args,
         Map<String, String> env,
         Map<String, String> volumes,
@@ -38,6 +41,13 @@ public record ComponentSpec(
     /** DEFAULT_STOP_TIMEOUT_SECONDS is Docker's own default grace period. */
     public static final int DEFAULT_STOP_TIMEOUT_SECONDS = 10;
 
+    /** A container's spec (no bundle). */
+    public ComponentSpec(String module, String name, String image, List<String> args, Map<String, String> env,
+                         Map<String, String> volumes, List<Integer> ports, Map<String, String> hosts, HealthCheck health,
+                         List<String> after, Integer stopTimeoutSeconds, String network) {
+        this(module, name, image, null, args, env, volumes, ports, hosts, health, after, stopTimeoutSeconds, network);
+    }
+
     public ComponentSpec {
         args = args == null ? List.of() : List.copyOf(args);
         env = env == null ? Map.of() : sorted(env);
@@ -45,6 +55,11 @@ public record ComponentSpec(
         ports = ports == null ? List.of() : List.copyOf(ports);
         hosts = hosts == null ? Map.of() : sorted(hosts);
         after = after == null ? List.of() : List.copyOf(after);
+    }
+
+    /** Whether this component runs as a supervised process (a bundle) rather than a container. */
+    public boolean process() {
+        return bundle != null;
     }
 
     public int stopTimeout() {

@@ -7,14 +7,15 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * ContainerRequest is exactly what the host asks its engine to create for one component, as a value
+ * ContainerRequest is exactly what the host asks its engine (or, for a process, its supervisor) to run for one component, as a value
  * (Kamal builds its Docker invocations the same way): the engine edge turns it into a create call
  * field by field and adds nothing, and {@link SpecDigest} hashes the same fields, so what is digested
  * and what is created can never disagree. Pure: {@link #of} reads no engine and no clock.
  *
  * @param name               the container's name, and its alias on the module's network
  * @param module             the module it belongs to; its volumes are {@code <module>_<volume>}
- * @param image              the image to run
+ * @param image              the image to run; null for a process
+ * @param bundle             a process's bundle, {@code NAME@sha256:HEX}; null for a container
  * @param args               command arguments; empty keeps the image's own command
  * @param env                environment variables
  * @param hosts              mesh name to address: the {@code /etc/hosts} entries of exactly the names it binds
@@ -30,6 +31,7 @@ public record ContainerRequest(
         String name,
         String module,
         String image,
+        String bundle,
         List<String> args,
         Map<String, String> env,
         Map<String, String> hosts,
@@ -52,7 +54,7 @@ public record ContainerRequest(
 
     /** The request for a component of a declaration whose ports publish on {@code publishAddress}, unlabelled. */
     public static ContainerRequest of(ComponentSpec spec, String publishAddress) {
-        return new ContainerRequest(spec.name(), spec.module(), spec.image(), spec.args(), spec.env(), spec.hosts(),
+        return new ContainerRequest(spec.name(), spec.module(), spec.image(), spec.bundle(), spec.args(), spec.env(), spec.hosts(),
                 spec.volumes(), spec.ports(), publishAddress, spec.network(), spec.stopTimeout(), Map.of());
     }
 
@@ -63,7 +65,7 @@ public record ContainerRequest(
     }
 
     public ContainerRequest withLabels(Map<String, String> labels) {
-        return new ContainerRequest(name, module, image, args, env, hosts, volumes, ports, publishAddress, network,
+        return new ContainerRequest(name, module, image, bundle, args, env, hosts, volumes, ports, publishAddress, network,
                 stopTimeoutSeconds, labels);
     }
 

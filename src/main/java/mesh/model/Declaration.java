@@ -12,18 +12,30 @@ import java.util.Optional;
  * @param node       the node this declaration is for; an agent refuses one meant for another node
  * @param address    the node's mesh address, where ports are published; null publishes on all addresses
  * @param generation grows with every push to this node; an agent refuses one not newer than the last
+ * @param registry   the artifact store (module mesh-registry) the agent fetches bundles from, e.g.
+ *                   {@code http://10.77.0.11:5000}; set when a component is a process, else null
  * @param edge       the routes this node's edge serves; null on a node that is no edge
  */
 public record Declaration(String node, String address, long generation, List<ComponentSpec> components,
-                          EdgeTable edge) {
+                          String registry, EdgeTable edge) {
 
     public Declaration {
         components = components == null ? List.of() : List.copyOf(components);
     }
 
-    /** A declaration without an edge. */
+    /** A declaration of containers only, and no edge. */
     public Declaration(String node, String address, long generation, List<ComponentSpec> components) {
-        this(node, address, generation, components, null);
+        this(node, address, generation, components, null, null);
+    }
+
+    /** A declaration with processes (fetched from {@code registry}), and no edge. */
+    public Declaration(String node, String address, long generation, List<ComponentSpec> components, String registry) {
+        this(node, address, generation, components, registry, null);
+    }
+
+    /** A declaration of containers only, for an edge node. */
+    public Declaration(String node, String address, long generation, List<ComponentSpec> components, EdgeTable edge) {
+        this(node, address, generation, components, null, edge);
     }
 
     public Optional<ComponentSpec> component(String name) {

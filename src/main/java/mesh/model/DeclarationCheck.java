@@ -1,5 +1,7 @@
 package mesh.model;
 
+import mesh.bundle.BundleRef;
+
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -27,7 +29,27 @@ public final class DeclarationCheck {
     }
 
     public static List<String> problems(Declaration d) {
+        return problems(d, true);
+    }
+
+    /**
+     * The problems of a catalogue's trial declaration: as {@link #problems(Declaration)}, except that a
+     * bundle may still be {@code NAME[:TAG]} (the push resolves it) and there is no artifact store yet.
+     */
+    public static List<String> catalogueProblems(Declaration d) {
+        return problems(d, false);
+    }
+
+    private static List<String> problems(Declaration d, boolean pinned) {
         List<String> problems = new ArrayList<>();
+        if (pinned && d.registry() != null && !d.registry().matches("https?://[^\\s/]+(/[^\\s]*)?")) {
+            problems.add("registry: must be an http:// or https:// URL, got " + quoted(d.registry()));
+        }
+        if (pinned && d.registry() == null) {
+            d.components().stream().filter(c -> c != null && c.process()).findFirst().ifPresent(c -> problems.add(
+                    "registry: is required when a component is a process (component " + c.name() + " runs bundle "
+                            + c.bundle() + ")"));
+        }
         if (d.node() == null || !NAME.matcher(d.node()).matches()) {
             problems.add("node: must be a name of letters, digits, '.', '_' or '-', got " + quoted(d.node()));
         }
@@ -49,7 +71,7 @@ public final class DeclarationCheck {
             if (c.name() != null && !names.add(c.name())) {
                 problems.add(where + ": declared twice");
             }
-            componentProblems(c, where, problems);
+            componentProblems(c, where, problems, pinned);
             for (Integer port : c.ports()) {
                 String owner = port == null ? null : portOwners.putIfAbsent(port, c.name());
                 if (owner != null && !owner.equals(c.name())) {
@@ -62,13 +84,19 @@ public final class DeclarationCheck {
         return problems;
     }
 
-    private static void componentProblems(ComponentSpec c, String where, List<String> problems) {
+    private static void componentProblems(ComponentSpec c, String where, List<String> problems, boolean pinned) {
         check(problems, c.name() != null && NAME.matcher(c.name()).matches(), where,
                 "name: must be letters, digits, '.', '_' or '-', got " + quoted(c.name()));
         check(problems, c.module() != null && NAME.matcher(c.module()).matches(), where,
                 "module: must be letters, digits, '.', '_' or '-', got " + quoted(c.module()));
-        check(problems, c.image() != null && !c.image().isBlank() && !c.image().contains(" "), where,
-                "image: is required (an image reference), got " + quoted(c.image()));
+        if (c.image() != null && c.bundle() != null) {
+            problems.add(where + ": give exactly one of image (a container) or bundle (a process), not both");
+        } else if (c.bundle() != null) {
+            bundleProblems(c.bundle(), where, problems, pinned);
+        } else {
+            check(problems, c.image() != null && !c.image().isBlank() && !c.image().contains(" "), where,
+                    "image: is required (an image reference), got " + quoted(c.image()));
+        }
         check(problems, c.network() == null || NAME.matcher(c.network()).matches(), where,
                 "network: not a valid network name: " + quoted(c.network()));
         c.env().forEach((k, v) -> check(problems, !k.isEmpty() && !k.contains("=") && v != null, where,
@@ -92,6 +120,16 @@ public final class DeclarationCheck {
                 "stopTimeoutSeconds: must be 0 to " + MAX_STOP_TIMEOUT_SECONDS + ", got " + c.stopTimeoutSeconds());
         if (c.health() != null) {
             healthProblems(c.health(), where, problems);
+        }
+    }
+
+    private static void bundleProblems(String bundle, String where, List<String> problems, boolean pinned) {
+        try {
+            BundleRef ref = BundleRef.parse(bundle);
+            check(problems, !pinned || ref.pinned(), where,
+                    "bundle: must be pinned as NAME@sha256:<64 hex> in a declaration, got " + quoted(bundle));
+        } catch (IllegalArgumentException e) {
+            problems.add(where + ": bundle: " + e.getMessage());
         }
     }
 

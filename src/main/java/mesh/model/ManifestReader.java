@@ -1,5 +1,7 @@
 package mesh.model;
 
+import mesh.bundle.BundleRef;
+
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -90,10 +92,22 @@ final class ManifestReader {
 
     private Manifest.Component component(Field f, Map<String, Field> c, String path) {
         String image = null;
-        if (c.containsKey("bundle")) {
-            nodes.problem(c.get("bundle").keyNode(), path + ".bundle", "process components are not supported yet; use image");
-        } else if (!given(c, "image")) {
-            nodes.problem(f.keyNode(), path + ".image", "is required (an image reference like nginx:1.27)");
+        String bundle = null;
+        boolean hasImage = given(c, "image");
+        boolean hasBundle = given(c, "bundle");
+        if (hasImage && hasBundle) {
+            nodes.problem(c.get("bundle").keyNode(), path + ".bundle",
+                    "give exactly one of image (a container) or bundle (a process), not both");
+        } else if (!hasImage && !hasBundle) {
+            nodes.problem(f.keyNode(), path + ".image",
+                    "is required (an image reference like nginx:1.27), or bundle: NAME[:TAG] for a process");
+        } else if (hasBundle) {
+            bundle = nodes.text(c.get("bundle").value(), path + ".bundle");
+            try {
+                BundleRef.parse(bundle);
+            } catch (IllegalArgumentException e) {
+                nodes.problem(c.get("bundle").value(), path + ".bundle", e.getMessage());
+            }
         } else {
             image = nodes.text(c.get("image").value(), path + ".image");
             String problem = image == null ? null : ManifestCheck.imageProblem(image);
@@ -102,7 +116,7 @@ final class ManifestReader {
             }
         }
         ManifestComponents parts = new ManifestComponents(nodes, path, c);
-        return new Manifest.Component(image, null, parts.args(), parts.env(), parts.binds(), parts.volumes(),
+        return new Manifest.Component(image, bundle, parts.args(), parts.env(), parts.binds(), parts.volumes(),
                 parts.ports(), parts.health(), parts.after(), parts.stopTimeout());
     }
 

@@ -67,7 +67,7 @@ public final class ManifestYaml {
     private static List<String> declarationProblems(Manifest m) {
         Declaration trial = new Declaration("catalogue", null, 1, m.components().keySet().stream()
                 .map(name -> Manifests.spec(m, name, Map.of())).toList());
-        return DeclarationCheck.problems(trial);
+        return DeclarationCheck.catalogueProblems(trial);
     }
 
     private static Yaml yaml() {

@@ -11,11 +11,14 @@ public final class Manifests {
     private Manifests() {
     }
 
-    /** The component as a container spec; its network is the module's own, named after the module. */
+    /**
+     * The component as a spec; a container's network is the module's own, named after the module (a process
+     * has none: it runs on the node and listens on the node's mesh address).
+     */
     public static ComponentSpec spec(Manifest m, String name, Map<String, String> hosts) {
         Manifest.Component c = m.components().get(name);
-        return new ComponentSpec(m.module(), name, c.image(), c.args(), c.env(), c.volumes(), c.ports(), hosts,
-                c.health(), c.after(), c.stopTimeoutSeconds(), m.module());
+        return new ComponentSpec(m.module(), name, c.image(), c.bundle(), c.args(), c.env(), c.volumes(), c.ports(), hosts,
+                c.health(), c.after(), c.stopTimeoutSeconds(), c.bundle() == null ? m.module() : null);
     }
 
     /** Source is one parsed manifest and the file it came from, for {@link #clashes}. */

@@ -31,6 +31,10 @@ import java.util.TreeSet;
  * publishing containers. Not digested, because the agent applies them without recreating anything:
  * health, after, stopTimeoutSeconds.
  *
+ * <p>v3 adds {@code bundle}, the pinned bundle ({@code NAME@sha256:HEX}) of a process: a new bundle
+ * digest restarts exactly that process. A container has no bundle, so its v3 canonical form is its v2
+ * form, and a v2-labelled container is kept by the upgrade like any older one.
+ *
  * <p>A v1-labelled container does not say where it publishes, so {@link #changes} asks the engine's
  * own answer instead: a running v1 container whose published ports are bound elsewhere than the
  * request's address is replaced with the reason {@code address}; its v2 replacement then carries the
@@ -42,8 +46,8 @@ import java.util.TreeSet;
  */
 public final class SpecDigest {
 
-    public static final String CURRENT_VERSION = "v2";
-    static final List<String> KNOWN_VERSIONS = List.of("v1", "v2");
+    public static final String CURRENT_VERSION = "v3";
+    static final List<String> KNOWN_VERSIONS = List.of("v1", "v2", "v3");
     /** What the engine reports as the address of a port published on all addresses. */
     static final Set<String> ALL_ADDRESSES = Set.of("0.0.0.0", "::", "");
 
@@ -64,8 +68,11 @@ public final class SpecDigest {
         fields.put("ports", r.ports());
         fields.put("hosts", r.hosts());
         fields.put("network", r.network());
-        if ("v2".equals(version)) {
+        if (!"v1".equals(version)) {
             fields.put("address", r.publishAddress());
+        }
+        if ("v3".equals(version)) {
+            fields.put("bundle", r.bundle());   // null (left out) for a container
         }
         return DeclarationJson.write(fields);
     }

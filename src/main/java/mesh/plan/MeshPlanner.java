@@ -32,7 +32,28 @@ public final class MeshPlanner {
     private MeshPlanner() {
     }
 
+    /** The module whose node is the mesh's artifact store (a registry on port {@value #REGISTRY_PORT}). */
+    public static final String REGISTRY_MODULE = "mesh-registry";
+    public static final int REGISTRY_PORT = 5000;
+
     public static MeshPlan plan(List<Manifest> catalogue, List<Node> nodes, List<Placement> placements) {
+        return plan(catalogue, nodes, placements, BundlePins.NONE);
+    }
+
+    /**
+     * The artifact store's URL, {@code http://<address of the node where mesh-registry is taken>:5000},
+     * or null when it runs nowhere (or on a node that is not known).
+     */
+    public static String registryUrl(List<Node> nodes, List<Placement> placements) {
+        return placements.stream().filter(p -> REGISTRY_MODULE.equals(p.module()) && p.taken() != null)
+                .map(p -> nodes.stream().filter(n -> n.name().equals(p.taken())).findFirst().orElse(null))
+                .filter(java.util.Objects::nonNull)
+                .map(n -> "http://" + (n.address().contains(":") ? "[" + n.address() + "]" : n.address()) + ":" + REGISTRY_PORT)
+                .findFirst().orElse(null);
+    }
+
+    /** The plan, with each process's bundle pinned to a digest by {@code pins} (see {@link BundlePins}). */
+    public static MeshPlan plan(List<Manifest> catalogue, List<Node> nodes, List<Placement> placements, BundlePins pins) {
         Map<String, Manifest> modules = new TreeMap<>();
         catalogue.forEach(m -> modules.put(m.module(), m));
         Map<String, Node> byName = new TreeMap<>();
@@ -54,6 +75,7 @@ public final class MeshPlanner {
         }
 
         Map<String, MeshPlan.RosterEntry> roster = roster(modules, byName, takenOn, problems);
+        String registry = registryUrl(nodes, placements);
 
         Map<String, List<ComponentSpec>> perNode = new TreeMap<>();
         byName.keySet().forEach(n -> perNode.put(n, new ArrayList<>()));
@@ -70,18 +92,44 @@ public final class MeshPlanner {
                         hosts.put(bind, entry.address());
                     }
                 }
-                perNode.get(node).add(Manifests.spec(m, c.getKey(), hosts));
+                ComponentSpec spec = Manifests.spec(m, c.getKey(), hosts);
+                if (spec.process()) {
+                    spec = pinned(spec, node, pins, registry, problems);
+                }
+                perNode.get(node).add(spec);
             }
         });
         Map<String, EdgeTable> edges = EdgePlan.plan(EdgePlan.manifest(modules), modules, byName, takenOn, roster, perNode);
+        MeshPlan plan = new MeshPlan(roster, perNode, registry, edges);
         perNode.forEach((node, components) -> DeclarationCheck.problems(
-                        new Declaration(node, byName.get(node).address(), 1, components, edges.get(node)))
+                        new Declaration(node, byName.get(node).address(), 1, components, plan.registryFor(components),
+                                edges.get(node)))
                 .forEach(p -> problems.add("node " + node + ": " + p)));
 
         if (!problems.isEmpty()) {
             throw new PlanFailure(problems);
         }
-        return new MeshPlan(roster, perNode, edges);
+        return plan;
+    }
+
+    /** The process's spec with its bundle pinned ({@code NAME@sha256:HEX}); a problem naming it when it cannot be. */
+    private static ComponentSpec pinned(ComponentSpec spec, String node, BundlePins pins, String registry, List<String> problems) {
+        String written = spec.bundle();
+        String pin;
+        try {
+            pin = mesh.bundle.BundleRef.parse(written).pinned() ? written : pins.pinned().get(written);
+        } catch (IllegalArgumentException e) {
+            pin = null;
+        }
+        if (pin == null || registry == null) {
+            String why = registry == null ? "no artifact store: module " + REGISTRY_MODULE + " runs on no node (assign it)"
+                    : pins.failures().getOrDefault(written, "it was not looked up in the artifact store");
+            problems.add("node " + node + ": component " + spec.name() + " (" + spec.module() + "): bundle " + written
+                    + " cannot be resolved: " + why);
+            return spec;
+        }
+        return new ComponentSpec(spec.module(), spec.name(), null, pin, spec.args(), spec.env(), spec.volumes(),
+                spec.ports(), spec.hosts(), spec.health(), spec.after(), spec.stopTimeoutSeconds(), spec.network());
     }
 
     private static Map<String, MeshPlan.RosterEntry> roster(Map<String, Manifest> modules, Map<String, Node> nodes,

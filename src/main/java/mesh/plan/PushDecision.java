@@ -75,8 +75,9 @@ public final class PushDecision {
             Node node = s.node();
             List<ComponentSpec> components = plan.nodes().getOrDefault(node.name(), List.of());
             EdgeTable edge = plan.edges().get(node.name());
-            String content = DeclarationJson.write(new Declaration(node.name(), node.address(), 0, components, edge));
-            Declaration next = new Declaration(node.name(), node.address(), s.lastGeneration() + 1, components, edge);
+            String registry = plan.registryFor(components);
+            String content = DeclarationJson.write(new Declaration(node.name(), node.address(), 0, components, registry, edge));
+            Declaration next = new Declaration(node.name(), node.address(), s.lastGeneration() + 1, components, registry, edge);
             boolean same = s.ackedGeneration() > 0 && sameJson(content, s.ackedDeclaration());
             drafts.add(new Draft(node, next, content, !same, s.ackedGeneration()));
         }
@@ -162,7 +163,8 @@ public final class PushDecision {
         if (agentNewest < sent.generation()) {
             return Optional.empty();
         }
-        return Optional.of(new Declaration(sent.node(), sent.address(), agentNewest + 1, sent.components(), sent.edge()));
+        return Optional.of(new Declaration(sent.node(), sent.address(), agentNewest + 1, sent.components(), sent.registry(),
+                sent.edge()));
     }
 
     /** The note when a node accepted another generation than planned (it was sent again, numbered after its newest). */

@@ -43,20 +43,45 @@ public class MeshStore {
     @Inject
     Instance<Flyway> flyway;
 
+    /** The SQL state the fence raises (V2__controller_epoch.sql). */
+    static final String FENCED = "ME001";
+
     /** Work is one verb's transaction. */
     @FunctionalInterface
     public interface Work<T> {
         T run(Connection c) throws SQLException;
     }
 
+    /** This controller's epoch (0 unless set): sent with every transaction, see V2__controller_epoch.sql. */
+    private volatile long epoch;
+
     public void migrate() {
         flyway.get().migrate();
+    }
+
+    /**
+     * Takes {@code epoch} as this controller's and raises the store's to it if it is older; a
+     * controller with an older epoch is fenced from then on (its writes are refused).
+     */
+    public void claimEpoch(long epoch) {
+        this.epoch = epoch;
+        if (epoch > 0) {
+            inTransaction(c -> {
+                try (var s = c.prepareStatement("update controller_epoch set epoch = greatest(epoch, ?)")) {
+                    s.setLong(1, epoch);
+                    return s.executeUpdate();
+                }
+            });
+        }
     }
 
     public <T> T inTransaction(Work<T> work) {
         try (Connection c = dataSource.get().getConnection()) {
             c.setAutoCommit(false);
             try {
+                try (var s = c.createStatement()) {
+                    s.execute("set local mesh.epoch = '" + epoch + "'");
+                }
                 T result = work.run(c);
                 c.commit();
                 return result;
@@ -65,6 +90,10 @@ public class MeshStore {
                 throw e;
             }
         } catch (SQLException e) {
+            if (FENCED.equals(e.getSQLState())) {
+                throw new mesh.model.Conflict(e instanceof org.postgresql.util.PSQLException p && p.getServerErrorMessage() != null
+                        ? p.getServerErrorMessage().getMessage() : e.getMessage());
+            }
             throw new StoreFailure("the controller's store (PostgreSQL) failed: " + e.getMessage()
                     + "; this verb's changes to it were rolled back; try again when it answers", e);
         }

@@ -33,9 +33,26 @@ public record HostStatus(String node, long generation, long appliedGeneration, b
     /** The key under which the agent keeps a failure of the engine itself (not of one component). */
     public static final String ENGINE = "(engine)";
 
-    /** Component is one declared component: its state on the engine, with its digest. */
+    /**
+     * Component is one declared component: its state on the engine (or, for a process, the supervisor), with
+     * its digest; {@code process} is what the supervisor says of a process, null for a container.
+     */
     public record Component(String name, String module, ComponentState state, String digest, String containerId,
-                            String error) {
+                            String error, Process process) {
+
+        /** A container's status. */
+        public Component(String name, String module, ComponentState state, String digest, String containerId, String error) {
+            this(name, module, state, digest, containerId, error, null);
+        }
+    }
+
+    /**
+     * Process is a supervised process as its supervisor sees it: {@code state} running, restarting (ended, next
+     * start at {@code nextStartAt}), failed (could not be launched) or exited (stopped on purpose); its pid (0
+     * when none runs), how often it was restarted, and its last exit status ({@code exited 1}, {@code killed by
+     * signal 9}) and when.
+     */
+    public record Process(String state, long pid, int restarts, String lastExit, String lastExitAt, String nextStartAt) {
     }
 
     /** ComponentState is where a declared component stands on the engine; in JSON, its lower-case name. */
@@ -55,15 +72,22 @@ public record HostStatus(String node, long generation, long appliedGeneration, b
 
     public static HostStatus of(String node, Declaration d, long applied, boolean converged, Instant lastPass,
                          List<ObservedContainer> observed, Map<String, String> failures) {
+        return of(node, d, applied, converged, lastPass, observed, failures, Map.of());
+    }
+
+    /** As above, with what the supervisor says of each process by component name. */
+    public static HostStatus of(String node, Declaration d, long applied, boolean converged, Instant lastPass,
+                         List<ObservedContainer> observed, Map<String, String> failures, Map<String, Process> processes) {
         List<Component> components = new ArrayList<>();
         if (d != null) {
             for (ComponentSpec c : d.components()) {
-                ObservedContainer o = observed.stream().filter(x -> x.name().equals(c.name())).findFirst().orElse(null);
+                ObservedContainer o = observed.stream().filter(x -> x.name().equals(c.name()) && x.process() == c.process())
+                        .findFirst().orElse(null);
                 ComponentState state = o == null ? ComponentState.MISSING
                         : !SpecDigest.changes(o, ContainerRequest.of(c, d.address())).isEmpty() ? ComponentState.OUTDATED
                         : o.running() ? ComponentState.RUNNING : ComponentState.STOPPED;
                 components.add(new Component(c.name(), c.module(), state, o == null ? null : o.digest(),
-                        o == null ? null : o.id(), failures.get(c.name())));
+                        o == null ? null : o.id(), failures.get(c.name()), c.process() ? processes.get(c.name()) : null));
             }
         }
         return new HostStatus(node, d == null ? 0 : d.generation(), applied, converged,

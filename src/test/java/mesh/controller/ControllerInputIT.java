@@ -119,7 +119,7 @@ class ControllerInputIT {
         // the app may be shared with other @QuarkusTest classes: start the controller only if nobody has
         if (!controller.serving()) {
             String url = ConfigProvider.getConfig().getValue("quarkus.datasource.jdbc.url", String.class);
-            controller.start(new ControllerSettings(url, OWN_TOKEN, ControllerSettings.DEFAULT_PUSH_BUDGET));
+            controller.start(new ControllerSettings(url, OWN_TOKEN, ControllerSettings.DEFAULT_PUSH_BUDGET, 0));
         }
         token = controller.settings().token();
         cli = Map.of("MESH_CONTROLLER", root.toString().replaceAll("/+$", ""), "MESH_TOKEN", token);
@@ -224,8 +224,8 @@ class ControllerInputIT {
                         .with(400, "bad.yaml:3:3: components.a.web.image: is required"),
                 manifest("an image with a space", web.replace("mesh-test/busybox:1", "busy box"))
                         .with(400, "bad.yaml:4:12: components.a.web.image: not an image reference: \"busy box\""),
-                manifest("a bundle component (not supported yet)", "module: a\ncomponents:\n  a.web:\n    bundle: mesh\n")
-                        .with(400, "bad.yaml:4:5: components.a.web.bundle: process components are not supported yet"),
+                manifest("a component with both image and bundle", web + "    bundle: mesh\n")
+                        .with(400, "bad.yaml:5:5: components.a.web.bundle: give exactly one of image (a container) or bundle (a process), not both"),
                 manifest("an unknown field at top level", web + "colour: red\n")
                         .with(400, "bad.yaml:5:1: colour: unknown field"),
                 manifest("an unknown field in a component", "module: a\ncomponents:\n  a.web:\n    imgae: busybox\n")

@@ -77,7 +77,7 @@ class ErrorMessagesIT {
     void start() throws Exception {
         if (!controller.serving()) {
             String url = ConfigProvider.getConfig().getValue("quarkus.datasource.jdbc.url", String.class);
-            controller.start(new ControllerSettings(url, "errors-it-" + System.nanoTime(), ControllerSettings.DEFAULT_PUSH_BUDGET));
+            controller.start(new ControllerSettings(url, "errors-it-" + System.nanoTime(), ControllerSettings.DEFAULT_PUSH_BUDGET, 0));
         }
         token = controller.settings().token();
         controllerUrl = root.toString().replaceAll("/+$", "");

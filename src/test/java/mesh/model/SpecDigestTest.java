@@ -39,8 +39,33 @@ class SpecDigestTest {
                         + "\"hosts\":{\"db.internal\":\"10.77.0.11\"},\"image\":\"mesh-test/busybox:1\",\"module\":\"web\","
                         + "\"network\":\"web\",\"ports\":[80],\"volumes\":{\"data\":\"/data\"}}",
                 SpecDigest.canonical("v2", base()));
-        assertEquals("v2:ac4cf108517b869fafed87b1db692c79868ed579e76b01c124b2461106610e42", SpecDigest.of(base()));
-        assertEquals("v2", SpecDigest.CURRENT_VERSION);
+        assertEquals("v2:ac4cf108517b869fafed87b1db692c79868ed579e76b01c124b2461106610e42", SpecDigest.of("v2", base()));
+        assertEquals(SpecDigest.canonical("v2", base()), SpecDigest.canonical("v3", base()), "a container has no bundle");
+        assertEquals("v3:ac4cf108517b869fafed87b1db692c79868ed579e76b01c124b2461106610e42", SpecDigest.of(base()));
+        assertEquals("{\"address\":\"10.77.0.11\",\"args\":[\"sleep\",\"3600\"],\"bundle\":\"tools/web@sha256:" + "ab".repeat(32) + "\","
+                        + "\"env\":{},\"hosts\":{},\"module\":\"web\",\"ports\":[8080],\"volumes\":{}}",
+                SpecDigest.canonical("v3", process("tools/web@sha256:" + "ab".repeat(32))));
+        assertEquals("v3", SpecDigest.CURRENT_VERSION);
+    }
+
+    static ContainerRequest process(String bundle) {
+        return request(component("web.proc").module("web").image(null).bundle(bundle).port(8080).network(null).build());
+    }
+
+    @Test
+    void aNewBundleDigestRestartsTheProcessAndIsNamedBundle() {
+        ContainerRequest before = process("tools/web@sha256:" + "ab".repeat(32));
+        ContainerRequest after = process("tools/web@sha256:" + "cd".repeat(32));
+        assertNotEquals(SpecDigest.of(before), SpecDigest.of(after));
+        assertEquals(List.of("bundle"), SpecDigest.changes(labelled(before, "v3", List.of()), after));
+        assertEquals(List.of(), SpecDigest.changes(labelled(before, "v3", List.of()), before));
+    }
+
+    @Test
+    void v1AndV2ContainersAreKeptByTheUpgradeToV3() {
+        assertEquals(List.of(), SpecDigest.changes(labelled(base(), "v2", List.of(ADDRESS)), base()));
+        assertEquals(List.of(), SpecDigest.changes(labelled(base(), "v1", List.of(ADDRESS)), base()));
+        assertTrue(SpecDigest.matches(SpecDigest.of("v2", base()), base()));
     }
 
     @Test

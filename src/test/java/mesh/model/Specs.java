@@ -33,6 +33,7 @@ public final class Specs {
         private final List<String> after = new ArrayList<>();
         private Integer stopTimeout;
         private String network;
+        private String bundle;
 
         Builder(String name) {
             this.name = name;
@@ -40,6 +41,13 @@ public final class Specs {
 
         public Builder module(String m) {
             module = m;
+            return this;
+        }
+
+        /** Makes it a process: no image, this bundle. */
+        public Builder bundle(String b) {
+            bundle = b;
+            image = null;
             return this;
         }
 
@@ -94,7 +102,7 @@ public final class Specs {
         }
 
         public ComponentSpec build() {
-            return new ComponentSpec(module, name, image, args, env, volumes, ports, hosts, health, after,
+            return new ComponentSpec(module, name, image, bundle, args, env, volumes, ports, hosts, health, after,
                     stopTimeout, network);
         }
     }

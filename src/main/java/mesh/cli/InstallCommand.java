@@ -1,0 +1,147 @@
+package mesh.cli;
+
+import jakarta.inject.Inject;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import mesh.install.InstallJournal;
+import mesh.install.InstallOptions;
+import mesh.install.InstallRunner;
+import mesh.install.JoinSteps;
+import mesh.install.MachineFacts;
+import mesh.install.SeatSteps;
+import mesh.plan.InstallPlan;
+import mesh.plan.InstallStep;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+@Command(name = "install",
+        mixinStandardHelpOptions = true,
+        description = {"Install mesh on this machine, as root: seat a new mesh here, or (--join) add this machine to one.",
+            "",
+            "Seating a new mesh runs these steps, each printed with its duration and recorded in the state dir,",
+            "so running it again resumes where it stopped (a step done is reported 'already done'):",
+            "  preflight   the engine answers (API 1.41+), ports 7700 7701 5000 5432 are free on the address,",
+            "              the state dir is writable; a failure changes nothing",
+            "  agent       writes CONFIG-DIR/host.env (0600) and the unit mesh-host.service, starts the host agent",
+            "              (under systemd; where systemd does not run, detached, logging into the state dir)",
+            "  store       module mesh-store: PostgreSQL from --store-image (or the existing --store-url)",
+            "  registry    module mesh-registry: the artifact store, from --registry-image",
+            "  bundle      publishes this mesh as the controller's bundle to the artifact store",
+            "  controller  a temporary controller adds this node, the built-in catalogue and pushes: the agent",
+            "              runs the controller as a process on ADDRESS:7700",
+            "  pivot       checks the controller (the node, the catalogue, everything running), ends the temporary one",
+            "  config      writes ~/.config/mesh/config (0600): the controller's URL and the operator token",
+            "",
+            "Joining (--join URL --token T --node NAME, the line 'mesh node add' prints) runs preflight and agent."})
+public class InstallCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Inject
+    Output output;
+
+    @Mixin
+    OutputOption format;
+
+    @Option(names = "--node", paramLabel = "NAME", description = "this node's name (default: the host name)")
+    String node;
+
+    @Option(names = "--address", paramLabel = "ADDR", description = "this node's mesh address, an IPv4 address of this machine"
+            + " (default: that of the default route's interface)")
+    String address;
+
+    @Option(names = "--public-domain", paramLabel = "DOMAIN", description = "the domain this node's edge serves routes under")
+    String publicDomain;
+
+    @Option(names = "--store-url", paramLabel = "JDBC", description = "use this PostgreSQL (jdbc:postgresql://HOST:PORT/DB?user=U&password=P)"
+            + " instead of raising mesh-store")
+    String storeUrl;
+
+    @Option(names = "--state-dir", paramLabel = "DIR", description = "where mesh keeps its state (default /var/lib/mesh)")
+    Path stateDir = Path.of("/var/lib/mesh");
+
+    @Option(names = "--config-dir", paramLabel = "DIR", description = "where the agent's settings and unit are written (default /etc/mesh)")
+    Path configDir = Path.of("/etc/mesh");
+
+    @Option(names = "--engine", paramLabel = "URL", description = "the Docker engine (default unix:///var/run/docker.sock)")
+    String engine = "unix:///var/run/docker.sock";
+
+    @Option(names = "--store-image", paramLabel = "IMAGE", description = "the store's image (default the official postgres:15, pinned)")
+    String storeImage = InstallOptions.DEFAULT_STORE_IMAGE;
+
+    @Option(names = "--registry-image", paramLabel = "IMAGE", description = "the artifact store's image (default the official registry:2, pinned)")
+    String registryImage = InstallOptions.DEFAULT_REGISTRY_IMAGE;
+
+    @Option(names = "--join", paramLabel = "URL", description = "join the mesh whose controller is at URL instead of seating one")
+    String join;
+
+    @Option(names = "--token", paramLabel = "HEX", description = "with --join: this node's agent token, as 'mesh node add' printed it")
+    String token;
+
+    /** Summary is the {@code -o json} document: where the mesh stands and how each step went. */
+    public record Summary(String node, String address, String controller, String stateDir, boolean ok,
+                          List<InstallRunner.Outcome> steps) {
+    }
+
+    @Override
+    public Integer call() {
+        if (join != null && (token == null || node == null)) {
+            throw new VerbFailure("--join needs --token and --node, as 'mesh node add' printed them");
+        }
+        String addr = address != null ? address : MachineFacts.defaultAddress();
+        String name = node != null ? node : hostName();
+        String home = System.getenv().getOrDefault("HOME", System.getProperty("user.home"));
+        InstallOptions o = new InstallOptions(name, addr, publicDomain, storeUrl, stateDir.toAbsolutePath(),
+                configDir.toAbsolutePath(), engine, storeImage, registryImage, join, token, Path.of(home));
+        InstallJournal journal = new InstallJournal(o.stateDir());
+        java.util.function.Consumer<String> say = format.json() ? line -> output.error(spec, line) : line -> output.line(spec, line);
+        List<InstallPlan.Action> plan = InstallPlan.inOrder(InstallPlan.plan(o.joining(), journal.done()));
+        InstallRunner.Steps steps = o.joining() ? new JoinSteps(o, journal, say) : new SeatSteps(o, journal, say);
+        if (journal.done().contains(mesh.plan.InstallStep.AGENT)) {
+            try {
+                new mesh.install.AgentSetup(o, say).revive(journal.secret("MESH_HOST_TOKEN", () -> token));
+            } catch (RuntimeException e) {
+                throw new VerbFailure(e.getMessage());
+            }
+        }
+        List<InstallRunner.Outcome> outcomes = new InstallRunner(journal, say, System::nanoTime).run(plan, steps);
+        boolean ok = outcomes.size() == plan.size() && outcomes.stream().noneMatch(s -> s.result().equals("failed"));
+        String controller = o.joining() ? join : "http://" + addr + ":7700";
+        if (format.json()) {
+            output.json(spec, new Summary(name, addr, controller, o.stateDir().toString(), ok, outcomes));
+        } else if (ok) {
+            nextSteps(o, controller);
+        }
+        return ok ? ExitCodes.OK : ExitCodes.FAILED;
+    }
+
+    private void nextSteps(InstallOptions o, String controller) {
+        if (o.joining()) {
+            output.line(spec, "node " + o.node() + " runs its agent at " + o.address() + ":7701; the controller at "
+                    + controller + " sends it its declaration at the next push ('mesh status' shows it)");
+            return;
+        }
+        output.line(spec, "");
+        output.line(spec, "the mesh runs: its controller answers at " + controller + " (settings in "
+                + o.home().resolve(".config/mesh/config") + ")");
+        output.line(spec, "next:");
+        output.line(spec, "  mesh node list                      this node, " + o.node());
+        output.line(spec, "  mesh catalogue add FILE|DIR         your modules (docs/manifest.md)");
+        output.line(spec, "  mesh assign " + o.node() + " MODULE && mesh push --wait");
+        output.line(spec, "  mesh node add NAME --address ADDR   prints the line that joins another machine");
+        output.line(spec, "  mesh status");
+    }
+
+    private static String hostName() {
+        try {
+            return java.net.InetAddress.getLocalHost().getHostName().toLowerCase(java.util.Locale.ROOT).split("\\.")[0];
+        } catch (java.net.UnknownHostException e) {
+            throw new VerbFailure("cannot tell this machine's name: give --node NAME");
+        }
+    }
+}

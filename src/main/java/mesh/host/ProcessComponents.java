@@ -1,0 +1,214 @@
+package mesh.host;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import mesh.bundle.BundleFailure;
+import mesh.bundle.BundleFetch;
+import mesh.bundle.BundleLimits;
+import mesh.bundle.BundleRef;
+import mesh.bundle.HttpRegistry;
+import mesh.host.process.Backoff;
+import mesh.host.process.LinuxProcessHost;
+import mesh.host.process.LogFiles;
+import mesh.host.process.ProcessRecord;
+import mesh.host.process.ProcessSpec;
+import mesh.host.process.ProcessStatus;
+import mesh.host.process.ProcessSupervisor;
+import mesh.model.ComponentSpec;
+import mesh.model.ContainerRequest;
+import mesh.model.Declaration;
+import mesh.model.ObservedContainer;
+import mesh.model.SpecDigest;
+
+/**
+ * ProcessComponents is the agent's edge to the components of process form ({@code bundle:}): it turns a
+ * declared component into what the {@link ProcessSupervisor} runs, fetching and verifying its bundle first
+ * ({@link BundleFetch}, cached under {@code <state-dir>/bundles}), and shows the supervisor's records to
+ * {@link mesh.plan.HostDiff} as observed components beside the engine's containers.
+ *
+ * <p>What a process gets, besides its spec's args and env (docs/declaration.md, "Processes"):
+ * <ul>
+ *   <li>each module volume as the folder {@code <state-dir>/volumes/<module>_<volume>} (the engine's volume
+ *       name), in the variable {@code MESH_VOLUME_<VOLUME>} (upper case, other characters as '_'); created when
+ *       missing and never deleted by an apply;</li>
+ *   <li>{@code MESH_ADDRESS}, the node's mesh address to listen on, when it publishes ports;</li>
+ *   <li>its working directory {@code <state-dir>/data/<component>}.</li>
+ * </ul>
+ * The supervisor's spec digest is the component's spec digest ({@link SpecDigest}, v3), so what HostDiff
+ * compares and what the supervisor keeps or replaces cannot disagree.
+ */
+final class ProcessComponents {
+
+    /** The observed id of a process: not an engine id, so nothing ever sends it to the engine. */
+    static final String ID_PREFIX = "process:";
+    private static final String SPEC_FILE = "mesh.spec";
+
+    private final Path stateDir;
+    private final ProcessSupervisor supervisor;
+    private final BundleLimits limits;
+
+    ProcessComponents(Path stateDir, ProcessSupervisor supervisor, BundleLimits limits) {
+        this.stateDir = stateDir;
+        this.supervisor = supervisor;
+        this.limits = limits;
+    }
+
+    /** The processes of the agent whose state directory this is, with the supervisor's defaults. */
+    static ProcessComponents of(Path stateDir) {
+        return new ProcessComponents(stateDir, new ProcessSupervisor(stateDir, new LinuxProcessHost(), Backoff.DEFAULT,
+                LogFiles.Limits.DEFAULT), BundleLimits.DEFAULT);
+    }
+
+    ProcessSupervisor supervisor() {
+        return supervisor;
+    }
+
+    /** The supervised components as observed components (id {@code process:PID}), sorted by name. */
+    List<ObservedContainer> observe(Instant now) {
+        List<ObservedContainer> observed = new ArrayList<>();
+        for (ProcessStatus s : supervisor.status(now)) {
+            Optional<ProcessRecord> record = supervisor.records().read(s.component());
+            if (record.isEmpty()) {
+                continue;
+            }
+            boolean running = "running".equals(s.state());
+            String digest = running ? record.get().digest() : record.get().spec().digest();
+            observed.add(new ObservedContainer(ID_PREFIX + s.pid(), s.component(), s.module(), digest,
+                    readSpec(s.component()), 0, running, List.of(), true));
+        }
+        return observed;
+    }
+
+    /** Restarts what ended and is due (the supervisor's backoff), rotates logs: on every pass. */
+    void reconcile(Instant now) {
+        supervisor.reconcile(now);
+    }
+
+    /**
+     * What the supervisor will run for the declared process: its bundle fetched and verified unless its
+     * folder is already here, its volumes' folders made. Stops nothing: a failed fetch throws with the
+     * reason, and what ran before keeps running.
+     */
+    ProcessSpec prepare(ComponentSpec c, Declaration d) {
+        ContainerRequest request = ContainerRequest.of(c, d.address());
+        ProcessSpec spec = spec(c, d, SpecDigest.of(request));
+        try {
+            Files.createDirectories(supervisor.records().runtimeDir(c.name()));
+            Files.writeString(supervisor.records().runtimeDir(c.name()).resolve(SPEC_FILE),
+                    SpecDigest.canonical(SpecDigest.CURRENT_VERSION, request));
+            for (Path volume : volumes(c).values()) {
+                Files.createDirectories(volume);
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot prepare its folders under " + stateDir + ": " + e.getMessage(), e);
+        }
+        return spec;
+    }
+
+    /** The supervisor's apply: keeps a matching copy, replaces one of another spec, starts one when due. */
+    ProcessSupervisor.Outcome start(ProcessSpec spec, Instant now) {
+        ProcessSupervisor.Outcome outcome = supervisor.apply(spec, now);
+        if ("failed".equals(outcome.action()) || "waiting".equals(outcome.action())) {
+            throw new IllegalStateException(outcome.action() + ": " + outcome.detail());
+        }
+        return outcome;
+    }
+
+    /** Stops the process (its stop timeout, then KILL) and forgets it; its volumes and log stay. */
+    void remove(String component, Instant now) {
+        supervisor.remove(component, now);
+    }
+
+    boolean running(String component, Instant now) {
+        return supervisor.status(now).stream()
+                .anyMatch(s -> s.component().equals(component) && "running".equals(s.state()));
+    }
+
+    /** The supervisor's view of every process, for the agent's status. */
+    List<ProcessStatus> status(Instant now) {
+        return supervisor.status(now);
+    }
+
+    /** The supervisor's spec for the component: its bundle unpacked (fetched when not yet here) and its env. */
+    private ProcessSpec spec(ComponentSpec c, Declaration d, String digest) {
+        BundleRef ref = BundleRef.parse(c.bundle());
+        Path dir = stateDir.resolve("bundles").resolve("unpacked").resolve(ref.digest().hex());
+        String executable = unpackedEntrypoint(c.name(), dir).orElseGet(() -> fetch(ref, d.registry(), dir));
+        Map<String, String> env = new TreeMap<>(c.env());
+        volumes(c).forEach((name, path) -> env.put(volumeVariable(name), path.toString()));
+        if (!c.ports().isEmpty() && d.address() != null) {
+            env.put("MESH_ADDRESS", d.address());
+        }
+        return new ProcessSpec(c.name(), c.module(), dir.toString(), executable, c.args(), env,
+                stateDir.resolve("data").resolve(c.name()).toString(), c.hosts(), c.stopTimeout() * 1000L, digest);
+    }
+
+    /** The entrypoint the component's record already runs from this folder, when the folder is still there. */
+    private Optional<String> unpackedEntrypoint(String component, Path dir) {
+        return supervisor.records().read(component)
+                .map(ProcessRecord::spec)
+                .filter(s -> s.bundleDir().equals(dir.toString()) && Files.isRegularFile(dir.resolve(s.executable())))
+                .map(ProcessSpec::executable);
+    }
+
+    /** Fetches and verifies the bundle into a fresh folder, then renames it to {@code dir} (content-addressed). */
+    private String fetch(BundleRef ref, String registry, Path dir) {
+        Path fresh = dir.resolveSibling("." + dir.getFileName() + "-" + System.nanoTime());
+        try {
+            Files.createDirectories(dir.getParent());
+            BundleFetch.Bundle bundle = new BundleFetch(new HttpRegistry(registry), stateDir.resolve("bundles"), limits)
+                    .fetch(ref, fresh);
+            String executable = fresh.relativize(bundle.entrypoint()).toString();
+            if (Files.isDirectory(dir)) {
+                deleteTree(fresh);
+            } else {
+                Files.move(fresh, dir, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            }
+            return executable;
+        } catch (IOException e) {
+            deleteTree(fresh);
+            throw new BundleFailure("bundle " + ref, BundleFailure.Reason.LOCAL, "cannot keep it in " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Deletes an unpacked copy that is not needed (another pass renamed its twin first) or half made. */
+    private static void deleteTree(Path root) {
+        if (!Files.exists(root, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        try (java.util.stream.Stream<Path> walk = Files.walk(root)) {
+            for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException e) {
+            // a hidden folder left behind is harmless: the next fetch uses another name
+        }
+    }
+
+    /** Module volume name to its folder, {@code <state-dir>/volumes/<module>_<volume>}. */
+    Map<String, Path> volumes(ComponentSpec c) {
+        Map<String, Path> volumes = new TreeMap<>();
+        c.volumes().keySet().forEach(v -> volumes.put(v, stateDir.resolve("volumes").resolve(c.module() + "_" + v)));
+        return volumes;
+    }
+
+    static String volumeVariable(String volume) {
+        return "MESH_VOLUME_" + volume.toUpperCase(Locale.ROOT).replaceAll("[^A-Z0-9]", "_");
+    }
+
+    private String readSpec(String component) {
+        try {
+            return Files.readString(supervisor.records().runtimeDir(component).resolve(SPEC_FILE));
+        } catch (IOException e) {
+            return null;   // then a replace says "spec" changed rather than which fields
+        }
+    }
+}

@@ -1,0 +1,231 @@
+package mesh.install;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import mesh.controller.AgentClient;
+import mesh.model.Node;
+import mesh.plan.AgentUnit;
+import mesh.wire.HostStatus;
+
+/**
+ * AgentSetup installs this mesh on the machine and starts its host agent: the app folder copied
+ * into the state dir with a launcher {@code bin/mesh} (also the controller's bundle), the agent's
+ * {@code host.env} (0600) and unit, then systemd starts it; where systemd is not PID 1 (a
+ * container, CI) the agent is started detached (setsid), logging into the state dir, and the
+ * installer says so.
+ */
+public final class AgentSetup {
+
+    private final InstallOptions o;
+    private final java.util.function.Consumer<String> say;
+
+    public AgentSetup(InstallOptions o, java.util.function.Consumer<String> say) {
+        this.o = o;
+        this.say = say;
+    }
+
+    public Path app() {
+        return o.stateDir().resolve("app");
+    }
+
+    public Path launcher() {
+        return app().resolve("bin/mesh");
+    }
+
+    public Path envFile() {
+        return o.configDir().resolve("host.env");
+    }
+
+    public static boolean systemdRuns() {
+        return Files.isDirectory(Path.of("/run/systemd/system"));
+    }
+
+    /** Copies the running mesh into the state dir, writes the settings and unit, starts the agent and waits for it. */
+    public void install(String token) {
+        try {
+            stopRecorded();
+            copyApp();
+            Files.createDirectories(o.configDir());
+            write(envFile(), AgentUnit.envFile(AgentUnit.settings(o.node(), token, o.address(), o.engine(),
+                    o.stateDir().toString())), "rw-------");
+            Path unit = o.configDir().resolve(AgentUnit.UNIT_NAME);
+            write(unit, AgentUnit.unit(launcher().toString(), envFile().toString(), o.address()), "rw-r--r--");
+            if (systemdRuns()) {
+                run(List.of("systemctl", "link", unit.toString()));
+                run(List.of("systemctl", "daemon-reload"));
+                run(List.of("systemctl", "enable", "--now", AgentUnit.UNIT_NAME));
+                say.accept("      the agent runs under systemd as " + AgentUnit.UNIT_NAME);
+            } else {
+                long pid = startDetached();
+                say.accept("      systemd is not running here: started the agent detached (pid " + pid + ", log "
+                        + o.stateDir().resolve("agent.log") + "); " + unit + " is written for a machine that has it");
+            }
+        } catch (IOException e) {
+            throw new InstallFailure("cannot install the agent: " + e.getMessage(), e);
+        }
+        awaitAgent(token, Duration.ofSeconds(60));
+    }
+
+    /**
+     * On a rerun after the agent step: an agent that does not answer (killed, the machine
+     * restarted without systemd) is started again, as systemd would, and waited for.
+     */
+    public void revive(String token) {
+        try {
+            new AgentClient().statusQuickly(node(), token);
+            return;
+        } catch (RuntimeException down) {
+            // not answering: start it again below
+        }
+        try {
+            if (systemdRuns()) {
+                run(List.of("systemctl", "restart", AgentUnit.UNIT_NAME));
+                say.accept("      the host agent did not answer: restarted " + AgentUnit.UNIT_NAME);
+            } else {
+                say.accept("      the host agent did not answer: started it again, detached (pid " + startDetached() + ")");
+            }
+        } catch (IOException e) {
+            throw new InstallFailure("cannot start the host agent again: " + e.getMessage(), e);
+        }
+        awaitAgent(token, Duration.ofSeconds(60));
+    }
+
+    /** The seat as a node of the mesh, as the agent's settings name it. */
+    public Node node() {
+        return new Node(o.node(), o.address(), "http://" + o.address() + ":7701", o.publicDomain());
+    }
+
+    /** Waits until the agent answers {@code GET /v1/status} with the token. */
+    public HostStatus awaitAgent(String token, Duration timeout) {
+        AgentClient client = new AgentClient();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        RuntimeException last = null;
+        while (System.nanoTime() < deadline) {
+            try {
+                return client.status(node(), token);
+            } catch (RuntimeException e) {
+                last = e;
+                sleep(300);
+            }
+        }
+        throw new InstallFailure("the host agent did not answer at " + node().agent() + " within " + timeout.toSeconds()
+                + " s (" + (last == null ? "" : last.getMessage()) + "); its log: " + o.stateDir().resolve("agent.log"));
+    }
+
+    /** An agent this step started before (the installer was killed after it): ended before its app is replaced. */
+    private void stopRecorded() throws IOException {
+        Path pidFile = o.stateDir().resolve("agent.pid");
+        if (!Files.isRegularFile(pidFile)) {
+            return;
+        }
+        try {
+            long pid = Long.parseLong(Files.readString(pidFile).strip());
+            ProcessHandle.of(pid).filter(ProcessHandle::isAlive)
+                    .filter(h -> h.info().arguments().map(a -> String.join(" ", a).contains("host serve")).orElse(false))
+                    .ifPresent(h -> {
+                        h.destroy();
+                        h.onExit().orTimeout(30, java.util.concurrent.TimeUnit.SECONDS).exceptionally(x -> {
+                            h.destroyForcibly();
+                            return h;
+                        }).join();
+                    });
+        } catch (NumberFormatException e) {
+            // an unreadable record names no process
+        }
+    }
+
+    private long startDetached() throws IOException {
+        File log = o.stateDir().resolve("agent.log").toFile();
+        // setsid: the agent leads a session of its own, so it outlives the installer and its terminal
+        ProcessBuilder b = new ProcessBuilder("setsid", launcher().toString(), "host", "serve", "--config", envFile().toString())
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log)).redirectErrorStream(true)
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+        b.environment().keySet().removeIf(k -> k.startsWith("MESH_"));
+        Process p = b.start();
+        Files.writeString(o.stateDir().resolve("agent.pid"), p.pid() + "\n");
+        return p.pid();
+    }
+
+    /** Copies the app folder this mesh runs from (or the native executable) and writes its launcher. */
+    private void copyApp() throws IOException {
+        Path from = RunningMesh.appFolder();
+        Path to = app();
+        if (Files.exists(to)) {
+            deleteTree(to);
+        }
+        Files.createDirectories(to.resolve("bin"));
+        if (from == null) {
+            Files.copy(RunningMesh.executable(), to.resolve("bin/mesh"), StandardCopyOption.COPY_ATTRIBUTES);
+            return;
+        }
+        try (Stream<Path> files = Files.walk(from)) {
+            for (Path f : files.toList()) {
+                String rel = from.relativize(f).toString();
+                // the JDK's AOT cache is valid for one path only (scripts/install trains it in place)
+                if (rel.endsWith(".aot") || rel.startsWith("bin")) {
+                    continue;
+                }
+                Path t = to.resolve(rel);
+                if (Files.isDirectory(f)) {
+                    Files.createDirectories(t);
+                } else {
+                    Files.copy(f, t, StandardCopyOption.COPY_ATTRIBUTES, StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        }
+        write(launcher(), RunningMesh.launcherScript(), "rwxr-xr-x");
+    }
+
+    static void write(Path file, String text, String mode) throws IOException {
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        Files.deleteIfExists(tmp);
+        Files.createFile(tmp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(mode)));
+        Files.writeString(tmp, text);
+        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    static void deleteTree(Path dir) throws IOException {
+        try (Stream<Path> s = Files.walk(dir)) {
+            for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+
+    static void run(List<String> command) {
+        try {
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes());
+            if (p.waitFor() != 0) {
+                throw new InstallFailure(String.join(" ", command) + " failed: " + out.strip());
+            }
+        } catch (IOException e) {
+            throw new InstallFailure("cannot run " + String.join(" ", command) + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InstallFailure("interrupted while running " + String.join(" ", command));
+        }
+    }
+
+    static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InstallFailure("interrupted");
+        }
+    }
+
+    /** The variables a child mesh process must not inherit from the installer's environment. */
+    static void clean(Map<String, String> env) {
+        env.keySet().removeIf(k -> k.startsWith("MESH_"));
+    }
+}

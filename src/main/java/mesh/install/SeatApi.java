@@ -1,0 +1,115 @@
+package mesh.install;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import mesh.model.DeclarationJson;
+import mesh.wire.ApiError;
+import mesh.wire.JsonHttp;
+import mesh.wire.ModuleView;
+import mesh.wire.NodeView;
+import mesh.wire.PushReport;
+
+/**
+ * SeatApi is the installer's edge to a controller (the temporary one, then the permanent one):
+ * the few calls an install makes, over {@link JsonHttp} with the operator token. Refusals keep the
+ * controller's own message, with its status.
+ */
+public final class SeatApi {
+
+    /** Refused is a controller's refusal: its status and message. */
+    public static final class Refused extends InstallFailure {
+        private final int status;
+
+        Refused(int status, String message) {
+            super(message);
+            this.status = status;
+        }
+
+        public int status() {
+            return status;
+        }
+    }
+
+    private final String base;
+    private final JsonHttp http;
+    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
+
+    public SeatApi(String base, String token) {
+        this.base = base.replaceAll("/+$", "");
+        this.http = new JsonHttp(this::exchange, token, new JsonHttp.Failures() {
+            @Override
+            public RuntimeException unreachable(Exception e) {
+                return new InstallFailure("cannot reach the controller at " + SeatApi.this.base + ": "
+                        + (e.getMessage() == null ? "no answer" : e.getMessage()));
+            }
+
+            @Override
+            public RuntimeException refused(JsonHttp.Answer a, ApiError error) {
+                return new Refused(a.status(), "the controller at " + SeatApi.this.base + " answered " + a.status() + ": "
+                        + (error == null ? a.body() : error.error()));
+            }
+
+            @Override
+            public RuntimeException unreadable(JsonHttp.Answer a, String detail) {
+                return new InstallFailure("the controller at " + SeatApi.this.base + " answered something unreadable: " + detail);
+            }
+        });
+    }
+
+    public String base() {
+        return base;
+    }
+
+    public List<NodeView> nodes() {
+        return http.call("GET", "/v1/mesh/nodes", null, DeclarationJson.MAPPER.getTypeFactory()
+                .constructCollectionType(List.class, NodeView.class), Duration.ofSeconds(10), Duration.ofSeconds(15));
+    }
+
+    public List<ModuleView> modules() {
+        return http.call("GET", "/v1/mesh/catalogue", null, DeclarationJson.MAPPER.getTypeFactory()
+                .constructCollectionType(List.class, ModuleView.class), Duration.ofSeconds(10), Duration.ofSeconds(15));
+    }
+
+    /** Adds the node with the agent token the installer gave its agent; a node already there (a rerun) is kept. */
+    public void addNode(String name, String address, String token) {
+        try {
+            http.call("POST", "/v1/mesh/nodes", Map.of("name", name, "address", address, "agent", "", "token", token),
+                    (Class<?>) null, Duration.ofSeconds(10), Duration.ofSeconds(15));
+        } catch (Refused e) {
+            if (e.status() != 409) {
+                throw e;
+            }
+        }
+    }
+
+    public void addCatalogue(Map<String, String> manifests) {
+        List<mesh.wire.ManifestFile> files = manifests.entrySet().stream()
+                .map(e -> new mesh.wire.ManifestFile(e.getKey() + ".yaml", e.getValue())).toList();
+        http.call("POST", "/v1/mesh/catalogue", files, (Class<?>) null, Duration.ofSeconds(10), Duration.ofSeconds(15));
+    }
+
+    public void assign(String node, String module) {
+        http.call("PUT", "/v1/mesh/nodes/" + node + "/modules/" + module, null, (Class<?>) null, Duration.ofSeconds(10),
+                Duration.ofSeconds(15));
+    }
+
+    public PushReport push() {
+        return http.call("POST", "/v1/mesh/push", new mesh.wire.PushRequest(null, false, true), PushReport.class,
+                Duration.ofMinutes(5), Duration.ofSeconds(15));
+    }
+
+    private JsonHttp.Answer exchange(String method, String path, Map<String, String> headers, String body, Duration timeout)
+            throws IOException, InterruptedException {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(timeout);
+        headers.forEach(b::header);
+        HttpResponse<String> r = client.send(b.method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                : HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        return new JsonHttp.Answer(r.statusCode(), r.body(), r.headers().firstValue("Retry-After").isPresent());
+    }
+}

@@ -1,0 +1,311 @@
+package mesh.install;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.DriverManager;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import mesh.bundle.BundleLimits;
+import mesh.bundle.BundlePush;
+import mesh.bundle.BundleRef;
+import mesh.bundle.HttpRegistry;
+import mesh.controller.AgentClient;
+import mesh.model.Declaration;
+import mesh.plan.InstallStep;
+import mesh.plan.Preflight;
+import mesh.plan.SeatCatalogue;
+import mesh.wire.HostStatus;
+import mesh.wire.ModuleView;
+import mesh.wire.NodeView;
+import mesh.wire.PushReport;
+
+/**
+ * SeatSteps does each step of seating a new mesh on this machine (see {@link InstallStep}); each
+ * is safe to do again after a crash part-way through it. What each step pushes is planned purely
+ * by {@link SeatCatalogue}; this class only gathers, sends, waits and checks.
+ */
+public final class SeatSteps implements InstallRunner.Steps {
+
+    private static final Duration RUNNING = Duration.ofMinutes(3);
+
+    private final InstallOptions o;
+    private final InstallJournal journal;
+    private final AgentSetup agent;
+    private final TempController temp;
+    private final Consumer<String> say;
+
+    public SeatSteps(InstallOptions o, InstallJournal journal, Consumer<String> say) {
+        this.o = o;
+        this.journal = journal;
+        this.say = say;
+        this.agent = new AgentSetup(o, say);
+        this.temp = new TempController(o.stateDir());
+    }
+
+    @Override
+    public void run(InstallStep step) {
+        switch (step) {
+            case PREFLIGHT -> preflight(Preflight.SEAT_PORTS);
+            case AGENT -> agent.install(agentToken());
+            case STORE -> store();
+            case REGISTRY -> registry();
+            case BUNDLE -> bundle();
+            case CONTROLLER -> controller();
+            case PIVOT -> pivot();
+            case CONFIG -> config();
+            default -> throw new InstallFailure("step " + step.word() + " is not part of seating a mesh");
+        }
+    }
+
+    void preflight(List<Integer> ports) {
+        preflight(o, ports);
+    }
+
+    /** Checks the machine for {@code ports}; every problem named, nothing changed. */
+    static void preflight(InstallOptions o, List<Integer> ports) {
+        List<String> problems = Preflight.problems(MachineFacts.gather(o.engine(), o.address(), o.stateDir(), ports));
+        if (!problems.isEmpty()) {
+            throw new InstallFailure("this machine is not ready; nothing was changed:\n  " + String.join("\n  ", problems));
+        }
+    }
+
+    String agentToken() {
+        return journal.secret("MESH_HOST_TOKEN", InstallJournal::newToken);
+    }
+
+    String controllerToken() {
+        return journal.secret("MESH_CONTROLLER_TOKEN", InstallJournal::newToken);
+    }
+
+    private String storePassword() {
+        return journal.secret("MESH_STORE_PASSWORD", InstallJournal::newToken);
+    }
+
+    private String storeUrl() {
+        return o.storeUrl() != null ? o.storeUrl() : "jdbc:postgresql://" + o.address() + ":5432/mesh";
+    }
+
+    private Map<String, String> values() {
+        Map<String, String> v = new LinkedHashMap<>();
+        v.put("STORE_IMAGE", o.storeImage());
+        v.put("REGISTRY_IMAGE", o.registryImage());
+        v.put("STORE_PASSWORD", o.storeUrl() != null ? "" : storePassword());
+        v.put("STORE_USER", o.storeUrl() != null ? "" : "mesh");
+        v.put("STORE_URL", storeUrl());
+        v.put("CONTROLLER_TOKEN", controllerToken());
+        v.put("ADDRESS", o.address());
+        v.put("EPOCH", Long.toString(epoch() + 1));
+        String bundle = journal.secret("CONTROLLER_BUNDLE", () -> "");
+        if (!bundle.isEmpty()) {
+            v.put("CONTROLLER_BUNDLE", bundle);
+        }
+        return v;
+    }
+
+    /** The built-in manifests the seat runs, filled in: the store only when the mesh keeps its own. */
+    private Map<String, String> manifests(List<String> modules) {
+        Map<String, String> templates = new LinkedHashMap<>();
+        for (String m : modules) {
+            try (InputStream in = SeatSteps.class.getResourceAsStream("/install/" + m + ".yaml")) {
+                templates.put(m, new String(in.readAllBytes(), StandardCharsets.UTF_8));
+            } catch (IOException | NullPointerException e) {
+                throw new InstallFailure("this mesh lacks its built-in manifest " + m);
+            }
+        }
+        return SeatCatalogue.fill(templates, values());
+    }
+
+    private List<String> seatModules(boolean withRegistry, boolean withController) {
+        List<String> modules = new ArrayList<>();
+        if (o.storeUrl() == null) {
+            modules.add(SeatCatalogue.STORE);
+        }
+        if (withRegistry) {
+            modules.add(SeatCatalogue.REGISTRY);
+        }
+        if (withController) {
+            modules.add(SeatCatalogue.CONTROLLER);
+        }
+        return modules;
+    }
+
+    /** Before a controller exists, the installer pushes the seat's declaration to its agent itself. */
+    private void pushToAgent(List<String> modules) {
+        AgentClient client = new AgentClient();
+        HostStatus now = agent.awaitAgent(agentToken(), Duration.ofSeconds(30));
+        Declaration d = SeatCatalogue.declaration(agent.node(), manifests(modules), modules, now.generation() + 1);
+        try {
+            client.pushGrowing(agent.node(), agentToken(), d);
+        } catch (AgentClient.Unreachable e) {
+            throw new InstallFailure("the seat's agent refused its declaration: " + e.getMessage(), e);
+        }
+        awaitRunning(modules);
+    }
+
+    /** Waits until every component of {@code modules} runs on the seat. */
+    private HostStatus awaitRunning(List<String> modules) {
+        long deadline = System.nanoTime() + RUNNING.toNanos();
+        HostStatus s = null;
+        while (System.nanoTime() < deadline) {
+            s = agent.awaitAgent(agentToken(), Duration.ofSeconds(30));
+            List<HostStatus.Component> mine = s.components().stream().filter(c -> modules.contains(c.module())).toList();
+            if (!mine.isEmpty() && mine.stream().allMatch(c -> c.state() == HostStatus.ComponentState.RUNNING)) {
+                return s;
+            }
+            AgentSetup.sleep(500);
+        }
+        throw new InstallFailure("the seat does not run " + String.join(", ", modules) + " after " + RUNNING.toMinutes()
+                + " min: " + (s == null ? "no status" : s.components().stream()
+                .map(c -> c.name() + " " + c.state() + (c.error() == null ? "" : " (" + c.error() + ")")).toList()));
+    }
+
+    void store() {
+        if (o.storeUrl() == null) {
+            pushToAgent(seatModules(false, false));
+        }
+        awaitStore();
+    }
+
+    private void awaitStore() {
+        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+        String last = "";
+        while (System.nanoTime() < deadline) {
+            try (var c = o.storeUrl() != null ? DriverManager.getConnection(storeUrl())
+                    : DriverManager.getConnection(storeUrl(), "mesh", storePassword())) {
+                return;
+            } catch (java.sql.SQLException e) {
+                last = e.getMessage();
+                AgentSetup.sleep(500);
+            }
+        }
+        throw new InstallFailure("the store at " + storeUrl() + " does not accept connections: " + last);
+    }
+
+    void registry() {
+        pushToAgent(seatModules(true, false));
+        String url = registryUrl();
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (true) {
+            try {
+                new HttpRegistry(url).ping();
+                return;
+            } catch (RuntimeException e) {
+                if (System.nanoTime() > deadline) {
+                    throw new InstallFailure("the artifact store at " + url + " does not answer: " + e.getMessage(), e);
+                }
+                AgentSetup.sleep(300);
+            }
+        }
+    }
+
+    private String registryUrl() {
+        return "http://" + o.address() + ":5000";
+    }
+
+    void bundle() {
+        try {
+            BundlePush.Pushed pushed = new BundlePush(new HttpRegistry(registryUrl()), BundleLimits.DEFAULT)
+                    .push(agent.app(), BundleRef.parse("mesh-controller:latest"), "bin/mesh");
+            journal.put("CONTROLLER_BUNDLE", pushed.reference());
+            say.accept("      published " + pushed.reference() + " (" + pushed.entries() + " files, "
+                    + pushed.layerBytes() / 1024 + " KiB)");
+        } catch (RuntimeException e) {
+            throw new InstallFailure("cannot publish the controller's bundle: " + e.getMessage(), e);
+        }
+    }
+
+    private Map<String, String> storeEnv() {
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("MESH_STORE_URL", storeUrl());
+        if (o.storeUrl() == null) {
+            env.put("MESH_STORE_USER", "mesh");
+            env.put("MESH_STORE_PASSWORD", storePassword());
+        }
+        env.put("MESH_CONTROLLER_TOKEN", controllerToken());
+        return env;
+    }
+
+    /** The temporary controller's epoch; the permanent one's is the next (see V2__controller_epoch.sql). */
+    private long epoch() {
+        return Long.parseLong(journal.secret("EPOCH", () -> "0"));
+    }
+
+    void controller() {
+        // a new epoch at each attempt, above any earlier one: the permanent controller of an earlier attempt is fenced too
+        journal.put("EPOCH", Long.toString(Math.max(System.currentTimeMillis(), epoch() + 2)));
+        Map<String, String> env = storeEnv();
+        env.put("MESH_CONTROLLER_EPOCH", Long.toString(epoch()));
+        String url = temp.start(agent.launcher(), env);
+        journal.put("TEMP_CONTROLLER", url);
+        SeatApi api = new SeatApi(url, controllerToken());
+        TempController.await(api, Duration.ofSeconds(60), temp.log());
+        api.addNode(o.node(), o.address(), agentToken());
+        List<String> modules = seatModules(true, true);
+        api.addCatalogue(manifests(modules));
+        for (String m : modules) {
+            api.assign(o.node(), m);
+        }
+        PushReport report = api.push();
+        if (!report.complete()) {
+            throw new InstallFailure("the temporary controller could not push the seat: " + report.nodes().stream()
+                    .map(n -> n.node() + " " + n.outcome() + (n.error() == null ? "" : ": " + n.error())).toList());
+        }
+    }
+
+    void pivot() {
+        SeatApi api = new SeatApi(controllerUrl(), controllerToken());
+        TempController.await(api, Duration.ofMinutes(2), null);
+        List<NodeView> nodes = api.nodes();
+        if (nodes.stream().noneMatch(n -> n.name().equals(o.node()))) {
+            throw new InstallFailure("the controller at " + api.base() + " does not list the seat " + o.node());
+        }
+        List<String> modules = seatModules(true, true);
+        List<ModuleView> catalogue = api.modules();
+        for (String m : modules) {
+            if (catalogue.stream().noneMatch(v -> v.module().equals(m) && o.node().equals(v.taken()))) {
+                throw new InstallFailure("the controller's catalogue does not run " + m + " on " + o.node());
+            }
+        }
+        awaitRunning(modules);
+        fenceCheck();
+        temp.stop();
+    }
+
+    /** The temporary controller, if it still runs, must refuse a write now that the permanent one has started. */
+    private void fenceCheck() {
+        if (temp.running().isEmpty()) {
+            return;
+        }
+        try {
+            new SeatApi(journal.secret("TEMP_CONTROLLER", () -> ""), controllerToken()).assign(o.node(), SeatCatalogue.CONTROLLER);
+        } catch (SeatApi.Refused e) {
+            if (e.status() == 409 && e.getMessage().contains("replaced by a newer one")) {
+                say.accept("      the temporary controller is fenced: " + e.getMessage().replaceAll(".*answered 409: ", ""));
+                return;
+            }
+            throw e;
+        }
+        throw new InstallFailure("the temporary controller still accepts writes after the pivot: it is not fenced");
+    }
+
+    public String controllerUrl() {
+        return "http://" + o.address() + ":7700";
+    }
+
+    void config() {
+        Path file = o.home().resolve(".config/mesh/config");
+        try {
+            java.nio.file.Files.createDirectories(file.getParent());
+            AgentSetup.write(file, "# The operator's mesh CLI settings, written by mesh install (used when MESH_CONTROLLER/MESH_TOKEN are unset).\n"
+                    + "MESH_CONTROLLER=" + controllerUrl() + "\nMESH_TOKEN=" + controllerToken() + "\n", "rw-------");
+        } catch (IOException e) {
+            throw new InstallFailure("cannot write " + file + ": " + e.getMessage(), e);
+        }
+    }
+}

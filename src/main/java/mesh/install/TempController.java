@@ -1,0 +1,105 @@
+package mesh.install;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * TempController is the controller the installer runs as its own child ({@code mesh controller
+ * serve} on a loopback port, over the store) to make the seat a node, add the built-in catalogue
+ * and push: the push that makes the seat's agent run the permanent controller. Its pid is kept in
+ * the state dir, so a rerun after the installer was killed ends the one left behind first.
+ */
+public final class TempController {
+
+    private final Path pidFile;
+    private final Path log;
+
+    public TempController(Path stateDir) {
+        this.pidFile = stateDir.resolve("install/temp-controller.pid");
+        this.log = stateDir.resolve("install/temp-controller.log");
+    }
+
+    /** Starts it and returns its API's URL; one left by an earlier run is ended first. */
+    public String start(Path launcher, Map<String, String> env) {
+        stop();
+        int port = freePort();
+        ProcessBuilder b = new ProcessBuilder(launcher.toString(), "controller", "serve")
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).redirectErrorStream(true)
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+        AgentSetup.clean(b.environment());
+        b.environment().putAll(env);
+        b.environment().put("MESH_CONTROLLER_LISTEN", "127.0.0.1:" + port);
+        try {
+            Process p = b.start();
+            Files.writeString(pidFile, p.pid() + "\n");
+        } catch (IOException e) {
+            throw new InstallFailure("cannot start the temporary controller: " + e.getMessage(), e);
+        }
+        return "http://127.0.0.1:" + port;
+    }
+
+    /** Ends the temporary controller, if one runs (SIGTERM, then SIGKILL after 20 s). */
+    public void stop() {
+        Optional<ProcessHandle> p = running();
+        if (p.isEmpty()) {
+            return;
+        }
+        p.get().destroy();
+        try {
+            p.get().onExit().get(20, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (Exception e) {
+            p.get().destroyForcibly();
+        }
+    }
+
+    /** The temporary controller, if its recorded pid is alive and is a mesh controller. */
+    public Optional<ProcessHandle> running() {
+        try {
+            if (!Files.isRegularFile(pidFile)) {
+                return Optional.empty();
+            }
+            long pid = Long.parseLong(Files.readString(pidFile).strip());
+            return ProcessHandle.of(pid).filter(ProcessHandle::isAlive)
+                    .filter(h -> h.info().arguments().map(a -> String.join(" ", a).contains("controller serve")).orElse(false));
+        } catch (IOException | NumberFormatException e) {
+            return Optional.empty();
+        }
+    }
+
+    public Path log() {
+        return log;
+    }
+
+    private static int freePort() {
+        try (ServerSocket s = new ServerSocket()) {
+            s.bind(new InetSocketAddress("127.0.0.1", 0));
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new InstallFailure("no free port on 127.0.0.1 for the temporary controller: " + e.getMessage(), e);
+        }
+    }
+
+    /** Waits until the controller at {@code api} answers a read. */
+    public static void await(SeatApi api, Duration timeout, Path log) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        RuntimeException last = null;
+        while (System.nanoTime() < deadline) {
+            try {
+                api.nodes();
+                return;
+            } catch (RuntimeException e) {
+                last = e;
+                AgentSetup.sleep(300);
+            }
+        }
+        throw new InstallFailure("the controller at " + api.base() + " did not answer within " + timeout.toSeconds() + " s ("
+                + (last == null ? "" : last.getMessage()) + ")" + (log == null ? "" : "; its log: " + log));
+    }
+}

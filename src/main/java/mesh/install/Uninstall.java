@@ -1,0 +1,168 @@
+package mesh.install;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import mesh.docker.DockerEngine;
+import mesh.model.DeclarationJson;
+import mesh.model.ObservedContainer;
+import mesh.plan.AgentUnit;
+
+/**
+ * Uninstall takes mesh off this machine: the host agent (its unit, or the detached process), the
+ * processes it supervises, the temporary controller, the mesh's containers on this node and its
+ * state. Volumes and the processes' data are kept unless {@code deleteData}; what is kept is said.
+ */
+public final class Uninstall {
+
+    /** Report is what was removed and what was kept. */
+    public record Report(List<String> removed, List<String> kept) {
+    }
+
+    private final Path stateDir;
+    private final Path configDir;
+    private final Path home;
+    private final Consumer<String> say;
+    private final Map<String, String> settings;
+
+    /** {@code settings}: the agent's host.env as read (empty if there is none), for its node and engine. */
+    public Uninstall(Path stateDir, Path configDir, Path home, Map<String, String> settings, Consumer<String> say) {
+        this.settings = settings;
+        this.stateDir = stateDir;
+        this.configDir = configDir;
+        this.home = home;
+        this.say = say;
+    }
+
+    public Report run(boolean deleteData) {
+        List<String> removed = new ArrayList<>();
+        List<String> kept = new ArrayList<>();
+        stopAgent(removed);
+        new TempController(stateDir).stop();
+        stopProcesses(removed);
+        String node = settings.get("MESH_HOST_NODE");
+        if (node != null) {
+            try (DockerEngine engine = new DockerEngine(settings.getOrDefault("MESH_HOST_ENGINE", "unix:///var/run/docker.sock"))) {
+                for (ObservedContainer c : engine.list(node)) {
+                    engine.stop(c.id(), Duration.ofSeconds(60));
+                    engine.remove(c.id());
+                    removed.add("container " + c.name());
+                }
+                for (String v : engine.volumes(node)) {
+                    if (deleteData) {
+                        engine.removeVolume(v);
+                        removed.add("volume " + v);
+                    } else {
+                        kept.add("volume " + v);
+                    }
+                }
+            }
+        }
+        removeState(deleteData, removed, kept);
+        for (Path f : List.of(configDir.resolve("host.env"), configDir.resolve(AgentUnit.UNIT_NAME),
+                home.resolve(".config/mesh/config"))) {
+            try {
+                if (Files.deleteIfExists(f)) {
+                    removed.add(f.toString());
+                }
+            } catch (IOException e) {
+                throw new InstallFailure("cannot remove " + f + ": " + e.getMessage(), e);
+            }
+        }
+        return new Report(removed, kept);
+    }
+
+    private void stopAgent(List<String> removed) {
+        if (AgentSetup.systemdRuns() && Files.exists(configDir.resolve(AgentUnit.UNIT_NAME))) {
+            AgentSetup.run(List.of("systemctl", "disable", "--now", AgentUnit.UNIT_NAME));
+            removed.add("unit " + AgentUnit.UNIT_NAME);
+            return;
+        }
+        Path pidFile = stateDir.resolve("agent.pid");
+        try {
+            if (Files.isRegularFile(pidFile)) {
+                long pid = Long.parseLong(Files.readString(pidFile).strip());
+                ProcessHandle.of(pid).filter(h -> h.info().arguments().map(a -> String.join(" ", a).contains("host serve")).orElse(false))
+                        .ifPresent(h -> {
+                            h.destroy();
+                            h.onExit().orTimeout(30, java.util.concurrent.TimeUnit.SECONDS).exceptionally(x -> {
+                                h.destroyForcibly();
+                                return h;
+                            }).join();
+                            removed.add("host agent (pid " + pid + ")");
+                        });
+            }
+        } catch (IOException | NumberFormatException e) {
+            say.accept("mesh: cannot read " + pidFile + "; the agent may still run");
+        }
+    }
+
+    /** Ends every supervised process's group (TERM, then KILL after 30 s): each leads its own session. */
+    private void stopProcesses(List<String> removed) {
+        Path dir = stateDir.resolve("host/processes");
+        if (!Files.isDirectory(dir)) {
+            return;
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".json")).toList()) {
+                JsonNode r = DeclarationJson.MAPPER.readTree(f.toFile());
+                long pid = r.path("pid").asLong();
+                if (pid > 0 && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+                    signalGroup("TERM", pid);
+                    ProcessHandle h = ProcessHandle.of(pid).orElse(null);
+                    if (h != null) {
+                        h.onExit().orTimeout(30, java.util.concurrent.TimeUnit.SECONDS).exceptionally(x -> {
+                            signalGroup("KILL", pid);
+                            return h;
+                        }).join();
+                    }
+                    removed.add("process " + f.getFileName().toString().replaceAll("\\.json$", "") + " (pid " + pid + ")");
+                }
+            }
+        } catch (IOException e) {
+            throw new InstallFailure("cannot read the supervised processes in " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static void signalGroup(String signal, long pid) {
+        try {
+            new ProcessBuilder("kill", "-" + signal, "--", "-" + pid).redirectErrorStream(true).start().waitFor();
+        } catch (IOException e) {
+            // the group is gone already
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Deletes the state dir; without --delete-data, the processes' data ({@code host/data}: their
+     * working folders, {@code host/volumes}: their module volumes) is kept in it.
+     */
+    private void removeState(boolean deleteData, List<String> removed, List<String> kept) {
+        if (!Files.isDirectory(stateDir)) {
+            return;
+        }
+        List<Path> data = List.of(stateDir.resolve("host/data"), stateDir.resolve("host/volumes"));
+        try (Stream<Path> top = Files.walk(stateDir)) {
+            for (Path p : top.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                if (!deleteData && data.stream().anyMatch(d -> p.startsWith(d) || d.startsWith(p))) {
+                    continue;
+                }
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException e) {
+            throw new InstallFailure("cannot remove the state dir " + stateDir + ": " + e.getMessage(), e);
+        }
+        removed.add("state " + stateDir);
+        if (!deleteData) {
+            data.stream().filter(Files::isDirectory).forEach(d -> kept.add("process data " + d));
+        }
+    }
+}

@@ -1,0 +1,44 @@
+package mesh.plan;
+
+/**
+ * InstallStep is one step of {@code mesh install}, in the order they run (docs/design.md, "The
+ * controller is a process, and the installer raises the artifact store before the pivot"). Each is
+ * recorded in the state dir when it completes, so a rerun resumes after the last one done.
+ */
+public enum InstallStep {
+    PREFLIGHT("preflight", "check the machine: engine, ports, state dir, address"),
+    AGENT("agent", "write and start the host agent"),
+    STORE("store", "raise the store (mesh-store)"),
+    REGISTRY("registry", "raise the artifact store (mesh-registry)"),
+    BUNDLE("bundle", "publish the controller's bundle to the artifact store"),
+    CONTROLLER("controller", "a temporary controller pushes the seat's declaration (the controller as a process)"),
+    PIVOT("pivot", "fence the temporary controller, check the permanent one"),
+    CONFIG("config", "write the operator's CLI config"),
+    JOIN("join", "check that the controller sees this node");
+
+    private final String word;
+    private final String title;
+
+    InstallStep(String word, String title) {
+        this.word = word;
+        this.title = title;
+    }
+
+    /** The step's one word, as printed and recorded. */
+    public String word() {
+        return word;
+    }
+
+    public String title() {
+        return title;
+    }
+
+    public static InstallStep ofWord(String word) {
+        for (InstallStep s : values()) {
+            if (s.word.equals(word)) {
+                return s;
+            }
+        }
+        return null;
+    }
+}

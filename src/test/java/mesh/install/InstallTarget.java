@@ -1,0 +1,106 @@
+package mesh.install;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.model.Container;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import mesh.testbed.PackagedMesh;
+import mesh.testbed.TestbedNodes;
+
+/**
+ * InstallTarget is one simulated node a test installs mesh on, with everything the install writes
+ * kept under one temporary folder (state dir, config dir, the operator's HOME), so that a test can
+ * run the packaged {@code mesh install} inside the node's namespace and leave nothing behind.
+ */
+final class InstallTarget implements AutoCloseable {
+
+    final TestbedNodes.Node node;
+    final Path root;
+    final Path app;
+
+    InstallTarget(TestbedNodes.Node node, Path root) throws IOException {
+        this.node = node;
+        this.root = root;
+        Files.createDirectories(home());
+        this.app = PackagedMesh.copyApp(root);
+    }
+
+    Path state() {
+        return root.resolve("state");
+    }
+
+    Path config() {
+        return root.resolve("etc");
+    }
+
+    Path home() {
+        return root.resolve("home");
+    }
+
+    /** The flags every seat install in the tests gives: this node, its engine, the test images, the folders. */
+    List<String> seatArgs() {
+        return new ArrayList<>(List.of("install", "--node", node.name(), "--address", node.address(), "--engine", node.dockerHost(),
+                "--state-dir", state().toString(), "--config-dir", config().toString(),
+                "--store-image", "mesh-test/postgres:15", "--registry-image", "mesh-test/registry:2"));
+    }
+
+    /** Runs the packaged mesh inside the node's namespace with HOME pointed at the test's home; at most 5 minutes. */
+    PackagedMesh.Result mesh(List<String> args) throws IOException, InterruptedException {
+        return mesh(args, Map.of());
+    }
+
+    PackagedMesh.Result mesh(List<String> args, Map<String, String> env) throws IOException, InterruptedException {
+        File out = File.createTempFile("mesh-install", ".out");
+        File err = File.createTempFile("mesh-install", ".err");
+        try {
+            ProcessBuilder b = new ProcessBuilder(PackagedMesh.command(app, node.name(), args)).redirectOutput(out)
+                    .redirectError(err).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+            b.environment().keySet().removeIf(k -> k.startsWith("MESH_"));
+            b.environment().put("HOME", home().toString());
+            b.environment().putAll(env);
+            Process p = b.start();
+            if (!p.waitFor(5, TimeUnit.MINUTES)) {
+                p.destroyForcibly();
+                throw new AssertionError("mesh " + String.join(" ", args) + " did not finish in 5 minutes\n" + Files.readString(out.toPath()));
+            }
+            return new PackagedMesh.Result(args, p.exitValue(), Files.readString(out.toPath()), Files.readString(err.toPath()));
+        } finally {
+            Files.deleteIfExists(out.toPath());
+            Files.deleteIfExists(err.toPath());
+        }
+    }
+
+    /** Every process whose command line names this test's folder: the agent, the controllers, their shims. */
+    List<ProcessHandle> processes() {
+        String mark = root.toString();
+        return ProcessHandle.allProcesses().filter(h -> h.info().commandLine().map(c -> c.contains(mark)).orElse(false)).toList();
+    }
+
+    @Override
+    public void close() throws IOException {
+        for (ProcessHandle h : processes()) {
+            h.destroyForcibly();
+        }
+        try (DockerClient docker = TestbedNodes.client(node)) {
+            List<Container> mine = docker.listContainersCmd().withShowAll(true)
+                    .withLabelFilter(Map.of("mesh.node", node.name())).exec();
+            for (Container c : mine) {
+                docker.removeContainerCmd(c.getId()).withForce(true).exec();
+            }
+            for (String v : List.of("mesh-store_data", "mesh-registry_data", "smoke_data")) {
+                try {
+                    docker.removeVolumeCmd(v).exec();
+                } catch (RuntimeException e) {
+                    // absent: nothing to remove
+                }
+            }
+        }
+        PackagedMesh.deleteTree(root);
+    }
+}

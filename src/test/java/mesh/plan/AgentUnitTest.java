@@ -1,0 +1,48 @@
+package mesh.plan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class AgentUnitTest {
+
+    @Test
+    void theUnitRestartsTheAgentAloneAndPassesSystemdAnalyzeVerify(@TempDir Path dir) throws Exception {
+        Path launcher = dir.resolve("mesh");
+        Files.writeString(launcher, "#!/bin/sh\nexit 0\n");
+        Files.setPosixFilePermissions(launcher, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Path env = dir.resolve("host.env");
+        Files.writeString(env, AgentUnit.envFile(AgentUnit.settings("n1", "ab".repeat(24), "10.77.0.11",
+                "unix:///var/run/docker.sock", "/var/lib/mesh")));
+        String unit = AgentUnit.unit(launcher.toString(), env.toString(), "10.77.0.11");
+        assertTrue(unit.contains("\nRestart=always\n") && unit.contains("\nKillMode=process\n"), unit);
+        Path file = dir.resolve(AgentUnit.UNIT_NAME);
+        Files.writeString(file, unit);
+        Process p = new ProcessBuilder("systemd-analyze", "verify", file.toString()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        // verify also judges the machine's own units; only lines about ours count
+        String ours = out.lines().filter(l -> l.contains(AgentUnit.UNIT_NAME) || l.contains(file.toString()))
+                .reduce("", (a, b) -> a + b + "\n");
+        assertEquals("", ours, out);
+        assertEquals(0, p.exitValue(), out);
+    }
+
+    @Test
+    void theSettingsNameTheNodeTokenListenEngineAndRecords() {
+        assertEquals("""
+                # The host agent's settings, written by mesh install (mode 0600: it holds the agent token).
+                MESH_HOST_NODE=n1
+                MESH_HOST_TOKEN=t
+                MESH_HOST_LISTEN=10.77.0.11:7701
+                MESH_HOST_ENGINE=unix:///run/mesh-n1/docker.sock
+                MESH_HOST_STATE_DIR=/var/lib/mesh/host
+                """, AgentUnit.envFile(AgentUnit.settings("n1", "t", "10.77.0.11", "unix:///run/mesh-n1/docker.sock", "/var/lib/mesh")));
+    }
+}
