@@ -37,6 +37,6 @@ class StartingServerIT {
     @Test
     void itIsStillNoControllerWhileItStarts() {
         given().auth().oauth2("any").when().get("/v1/mesh/nodes")
-                .then().statusCode(404).body("error", containsString("this process is not a controller"));
+                .then().statusCode(404).body("error", containsString("this is a host agent, not a controller"));
     }
 }
