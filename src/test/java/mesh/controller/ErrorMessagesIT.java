@@ -228,7 +228,7 @@ class ErrorMessagesIT {
                         "module: a\ncomponents:\n  a.web:\n    image: x\n    ports: [99999999999999999999]\n"), "ports"),
                 api("POST", "/v1/mesh/catalogue", files("neg.yaml",
                         "module: a\ncomponents:\n  a.web:\n    image: x\n    ports: [-1]\n"), "-1"),
-                api("POST", "/v1/mesh/catalogue", files("dots.yaml", "module: ..\ncomponents:\n  a.web:\n    image: x\n"), "module:", "\"..\""),
+                api("POST", "/v1/mesh/catalogue", files("dots.yaml", "module: ..\ncomponents:\n  a.web:\n    image: x\n"), "module:", "got \\\"..\\\""),
                 api("POST", "/v1/mesh/catalogue", files("path.yaml", "module: a\ncomponents:\n  ../x:\n    image: x\n"), "../x"),
                 api("PUT", "/v1/mesh/nodes/ace/public-domain", "{\"domain\":5}", "domain"),
                 api("PUT", "/v1/mesh/nodes/ace/public-domain", "{\"domain\":\"" + "a".repeat(300) + ".be\"}", "not a domain name"),
