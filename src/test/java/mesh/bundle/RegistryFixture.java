@@ -54,7 +54,7 @@ public final class RegistryFixture implements AutoCloseable {
         }
     }
 
-    HttpRegistry registry() {
+    public HttpRegistry registry() {
         return new HttpRegistry(url);
     }
 

@@ -79,8 +79,13 @@ final class ProcessBed implements AutoCloseable {
 
     /** {@code mesh bundle push} of the script (plus {@code extra} bytes of padding), returns NAME@sha256:…. */
     String pushBundle(String name, int paddingBytes) throws IOException {
-        Path dir = Files.createDirectories(runDir.resolve("bundle-" + name.replace('/', '-')));
-        Files.writeString(dir.resolve("run"), SCRIPT);
+        return pushScript(name, SCRIPT, paddingBytes);
+    }
+
+    /** {@code mesh bundle push} of a folder whose entrypoint {@code run} is {@code script}. */
+    String pushScript(String name, String script, int paddingBytes) throws IOException {
+        Path dir = Files.createDirectories(runDir.resolve("bundle-" + name.replace('/', '-').replace(':', '-')));
+        Files.writeString(dir.resolve("run"), script);
         Files.setPosixFilePermissions(dir.resolve("run"), PosixFilePermissions.fromString("rwxr-xr-x"));
         if (paddingBytes > 0) {
             byte[] noise = new byte[paddingBytes];
