@@ -54,7 +54,7 @@ public class StatusCommand implements Callable<Integer> {
         return ExitCodes.FAILED;
     }
 
-    /** One line per process: {@code ace/app.web process running, pid 4242, 2 restarts, last exit: exited 1 at T}. */
+    /** One line per process: {@code ace/app.web process running, pid 4242, 2 restarts, last exit: exit 1 at T}. */
     static String process(String node, HostStatus.Component c) {
         HostStatus.Process p = c.process();
         return node + "/" + c.name() + " process " + p.state() + (p.pid() > 0 ? ", pid " + p.pid() : "")

@@ -38,7 +38,7 @@ class ProcessBackoffIT {
 
             JsonNode c = ProcessComponentIT.component(bed.agent.get("/v1/status").json(), name);
             JsonNode p = c.path("process");
-            assertEquals("exited 1", p.path("lastExit").asText(), c.toString());
+            assertEquals("exit 1", p.path("lastExit").asText(), c.toString());
             assertTrue(p.path("restarts").asInt() >= 2, c.toString());
             assertTrue(List.of("restarting", "running").contains(p.path("state").asText()), c.toString());
 
