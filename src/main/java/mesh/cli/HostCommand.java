@@ -5,6 +5,6 @@ import picocli.CommandLine.Command;
 @Command(name = "host",
         mixinStandardHelpOptions = true,
         description = {"The host agent: what runs on every node and applies its declaration to the local engine."},
-        subcommands = {HostServeCommand.class, HostApplyCommand.class, HostHistoryCommand.class})
+        subcommands = {HostServeCommand.class, HostApplyCommand.class, HostHistoryCommand.class, HostLogsCommand.class})
 public class HostCommand {
 }

@@ -16,7 +16,8 @@ import picocli.CommandLine.Spec;
         description = {"Each node as the store knows it and as its agent says it is now.",
             "Per node: the generation last sent and acknowledged (the store's view), the generation its",
             "agent applied and how many components run (asked now, 2 s at most), and what needs",
-            "attention if anything does (agent not answering, behind, failing, converging).",
+            "attention if anything does (agent not answering, behind, failing, converging); then one line",
+            "per process: its state, pid, restarts and last exit status.",
             "SEEN is how long ago the agent last looked at its engine (it looks every MESH_HOST_INTERVAL);",
             "--refresh has every agent look now before it answers (a few seconds at most).",
             "Exit 0 when every node is up to date and running everything; 1 otherwise."})
@@ -47,6 +48,9 @@ public class StatusCommand implements Callable<Integer> {
                             n.agent() == null ? "-" : Long.toString(n.agent().appliedGeneration()),
                             n.agent() == null ? "-" : running(n.agent()),
                             n.agent() == null ? "-" : Times.human(n.agent().lastPass(), now), n.state())).toList());
+            nodes.stream().filter(n -> n.agent() != null).forEach(n -> n.agent().components().stream()
+                    .filter(c -> c.process() != null)
+                    .forEach(c -> output.line(spec, process(n.node().name(), c))));
         }
         List<String> attention = nodes.stream().filter(n -> !n.ok()).map(n -> n.node().name()).toList();
         if (attention.isEmpty()) {
@@ -55,6 +59,15 @@ public class StatusCommand implements Callable<Integer> {
         output.error(spec, "mesh: " + attention.size() + (attention.size() == 1 ? " node needs" : " nodes need") + " attention: "
                 + String.join(", ", attention));
         return ExitCodes.FAILED;
+    }
+
+    /** One line per process: {@code ace/app.web process running, pid 4242, 2 restarts, last exit: exit 1 at T}. */
+    static String process(String node, HostStatus.Component c) {
+        HostStatus.Process p = c.process();
+        return node + "/" + c.name() + " process " + p.state() + (p.pid() > 0 ? ", pid " + p.pid() : "")
+                + ", " + p.restarts() + (p.restarts() == 1 ? " restart" : " restarts")
+                + (p.lastExit() == null ? "" : ", last exit: " + p.lastExit() + " at " + p.lastExitAt())
+                + (p.nextStartAt() == null ? "" : ", next start at " + p.nextStartAt());
     }
 
     static String running(HostStatus agent) {

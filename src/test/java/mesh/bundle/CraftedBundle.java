@@ -13,19 +13,19 @@ import org.apache.commons.compress.compressors.gzip.GzipCompressorOutputStream;
  * CraftedBundle pushes a bundle whose layer a test writes entry by entry, including what an honest
  * push never writes ("../x", absolute paths, links out, bombs), straight through the registry API.
  */
-final class CraftedBundle {
+public final class CraftedBundle {
 
     /** Raw is one tar entry as written: name, tar type flag, content (files) or link target (links). */
-    record Raw(String name, byte type, byte[] content, String link) {
-        static Raw file(String name, byte[] content) {
+    public record Raw(String name, byte type, byte[] content, String link) {
+        public static Raw file(String name, byte[] content) {
             return new Raw(name, TarConstants.LF_NORMAL, content, null);
         }
 
-        static Raw symlink(String name, String target) {
+        public static Raw symlink(String name, String target) {
             return new Raw(name, TarConstants.LF_SYMLINK, null, target);
         }
 
-        static Raw hardlink(String name, String target) {
+        public static Raw hardlink(String name, String target) {
             return new Raw(name, TarConstants.LF_LINK, null, target);
         }
     }
@@ -33,7 +33,7 @@ final class CraftedBundle {
     private CraftedBundle() {
     }
 
-    static byte[] layer(Raw... entries) throws IOException {
+    public static byte[] layer(Raw... entries) throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (TarArchiveOutputStream tar = new TarArchiveOutputStream(new GzipCompressorOutputStream(bytes))) {
             tar.setLongFileMode(TarArchiveOutputStream.LONGFILE_POSIX);
@@ -57,7 +57,7 @@ final class CraftedBundle {
     }
 
     /** Pushes {@code layer} with a config whose entrypoint is {@code entrypoint}; returns NAME@sha256:…. */
-    static BundleRef push(Registry registry, String name, String entrypoint, byte[] layer, long declaredLayerSize)
+    public static BundleRef push(Registry registry, String name, String entrypoint, byte[] layer, long declaredLayerSize)
             throws IOException {
         Path tmp = Files.createTempFile("crafted", ".blob");
         try {
@@ -77,7 +77,7 @@ final class CraftedBundle {
         }
     }
 
-    static BundleRef push(Registry registry, String name, String entrypoint, Raw... entries) throws IOException {
+    public static BundleRef push(Registry registry, String name, String entrypoint, Raw... entries) throws IOException {
         byte[] layer = layer(entries);
         return push(registry, name, entrypoint, layer, layer.length);
     }

@@ -17,15 +17,15 @@ import java.util.Arrays;
  * over 1 KiB (a layer, not a config) and closes the connection, though its Content-Length promised all of it; ALTER serves each
  * manifest with one byte added (Content-Length consistent), under the digest that was asked for.
  */
-final class LyingRegistry implements AutoCloseable {
+public final class LyingRegistry implements AutoCloseable {
 
-    enum Lie { TRUNCATE, ALTER }
+    public enum Lie { TRUNCATE, ALTER }
 
     private final HttpServer server;
     private final String upstream;
     private final Lie lie;
 
-    LyingRegistry(String upstream, Lie lie) throws IOException {
+    public LyingRegistry(String upstream, Lie lie) throws IOException {
         this.upstream = upstream;
         this.lie = lie;
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
@@ -33,7 +33,7 @@ final class LyingRegistry implements AutoCloseable {
         server.start();
     }
 
-    String url() {
+    public String url() {
         return "http://127.0.0.1:" + server.getAddress().getPort();
     }
 

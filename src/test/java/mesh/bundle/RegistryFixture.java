@@ -18,7 +18,7 @@ import mesh.testbed.TestbedNodes;
  * (CNCF Distribution 2.8.2, built by {@code scripts/testbed up}) on the root engine, published on
  * 127.0.0.1 at a free port, labelled with a per-run label and removed with its volume on close.
  */
-final class RegistryFixture implements AutoCloseable {
+public final class RegistryFixture implements AutoCloseable {
 
     static final String IMAGE = "mesh-test/registry:2";
     static final String ENGINE = System.getenv().getOrDefault("MESH_TEST_ENGINE", "unix:///var/run/docker.sock");
@@ -27,9 +27,9 @@ final class RegistryFixture implements AutoCloseable {
     final String run = "bundle-it-" + UUID.randomUUID().toString().substring(0, 8);
     final DockerClient docker = TestbedNodes.client(ENGINE);
     final int port = PackagedMesh.freePort();
-    final String url = "http://127.0.0.1:" + port;
+    public final String url = "http://127.0.0.1:" + port;
 
-    RegistryFixture() throws InterruptedException {
+    public RegistryFixture() throws InterruptedException {
         ExposedPort api = ExposedPort.tcp(5000);
         Ports ports = new Ports();
         ports.bind(api, Ports.Binding.bindIpAndPort("127.0.0.1", port));
@@ -54,7 +54,7 @@ final class RegistryFixture implements AutoCloseable {
         }
     }
 
-    HttpRegistry registry() {
+    public HttpRegistry registry() {
         return new HttpRegistry(url);
     }
 

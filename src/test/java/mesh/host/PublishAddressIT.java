@@ -114,7 +114,7 @@ class PublishAddressIT {
                         "updated " + engine.name("web") + " (" + engine.name("app") + "): replaced; address changed"),
                 moved.lines().stream().sorted().toList());
         assertEquals(List.of(NEW), boundTo(engine.name("web")));
-        assertTrue(engine.inspect(engine.name("web")).getConfig().getLabels().get(Labels.DIGEST).startsWith("v2:"));
+        assertTrue(engine.inspect(engine.name("web")).getConfig().getLabels().get(Labels.DIGEST).startsWith("v3:"), "a replacement carries the current digest version");
     }
 
     /** Creates and starts the container an older mesh (digest v1) made for {@code c} publishing on {@code address}. */
@@ -156,7 +156,7 @@ class PublishAddressIT {
         assertEquals(List.of("updated " + engine.name("web") + " (" + engine.name("app") + "): replaced; address changed"),
                 moved.lines());
         assertEquals(List.of(NEW), boundTo(engine.name("web")));
-        assertTrue(engine.inspect(engine.name("web")).getConfig().getLabels().get(Labels.DIGEST).startsWith("v2:"));
+        assertTrue(engine.inspect(engine.name("web")).getConfig().getLabels().get(Labels.DIGEST).startsWith("v3:"), "a replacement carries the current digest version");
         assertTrue(engine.inspect(engine.name("worker")).getConfig().getLabels().get(Labels.DIGEST).startsWith("v1:"),
                 "what publishes nothing keeps its v1 container");
     }

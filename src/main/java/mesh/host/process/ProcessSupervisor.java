@@ -197,6 +197,7 @@ public final class ProcessSupervisor {
                 pid = orphan.get().pid();
                 info = orphan;
             } else {
+                endStrayCopies(spec, command.shimCmdline());
                 prepare(spec, exitFile);
                 pid = host.launch(command, logs(spec.component()).current());
                 info = awaitShim(pid, command.shimCmdline());
@@ -245,6 +246,37 @@ public final class ProcessSupervisor {
         return allProcesses().stream()
                 .filter(p -> !p.ended() && p.session() == p.pid() && p.cmdline().equals(shimCmdline))
                 .findFirst();
+    }
+
+    /**
+     * endStrayCopies ends the copies of this component's shim that run under another spec and that no record
+     * names (an agent died between starting one and recording it, or the record was lost or holds another
+     * pid): without this they would hold its port, and two copies would run. They are ours by their command
+     * line, which names this component and this state dir's exit file; TERM, then KILL to their group after
+     * the stop timeout, each signal right after checking the process is still that copy.
+     */
+    private void endStrayCopies(ProcessSpec spec, List<String> shimCmdline) {
+        List<ProcInfo> strays = allProcesses().stream()
+                .filter(p -> !p.ended() && p.session() == p.pid() && p.cmdline().size() > 6
+                        && p.cmdline().subList(0, 5).equals(shimCmdline.subList(0, 5))
+                        && p.cmdline().get(6).equals(shimCmdline.get(6)))
+                .toList();
+        for (String signal : List.of("TERM", "KILL")) {
+            for (ProcInfo p : strays) {
+                if (host.inspect(p.pid()).filter(now -> sameCopy(now, p)).isPresent()) {
+                    host.signal(p.pid(), signal, "KILL".equals(signal));
+                }
+            }
+            long deadline = System.nanoTime() + Duration.ofMillis(spec.stopTimeoutMillis()).toNanos();
+            while (System.nanoTime() < deadline
+                    && strays.stream().anyMatch(p -> host.inspect(p.pid()).filter(now -> sameCopy(now, p)).isPresent())) {
+                sleep(POLL);
+            }
+        }
+    }
+
+    private static boolean sameCopy(ProcInfo now, ProcInfo before) {
+        return !now.ended() && now.startTime() == before.startTime() && now.cmdline().equals(before.cmdline());
     }
 
     /** TERM to the shim, KILL to its group after the stop timeout; each signal right after an identity check. */

@@ -1,0 +1,65 @@
+package mesh.cli;
+
+import jakarta.inject.Inject;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import mesh.host.HostSettings;
+import mesh.host.process.LogFiles;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * HostLogsCommand is {@code mesh host logs COMPONENT [--follow]}: the output of a process the host agent
+ * supervises, read from the supervisor's log files ({@code <state-dir>/logs/COMPONENT.log} and its rotated
+ * parts), so it needs no running agent.
+ */
+@Command(name = "logs",
+        mixinStandardHelpOptions = true,
+        description = {"Show the output (stdout and stderr) of a process this host supervises.",
+            "  mesh host logs COMPONENT            its last lines (-n, default 100), oldest first",
+            "  mesh host logs COMPONENT --follow   then every line it writes, until interrupted",
+            "Reads MESH_HOST_STATE_DIR (default /var/lib/mesh); needs no running agent."})
+public class HostLogsCommand implements Callable<Integer> {
+
+    static final Duration POLL = Duration.ofMillis(200);
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "COMPONENT", description = "the component (a process of this node)")
+    String component;
+
+    @Option(names = {"-f", "--follow"}, description = "keep printing what it writes")
+    boolean follow;
+
+    @Option(names = {"-n", "--lines"}, paramLabel = "N", description = "how many of the last lines to show (default 100)")
+    int lines = 100;
+
+    @Option(names = "--config", paramLabel = "FILE", description = "a file of KEY=VALUE lines (the variables below); the environment wins over it")
+    Path config;
+
+    @Inject
+    Output output;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        if (lines < 0) {
+            throw new VerbFailure("--lines must be 0 or more, got " + lines);
+        }
+        Path stateDir = HostSettings.forLocal(ConfigFile.withEnvironment(config, System.getenv())).stateDir();
+        LogFiles logs = LogFiles.of(stateDir, component, LogFiles.Limits.DEFAULT);
+        if (logs.files().isEmpty()) {
+            throw new VerbFailure("no log of component " + component + " in " + logs.current().getParent()
+                    + ": it is not a process this host runs, or it never started");
+        }
+        logs.lastLines(lines).forEach(line -> output.line(spec, line));
+        if (follow) {
+            logs.follow(line -> output.line(spec, line), () -> !Thread.currentThread().isInterrupted(), POLL);
+        }
+        return ExitCodes.OK;
+    }
+}
