@@ -32,6 +32,11 @@ public final class InstallJournal {
         return dir;
     }
 
+    /** The file of the generated secrets, which {@link Uninstall} keeps with the data unless told to delete it. */
+    public Path secretsFile() {
+        return dir.resolve("secrets.env");
+    }
+
     public Set<InstallStep> done() {
         Set<InstallStep> done = EnumSet.noneOf(InstallStep.class);
         Path steps = dir.resolve("steps");

@@ -143,13 +143,17 @@ public final class Uninstall {
 
     /**
      * Deletes the state dir; without --delete-data, the processes' data ({@code host/data}: their
-     * working folders, {@code host/volumes}: their module volumes) is kept in it.
+     * working folders, {@code host/volumes}: their module volumes) is kept in it, and so are the
+     * install's secrets ({@code install/secrets.env}, 0600): the kept store volume only opens with the
+     * password generated at the first install, and the nodes the store lists know this agent's token,
+     * so a later {@code mesh install} over the kept data must use the same ones.
      */
     private void removeState(boolean deleteData, List<String> removed, List<String> kept) {
         if (!Files.isDirectory(stateDir)) {
             return;
         }
-        List<Path> data = List.of(stateDir.resolve("host/data"), stateDir.resolve("host/volumes"));
+        Path secrets = new InstallJournal(stateDir).secretsFile();
+        List<Path> data = List.of(stateDir.resolve("host/data"), stateDir.resolve("host/volumes"), secrets);
         try (Stream<Path> top = Files.walk(stateDir)) {
             for (Path p : top.sorted(java.util.Comparator.reverseOrder()).toList()) {
                 if (!deleteData && data.stream().anyMatch(d -> p.startsWith(d) || d.startsWith(p))) {
@@ -163,6 +167,9 @@ public final class Uninstall {
         removed.add("state " + stateDir);
         if (!deleteData) {
             data.stream().filter(Files::isDirectory).forEach(d -> kept.add("process data " + d));
+            if (Files.isRegularFile(secrets)) {
+                kept.add("install secrets " + secrets + " (the store password and tokens a reinstall over the kept data needs)");
+            }
         }
     }
 }

@@ -27,6 +27,10 @@ import org.junit.jupiter.api.TestMethodOrder;
 class InstallerIT {
 
     static InstallTarget target;
+    /** The nodes that joined with the printed command (n2, n3), left running until the end. */
+    static final List<InstallTarget> joined = new java.util.ArrayList<>();
+    /** The mesh as it was before the seat's uninstall, which a reinstall over the kept data must bring back. */
+    static MeshState beforeUninstall;
 
     @BeforeAll
     static void node() throws Exception {
@@ -36,6 +40,9 @@ class InstallerIT {
 
     @AfterAll
     static void cleanUp() throws Exception {
+        for (InstallTarget t : joined) {
+            t.close();
+        }
         if (target != null) {
             target.close();
         }
@@ -122,75 +129,126 @@ class InstallerIT {
 
     @Test
     @Order(3)
-    void theControllerOutlivesAKilledAgentAndTheRestartedAgentAdoptsIt() throws Exception {
+    void theControllerAnswersThroughoutAKilledAgentAndTheRestartedAgentAdoptsIt() throws Exception {
         long pid = controllerPid();
-        long agent = Long.parseLong(Files.readString(target.state().resolve("agent.pid")).strip());
-        ProcessHandle.of(agent).orElseThrow().destroyForcibly();
-        PackagedMesh.await("the agent is gone", java.time.Duration.ofSeconds(20),
-                () -> ProcessHandle.of(agent).map(h -> !h.isAlive()).orElse(true));
-        json(target.mesh(List.of("node", "list", "-o", "json")));
-        assertTrue(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "the controller died with the agent");
+        java.util.Map<String, String> config = MeshState.envFile(target.home().resolve(".config/mesh/config"));
+        List<String> failures = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        java.util.concurrent.atomic.AtomicInteger answers = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicBoolean polling = new java.util.concurrent.atomic.AtomicBoolean(true);
+        Thread poller = Thread.ofPlatform().daemon().start(() -> {
+            while (polling.get()) {
+                try {
+                    MeshState.get(config.get("MESH_CONTROLLER"), config.get("MESH_TOKEN"), "/v1/mesh/nodes");
+                    answers.incrementAndGet();
+                } catch (Exception | AssertionError e) {
+                    failures.add(java.time.Instant.now() + " " + e);
+                }
+                AgentSetup.sleep(200);
+            }
+        });
+        try {
+            long agent = Long.parseLong(Files.readString(target.state().resolve("agent.pid")).strip());
+            ProcessHandle.of(agent).orElseThrow().destroyForcibly();
+            PackagedMesh.await("the agent is gone", java.time.Duration.ofSeconds(20),
+                    () -> ProcessHandle.of(agent).map(h -> !h.isAlive()).orElse(true));
+            Thread.sleep(3000);   // the controller, alone, for a while
+            assertTrue(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "the controller died with the agent");
 
-        // the rerun starts the agent again, as systemd would; it adopts the controller
-        PackagedMesh.Result again = target.mesh(target.seatArgs());
-        assertEquals(0, again.exit(), again.toString());
-        assertTrue(again.out().contains("the host agent did not answer: started it again"), again.toString());
-        Thread.sleep(3000);
-        assertEquals(pid, controllerPid());
+            // the rerun starts the agent again, as systemd would; it adopts the controller
+            PackagedMesh.Result again = target.mesh(target.seatArgs());
+            assertEquals(0, again.exit(), again.toString());
+            assertTrue(again.out().contains("the host agent did not answer: started it again"), again.toString());
+            Thread.sleep(3000);   // a few passes of the restarted agent's loop
+        } finally {
+            polling.set(false);
+            poller.join();
+        }
+        assertEquals(List.of(), failures, "the controller did not answer while the agent was down or restarting");
+        assertTrue(answers.get() >= 20, "the controller answered " + answers.get() + " times");
+        assertEquals(pid, controllerPid(), "the restarted agent adopted the controller");
+        assertTrue(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false));
+        assertEquals(1, MeshState.copies("mesh-controller.serve"), "one copy of the controller");
         json(target.mesh(List.of("status", "-o", "json")));
     }
 
     @Test
     @Order(4)
-    void aSecondNodeJoinsWithThePrintedCommandAndRunsAnAssignedModule() throws Exception {
-        TestbedNodes.Node n2 = TestbedNodes.up(2).get(1);
-        try (InstallTarget second = new InstallTarget(n2, Files.createTempDirectory("mesh-installer-it-n2"))) {
-            PackagedMesh.Result added = target.mesh(List.of("node", "add", n2.name(), "--address", n2.address()));
+    void twoMoreNodesJoinWithThePrintedCommandAndOneRunsAnAssignedModule() throws Exception {
+        List<TestbedNodes.Node> nodes = TestbedNodes.up(3);
+        for (TestbedNodes.Node n : nodes.subList(1, 3)) {
+            InstallTarget other = new InstallTarget(n, Files.createTempDirectory("mesh-installer-it-" + n.name()));
+            joined.add(other);
+            PackagedMesh.Result added = target.mesh(List.of("node", "add", n.name(), "--address", n.address()));
             assertEquals(0, added.exit(), added.toString());
             String join = added.out().lines().filter(l -> l.strip().startsWith("mesh install --join ")).findFirst()
                     .orElseThrow(() -> new AssertionError("no join line:\n" + added)).strip();
             List<String> args = new java.util.ArrayList<>(List.of(join.substring("mesh ".length()).split(" ")));
-            args.addAll(List.of("--engine", n2.dockerHost(), "--state-dir", second.state().toString(),
-                    "--config-dir", second.config().toString()));
-            PackagedMesh.Result joined = second.mesh(args);
-            assertEquals(0, joined.exit(), joined.toString());
-
-            Path web = target.root.resolve("web.yaml");
-            Files.writeString(web, """
-                    module: web2
-                    components:
-                      web2.server:
-                        image: mesh-test/busybox:1
-                        args: [httpd, -f, -p, "8080"]
-                    """);
-            json(target.mesh(List.of("catalogue", "add", web.toString(), "-o", "json")));
-            json(target.mesh(List.of("assign", n2.name(), "web2", "-o", "json")));
-            json(target.mesh(List.of("push", "--wait", "-o", "json")));
-            PackagedMesh.Result status = target.mesh(List.of("status"));
-            assertEquals(0, status.exit(), status.toString());
-            try (var docker = TestbedNodes.client(n2)) {
-                assertTrue(docker.listContainersCmd().exec().stream().anyMatch(c -> List.of(c.getNames()).contains("/web2.server")));
-            }
-            PackagedMesh.Result gone = second.mesh(List.of("uninstall", "--state-dir", second.state().toString(),
-                    "--config-dir", second.config().toString()));
-            assertEquals(0, gone.exit(), gone.toString());
+            args.addAll(List.of("--engine", n.dockerHost(), "--state-dir", other.state().toString(),
+                    "--config-dir", other.config().toString()));
+            PackagedMesh.Result done = other.mesh(args);
+            assertEquals(0, done.exit(), done.toString());
+        }
+        TestbedNodes.Node n3 = nodes.get(2);
+        Path web = target.root.resolve("web.yaml");
+        Files.writeString(web, """
+                module: web2
+                components:
+                  web2.server:
+                    image: mesh-test/busybox:1
+                    args: [httpd, -f, -p, "8080"]
+                """);
+        json(target.mesh(List.of("catalogue", "add", web.toString(), "-o", "json")));
+        json(target.mesh(List.of("assign", n3.name(), "web2", "-o", "json")));
+        json(target.mesh(List.of("push", "--wait", "-o", "json")));
+        JsonNode status = json(target.mesh(List.of("status", "-o", "json")));
+        for (TestbedNodes.Node n : nodes) {
+            assertTrue(status.toString().contains("\"" + n.name() + "\""), n.name() + " not in the status: " + status);
+        }
+        try (var docker = TestbedNodes.client(n3)) {
+            assertTrue(docker.listContainersCmd().exec().stream().anyMatch(c -> List.of(c.getNames()).contains("/web2.server")),
+                    "web2.server does not run on " + n3.name());
+        }
+        try (var docker = TestbedNodes.client(nodes.get(1))) {
+            assertTrue(docker.listContainersCmd().exec().stream().noneMatch(c -> List.of(c.getNames()).contains("/web2.server")),
+                    "web2.server runs on " + nodes.get(1).name() + " too");
         }
     }
 
     @Test
     @Order(5)
     void uninstallLeavesNoMeshProcessContainerOrStateAndKeepsTheStoresVolume() throws Exception {
+        beforeUninstall = MeshState.of(target);
         PackagedMesh.Result gone = target.mesh(List.of("uninstall", "--state-dir", target.state().toString(),
                 "--config-dir", target.config().toString()));
         assertEquals(0, gone.exit(), gone.toString());
         assertTrue(gone.out().contains("kept volume mesh-store_data"), gone.toString());
         assertEquals(List.of(), target.processes().stream().map(h -> h.info().commandLine().orElse("?")).toList());
-        assertTrue(!Files.exists(target.state().resolve("install")) && !Files.exists(target.config().resolve("host.env"))
-                && !Files.exists(target.home().resolve(".config/mesh/config")));
+        assertTrue(!Files.exists(target.state().resolve("install/steps")) && !Files.exists(target.state().resolve("host/processes"))
+                && !Files.exists(target.config().resolve("host.env")) && !Files.exists(target.home().resolve(".config/mesh/config")));
+        Path secrets = target.state().resolve("install/secrets.env");
+        assertTrue(gone.out().contains("kept install secrets " + secrets), gone.toString());
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(secrets)));
         try (var docker = TestbedNodes.client(target.node)) {
             assertEquals(List.of(), docker.listContainersCmd().withShowAll(true)
                     .withLabelFilter(java.util.Map.of("mesh.node", target.node.name())).exec());
             assertTrue(docker.listVolumesCmd().exec().getVolumes().stream().anyMatch(v -> v.getName().equals("mesh-store_data")));
         }
+    }
+
+    @Test
+    @Order(6)
+    void aReinstallOverTheKeptDataBringsTheSameNodesAndCatalogueBack() throws Exception {
+        PackagedMesh.Result again = target.mesh(target.seatArgs());
+        assertEquals(0, again.exit(), again.toString());
+        MeshState after = MeshState.of(target);
+        assertEquals(3, after.nodes().size(), after.nodes().toString());
+        assertEquals(5, after.catalogue().size(), "the built-in three and the two added before: " + after.catalogue());
+        assertEquals(beforeUninstall.nodes(), after.nodes(), "nodes");
+        assertEquals(beforeUninstall.catalogue(), after.catalogue(), "catalogue");
+        assertEquals(beforeUninstall.roster(), after.roster(), "roster");
+        assertEquals(beforeUninstall.containers(), after.containers(), "the seat's containers");
+        assertEquals(beforeUninstall.processes(), after.processes(), "the seat's processes");
+        PackagedMesh.Result status = target.mesh(List.of("status"));
+        assertEquals(0, status.exit(), status.toString());
     }
 }
