@@ -23,6 +23,7 @@ import mesh.host.process.ProcessStatus;
 import mesh.host.process.ProcessSupervisor;
 import mesh.model.Declaration;
 import mesh.model.ObservedContainer;
+import mesh.plan.BundleRetention;
 import mesh.plan.HostDiff;
 import mesh.plan.HostPlan;
 import org.jboss.logging.Logger;
@@ -162,6 +163,7 @@ public class HostAgent {
             }
             markApplied(d, done);
             keepEdge(d);
+            cleanBundles(d);
         } catch (RuntimeException e) {
             noteFailures(Map.of(HostStatus.ENGINE, String.valueOf(e.getMessage())));
             converged = false;
@@ -214,6 +216,18 @@ public class HostAgent {
             }
         } catch (RuntimeException e) {
             LOG.warnf("the process supervisor failed: %s", e.getMessage());
+        }
+    }
+
+    /** Deletes the bundles no declared component or supervised process uses (see {@link BundleRetention}). */
+    private void cleanBundles(Declaration d) {
+        try {
+            List<String> deleted = processes.clean(d, clock.instant(), BundleRetention.Policy.DEFAULT);
+            if (!deleted.isEmpty()) {
+                LOG.infof("deleted %d bundle(s) no component uses: %s", deleted.size(), deleted);
+            }
+        } catch (RuntimeException e) {
+            LOG.warnf("could not clean the unused bundles: %s", e.getMessage());
         }
     }
 

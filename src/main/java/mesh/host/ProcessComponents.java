@@ -9,7 +9,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import mesh.bundle.BundleFailure;
 import mesh.bundle.BundleFetch;
 import mesh.bundle.BundleLimits;
@@ -27,6 +29,7 @@ import mesh.model.ContainerRequest;
 import mesh.model.Declaration;
 import mesh.model.ObservedContainer;
 import mesh.model.SpecDigest;
+import mesh.plan.BundleRetention;
 
 /**
  * ProcessComponents is the agent's edge to the components of process form ({@code bundle:}): it turns a
@@ -190,6 +193,71 @@ final class ProcessComponents {
             }
         } catch (IOException e) {
             // a hidden folder left behind is harmless: the next fetch uses another name
+        }
+    }
+
+    /**
+     * Deletes the bundles {@link BundleRetention} lets go: unpacked folders and cached downloads of digests
+     * that neither {@code d} declares nor a supervised process runs from, beyond the few recently used ones.
+     * A folder's modification time is its last use: a declared bundle's is renewed (at most once a minute).
+     * Returns the digests deleted. Called by the agent's pass, on the same thread as every apply, so no
+     * fetch or start races it.
+     */
+    List<String> clean(Declaration d, Instant now, BundleRetention.Policy policy) {
+        Path unpacked = stateDir.resolve("bundles").resolve("unpacked");
+        Path cached = stateDir.resolve("bundles").resolve("sha256");
+        Set<String> inUse = new TreeSet<>();
+        d.components().stream().filter(ComponentSpec::process).map(c -> BundleRef.parse(c.bundle()))
+                .filter(BundleRef::pinned).forEach(r -> inUse.add(r.digest().hex()));
+        for (String component : supervisor.records().components()) {
+            supervisor.records().read(component).ifPresent(r -> inUse.add(Path.of(r.spec().bundleDir()).getFileName().toString()));
+        }
+        Map<String, Instant> lastUse = new TreeMap<>();
+        for (Path dir : List.of(unpacked, cached)) {
+            for (Path entry : entries(dir)) {
+                Instant used = modified(entry);
+                if (inUse.contains(entry.getFileName().toString()) && used.isBefore(now.minusSeconds(60))) {
+                    touch(entry, now);
+                    used = now;
+                }
+                lastUse.merge(entry.getFileName().toString(), used, (a, b) -> a.isAfter(b) ? a : b);
+            }
+        }
+        List<BundleRetention.Held> held = lastUse.entrySet().stream()
+                .map(e -> new BundleRetention.Held(e.getKey(), e.getValue())).toList();
+        List<String> delete = BundleRetention.toDelete(held, inUse, now, policy);
+        for (String digest : delete) {
+            deleteTree(unpacked.resolve(digest));
+            deleteTree(cached.resolve(digest));
+        }
+        return delete;
+    }
+
+    /** The bundle folders under {@code dir}, named by their digest's hex (half-made hidden ones are not). */
+    private static List<Path> entries(Path dir) {
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        try (java.util.stream.Stream<Path> list = Files.list(dir)) {
+            return list.filter(p -> p.getFileName().toString().matches("[0-9a-f]{64}")).toList();
+        } catch (IOException e) {
+            return List.of();   // unreadable now: nothing is deleted this pass
+        }
+    }
+
+    private static Instant modified(Path p) {
+        try {
+            return Files.getLastModifiedTime(p).toInstant();
+        } catch (IOException e) {
+            return Instant.MAX;   // unreadable: treated as just used, so never deleted for its age
+        }
+    }
+
+    private static void touch(Path p, Instant now) {
+        try {
+            Files.setLastModifiedTime(p, java.nio.file.attribute.FileTime.from(now));
+        } catch (IOException e) {
+            // its age stays: at worst it is fetched again later
         }
     }
 
