@@ -16,7 +16,7 @@ import mesh.testbed.TestbedNodes;
 /**
  * RegistryFixture is a real artifact store for a test: a container from {@code mesh-test/registry:2}
  * (CNCF Distribution 2.8.2, built by {@code scripts/testbed up}) on the root engine, published on
- * 127.0.0.1 at a free port, labelled with a per-run label and removed with its volume on close.
+ * 127.0.0.1 at a free port (or on a simulated node's engine and address), labelled with a per-run label and removed with its volume on close.
  */
 public final class RegistryFixture implements AutoCloseable {
 
@@ -25,14 +25,21 @@ public final class RegistryFixture implements AutoCloseable {
     static final String RUN_LABEL = "mesh.test.run";
 
     final String run = "bundle-it-" + UUID.randomUUID().toString().substring(0, 8);
-    final DockerClient docker = TestbedNodes.client(ENGINE);
+    final DockerClient docker;
     final int port = PackagedMesh.freePort();
-    public final String url = "http://127.0.0.1:" + port;
+    public final String url;
 
     public RegistryFixture() throws InterruptedException {
+        this(ENGINE, "127.0.0.1");
+    }
+
+    /** A registry on {@code engine} (a simulated node's, say), published on {@code address} (that node's). */
+    public RegistryFixture(String engine, String address) throws InterruptedException {
+        docker = TestbedNodes.client(engine);
+        url = "http://" + address + ":" + port;
         ExposedPort api = ExposedPort.tcp(5000);
         Ports ports = new Ports();
-        ports.bind(api, Ports.Binding.bindIpAndPort("127.0.0.1", port));
+        ports.bind(api, Ports.Binding.bindIpAndPort(address, port));
         String id = docker.createContainerCmd(IMAGE).withName(run).withLabels(Map.of(RUN_LABEL, run))
                 .withExposedPorts(api).withHostConfig(HostConfig.newHostConfig().withPortBindings(ports)).exec().getId();
         docker.startContainerCmd(id).exec();

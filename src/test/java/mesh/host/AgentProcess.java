@@ -26,6 +26,7 @@ final class AgentProcess implements AutoCloseable {
     static final ObjectMapper JSON = new ObjectMapper();
 
     private final Path app;
+    private final String netns;
     private final Map<String, String> env;
     private final URI base;
     private final String token;
@@ -48,14 +49,23 @@ final class AgentProcess implements AutoCloseable {
      * the same env, port and state dir at every launch.
      */
     AgentProcess(Path app, String node, String token, Path stateDir, String engine) {
+        this(app, node, token, stateDir, engine, null, "127.0.0.1");
+    }
+
+    /**
+     * As above, inside the network namespace {@code netns} (a simulated node; null: this one), listening
+     * on {@code address}, the node's address there.
+     */
+    AgentProcess(Path app, String node, String token, Path stateDir, String engine, String netns, String address) {
         this.app = app;
+        this.netns = netns;
         int port = PackagedMesh.freePort();
         this.token = token;
-        this.base = URI.create("http://127.0.0.1:" + port);
+        this.base = URI.create("http://" + address + ":" + port);
         Map<String, String> e = new TreeMap<>();
         e.put("MESH_HOST_NODE", node);
         e.put("MESH_HOST_TOKEN", token);
-        e.put("MESH_HOST_LISTEN", "127.0.0.1:" + port);
+        e.put("MESH_HOST_LISTEN", address + ":" + port);
         e.put("MESH_HOST_STATE_DIR", stateDir.toString());
         e.put("MESH_HOST_INTERVAL", "1s");
         e.put("MESH_HOST_ENGINE", engine);
@@ -68,7 +78,7 @@ final class AgentProcess implements AutoCloseable {
             throw new IllegalStateException("the agent is already running, pid " + process.pid());
         }
         Files.createDirectories(log.getParent());
-        ProcessBuilder pb = new ProcessBuilder(PackagedMesh.command(app, null, List.of("host", "serve")))
+        ProcessBuilder pb = new ProcessBuilder(PackagedMesh.command(app, netns, List.of("host", "serve")))
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile());
         pb.environment().keySet().removeIf(k -> k.startsWith("MESH_"));
@@ -90,6 +100,11 @@ final class AgentProcess implements AutoCloseable {
             Thread.sleep(50);
         }
         throw new IllegalStateException("the agent did not answer within " + timeout + "; log:\n" + Files.readString(log));
+    }
+
+    /** The agent's API, {@code http://ADDRESS:PORT}, as a controller reaches it. */
+    String url() {
+        return base.toString();
     }
 
     long pid() {

@@ -30,7 +30,8 @@ import mesh.testbed.TestbedNodes;
 /**
  * ProcessBed is the test bed of the process ITs: a real artifact store ({@link RegistryFixture}), a real
  * host agent ({@link AgentProcess}, the packaged mesh) on the root engine under a node name of its own,
- * listening on 127.0.0.1 (the declaration's address, where its processes listen too), and a bundle made
+ * listening on 127.0.0.1 (the declaration's address, where its processes listen too) — or the same on a
+ * simulated node, in its network namespace, against its engine and on its address — and a bundle made
  * with {@code mesh bundle push}: a script that writes what it sees (its /etc/hosts, its volume's marker,
  * its VERSION) into a folder and serves it with busybox httpd on {@code $MESH_ADDRESS:$PORT}.
  * {@link #close} removes every process (an empty declaration), container, network and the registry.
@@ -54,10 +55,14 @@ final class ProcessBed implements AutoCloseable {
             "");
 
     final String node = "proc-" + UUID.randomUUID().toString().substring(0, 8);
+    /** The agent's token: hex, so a controller can be told it ({@code mesh node add --token}). */
+    final String token = UUID.randomUUID().toString().replace("-", "");
+    /** The address the agent and its processes listen on: 127.0.0.1, or the simulated node's. */
+    final String address;
     final Path runDir;
     final Path stateDir;
     final RegistryFixture registry;
-    final DockerClient docker = TestbedNodes.client(ENGINE);
+    final DockerClient docker;
     final AgentProcess agent;
     private final Path appCopy;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -65,12 +70,25 @@ final class ProcessBed implements AutoCloseable {
     int launches;
 
     ProcessBed(String what) throws IOException, InterruptedException {
+        this(what, null);
+    }
+
+    /**
+     * A bed on the simulated node {@code on} (null: the root engine on 127.0.0.1): the agent runs in the
+     * node's network namespace against its engine, listening on its address, and the registry is a
+     * container of that engine published on that address.
+     */
+    ProcessBed(String what, TestbedNodes.Node on) throws IOException, InterruptedException {
+        address = on == null ? ADDRESS : on.address();
+        String engine = on == null ? ENGINE : on.dockerHost();
+        docker = TestbedNodes.client(engine);
         runDir = Path.of("target", what, node).toAbsolutePath();
         stateDir = runDir.resolve("state");
         Files.createDirectories(stateDir);
-        registry = new RegistryFixture();
+        registry = new RegistryFixture(engine, address);
         appCopy = Files.createTempDirectory("mesh-" + what + "-");
-        agent = new AgentProcess(PackagedMesh.copyApp(appCopy), node, "token-" + node, stateDir, ENGINE);
+        agent = new AgentProcess(PackagedMesh.copyApp(appCopy), node, token, stateDir, engine,
+                on == null ? null : on.name(), address);
     }
 
     void startAgent() throws IOException, InterruptedException {
@@ -111,13 +129,13 @@ final class ProcessBed implements AutoCloseable {
     }
 
     String declaration(List<ComponentSpec> components) {
-        return DeclarationJson.write(new Declaration(node, ADDRESS, ++generation, components, registry.url));
+        return DeclarationJson.write(new Declaration(node, address, ++generation, components, registry.url));
     }
 
-    /** GET http://127.0.0.1:PORT/PATH: the body, or null when nothing answers. */
+    /** GET http://ADDRESS:PORT/PATH: the body, or null when nothing answers. */
     String get(int port, String path) throws InterruptedException {
         try {
-            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://" + ADDRESS + ":" + port + path))
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://" + address + ":" + port + path))
                     .timeout(Duration.ofSeconds(3)).GET().build(), HttpResponse.BodyHandlers.ofString());
             return r.statusCode() == 200 ? r.body() : null;
         } catch (IOException e) {
@@ -164,6 +182,8 @@ final class ProcessBed implements AutoCloseable {
         List<String> problems = new ArrayList<>();
         try {
             if (agent.alive()) {
+                // above whatever generation the agent holds (a controller may have pushed to it)
+                generation = Math.max(generation, agent.get("/v1/status").json().path("generation").asLong());
                 agent.put(declaration(List.of()));
                 PackagedMesh.await("the agent removes every process", Duration.ofSeconds(60), () -> {
                     try {
@@ -182,7 +202,11 @@ final class ProcessBed implements AutoCloseable {
             problems.add("kill the agent: " + e);
         }
         for (Container c : containers()) {
-            docker.removeContainerCmd(c.getId()).withForce(true).exec();
+            try {
+                docker.removeContainerCmd(c.getId()).withForce(true).exec();
+            } catch (com.github.dockerjava.api.exception.NotFoundException gone) {
+                // the agent's last removal finished meanwhile
+            }
         }
         docker.listNetworksCmd().exec().stream().filter(n -> n.getName().equals(node))
                 .forEach(n -> docker.removeNetworkCmd(n.getId()).exec());

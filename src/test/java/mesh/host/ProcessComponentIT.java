@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.github.dockerjava.api.model.Container;
 import com.github.dockerjava.api.model.Event;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,12 +16,15 @@ import java.util.Map;
 import java.util.TreeMap;
 import mesh.model.ComponentSpec;
 import mesh.testbed.PackagedMesh;
+import mesh.testbed.TestbedNodes;
 import org.junit.jupiter.api.Test;
 
 /**
- * ProcessComponentIT runs a component of process form end to end on real parts: {@code mesh bundle push} to a
- * real registry, a declaration with the process and two containers pushed to the packaged agent, which
- * fetches and verifies the bundle and runs it under its supervisor. The process answers on its port at the
+ * ProcessComponentIT runs a component of process form end to end on real parts, on simulated node n1:
+ * {@code mesh bundle push} (the packaged CLI) to the test registry ({@code mesh-test/registry:2} on the
+ * node's engine), a declaration with the process and two containers pushed to the packaged agent, which
+ * runs in the node's network namespace against the node's engine, fetches and verifies the bundle and
+ * runs it under its supervisor. The process answers on its port at the
  * node's address, resolves its bound name to the declared address, and keeps its volume's data; a second
  * apply of the same components touches nothing (same pid and start time, no engine event); a new VERSION
  * restarts exactly the process.
@@ -31,7 +35,8 @@ class ProcessComponentIT {
 
     @Test
     void aBundleRunsAsAProcessBesideContainersAndASecondApplyTouchesNothing() throws Exception {
-        try (ProcessBed bed = new ProcessBed("process-component")) {
+        TestbedNodes.Node n1 = TestbedNodes.up(1).get(0);
+        try (ProcessBed bed = new ProcessBed("process-component", n1)) {
             String bundle = bed.pushBundle("it/web:1", 0);
             assertTrue(bundle.matches("it/web@sha256:[0-9a-f]{64}"), bundle);
             bed.startAgent();
@@ -59,6 +64,10 @@ class ProcessComponentIT {
             assertEquals(List.of(pid), shims, "exactly one copy runs, the one the status names");
             assertTrue(web.path("digest").asText().startsWith("v3:"), web.toString());
             assertEquals(web.path("digest").asText(), ProcessBed.shimDigest(pid));
+            assertEquals(netns(n1), Files.readSymbolicLink(Path.of("/proc", Long.toString(bed.agent.pid()), "ns/net")).toString(),
+                    "the agent runs in the node's network namespace");
+            assertEquals(netns(n1), Files.readSymbolicLink(Path.of("/proc", Long.toString(pid), "ns/net")).toString(),
+                    "so does its process");
             long started = ProcessBed.startTime(pid);
             Map<String, String> containers = containers(bed);
             assertEquals(2, containers.size(), containers.toString());
@@ -75,7 +84,7 @@ class ProcessComponentIT {
             assertEquals(List.of(pid), ProcessBed.shims(bed.node + ".web"));
             assertEquals(started, ProcessBed.startTime(pid), "same pid, same start time");
             assertEquals(containers, containers(bed), "same containers, same start times");
-            assertEquals(List.of(), events(bed, since, until), "engine events for this node during the second apply");
+            assertEquals(List.of(), events(bed, since, until), "the node engine's events for these containers during the second apply");
 
             // a new VERSION (env) restarts exactly the process
             List<ComponentSpec> changed = List.of(
@@ -92,6 +101,11 @@ class ProcessComponentIT {
             assertTrue(newPid != pid);
             assertEquals(containers, containers(bed), "the containers are untouched");
         }
+    }
+
+    /** The node's network namespace as /proc shows a process's: {@code net:[INODE]} of /run/netns/NAME. */
+    static String netns(TestbedNodes.Node n) throws java.io.IOException {
+        return "net:[" + Files.getAttribute(Path.of("/run/netns", n.name()), "unix:ino") + "]";
     }
 
     static JsonNode component(JsonNode status, String name) {
