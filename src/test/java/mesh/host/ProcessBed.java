@@ -201,17 +201,22 @@ final class ProcessBed implements AutoCloseable {
         } catch (InterruptedException e) {
             problems.add("kill the agent: " + e);
         }
-        for (Container c : containers()) {
-            try {
-                docker.removeContainerCmd(c.getId()).withForce(true).exec();
-            } catch (com.github.dockerjava.api.exception.NotFoundException gone) {
-                // the agent's last removal finished meanwhile
+        try {
+            for (Container c : containers()) {
+                try {
+                    docker.removeContainerCmd(c.getId()).withForce(true).exec();
+                } catch (com.github.dockerjava.api.exception.NotFoundException gone) {
+                    // the agent's last removal finished meanwhile
+                }
             }
+            docker.listNetworksCmd().exec().stream().filter(n -> n.getName().equals(node))
+                    .forEach(n -> docker.removeNetworkCmd(n.getId()).exec());
+        } catch (RuntimeException e) {
+            problems.add("remove the containers and network: " + e);
+        } finally {
+            registry.close();
+            PackagedMesh.deleteTree(appCopy);
         }
-        docker.listNetworksCmd().exec().stream().filter(n -> n.getName().equals(node))
-                .forEach(n -> docker.removeNetworkCmd(n.getId()).exec());
-        registry.close();
-        PackagedMesh.deleteTree(appCopy);
         if (!problems.isEmpty()) {
             throw new AssertionError(String.join("; ", problems));
         }
