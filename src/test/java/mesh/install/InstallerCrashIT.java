@@ -17,9 +17,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * InstallerCrashIT: {@code mesh install} SIGKILLed during each of its steps 2 to 7 in turn, rerun
- * each time, ends in the same mesh as an install never killed: one agent, one controller process
- * (no temporary controller left), the store and artifact store once each, the mesh usable through
- * the config file.
+ * each time, ends in the same mesh as an install never killed on the same node (run first, then
+ * uninstalled with its data): the same nodes, catalogue, roster, containers and supervised processes
+ * ({@link MeshState}), one agent, one controller process (no temporary controller left), the mesh
+ * usable through the config file.
  */
 class InstallerCrashIT {
 
@@ -27,6 +28,15 @@ class InstallerCrashIT {
     void anInstallKilledDuringEachStepAndRerunEndsInTheSameMesh() throws Exception {
         TestbedNodes.Node n1 = TestbedNodes.up(1).get(0);
         try (InstallTarget target = new InstallTarget(n1, Files.createTempDirectory("mesh-installer-crash-it"))) {
+            // an install never killed first: the state every killed and rerun one must end in
+            PackagedMesh.Result whole = target.mesh(target.seatArgs());
+            assertEquals(0, whole.exit(), whole.toString());
+            MeshState uninterrupted = MeshState.of(target);
+            assertEquals(3, uninterrupted.catalogue().size(), uninterrupted.toString());
+            PackagedMesh.Result gone = target.mesh(List.of("uninstall", "--delete-data", "--state-dir", target.state().toString(),
+                    "--config-dir", target.config().toString()));
+            assertEquals(0, gone.exit(), gone.toString());
+
             List<String> killedAt = new ArrayList<>();
             for (String step : List.of("agent", "store", "registry", "bundle", "controller", "pivot")) {
                 if (killDuring(target, step)) {
@@ -36,6 +46,14 @@ class InstallerCrashIT {
             assertEquals(List.of("agent", "store", "registry", "bundle", "controller", "pivot"), killedAt);
             PackagedMesh.Result last = target.mesh(target.seatArgs());
             assertEquals(0, last.exit(), last.toString());
+
+            MeshState after = MeshState.of(target);
+            assertEquals(uninterrupted.nodes(), after.nodes(), "nodes");
+            assertEquals(uninterrupted.catalogue(), after.catalogue(), "catalogue");
+            assertEquals(uninterrupted.roster(), after.roster(), "roster");
+            assertEquals(uninterrupted.containers(), after.containers(), "containers");
+            assertEquals(uninterrupted.processes(), after.processes(), "processes");
+            assertTrue(after.processes().stream().allMatch(p -> p.endsWith("live copies=1")), after.processes().toString());
 
             assertEquals(0, target.mesh(List.of("node", "list")).exit());
             PackagedMesh.Result status = target.mesh(List.of("status"));
