@@ -77,4 +77,18 @@ class GoodManifestsTest {
         Manifest m = ManifestYaml.parse("a.yaml", "module: a\ncomponents:\n  a.web:\n    image: busybox\n    args: [httpd, -p, 8080]\n");
         assertEquals(List.of("httpd", "-p", "8080"), m.components().get("a.web").args());
     }
+
+    @Test
+    void aRouteMayNameItsDomainAndTheQuotedStarIsTheWildcardRoute() {
+        Manifest m = ManifestYaml.parse("wild.yaml", """
+                module: wild
+                components:
+                  wild.web: {image: busybox, ports: [80]}
+                routes:
+                  "*": {component: wild.web, port: 80}
+                  www: {component: wild.web, port: 80, domain: zurag.be}
+                """);
+        assertEquals(Map.of("*", new Manifest.Route("wild.web", 80, null), "www", new Manifest.Route("wild.web", 80, "zurag.be")),
+                m.routes());
+    }
 }
