@@ -79,7 +79,7 @@ class GoodManifestsTest {
     }
 
     @Test
-    void aRouteMayNameItsDomainAndTheQuotedStarIsTheWildcardRoute() {
+    void aRouteMayNameItsDomainAndTheQuotedStarIsTheWildcardRoute() throws Exception {
         Manifest m = ManifestYaml.parse("wild.yaml", """
                 module: wild
                 components:
@@ -90,5 +90,10 @@ class GoodManifestsTest {
                 """);
         assertEquals(Map.of("*", new Manifest.Route("wild.web", 80, null), "www", new Manifest.Route("wild.web", 80, "zurag.be")),
                 m.routes());
+        assertEquals(m, DeclarationJson.MAPPER.readValue(DeclarationJson.write(m), Manifest.class), "as the store keeps it");
+        assertTrue(DeclarationJson.write(ManifestYaml.parse("a.yaml", WEB_ROUTE)).indexOf("domain") < 0,
+                "a route without a domain is stored as before");
     }
+
+    static final String WEB_ROUTE = "module: a\ncomponents:\n  a.web: {image: busybox}\nroutes:\n  www: {component: a.web, port: 80}\n";
 }
