@@ -39,6 +39,8 @@ public final class EdgePlan {
     public static final String MODULE = "route-proxy";
     /** TLS_SETTING is the edge component's variable that chooses its TLS policy. */
     public static final String TLS_SETTING = "MESH_EDGE_TLS";
+    /** ROUTE is the roster kind of a routed name. */
+    public static final String ROUTE = "route";
 
     private static final Manifest BUILT_IN = ManifestYaml.parse("route-proxy.yaml (built in)", builtInText());
 
@@ -116,9 +118,6 @@ public final class EdgePlan {
             });
         });
     }
-
-    /** ROUTE is the roster kind of a routed name. */
-    public static final String ROUTE = "route";
 
     /** The roster's entry for a bound name: the name itself, else the wildcard route {@code *.D} of its domain. */
     static MeshPlan.RosterEntry resolve(Map<String, MeshPlan.RosterEntry> roster, String name) {
