@@ -33,6 +33,7 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
     mesh.wire.CatalogueChange.class,
     mesh.wire.HostStatus.class,
     mesh.wire.EdgeStatus.class,
+    mesh.wire.EdgeCa.class,
     mesh.wire.HostStatus.Component.class,
     mesh.wire.HostStatus.Process.class,
     mesh.wire.HostStatus.ComponentState.class,

@@ -17,7 +17,8 @@ import picocli.CommandLine.Spec;
             "Per node: the generation last sent and acknowledged (the store's view), the generation its",
             "agent applied and how many components run (asked now, 2 s at most), and what needs",
             "attention if anything does (agent not answering, behind, failing, converging); then one line",
-            "per process: its state, pid, restarts and last exit status.",
+            "per process: its state, pid, restarts and last exit status; then one line per edge node: the",
+            "routes its Caddy serves and since when, and the configuration it refused, with Caddy's message.",
             "SEEN is how long ago the agent last looked at its engine (it looks every MESH_HOST_INTERVAL);",
             "--refresh has every agent look now before it answers (a few seconds at most).",
             "Exit 0 when every node is up to date and running everything; 1 otherwise."})
@@ -51,6 +52,8 @@ public class StatusCommand implements Callable<Integer> {
             nodes.stream().filter(n -> n.agent() != null).forEach(n -> n.agent().components().stream()
                     .filter(c -> c.process() != null)
                     .forEach(c -> output.line(spec, process(n.node().name(), c))));
+            nodes.stream().filter(n -> n.agent() != null && n.agent().edge() != null)
+                    .forEach(n -> output.line(spec, edge(n.node().name(), n.agent().edge())));
         }
         List<String> attention = nodes.stream().filter(n -> !n.ok()).map(n -> n.node().name()).toList();
         if (attention.isEmpty()) {
@@ -68,6 +71,19 @@ public class StatusCommand implements Callable<Integer> {
                 + ", " + p.restarts() + (p.restarts() == 1 ? " restart" : " restarts")
                 + (p.lastExit() == null ? "" : ", last exit: " + p.lastExit() + " at " + p.lastExitAt())
                 + (p.nextStartAt() == null ? "" : ", next start at " + p.nextStartAt());
+    }
+
+    /**
+     * One line per edge node: {@code zurag edge: 2 routes loaded at T: a.zurag.be, b.zurag.be}, then
+     * what is not served and why ({@code ; refused: Caddy refused the routes: …; not served: c.zurag.be}).
+     */
+    static String edge(String node, mesh.wire.EdgeStatus e) {
+        String loaded = e.routes().size() + (e.routes().size() == 1 ? " route" : " routes")
+                + (e.loadedAt() == null ? " loaded" : " loaded at " + e.loadedAt())
+                + (e.routes().isEmpty() ? "" : ": " + String.join(", ", e.routes()));
+        String problem = e.error() == null ? "" : (e.refused() ? "; refused: " : "; ") + e.error();
+        List<String> missing = e.pending().stream().filter(r -> !e.routes().contains(r)).toList();
+        return node + " edge: " + loaded + problem + (missing.isEmpty() ? "" : "; not served: " + String.join(", ", missing));
     }
 
     static String running(HostStatus agent) {

@@ -119,6 +119,11 @@ public class AgentClient {
         return call(node, token, "GET", "/v1/status?refresh=true", null, HostStatus.class, REFRESH, Duration.ZERO);
     }
 
+    /** The root certificate of the node's edge CA ({@code GET /v1/edge/ca}), asked in passing. */
+    public mesh.wire.EdgeCa edgeCa(Node node, String token) {
+        return call(node, token, "GET", "/v1/edge/ca", null, mesh.wire.EdgeCa.class, QUICK, Duration.ZERO);
+    }
+
     /** The same, asked in passing: bounded by {@link #QUICK}, and a starting agent is not waited for. */
     public HostStatus statusQuickly(Node node, String token) {
         return call(node, token, "GET", "/v1/status", null, HostStatus.class, QUICK, Duration.ZERO);

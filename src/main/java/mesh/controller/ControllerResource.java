@@ -45,6 +45,9 @@ public class ControllerResource {
     @Inject
     MeshPush pushes;
 
+    @Inject
+    MeshEdge edges;
+
     @POST
     @Path("/nodes")
     public Response addNode(String body) {
@@ -84,6 +87,13 @@ public class ControllerResource {
     @Path("/nodes/{name}/public-domain")
     public Node publicDomain(@PathParam("name") String name, String body) {
         return controller.publicDomain(name, Bodies.read(body, PublicDomain.class, "{\"domain\"}").domain());
+    }
+
+    /** The root certificate of the node's edge CA ({@code mesh route ca NODE}), from its agent. */
+    @GET
+    @Path("/nodes/{name}/edge/ca")
+    public mesh.wire.EdgeCa edgeCa(@PathParam("name") String name) {
+        return edges.ca(name);
     }
 
     @DELETE

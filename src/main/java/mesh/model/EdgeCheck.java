@@ -32,7 +32,8 @@ final class EdgeCheck {
                 problems.add(where + ": is null");
                 continue;
             }
-            if (r.name() == null || !DeclarationCheck.HOSTNAME.matcher(r.name()).matches()) {
+            String host = r.name() != null && r.name().startsWith("*.") ? r.name().substring(2) : r.name();
+            if (host == null || !DeclarationCheck.HOSTNAME.matcher(host).matches()) {
                 problems.add(where + ".name: not a host name: " + quoted(r.name()));
             } else if (!names.add(r.name())) {
                 problems.add(where + ".name: " + r.name() + " is routed twice");

@@ -9,7 +9,7 @@ import java.util.Map;
  *
  * @param module     the module's name; {@code <module>.internal} resolves to the node it runs on
  * @param components component name to its spec, in file order
- * @param routes     route name R to what serves it; the mesh name is {@code R.<public domain of the node>}
+ * @param routes     route name R to what serves it; the mesh name is {@code R.D} (see {@link Route})
  */
 public record Manifest(String module, Map<String, Component> components, Map<String, Route> routes) {
 
@@ -27,8 +27,22 @@ public record Manifest(String module, Map<String, Component> components, Map<Str
         }
     }
 
-    /** Route is a component port the node's edge serves under {@code R.<public domain>}. */
-    public record Route(String component, Integer port) {
+    /**
+     * Route is a component port an edge serves under {@code R.D} (docs/edge.md, "Which edge serves a
+     * route"). R {@value #WILDCARD} is the wildcard route: every name under D that no other route has.
+     *
+     * @param domain D, the public domain to serve it under, or null for the public domain of the
+     *               node the module runs on; the node with public domain D serves it with its edge
+     */
+    public record Route(String component, Integer port, String domain) {
+
+        /** WILDCARD is the route name of {@code *.D}. */
+        public static final String WILDCARD = "*";
+
+        /** A route under the public domain of the node its module runs on. */
+        public Route(String component, Integer port) {
+            this(component, port, null);
+        }
     }
 
     public Manifest {

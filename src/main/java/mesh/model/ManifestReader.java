@@ -20,7 +20,7 @@ final class ManifestReader {
     static final List<String> COMPONENT = List.of("image", "bundle", "args", "env", "binds", "volumes", "ports",
             "health", "after", "stop-timeout");
     static final List<String> HEALTH = List.of("http", "port", "command", "timeoutSeconds");
-    static final List<String> ROUTE = List.of("component", "port");
+    static final List<String> ROUTE = List.of("component", "port", "domain");
     /** A component name is also a container name, which mesh keeps within Docker's 128 characters. */
     static final int MAX_COMPONENT_NAME = 128;
     /** The longest DNS name. */
@@ -135,7 +135,7 @@ final class ManifestReader {
         }
         given.forEach((name, r) -> {
             String path = "routes." + name;
-            String problem = ManifestCheck.singleLabelProblem(name);
+            String problem = Manifest.Route.WILDCARD.equals(name) ? null : ManifestCheck.singleLabelProblem(name);
             if (problem != null) {
                 nodes.problem(r.keyNode(), path, problem);
             }
@@ -164,7 +164,16 @@ final class ManifestReader {
             } else {
                 port = nodes.number(route.get("port").value(), path + ".port", 1, 65535);
             }
-            routes.put(name, new Manifest.Route(component, port));
+            String domain = null;
+            if (given(route, "domain")) {
+                domain = nodes.text(route.get("domain").value(), path + ".domain");
+                String bad = domain == null ? null : ManifestCheck.dottedNameProblem(domain, MAX_HOST_NAME);
+                if (bad != null || domain != null && !domain.contains(".")) {
+                    nodes.problem(route.get("domain").value(), path + ".domain", "must be a public domain like zurag.be"
+                            + " (a node's, 'mesh node public-domain'): " + (bad != null ? bad : ManifestNodes.quoted(domain)));
+                }
+            }
+            routes.put(name, new Manifest.Route(component, port, domain));
         });
         return routes;
     }

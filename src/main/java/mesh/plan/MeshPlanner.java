@@ -21,8 +21,9 @@ import mesh.model.Placement;
  *
  * <ul>
  *   <li>{@code <module>.internal} resolves to the address of the node where the module is taken;</li>
- *   <li>a route R of a module taken on a node with public domain D gives {@code R.D}, resolving to
- *       that node's address (its edge proxies it);</li>
+ *   <li>a route R of a module gives {@code R.D}, D being the route's {@code domain} or else the public
+ *       domain of the node the module is taken on; it resolves to the address of the node whose public
+ *       domain D is, whose edge proxies it to the module wherever it runs ({@link EdgePlan#routes});</li>
  *   <li>each component gets the roster entries for exactly the names it binds (docs/design.md, invariant 2);</li>
  *   <li>each node with a public domain that serves routes runs the edge, with its route table ({@link EdgePlan}).</li>
  * </ul>
@@ -84,7 +85,7 @@ public final class MeshPlanner {
             for (Map.Entry<String, Manifest.Component> c : m.components().entrySet()) {
                 Map<String, String> hosts = new LinkedHashMap<>();
                 for (String bind : c.getValue().binds()) {
-                    MeshPlan.RosterEntry entry = roster.get(bind);
+                    MeshPlan.RosterEntry entry = EdgePlan.resolve(roster, bind);
                     if (entry == null) {
                         problems.add("node " + node + ": component " + c.getKey() + " (" + module + ") binds '" + bind
                                 + "', which no node serves" + whatWouldServe(bind, modules, byName, takenOn));
@@ -140,21 +141,7 @@ public final class MeshPlanner {
             String internal = modules.get(module).internalName();
             roster.put(internal, new MeshPlan.RosterEntry(internal, node.address(), nodeName, module, "internal"));
         });
-        takenOn.forEach((module, nodeName) -> {
-            Node node = nodes.get(nodeName);
-            if (node.publicDomain() == null) {
-                return;
-            }
-            for (String route : modules.get(module).routes().keySet()) {
-                String name = route + "." + node.publicDomain();
-                MeshPlan.RosterEntry claimed = roster.get(name);
-                if (claimed != null) {
-                    problems.add("route " + name + " is claimed by module " + claimed.module() + " and by module " + module);
-                } else {
-                    roster.put(name, new MeshPlan.RosterEntry(name, node.address(), nodeName, module, "route"));
-                }
-            }
-        });
+        EdgePlan.routes(modules, nodes, takenOn, roster, problems);
         return roster;
     }
 
@@ -165,13 +152,17 @@ public final class MeshPlanner {
             if (m.internalName().equals(name)) {
                 return "; module " + m.module() + " would serve it once it runs on a node (assign it)";
             }
-            for (String route : m.routes().keySet()) {
-                if (name.startsWith(route + ".")) {
-                    String domain = name.substring(route.length() + 1);
+            for (Map.Entry<String, Manifest.Route> r : m.routes().entrySet()) {
+                String domain = EdgePlan.domainOf(r.getKey(), name);
+                if (domain != null && (r.getValue().domain() == null || r.getValue().domain().equals(domain))) {
                     String where = takenOn.get(m.module());
-                    return "; route " + route + " of module " + m.module() + " would serve it on a node with public domain "
-                            + domain + (where == null ? " (the module runs nowhere)" : " (it runs on " + where
-                            + ", whose public domain is " + nodes.get(where).publicDomain() + ")");
+                    String runs = where == null ? " (the module runs nowhere)"
+                            : nodes.get(where).publicDomain() == null ? " (it runs on " + where
+                            + ", which has no public domain; the route's 'domain: " + domain + "' serves it through the edge of"
+                            + " the node with that public domain)"
+                            : " (it runs on " + where + ", whose public domain is " + nodes.get(where).publicDomain() + ")";
+                    return "; route " + r.getKey() + " of module " + m.module() + " would serve it on a node with public domain "
+                            + domain + runs;
                 }
             }
         }

@@ -47,13 +47,14 @@ import org.junit.jupiter.api.TestMethodOrder;
  * internal CA: routes are served over verified TLS, plain HTTP redirects, route changes reload
  * Caddy within 2 s without replacing any container, a configuration Caddy refuses is reported with
  * Caddy's message while the old routes keep answering, a killed edge comes back with its routes,
- * and the edge proxies to a component on another node.
+ * a route of a module on a node without a public domain is served through the edge of the domain
+ * it names, and a wildcard route answers every other name under the domain.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class EdgeIT {
 
-    static final List<String> NAMES = List.of("zurag", "g2", "g3");
+    static final List<String> NAMES = List.of("ace", "g14", "g3");
     static final String EDGE = "route-proxy.server";
     /** The route the agent's test hook makes Caddy refuse (EdgeKeeper.REFUSE_HOOK). */
     static final String REFUSED = "broken.zurag.be";
@@ -106,7 +107,7 @@ class EdgeIT {
         dir = Files.createTempDirectory("mesh-edge-catalogue");
         writeCatalogue();
         ok("catalogue", "add", dir.toString());
-        ok("node", "public-domain", "zurag", "zurag.be");
+        ok("node", "public-domain", "ace", "zurag.be");
     }
 
     @AfterAll
@@ -126,28 +127,41 @@ class EdgeIT {
         }
     }
 
-    /** 1: a route is served over TLS a client verifies with the CA the agent prints; plain HTTP redirects. */
+    /** 1: a route is served over TLS a client verifies with the CA {@code mesh route ca} prints; plain HTTP redirects. */
     @Test
     @Order(1)
     void aRouteIsServedOverVerifiedTlsAndPlainHttpRedirects() throws Exception {
-        ok("assign", "zurag", "searxng");
+        ok("assign", "ace", "searxng");
         ok("push", "--wait");
 
         // Caddy makes its CA when the routes are first loaded, at the latest one pass after the edge starts.
-        PackagedMesh.await("the agent prints the edge's CA", Duration.ofSeconds(15),
-                () -> quietly(() -> agentText("zurag", "/v1/edge/ca").startsWith("-----BEGIN CERTIFICATE-----")));
-        String pem = agentText("zurag", "/v1/edge/ca");
+        PackagedMesh.await("mesh route ca prints the edge's CA", Duration.ofSeconds(15),
+                () -> quietly(() -> mesh("route", "ca", "ace").out().startsWith("-----BEGIN CERTIFICATE-----")));
+        String pem = ok("route", "ca", "ace");
+        assertTrue(pem.strip().endsWith("-----END CERTIFICATE-----"), pem);
         ca = dir.resolve("edge-ca.pem");
         Files.writeString(ca, pem);
         PackagedMesh.await("searxng.zurag.be answers over verified TLS", Duration.ofSeconds(30),
                 () -> quietly(() -> page("searxng").contains(text("searxng"))));
         Curl plain = curl("-sS", "-o", "/dev/null", "-w", "%{http_code} %{redirect_url}",
-                "--resolve", "searxng.zurag.be:80:" + address("zurag"), "http://searxng.zurag.be/");
+                "--resolve", "searxng.zurag.be:80:" + address("ace"), "http://searxng.zurag.be/");
         assertEquals("308 https://searxng.zurag.be/", plain.out(), plain.toString());
-        JsonNode edge = agentGet("zurag", "/v1/status").get("edge");
+        JsonNode edge = agentGet("ace", "/v1/status").get("edge");
         assertEquals("[\"searxng.zurag.be\"]", edge.get("routes").toString(), edge.toString());
         assertTrue(edge.get("error").isNull(), edge.toString());
         assertNotNull(edge.get("loadedAt").asText());
+
+        String status = mesh("status").out();
+        assertTrue(status.contains("ace edge: 1 route loaded at " + edge.get("loadedAt").asText() + ": searxng.zurag.be"), status);
+        String roster = ok("roster");
+        assertTrue(roster.lines().anyMatch(l -> l.strip().matches("searxng\\.zurag\\.be +" + address("ace").replace(".", "\\.")
+                + " +ace +searxng +route +by ace's edge")), roster);
+        PackagedMesh.Result unknown = mesh("route", "ca", "nosuch");
+        assertEquals(1, unknown.exit(), unknown.toString());
+        assertTrue(unknown.err().contains("unknown node nosuch"), unknown.toString());
+        PackagedMesh.Result noEdge = mesh("route", "ca", "g14");
+        assertEquals(1, noEdge.exit(), noEdge.toString());
+        assertTrue(noEdge.err().contains("node g14 has no public domain, so it runs no edge"), noEdge.toString());
     }
 
     /** 3: route changes reload Caddy within 2 s of the push returning; the edge and every other container are kept. */
@@ -157,22 +171,26 @@ class EdgeIT {
         InspectContainerResponse edgeBefore = edgeContainer();
         Map<String, String> before = containers();
 
-        ok("assign", "zurag", "whoami");
+        ok("assign", "ace", "whoami");
         ok("push", "--wait");
         long t0 = System.nanoTime();
         awaitWithin("whoami.zurag.be is served", 2, () -> page("whoami").contains(text("whoami")));
-        ok("unassign", "zurag", "searxng");
+        ok("unassign", "ace", "searxng");
         ok("push", "--wait");
         awaitWithin("searxng.zurag.be is no longer served", 2, () -> !page("searxng").contains(text("searxng")));
         assertTrue(page("whoami").contains(text("whoami")));
 
+        List<Long> millis = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
             boolean add = i % 2 == 0;
-            ok(add ? "assign" : "unassign", "zurag", "searxng");
+            ok(add ? "assign" : "unassign", "ace", "searxng");
             ok("push", "--wait");
+            long pushed = System.nanoTime();
             awaitWithin("searxng.zurag.be " + (add ? "served" : "refused") + " after change " + (i + 1), 2,
                     () -> page("searxng").contains(text("searxng")) == add);
+            millis.add((System.nanoTime() - pushed) / 1_000_000);
         }
+        System.out.println("EdgeIT: 10 route changes, ms from push --wait returning to served/refused: " + millis);
         InspectContainerResponse edgeAfter = edgeContainer();
         assertEquals(edgeBefore.getId(), edgeAfter.getId(), "the edge container was replaced");
         assertEquals(edgeBefore.getState().getStartedAt(), edgeAfter.getState().getStartedAt(), "the edge was restarted");
@@ -190,70 +208,123 @@ class EdgeIT {
     @Test
     @Order(3)
     void aRefusedConfigurationIsReportedAndTheOldRoutesStillAnswer() throws Exception {
-        ok("assign", "zurag", "broken");
+        ok("assign", "ace", "broken");
         PackagedMesh.Result push = mesh("push", "--wait", "--wait-timeout", "5");
         assertEquals(1, push.exit(), push.toString());
-        assertTrue(push.toString().contains("zurag: edge failing: Caddy refused the routes: "), push.toString());
+        assertTrue(push.toString().contains("ace: edge failing: Caddy refused the routes: "), push.toString());
+        assertTrue(push.toString().contains("unknown module: http.handlers.mesh_test_refused"), "Caddy's own message: " + push);
 
-        JsonNode edge = awaitEdge("zurag", e -> !e.path("error").isNull());
+        JsonNode edge = awaitEdge("ace", e -> !e.path("error").isNull());
         assertTrue(edge.get("error").asText().contains("unknown module: http.handlers.mesh_test_refused"), edge.toString());
         assertTrue(edge.get("pending").toString().contains(REFUSED), edge.toString());
         assertTrue(page("whoami").contains(text("whoami")), "the routes Caddy had still answer");
+        String text = mesh("status").out();
+        assertTrue(text.contains("ace edge: ") && text.contains("; refused: Caddy refused the routes: ")
+                && text.contains("; not served: " + REFUSED), text);
         PackagedMesh.Result status = mesh("status", "-o", "json");
         assertEquals(1, status.exit(), status.toString());
-        JsonNode zurag = MeshE2EIT.statusOf(json(status.out()), "zurag");
-        assertTrue(zurag.get("state").asText().startsWith("edge failing: Caddy refused the routes: "), zurag.toString());
-        assertTrue(zurag.get("state").asText().contains("mesh_test_refused"), zurag.toString());
+        JsonNode ace = MeshE2EIT.statusOf(json(status.out()), "ace");
+        assertTrue(ace.get("state").asText().startsWith("edge failing: Caddy refused the routes: "), ace.toString());
+        assertTrue(ace.get("state").asText().contains("mesh_test_refused"), ace.toString());
 
-        ok("unassign", "zurag", "broken");
+        ok("unassign", "ace", "broken");
         ok("push", "--wait");
-        edge = awaitEdge("zurag", e -> e.path("error").isNull());
+        edge = awaitEdge("ace", e -> e.path("error").isNull());
         assertTrue(!edge.get("routes").toString().contains(REFUSED), edge.toString());
     }
 
-    /** 5: an edge killed with SIGKILL comes back (the agent starts it) with the current routes, without a push. */
+    /**
+     * 5: an edge killed with SIGKILL comes back with the current routes, without a push: Caddy
+     * restarts empty (its boot configuration holds only the admin API) and the agent loads the
+     * routes again. Removed outright, the agent creates it again and loads them too.
+     */
     @Test
     @Order(4)
     void aKilledEdgeComesBackWithItsRoutesWithoutAPush() throws Exception {
-        int declarations = agentGet("zurag", "/v1/declarations").size();
-        engines.get("zurag").killContainerCmd(edgeContainer().getId()).withSignal("KILL").exec();
+        int declarations = agentGet("ace", "/v1/declarations").size();
+        InspectContainerResponse before = edgeContainer();
+        engines.get("ace").killContainerCmd(before.getId()).withSignal("KILL").exec();
 
         PackagedMesh.await("the killed edge serves whoami.zurag.be again", Duration.ofSeconds(30),
                 () -> quietly(() -> page("whoami").contains(text("whoami"))));
-        assertEquals(declarations, agentGet("zurag", "/v1/declarations").size(), "no push was made");
-        assertTrue(edgeContainer().getState().getRunning());
+        InspectContainerResponse after = edgeContainer();
+        assertTrue(after.getState().getRunning());
+        assertTrue(!before.getState().getStartedAt().equals(after.getState().getStartedAt()), "the killed edge was started again");
+        assertEquals("[\"whoami.zurag.be\"]", awaitEdge("ace", e -> after.getId().equals(e.path("containerId").asText()))
+                .get("routes").toString(), "exactly the current routes");
+
+        engines.get("ace").removeContainerCmd(after.getId()).withForce(true).exec();
+        PackagedMesh.await("the removed edge is created again and serves whoami.zurag.be", Duration.ofSeconds(30),
+                () -> quietly(() -> !edgeContainer().getId().equals(after.getId()) && page("whoami").contains(text("whoami"))));
+        assertEquals(declarations, agentGet("ace", "/v1/declarations").size(), "no push was made");
     }
 
     /**
-     * 2: the edge proxies across nodes over the mesh addresses: a route whose component runs on g2
-     * (it publishes its port there) is served through zurag's edge. The planner gives a module's
-     * routes to the node it runs on, so this route table is sent to zurag's agent directly.
+     * 2: a module on a node without a public domain (g14) whose route names the domain zurag.be is
+     * served through ace's edge, which proxies to g14 over the mesh addresses; the name resolves to
+     * ace, and the roster says which edge serves it and from where.
      */
     @Test
     @Order(5)
     void aRouteToAComponentOnAnotherNodeIsServedThroughTheEdge() throws Exception {
-        ok("assign", "g2", "elsewhere");
+        InspectContainerResponse edgeBefore = edgeContainer();
+        ok("assign", "g14", "elsewhere");
         ok("push", "--wait");
-        JsonNode record = agentGet("zurag", "/v1/declarations/" + agentGet("zurag", "/v1/status").get("generation").asLong());
-        com.fasterxml.jackson.databind.node.ObjectNode d = (com.fasterxml.jackson.databind.node.ObjectNode) record.get("declaration");
-        d.put("generation", d.get("generation").asLong() + 1);
-        ((com.fasterxml.jackson.databind.node.ArrayNode) d.get("edge").get("routes")).addObject()
-                .put("name", "elsewhere.zurag.be").put("upstream", address("g2") + ":8083").put("module", "elsewhere");
-        HttpResponse<String> put = http.send(HttpRequest.newBuilder(URI.create("http://" + address("zurag") + ":7701/v1/declaration"))
-                .header("Authorization", "Bearer " + agentTokens.get("zurag"))
-                .PUT(HttpRequest.BodyPublishers.ofString(d.toString())).build(), HttpResponse.BodyHandlers.ofString());
-        assertEquals(201, put.statusCode(), put.body());
-
-        awaitWithin("elsewhere.zurag.be is served from g2 through zurag's edge", 2,
+        long pushed = System.nanoTime();
+        awaitWithin("elsewhere.zurag.be is served from g14 through ace's edge", 2,
                 () -> page("elsewhere").contains(text("elsewhere")));
+        System.out.println("EdgeIT: elsewhere.zurag.be (on g14) served through ace's edge "
+                + (System.nanoTime() - pushed) / 1_000_000 + " ms after push --wait returned");
+
+        assertTrue(engines.get("g14").inspectContainerCmd("elsewhere.server").exec().getState().getRunning());
+        assertTrue(containers().keySet().stream().noneMatch(n -> n.startsWith("g14/route-proxy")), "g14 runs no edge");
+        JsonNode entry = entry(json(ok("roster", "-o", "json")), "elsewhere.zurag.be");
+        assertEquals(address("ace"), entry.get("address").asText(), entry.toString());
+        assertEquals("ace", entry.get("node").asText(), entry.toString());
+        String roster = ok("roster");
+        assertTrue(roster.lines().anyMatch(l -> l.startsWith("elsewhere.zurag.be") && l.strip().endsWith("by ace's edge, from g14")), roster);
+        assertEquals(edgeBefore.getId(), edgeContainer().getId(), "the edge was replaced");
+    }
+
+    /**
+     * A wildcard route *.zurag.be, of a module on g3, answers every name under zurag.be that no other
+     * route has, over verified TLS (Caddy's internal CA signs the wildcard); the exact names still win.
+     */
+    @Test
+    @Order(6)
+    void aWildcardRouteAnswersEveryOtherNameUnderTheDomain() throws Exception {
+        ok("assign", "g3", "wild");
+        ok("push", "--wait");
+        long pushed = System.nanoTime();
+        awaitWithin("anything.zurag.be is served by the wildcard route", 2, () -> page("anything").contains(text("wild")));
+        System.out.println("EdgeIT: *.zurag.be (on g3) served " + (System.nanoTime() - pushed) / 1_000_000
+                + " ms after push --wait returned");
+        assertTrue(page("other-name").contains(text("wild")));
+        assertTrue(page("whoami").contains(text("whoami")), "an exact route is not shadowed by the wildcard");
+        assertTrue(page("elsewhere").contains(text("elsewhere")));
+        assertEquals("ace", entry(json(ok("roster", "-o", "json")), "*.zurag.be").get("node").asText());
+
+        ok("unassign", "g3", "wild");
+        ok("push", "--wait");
+        awaitWithin("anything.zurag.be is no longer served", 2, () -> !page("anything").contains(text("wild")));
+        assertTrue(page("whoami").contains(text("whoami")));
+    }
+
+    static JsonNode entry(JsonNode roster, String name) {
+        for (JsonNode e : roster) {
+            if (name.equals(e.get("name").asText())) {
+                return e;
+            }
+        }
+        throw new AssertionError(name + " is not in the roster: " + roster);
     }
 
     // ---- helpers
 
-    /** The page a verifying HTTPS client gets for R.zurag.be through zurag's edge; "" when refused. */
+    /** The page a verifying HTTPS client gets for R.zurag.be through ace's edge; "" when refused. */
     String page(String route) throws Exception {
         Curl c = curl("-sS", "--max-time", "3", "--cacert", ca.toString(),
-                "--resolve", route + ".zurag.be:443:" + address("zurag"), "https://" + route + ".zurag.be/");
+                "--resolve", route + ".zurag.be:443:" + address("ace"), "https://" + route + ".zurag.be/");
         return c.exit() == 0 ? c.out() : "";
     }
 
@@ -297,7 +368,7 @@ class EdgeIT {
     }
 
     InspectContainerResponse edgeContainer() {
-        return engines.get("zurag").inspectContainerCmd(EDGE).exec();
+        return engines.get("ace").inspectContainerCmd(EDGE).exec();
     }
 
     Map<String, String> containers() {
@@ -319,11 +390,17 @@ class EdgeIT {
         page(dir, "searxng", 8080);
         page(dir, "whoami", 8081);
         page(dir, "broken", 8082);
-        page(dir, "elsewhere", 8083);
+        page(dir, "elsewhere", 8083, "elsewhere: {component: elsewhere.server, port: 8083, domain: zurag.be}");
+        page(dir, "wild", 8084, "\"*\": {component: wild.server, port: 8084, domain: zurag.be}");
     }
 
     /** A module whose busybox httpd serves one page with its own text on PORT, routed as MODULE. */
     static void page(Path dir, String module, int port) throws IOException {
+        page(dir, module, port, module + ": {component: " + module + ".server, port: " + port + "}");
+    }
+
+    /** The same, with its route as given. */
+    static void page(Path dir, String module, int port, String route) throws IOException {
         Files.writeString(dir.resolve(module + ".yaml"), """
                 module: %1$s
                 components:
@@ -333,8 +410,8 @@ class EdgeIT {
                     ports: [%2$d]
                     stop-timeout: 1s
                 routes:
-                  %1$s: {component: %1$s.server, port: %2$d}
-                """.formatted(module, port, text(module)));
+                  %4$s
+                """.formatted(module, port, text(module), route));
     }
 
     void wipeNodeEngines() {

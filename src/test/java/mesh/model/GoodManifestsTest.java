@@ -77,4 +77,23 @@ class GoodManifestsTest {
         Manifest m = ManifestYaml.parse("a.yaml", "module: a\ncomponents:\n  a.web:\n    image: busybox\n    args: [httpd, -p, 8080]\n");
         assertEquals(List.of("httpd", "-p", "8080"), m.components().get("a.web").args());
     }
+
+    @Test
+    void aRouteMayNameItsDomainAndTheQuotedStarIsTheWildcardRoute() throws Exception {
+        Manifest m = ManifestYaml.parse("wild.yaml", """
+                module: wild
+                components:
+                  wild.web: {image: busybox, ports: [80]}
+                routes:
+                  "*": {component: wild.web, port: 80}
+                  www: {component: wild.web, port: 80, domain: zurag.be}
+                """);
+        assertEquals(Map.of("*", new Manifest.Route("wild.web", 80, null), "www", new Manifest.Route("wild.web", 80, "zurag.be")),
+                m.routes());
+        assertEquals(m, DeclarationJson.MAPPER.readValue(DeclarationJson.write(m), Manifest.class), "as the store keeps it");
+        assertTrue(DeclarationJson.write(ManifestYaml.parse("a.yaml", WEB_ROUTE)).indexOf("domain") < 0,
+                "a route without a domain is stored as before");
+    }
+
+    static final String WEB_ROUTE = "module: a\ncomponents:\n  a.web: {image: busybox}\nroutes:\n  www: {component: a.web, port: 80}\n";
 }

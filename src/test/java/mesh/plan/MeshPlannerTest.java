@@ -170,7 +170,8 @@ class MeshPlannerTest {
         PlanFailure f = assertThrows(PlanFailure.class, () -> MeshPlanner.plan(CATALOGUE, List.of(NOVOX, ACE),
                 on("mesh-store", "novox", "gitea", "ace", "umami", "ace")));
         assertTrue(f.getMessage().contains("binds 'git.novox.be', which no node serves; route git of module gitea would serve it "
-                + "on a node with public domain novox.be (it runs on ace, whose public domain is null)"), f.getMessage());
+                + "on a node with public domain novox.be (it runs on ace, which has no public domain; the route's 'domain: novox.be'"
+                + " serves it through the edge of the node with that public domain)"), f.getMessage());
     }
 
     @Test

@@ -4,11 +4,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.Comparator;
+import java.util.List;
 import mesh.model.EdgeTable;
 
 /**
  * CaddyConfig renders an edge's route table as Caddy's JSON configuration (what {@code POST /load}
- * takes). Pure. One HTTPS server on :443 with a host-matched reverse proxy per route; Caddy's
+ * takes). Pure. One HTTPS server on :443 with a host-matched reverse proxy per route (wildcards
+ * {@code *.D} after the exact names, so an exact name wins); Caddy's
  * automatic HTTPS gets each name a certificate and answers plain HTTP on :80 with a redirect. The
  * admin API stays on the container's own address ({@link #ADMIN_LISTEN}), never published.
  */
@@ -37,7 +40,10 @@ public final class CaddyConfig {
         ObjectNode server = apps.putObject("http").putObject("servers").putObject("edge");
         server.putArray("listen").add(":443");
         ArrayNode routes = server.putArray("routes");
-        for (EdgeTable.Route r : table.routes()) {
+        // Caddy tries routes in order and the first match ends the search: exact names before wildcards.
+        List<EdgeTable.Route> ordered = table.routes().stream()
+                .sorted(Comparator.comparing(CaddyConfig::wildcard)).toList();
+        for (EdgeTable.Route r : ordered) {
             ObjectNode route = routes.addObject();
             route.putArray("match").addObject().putArray("host").add(r.name());
             ObjectNode handler = route.putArray("handle").addObject();
@@ -55,8 +61,19 @@ public final class CaddyConfig {
             table.routes().forEach(r -> subjects.add(r.name()));
             // The root stays in Caddy's data volume; a container has no trust store worth changing.
             apps.putObject("pki").putObject("certificate_authorities").putObject("local").put("install_trust", false);
+        } else if (table.routes().stream().anyMatch(CaddyConfig::wildcard)) {
+            // A public CA signs *.D only over a DNS challenge, which needs a DNS provider built into
+            // Caddy; the stock image has none, so each name under D gets its own certificate at its
+            // first handshake (on-demand TLS), over the same HTTP challenge as the exact names.
+            ArrayNode subjects = apps.putObject("tls").putObject("automation").putArray("policies").addObject()
+                    .put("on_demand", true).putArray("subjects");
+            table.routes().stream().filter(CaddyConfig::wildcard).forEach(r -> subjects.add(r.name()));
         }
         return root;
+    }
+
+    private static boolean wildcard(EdgeTable.Route r) {
+        return r.name().startsWith("*.");
     }
 
     /** Whether Caddy holds exactly this configuration (JSON equality, so key order does not matter). */

@@ -34,6 +34,7 @@ public class EdgeKeeper {
     private final String refuse = System.getenv(REFUSE_HOOK);
     private volatile EdgeStatus status;
     private volatile String address;
+    private volatile String node;
     /** The configuration last refused and the container that refused it: not sent to it again. */
     private JsonNode refused;
     private String refusedBy;
@@ -50,6 +51,7 @@ public class EdgeKeeper {
             return;
         }
         newest = d == null ? newest : d.generation();
+        node = d == null ? node : d.node();
         if (d == null || d.edge() == null) {
             status = null;
             address = null;
@@ -117,6 +119,11 @@ public class EdgeKeeper {
     /** The edge's status, or null when this node is no edge. */
     public EdgeStatus status() {
         return status;
+    }
+
+    /** This node's name, as its newest declaration says; null before any. */
+    public String node() {
+        return node;
     }
 
     /** The root certificate of the edge's internal CA, for clients of a test bed or private mesh. */

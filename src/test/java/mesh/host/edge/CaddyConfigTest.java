@@ -45,4 +45,22 @@ class CaddyConfigTest {
         assertEquals("mesh_test_refused", c.at("/apps/http/servers/edge/routes/1/handle/0/handler").asText());
         assertFalse(CaddyConfig.same(CaddyConfig.render(TABLE, null), c));
     }
+
+    /** A wildcard comes after the exact names whatever the table's order, so an exact name is never shadowed by it. */
+    @Test
+    void aWildcardIsTriedAfterTheExactNamesAndGetsItsCertificateByPolicy() {
+        List<EdgeTable.Route> routes = List.of(new EdgeTable.Route("*.zurag.be", "10.77.0.13:8084", "wild"),
+                new EdgeTable.Route("searxng.zurag.be", "10.77.0.11:8080", "searxng"));
+        JsonNode internal = CaddyConfig.render(new EdgeTable("e", "internal", routes), null);
+
+        assertEquals("searxng.zurag.be", internal.at("/apps/http/servers/edge/routes/0/match/0/host/0").asText());
+        assertEquals("*.zurag.be", internal.at("/apps/http/servers/edge/routes/1/match/0/host/0").asText());
+        assertEquals("[\"*.zurag.be\",\"searxng.zurag.be\"]",
+                internal.at("/apps/tls/automation/policies/0/subjects").toString(), "the internal CA signs the wildcard itself");
+
+        JsonNode acme = CaddyConfig.render(new EdgeTable("e", "acme", routes), null);
+        assertEquals("[\"*.zurag.be\"]", acme.at("/apps/tls/automation/policies/0/subjects").toString(), acme.toString());
+        assertTrue(acme.at("/apps/tls/automation/policies/0/on_demand").asBoolean(), acme.toString());
+        assertTrue(acme.at("/apps/tls/automation/policies/0/issuers").isMissingNode(), "Caddy's default public issuers");
+    }
 }

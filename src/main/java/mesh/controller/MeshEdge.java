@@ -1,0 +1,43 @@
+package mesh.controller;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import mesh.model.Conflict;
+import mesh.model.Node;
+import mesh.model.NotFound;
+import mesh.store.MeshStore;
+import mesh.wire.EdgeCa;
+
+/**
+ * MeshEdge answers the operator's questions about a node's edge that only its agent can answer
+ * ({@code mesh route ca NODE}). The store is read and closed before the agent is asked, briefly.
+ */
+@ApplicationScoped
+public class MeshEdge {
+
+    @Inject
+    MeshStore store;
+
+    AgentClient agents = new AgentClient();
+
+    record Asked(Node node, String token) {
+    }
+
+    /** The root certificate of the node's edge CA, from its agent. */
+    public EdgeCa ca(String name) {
+        Asked asked = store.inTransaction(c -> {
+            Node node = store.node(c, name).orElseThrow(() -> new NotFound("unknown node " + name
+                    + "; 'mesh node list' shows the nodes"));
+            return new Asked(node, store.agentTokens(c).get(name));
+        });
+        if (asked.node().publicDomain() == null) {
+            throw new Conflict("node " + name + " has no public domain, so it runs no edge;"
+                    + " 'mesh node public-domain " + name + " DOMAIN' gives it one");
+        }
+        try {
+            return agents.edgeCa(asked.node(), asked.token());
+        } catch (AgentClient.Unreachable e) {
+            throw new Conflict("node " + name + "'s edge CA: " + e.getMessage());
+        }
+    }
+}
