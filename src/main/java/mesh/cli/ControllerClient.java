@@ -144,6 +144,15 @@ final class ControllerClient {
         return get("/v1/mesh/catalogue", listOf(mesh.wire.ModuleView.class));
     }
 
+    java.util.List<mesh.wire.OperatorToken> tokens() {
+        return get("/v1/mesh/tokens", listOf(mesh.wire.OperatorToken.class));
+    }
+
+    /** The audit trail from {@code since} on (all of it when null). */
+    java.util.List<mesh.wire.AuditEntry> audit(java.time.Instant since) {
+        return get("/v1/mesh/audit" + (since == null ? "" : "?since=" + since), listOf(mesh.wire.AuditEntry.class));
+    }
+
     java.util.List<mesh.plan.MeshPlan.RosterEntry> roster() {
         return get("/v1/mesh/roster", listOf(mesh.plan.MeshPlan.RosterEntry.class));
     }
