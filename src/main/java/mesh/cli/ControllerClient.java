@@ -37,8 +37,8 @@ final class ControllerClient {
         this.base = controllerUrl(env.get("MESH_CONTROLLER"));
         this.token = env.get("MESH_TOKEN");
         if (token == null || token.isBlank()) {
-            throw new VerbFailure("MESH_TOKEN is not set: give the operator token (MESH_CONTROLLER_TOKEN of the controller),"
-                    + " or run where mesh install wrote ~/.config/mesh/config");
+            throw new VerbFailure("MESH_TOKEN is not set: give an operator token (one 'mesh token create NAME' made, or the"
+                    + " controller's MESH_CONTROLLER_TOKEN), or run where mesh install wrote ~/.config/mesh/config");
         }
         if (!token.equals(token.strip()) || token.chars().anyMatch(ch -> ch < 0x21 || ch > 0x7e)) {
             throw new VerbFailure("MESH_TOKEN: holds " + (token.contains("\n") || token.contains("\r") ? "a line break"

@@ -41,6 +41,8 @@ public class MeshController {
         static final SecureRandom RANDOM = new SecureRandom();
     }
 
+    private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger("mesh.controller");
+
     @Inject
     MeshStore store;
 
@@ -59,7 +61,12 @@ public class MeshController {
     public void start(ControllerSettings settings) {
         store.migrate();
         store.claimEpoch(settings.epoch());
-        store.sealAgentTokens(mesh.store.TokenSeal.fromSecret(settings.sealSecret()));
+        List<String> unreadable = store.sealAgentTokens(mesh.store.TokenSeal.fromSecret(settings.sealSecret()));
+        if (!unreadable.isEmpty()) {
+            LOG.warnf("the agent tokens of %s were sealed with another key (MESH_SECRETS_KEY, or MESH_CONTROLLER_TOKEN when"
+                    + " it is unset, changed); pushes to them fail until 'mesh node token NAME --rotate' gives each a new one",
+                    String.join(", ", unreadable));
+        }
         operatorTokens.bootstrap(settings.token());
         this.settings = settings;
     }

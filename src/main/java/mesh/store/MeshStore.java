@@ -58,16 +58,22 @@ public class MeshStore {
     /** How agent tokens are kept in the store ({@link TokenSeal}); set by the controller at start. */
     private volatile TokenSeal seal;
 
-    /** Seals agent tokens with {@code seal} from now on, and seals each one stored in clear (before V4) now. */
-    public void sealAgentTokens(TokenSeal seal) {
+    /**
+     * Seals agent tokens with {@code seal} from now on, and seals each one stored in clear (before V4)
+     * now. Returns the nodes whose sealed token this seal cannot open (sealed with another key).
+     */
+    public List<String> sealAgentTokens(TokenSeal seal) {
         this.seal = seal;
-        inTransaction(c -> {
+        return inTransaction(c -> {
+            List<String> unreadable = new ArrayList<>();
             for (Map.Entry<String, String> t : storedAgentTokens(c).entrySet()) {
                 if (!TokenSeal.isSealed(t.getValue())) {
                     setAgentToken(c, t.getKey(), t.getValue());
+                } else if (!seal.opens(t.getKey(), t.getValue())) {
+                    unreadable.add(t.getKey());
                 }
             }
-            return null;
+            return unreadable;
         });
     }
 

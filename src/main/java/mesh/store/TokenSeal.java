@@ -67,6 +67,16 @@ public final class TokenSeal {
         }
     }
 
+    /** Whether this seal opens {@code stored} for {@code node}. */
+    public boolean opens(String node, String stored) {
+        try {
+            open(node, stored);
+            return true;
+        } catch (StoreFailure e) {
+            return false;
+        }
+    }
+
     /**
      * The token sealed in {@code stored} for {@code node}; a value stored in clear is returned as it
      * is. A seal made with another key is a {@link StoreFailure} that says what to do.
