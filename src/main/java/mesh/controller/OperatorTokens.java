@@ -97,7 +97,7 @@ public class OperatorTokens {
     /** Which token a request carries, by name, or why it is refused. */
     public Verdict authenticate(String presented) {
         byte[] given = hash(presented);
-        List<TrustStore.TokenRow> rows = store.inTransaction(trust::tokens);
+        List<TrustStore.TokenRow> rows = store.inTransaction(trust::credentials);
         TrustStore.TokenRow match = null;
         for (TrustStore.TokenRow row : rows) {
             if (MessageDigest.isEqual(row.hash(), given)) {

@@ -45,6 +45,20 @@ public class TrustStore {
         return rows;
     }
 
+    /** Every operator token without its last write: what each request is checked against, in one short query. */
+    public List<TokenRow> credentials(Connection c) throws SQLException {
+        List<TokenRow> rows = new ArrayList<>();
+        try (PreparedStatement s = c.prepareStatement(
+                "select name, hash, created_at, created_by, revoked_at from operator_tokens");
+             ResultSet r = s.executeQuery()) {
+            while (r.next()) {
+                rows.add(new TokenRow(r.getString(1), r.getBytes(2), instant(r.getTimestamp(3)), r.getString(4),
+                        instant(r.getTimestamp(5)), null));
+            }
+        }
+        return rows;
+    }
+
     public Optional<TokenRow> token(Connection c, String name) throws SQLException {
         return tokens(c).stream().filter(t -> t.name().equals(name)).findFirst();
     }

@@ -22,6 +22,7 @@ create table audit (
     change text not null
 );
 create index audit_at on audit (at);
+create index audit_token_at on audit (token, at);  -- each token's last write, for mesh token list
 
 create trigger fence before insert or update or delete on operator_tokens for each statement execute function mesh_fence();
 create trigger fence before insert or update or delete on audit for each statement execute function mesh_fence();
