@@ -7,7 +7,11 @@ import java.security.MessageDigest;
 import java.util.List;
 import java.util.Optional;
 
-/** BearerToken checks {@code Authorization: Bearer …} in constant time. */
+/**
+ * BearerToken reads {@code Authorization: Bearer …}: {@link #check} compares it in constant time
+ * with the one token of a host agent; the controller, which has several named operator tokens,
+ * takes the token with {@link #presented} and compares hashes (mesh.controller.OperatorTokens).
+ */
 public final class BearerToken {
 
     private BearerToken() {
@@ -24,5 +28,24 @@ public final class BearerToken {
         return Optional.of(ApiErrors.error(401, header == null
                 ? "missing bearer token: send 'Authorization: Bearer <" + variable + ">'"
                 : "wrong bearer token for this " + who, List.of()));
+    }
+
+    /** The token an {@code Authorization: Bearer TOKEN} header carries; null without the header, "" for another form. */
+    public static String presented(ContainerRequestContext request) {
+        String header = request.getHeaderString("Authorization");
+        if (header == null) {
+            return null;
+        }
+        return header.startsWith("Bearer ") ? header.substring("Bearer ".length()) : "";
+    }
+
+    /** The 401 for a request with no token; {@code variable} names where the caller's token is set. */
+    public static Response missing(String variable) {
+        return ApiErrors.error(401, "missing bearer token: send 'Authorization: Bearer <" + variable + ">'", List.of());
+    }
+
+    /** The 401 for a token that is not accepted, saying why. */
+    public static Response refused(String why) {
+        return ApiErrors.error(401, why, List.of());
     }
 }

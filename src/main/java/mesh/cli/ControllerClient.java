@@ -37,8 +37,8 @@ final class ControllerClient {
         this.base = controllerUrl(env.get("MESH_CONTROLLER"));
         this.token = env.get("MESH_TOKEN");
         if (token == null || token.isBlank()) {
-            throw new VerbFailure("MESH_TOKEN is not set: give the operator token (MESH_CONTROLLER_TOKEN of the controller),"
-                    + " or run where mesh install wrote ~/.config/mesh/config");
+            throw new VerbFailure("MESH_TOKEN is not set: give an operator token (one 'mesh token create NAME' made, or the"
+                    + " controller's MESH_CONTROLLER_TOKEN), or run where mesh install wrote ~/.config/mesh/config");
         }
         if (!token.equals(token.strip()) || token.chars().anyMatch(ch -> ch < 0x21 || ch > 0x7e)) {
             throw new VerbFailure("MESH_TOKEN: holds " + (token.contains("\n") || token.contains("\r") ? "a line break"
@@ -142,6 +142,15 @@ final class ControllerClient {
 
     java.util.List<mesh.wire.ModuleView> modules() {
         return get("/v1/mesh/catalogue", listOf(mesh.wire.ModuleView.class));
+    }
+
+    java.util.List<mesh.wire.OperatorToken> tokens() {
+        return get("/v1/mesh/tokens", listOf(mesh.wire.OperatorToken.class));
+    }
+
+    /** The audit trail from {@code since} on (all of it when null). */
+    java.util.List<mesh.wire.AuditEntry> audit(java.time.Instant since) {
+        return get("/v1/mesh/audit" + (since == null ? "" : "?since=" + since), listOf(mesh.wire.AuditEntry.class));
     }
 
     java.util.List<mesh.plan.MeshPlan.RosterEntry> roster() {

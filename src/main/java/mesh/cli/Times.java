@@ -38,4 +38,35 @@ final class Times {
         }
         return s / 86400 + " d ago";
     }
+
+    /**
+     * The instant {@code mesh audit --since} means: a duration back from {@code now} ("90s", "30m",
+     * "12h", "7d"), an ISO-8601 instant ("2026-11-30T19:00:00Z") or a day ("2026-11-30", from its
+     * start, UTC). Anything else is a usage error that says what is taken.
+     */
+    static Instant since(String given, Instant now) {
+        String s = given == null ? "" : given.strip();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d{1,9})([smhd])").matcher(s);
+        if (m.matches()) {
+            long n = Long.parseLong(m.group(1));
+            Duration back = switch (m.group(2)) {
+                case "s" -> Duration.ofSeconds(n);
+                case "m" -> Duration.ofMinutes(n);
+                case "h" -> Duration.ofHours(n);
+                default -> Duration.ofDays(n);
+            };
+            return now.minus(back);
+        }
+        try {
+            return Instant.parse(s);
+        } catch (DateTimeParseException e) {
+            // not an instant: a day, or nothing we take
+        }
+        try {
+            return java.time.LocalDate.parse(s).atStartOfDay(java.time.ZoneOffset.UTC).toInstant();
+        } catch (DateTimeParseException e) {
+            throw new IllegalArgumentException("--since: a duration back from now (90s, 30m, 12h, 7d), an instant"
+                    + " (2026-11-30T19:00:00Z) or a day (2026-11-30) is needed, got '" + given + "'");
+        }
+    }
 }

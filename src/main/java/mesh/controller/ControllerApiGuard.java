@@ -10,11 +10,21 @@ import mesh.api.BearerToken;
 import mesh.api.ServerRole;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
-/** ControllerApiGuard: the operator's API answers only to the operator token, and only in a controller. */
+/**
+ * ControllerApiGuard: the operator's API answers only to an operator token that is not revoked
+ * ({@link OperatorTokens}), and only in a controller. The accepted token's name is who the
+ * request is ({@link Operator}), for the audit trail.
+ */
 public class ControllerApiGuard {
 
     @Inject
     MeshController controller;
+
+    @Inject
+    OperatorTokens tokens;
+
+    @Inject
+    Operator operator;
 
     @ServerRequestFilter
     public Optional<Response> requireToken(ContainerRequestContext request) {
@@ -29,6 +39,18 @@ public class ControllerApiGuard {
             return Optional.of(ApiErrors.error(404, ServerRole.startedAs(ServerRole.HOST)
                     ? "this is a host agent, not a controller" : "this process is not a controller", List.of()));
         }
-        return BearerToken.check(request, controller.settings().token(), "MESH_CONTROLLER_TOKEN", "controller");
+        String presented = BearerToken.presented(request);
+        if (presented == null) {
+            return Optional.of(BearerToken.missing("MESH_TOKEN, an operator token"));
+        }
+        if (presented.isEmpty()) {
+            return Optional.of(BearerToken.refused("wrong bearer token: the Authorization header must be 'Bearer <token>'"));
+        }
+        OperatorTokens.Verdict verdict = tokens.authenticate(presented);
+        if (verdict.refusal() != null) {
+            return Optional.of(BearerToken.refused(verdict.refusal()));
+        }
+        operator.accepted(verdict.name());
+        return Optional.empty();
     }
 }

@@ -41,14 +41,33 @@ public class MeshController {
         static final SecureRandom RANDOM = new SecureRandom();
     }
 
+    private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger("mesh.controller");
+
     @Inject
     MeshStore store;
 
+    @Inject
+    AuditTrail audit;
+
+    @Inject
+    OperatorTokens operatorTokens;
+
     private volatile ControllerSettings settings;
 
+    /**
+     * Migrates the store, claims this controller's epoch, seals any agent token still stored in
+     * clear and stores the bootstrap operator token (docs/trust.md); only then does it serve.
+     */
     public void start(ControllerSettings settings) {
         store.migrate();
         store.claimEpoch(settings.epoch());
+        List<String> unreadable = store.sealAgentTokens(mesh.store.TokenSeal.fromSecret(settings.sealSecret()));
+        if (!unreadable.isEmpty()) {
+            LOG.warnf("the agent tokens of %s were sealed with another key (MESH_SECRETS_KEY, or MESH_CONTROLLER_TOKEN when"
+                    + " it is unset, changed); pushes to them fail until 'mesh node token NAME --rotate' gives each a new one",
+                    String.join(", ", unreadable));
+        }
+        operatorTokens.bootstrap(settings.token());
         this.settings = settings;
     }
 
@@ -82,7 +101,9 @@ public class MeshController {
                 throw new Conflict("node " + name + " already exists");
             }
             refuseShared(c, name, address, url);
-            store.addNode(c, new Node(name, address, url, null), token);
+            Node node = new Node(name, address, url, null);
+            store.addNode(c, node, token);
+            audit.record(c, "node add", AuditText.nodeAdded(node, given != null && !given.isEmpty()));
             return new AddedNode(name, address, url, token);
         });
     }
@@ -109,7 +130,9 @@ public class MeshController {
                     : node.agent();
             refuseShared(c, name, nextAddress, nextAgent);
             store.setNode(c, name, nextAddress, nextAgent);
-            return new Node(name, nextAddress, nextAgent, node.publicDomain());
+            Node next = new Node(name, nextAddress, nextAgent, node.publicDomain());
+            audit.record(c, "node set", AuditText.nodeSet(node, next));
+            return next;
         });
     }
 
@@ -122,6 +145,7 @@ public class MeshController {
         return store.inTransaction(c -> {
             existingNode(c, name);
             store.setAgentToken(c, name, token);
+            audit.record(c, "node token", AuditText.agentTokenRotated(name));
             return new NodeToken(name, token);
         });
     }
@@ -170,6 +194,7 @@ public class MeshController {
         return store.inTransaction(c -> {
             Node node = existingNode(c, name);
             store.setPublicDomain(c, name, domain);
+            audit.record(c, "node public-domain", AuditText.publicDomain(name, node.publicDomain(), domain));
             return new Node(node.name(), node.address(), node.agent(), domain);
         });
     }
@@ -185,6 +210,7 @@ public class MeshController {
                         + String.join(", ", used) + "; unassign them first");
             }
             store.removeNode(c, name);
+            audit.record(c, "node remove", AuditText.nodeRemoved(name));
             return null;
         });
     }
@@ -223,8 +249,10 @@ public class MeshController {
             for (int i = 0; i < manifests.size(); i++) {
                 changes.get(store.putModule(c, manifests.get(i), files.get(i).file())).add(manifests.get(i).module());
             }
-            return new CatalogueChange(changes.get(MeshStore.ModuleChange.ADDED),
+            CatalogueChange change = new CatalogueChange(changes.get(MeshStore.ModuleChange.ADDED),
                     changes.get(MeshStore.ModuleChange.UPDATED), changes.get(MeshStore.ModuleChange.UNCHANGED));
+            audit.record(c, "catalogue add", AuditText.catalogue(change));
+            return change;
         });
     }
 
@@ -262,6 +290,7 @@ public class MeshController {
                         + (p.assigned() != null ? "; 'mesh unassign " + p.assigned() + " " + module + "' first" : ""));
             }
             store.removeModule(c, module);
+            audit.record(c, "catalogue remove", AuditText.moduleRemoved(module));
             return null;
         });
     }
@@ -280,6 +309,7 @@ public class MeshController {
             Placement current = placement(c, module);
             Placement next = new Placement(module, node, current.taken() == null ? node : current.taken());
             store.putPlacement(c, next);
+            audit.record(c, "assign", AuditText.placement(current, next));
             return next;
         });
     }
@@ -297,6 +327,7 @@ public class MeshController {
             }
             Placement next = new Placement(module, null, node.equals(current.taken()) ? null : current.taken());
             store.putPlacement(c, next);
+            audit.record(c, "unassign", AuditText.placement(current, next));
             return next;
         });
     }

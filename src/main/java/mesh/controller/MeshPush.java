@@ -39,6 +39,9 @@ public class MeshPush {
     @Inject
     MeshController controller;
 
+    @Inject
+    AuditTrail audit;
+
     AgentClient agents = new AgentClient();
 
     /** Plans every node and sends each that differs from what it acknowledged, named or not (see {@link PushDecision}). */
@@ -80,8 +83,13 @@ public class MeshPush {
                                              List<String> notes) {
         store.inTransaction(c -> {
             store.replaceRoster(c, List.copyOf(plan.roster().values()));
+            Map<String, Long> sent = new LinkedHashMap<>();
             for (PushDecision.Target t : targets) {
                 store.recordSent(c, t.node().name(), t.declaration().generation());
+                sent.put(t.node().name(), t.declaration().generation());
+            }
+            if (!sent.isEmpty()) {
+                audit.record(c, "push", AuditText.push(sent));
             }
             return null;
         });

@@ -55,6 +55,28 @@ public class MeshStore {
     /** This controller's epoch (0 unless set): sent with every transaction, see V2__controller_epoch.sql. */
     private volatile long epoch;
 
+    /** How agent tokens are kept in the store ({@link TokenSeal}); set by the controller at start. */
+    private volatile TokenSeal seal;
+
+    /**
+     * Seals agent tokens with {@code seal} from now on, and seals each one stored in clear (before V4)
+     * now. Returns the nodes whose sealed token this seal cannot open (sealed with another key).
+     */
+    public List<String> sealAgentTokens(TokenSeal seal) {
+        this.seal = seal;
+        return inTransaction(c -> {
+            List<String> unreadable = new ArrayList<>();
+            for (Map.Entry<String, String> t : storedAgentTokens(c).entrySet()) {
+                if (!TokenSeal.isSealed(t.getValue())) {
+                    setAgentToken(c, t.getKey(), t.getValue());
+                } else if (!seal.opens(t.getKey(), t.getValue())) {
+                    unreadable.add(t.getKey());
+                }
+            }
+            return unreadable;
+        });
+    }
+
     public void migrate() {
         flyway.get().migrate();
     }
@@ -142,8 +164,14 @@ public class MeshStore {
         }
     }
 
-    /** Each node's agent token, by node name, in one query. */
+    /** Each node's agent token, by node name, in one query, opened ({@link TokenSeal}). */
     public Map<String, String> agentTokens(Connection c) throws SQLException {
+        Map<String, String> tokens = new LinkedHashMap<>();
+        storedAgentTokens(c).forEach((node, stored) -> tokens.put(node, sealed().open(node, stored)));
+        return tokens;
+    }
+
+    private Map<String, String> storedAgentTokens(Connection c) throws SQLException {
         Map<String, String> tokens = new LinkedHashMap<>();
         try (PreparedStatement s = c.prepareStatement("select name, agent_token from nodes order by name");
              ResultSet r = s.executeQuery()) {
@@ -160,7 +188,7 @@ public class MeshStore {
             s.setString(1, node.name());
             s.setString(2, node.address());
             s.setString(3, node.agent());
-            s.setString(4, token);
+            s.setString(4, sealed().seal(node.name(), token));
             s.setString(5, node.publicDomain());
             s.executeUpdate();
         }
@@ -181,7 +209,15 @@ public class MeshStore {
 
     /** Replaces a node's agent token (node token --rotate): pushes use the new one from now on. */
     public void setAgentToken(Connection c, String node, String token) throws SQLException {
-        update(c, "update nodes set agent_token = ? where name = ?", token, node);
+        update(c, "update nodes set agent_token = ? where name = ?", sealed().seal(node, token), node);
+    }
+
+    private TokenSeal sealed() {
+        TokenSeal s = seal;
+        if (s == null) {
+            throw new IllegalStateException("the controller has not set how agent tokens are sealed");
+        }
+        return s;
     }
 
     public void removeNode(Connection c, String node) throws SQLException {

@@ -14,7 +14,7 @@ import javax.sql.DataSource;
  * included ({@code created_at}, {@code added_at}, {@code updated_at}): a refusal must not touch them
  * either. Tables are found in the catalogue, so a table added by a later migration is covered too.
  */
-final class StoreSnapshot {
+public final class StoreSnapshot {
 
     /** The tables the controller owns; wiped before each case (Flyway's history is kept). */
     static final String TRUNCATE = "truncate roster, node_pushes, placements, modules, nodes cascade";
@@ -22,7 +22,7 @@ final class StoreSnapshot {
     private StoreSnapshot() {
     }
 
-    static String of(DataSource dataSource) {
+    public static String of(DataSource dataSource) {
         try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
             List<String> tables = new ArrayList<>();
             try (ResultSet r = s.executeQuery("""
@@ -55,7 +55,7 @@ final class StoreSnapshot {
      * The rows one snapshot has and the other has not, each under its table: {@code -} before only,
      * {@code +} after only. Empty when the two are equal.
      */
-    static String diff(String before, String after) {
+    public static String diff(String before, String after) {
         java.util.Set<String> was = rows(before);
         java.util.Set<String> is = rows(after);
         StringBuilder text = new StringBuilder();

@@ -1,0 +1,50 @@
+package mesh.cli;
+
+import jakarta.inject.Inject;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.Callable;
+import mesh.wire.AuditEntry;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+@Command(name = "audit", mixinStandardHelpOptions = true,
+        description = {"Every write to the mesh, oldest first: when, by which operator token (its name), the verb",
+            "and what changed. Recorded by the controller with the change itself. Uses MESH_CONTROLLER and MESH_TOKEN."})
+public class AuditCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Inject
+    Output output;
+
+    @Mixin
+    OutputOption format;
+
+    @Option(names = "--since", paramLabel = "DURATION|TIME",
+            description = "only from then on: 30m, 12h, 7d back from now, an instant (2026-11-30T19:00:00Z) or a day (2026-11-30)")
+    String since;
+
+    @Override
+    public Integer call() {
+        Instant from;
+        try {
+            from = since == null ? null : Times.since(since, Instant.now());
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+        List<AuditEntry> entries = ControllerClient.fromEnvironment().audit(from);
+        if (format.json()) {
+            output.json(spec, entries);
+            return ExitCodes.OK;
+        }
+        output.table(spec, List.of("TIME", "TOKEN", "VERB", "CHANGE"),
+                entries.stream().map(e -> List.of(e.at(), e.token(), e.verb(), e.change())).toList());
+        return ExitCodes.OK;
+    }
+}

@@ -1,0 +1,57 @@
+package mesh.controller;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import mesh.model.Node;
+import mesh.model.Placement;
+import mesh.wire.CatalogueChange;
+import org.junit.jupiter.api.Test;
+
+/** AuditTextTest: what each write verb changed, in the words the audit trail keeps. */
+class AuditTextTest {
+
+    static final Node NOVOX = new Node("novox", "10.77.0.11", "http://10.77.0.11:7701", null);
+
+    @Test
+    void aNodeChangeNamesOnlyWhatDiffers() {
+        assertEquals("node novox: address 10.77.0.11 → 10.77.0.21",
+                AuditText.nodeSet(NOVOX, new Node("novox", "10.77.0.21", NOVOX.agent(), null)));
+        assertEquals("node novox: address 10.77.0.11 → 10.77.0.21, agent http://10.77.0.11:7701 → http://10.77.0.21:7701",
+                AuditText.nodeSet(NOVOX, new Node("novox", "10.77.0.21", "http://10.77.0.21:7701", null)));
+        assertEquals("node novox: no change", AuditText.nodeSet(NOVOX, NOVOX));
+        assertEquals("node novox: public domain none → novox.be", AuditText.publicDomain("novox", null, "novox.be"));
+        assertEquals("node novox: public domain novox.be (no change)", AuditText.publicDomain("novox", "novox.be", "novox.be"));
+    }
+
+    @Test
+    void aNodeAddSaysWhichTokenItGotButNeverTheToken() {
+        assertEquals("node novox added at 10.77.0.11, agent http://10.77.0.11:7701, with a new agent token",
+                AuditText.nodeAdded(NOVOX, false));
+        assertEquals("node novox added at 10.77.0.11, agent http://10.77.0.11:7701, with the agent token its agent runs with",
+                AuditText.nodeAdded(NOVOX, true));
+    }
+
+    @Test
+    void placementsSayWhereAModuleWasAndIs() {
+        assertEquals("module web: assigned nowhere → novox, taken nowhere → novox",
+                AuditText.placement(new Placement("web", null, null), new Placement("web", "novox", "novox")));
+        assertEquals("module web: assigned novox → ace",
+                AuditText.placement(new Placement("web", "novox", "novox"), new Placement("web", "ace", "novox")));
+        assertEquals("module web: assigned novox → nowhere, taken novox → nowhere",
+                AuditText.placement(new Placement("web", "novox", "novox"), new Placement("web", null, null)));
+    }
+
+    @Test
+    void theCatalogueAndAPushListWhatTheyTouched() {
+        assertEquals("catalogue: added db, web; unchanged app",
+                AuditText.catalogue(new CatalogueChange(List.of("db", "web"), List.of(), List.of("app"))));
+        assertEquals("catalogue: updated app", AuditText.catalogue(new CatalogueChange(List.of(), List.of("app"), List.of())));
+        Map<String, Long> sent = new LinkedHashMap<>();
+        sent.put("ace", 3L);
+        sent.put("novox", 7L);
+        assertEquals("sent ace generation 3, novox generation 7", AuditText.push(sent));
+    }
+}

@@ -1,0 +1,375 @@
+package mesh.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.github.dockerjava.api.DockerClient;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+import mesh.controller.StoreSnapshot;
+import mesh.testbed.PackagedMesh;
+import mesh.testbed.TestbedNodes;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.function.Executable;
+import org.postgresql.ds.PGSimpleDataSource;
+
+/**
+ * SecurityIT is the trust between the operator, the controller and an agent (docs/trust.md), on
+ * real HTTP: a controller process on a store of its own and a host agent on a test-bed node.
+ *
+ * <p>A scripted session with two named operator tokens (alice, bob, made with the bootstrap token
+ * admin): the audit trail says who did each step, and bob's token is refused at his very next
+ * request after alice revokes it. Every endpoint of the controller, found from its resource
+ * classes (so a verb added later is covered too), answers 401 with a clear message without a
+ * token, with a wrong one and with the revoked one, and the store is unchanged after all of them;
+ * the agent's endpoints answer 401 without or with a wrong token, and the node's containers are
+ * untouched. The store, read in full, holds no operator or agent token in clear, and no log file
+ * or output of the session holds any token, except the one output that shows a token once.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class SecurityIT {
+
+    static final ObjectMapper JSON = new ObjectMapper();
+    static final String NODE = "secn1";
+    static final String LOOP = "trap 'exit 0' TERM; while :; do sleep 1; done";
+
+    final String admin = HexFormat.of().formatHex(UUID.randomUUID().toString().getBytes()).substring(0, 48);
+    final String database = "mesh_sec_" + UUID.randomUUID().toString().substring(0, 8);
+    final String logPrefix = "security-" + UUID.randomUUID().toString().substring(0, 8);
+    /** Every token this test made or was given: the bootstrap's, alice's, bob's, the agent's. */
+    final Map<String, String> tokens = new LinkedHashMap<>();
+    /** Every output of every verb, except those that show a token once (token create, node add). */
+    final List<String> outputs = new ArrayList<>();
+    final HttpClient http = HttpClient.newHttpClient();
+    TestbedNodes.Node node;
+    DockerClient engine;
+    MeshProcess controller;
+    MeshProcess agent;
+    Path state;
+    Path catalogue;
+    String controllerUrl;
+    PGSimpleDataSource store;
+
+    @BeforeAll
+    void raise() throws Exception {
+        node = TestbedNodes.up(1).get(0);
+        engine = TestbedNodes.client(node);
+        wipe();
+        try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/postgres", "mesh", "mesh")) {
+            c.createStatement().execute("create database " + database);
+        }
+        String url = "jdbc:postgresql://127.0.0.1:5432/" + database;
+        store = new PGSimpleDataSource();
+        store.setURL(url);
+        store.setUser("mesh");
+        store.setPassword("mesh");
+        tokens.put("admin", admin);
+        int port = PackagedMesh.freePort();
+        controllerUrl = "http://127.0.0.1:" + port;
+        controller = MeshProcess.serve(logPrefix + "-controller", null, Map.of(
+                "MESH_STORE_URL", url, "MESH_STORE_USER", "mesh", "MESH_STORE_PASSWORD", "mesh",
+                "MESH_CONTROLLER_TOKEN", admin, "MESH_CONTROLLER_LISTEN", "127.0.0.1:" + port), "controller", "serve");
+        PackagedMesh.await("the controller answers", Duration.ofSeconds(60), () -> as("admin", "node", "list").exit() == 0);
+        state = Files.createTempDirectory("mesh-sec-state");
+        catalogue = Files.createTempDirectory("mesh-sec-catalogue");
+        Files.writeString(catalogue.resolve("secweb.yaml"), "module: secweb\ncomponents:\n  secweb.server:\n"
+                + "    image: mesh-test/busybox:1\n    args: [sh, -c, \"" + LOOP + "\"]\n    stop-timeout: 3s\n");
+    }
+
+    @AfterAll
+    void tearDown() throws Exception {
+        if (agent != null) {
+            agent.close();
+        }
+        if (controller != null) {
+            controller.close();
+        }
+        if (engine != null) {
+            wipe();
+            engine.close();
+        }
+        try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/postgres", "mesh", "mesh")) {
+            c.createStatement().execute("drop database if exists " + database + " with (force)");
+        }
+        for (Path p : Stream.of(state, catalogue).filter(java.util.Objects::nonNull).toList()) {
+            PackagedMesh.deleteTree(p);
+        }
+    }
+
+    @Test
+    @Order(1)
+    void theAuditSaysWhoDidEachStepAndARevokedTokenIsRefusedAtItsNextRequest() throws Exception {
+        tokens.put("alice", created("alice"));
+        tokens.put("bob", created("bob"));
+
+        JsonNode added = JSON.readTree(shownOnce("alice", "node", "add", NODE, "--address", node.address(), "-o", "json"));
+        tokens.put("agent", added.get("token").asText());
+        agent = MeshProcess.serve(logPrefix + "-agent", node.name(), Map.of(
+                "MESH_HOST_NODE", NODE, "MESH_HOST_TOKEN", tokens.get("agent"),
+                "MESH_HOST_LISTEN", node.address() + ":7701", "MESH_HOST_ENGINE", node.dockerHost(),
+                "MESH_HOST_STATE_DIR", state.toString(), "MESH_HOST_INTERVAL", "60s"), "host", "serve");
+        ok("alice", "catalogue", "add", catalogue.toString());
+        ok("alice", "assign", NODE, "secweb");
+        PackagedMesh.await("the agent takes bob's push", Duration.ofSeconds(90),
+                () -> as("bob", "push", "--wait", "--wait-timeout", "60").exit() == 0);
+        ok("bob", "node", "public-domain", NODE, "sec.example");
+        ok("alice", "token", "revoke", "bob");
+
+        PackagedMesh.Result refused = as("bob", "node", "list");
+        assertEquals(1, refused.exit(), refused.toString());
+        assertTrue(refused.err().startsWith("mesh: operator token bob was revoked at "), refused.err());
+        PackagedMesh.Result write = as("bob", "unassign", NODE, "secweb");
+        assertEquals(1, write.exit(), write.toString());
+
+        List<String> steps = new ArrayList<>();
+        for (JsonNode e : JSON.readTree(ok("alice", "audit", "-o", "json"))) {
+            steps.add(e.get("token").asText() + " " + e.get("verb").asText() + ": " + e.get("change").asText());
+        }
+        assertEquals(List.of(
+                "controller token create: operator token admin stored from the controller's MESH_CONTROLLER_TOKEN",
+                "admin token create: operator token alice made",
+                "admin token create: operator token bob made",
+                "alice node add: node " + NODE + " added at " + node.address() + ", agent http://" + node.address()
+                        + ":7701, with a new agent token",
+                "alice catalogue add: catalogue: added secweb",
+                "alice assign: module secweb: assigned nowhere → " + NODE + ", taken nowhere → " + NODE,
+                "bob push: sent " + NODE + " generation 1",
+                "bob node public-domain: node " + NODE + ": public domain none → sec.example",
+                "alice token revoke: operator token bob revoked"), steps);
+        assertEquals(0, JSON.readTree(ok("alice", "audit", "--since", "2099-01-01", "-o", "json")).size(),
+                "--since in the future shows nothing");
+
+        Map<String, JsonNode> listed = new TreeMap<>();
+        JSON.readTree(ok("alice", "token", "list", "-o", "json")).forEach(t -> listed.put(t.get("name").asText(), t));
+        assertEquals(List.of("admin", "alice", "bob"), List.copyOf(listed.keySet()));
+        assertNotNull(listed.get("bob").path("revoked").textValue(), listed.toString());
+        assertNull(listed.get("alice").path("revoked").textValue(), listed.toString());
+        assertEquals("admin", listed.get("alice").get("createdBy").asText(), listed.toString());
+        assertNotNull(listed.get("alice").path("lastUsed").textValue(), listed.toString());
+    }
+
+    @Test
+    @Order(2)
+    void everyEndpointRefusesNoTokenAWrongOneAndARevokedOneAndNothingChanges() throws Exception {
+        String before = StoreSnapshot.of(store);
+        Map<String, String> containers = containers();
+        List<String[]> endpoints = ControllerEndpoints.all();
+        assertTrue(endpoints.size() >= 19, "the controller's endpoints as found: " + endpoints.size());
+        List<Executable> checks = new ArrayList<>();
+        for (String[] e : endpoints) {
+            String path = e[1].replace("{name}", NODE).replace("{node}", NODE).replace("{module}", "secweb");
+            checks.add(() -> refused(e[0], controllerUrl + path, null, "missing bearer token"));
+            checks.add(() -> refused(e[0], controllerUrl + path, "Bearer " + "0".repeat(64), "wrong bearer token"));
+            checks.add(() -> refused(e[0], controllerUrl + path, tokens.get("admin"), "wrong bearer token"));
+            checks.add(() -> refused(e[0], controllerUrl + path, "Bearer " + tokens.get("bob"),
+                    "operator token bob was revoked at "));
+            // the agent's token is not an operator token
+            checks.add(() -> refused(e[0], controllerUrl + path, "Bearer " + tokens.get("agent"), "wrong bearer token"));
+        }
+        String agentUrl = "http://" + node.address() + ":7701";
+        for (String[] e : List.of(new String[] {"PUT", "/v1/declaration"}, new String[] {"POST", "/v1/plan"},
+                new String[] {"GET", "/v1/status"}, new String[] {"GET", "/v1/declarations"},
+                new String[] {"GET", "/v1/declarations/1"})) {
+            checks.add(() -> refused(e[0], agentUrl + e[1], null, "missing bearer token"));
+            checks.add(() -> refused(e[0], agentUrl + e[1], "Bearer " + tokens.get("alice"), "wrong bearer token"));
+            checks.add(() -> refused(e[0], agentUrl + e[1], "Bearer " + tokens.get("admin"), "wrong bearer token"));
+        }
+        assertAll(checks);
+        assertEquals("", StoreSnapshot.diff(before, StoreSnapshot.of(store)), "no refused request changes the store");
+        assertEquals(containers, containers(), "no refused request changes the node");
+    }
+
+    @Test
+    @Order(3)
+    void tokensAreNeverReusedTheLastCannotBeRevokedAndTheBootstrapTokenFollowsItsVariable() throws Exception {
+        assertAll(
+                () -> refusedVerb("alice", "operator token bob already exists (revoked; a name is never given", "token", "create", "bob"),
+                () -> refusedVerb("alice", "token name: lower-case letters", "token", "create", "Not-A-Name"),
+                () -> refusedVerb("alice", "not 'controller'", "token", "create", "controller"),
+                () -> refusedVerb("alice", "unknown operator token nosuch", "token", "revoke", "nosuch"),
+                () -> refusedVerb("alice", "operator token bob was already revoked at ", "token", "revoke", "bob"));
+        ok("alice", "token", "revoke", "admin");
+        refusedVerb("alice", "operator token alice is the last one that is not revoked", "token", "revoke", "alice");
+        refusedVerb("admin", "operator token admin was revoked at ", "node", "list");
+
+        // the same MESH_CONTROLLER_TOKEN after a restart: admin stays revoked
+        restartController(admin);
+        refusedVerb("admin", "operator token admin was revoked at ", "node", "list");
+        ok("alice", "push");
+
+        // a new one: admin is that token now; the agent token sealed with a key derived from the old one is unreadable
+        tokens.put("admin", HexFormat.of().formatHex(UUID.randomUUID().toString().getBytes()).substring(0, 48));
+        restartController(tokens.get("admin"));
+        ok("admin", "node", "list");
+        refusedVerb("admin", "node " + NODE + "'s agent token in the store cannot be opened with this controller's key", "push");
+        String log = Files.readString(MeshProcess.LOGS.resolve(logPrefix + "-controller.log"));
+        assertTrue(log.contains("the agent tokens of " + NODE + " were sealed with another key"), log);
+        JsonNode rotated = JSON.readTree(shownOnce("admin", "node", "token", NODE, "--rotate", "-o", "json"));
+        tokens.put("agent, rotated", rotated.get("token").asText());
+        agent.close();
+        agent = MeshProcess.serve(logPrefix + "-agent", node.name(), Map.of(
+                "MESH_HOST_NODE", NODE, "MESH_HOST_TOKEN", tokens.get("agent, rotated"),
+                "MESH_HOST_LISTEN", node.address() + ":7701", "MESH_HOST_ENGINE", node.dockerHost(),
+                "MESH_HOST_STATE_DIR", state.toString(), "MESH_HOST_INTERVAL", "60s"), "host", "serve");
+        PackagedMesh.await("the agent takes admin's push with its new token", Duration.ofSeconds(60),
+                () -> as("admin", "push").exit() == 0);
+
+        List<String> last = new ArrayList<>();
+        // pushes left out: whether one sends anything depends on what the node already holds
+        JSON.readTree(ok("admin", "audit", "-o", "json")).forEach(e -> {
+            if (!e.get("verb").asText().equals("push")) {
+                last.add(e.get("token").asText() + " " + e.get("verb").asText() + ": " + e.get("change").asText());
+            }
+        });
+        assertEquals(List.of("alice token revoke: operator token admin revoked",
+                "controller token create: operator token admin replaced: the controller's MESH_CONTROLLER_TOKEN changed",
+                "admin node token: node " + NODE + ": new agent token (the old one is no longer sent)"),
+                last.subList(last.size() - 3, last.size()), last.toString());
+    }
+
+    @Test
+    @Order(4)
+    void theStoreReadInFullHoldsNoTokenInClear() {
+        String all = StoreSnapshot.of(store);
+        assertTrue(all.contains("table operator_tokens") && all.contains("table nodes"), all);
+        tokens.forEach((who, token) -> assertFalse(all.contains(token), who + "'s token is in the store in clear"));
+        assertTrue(all.contains("sealed:v1:"), "the agent token is kept sealed: " + all);
+    }
+
+    @Test
+    @Order(5)
+    void noLogAndNoOutputHoldsAnyToken() throws Exception {
+        List<Path> logs;
+        try (Stream<Path> files = Files.list(MeshProcess.LOGS)) {
+            logs = files.filter(Files::isRegularFile).toList();
+        }
+        assertTrue(logs.stream().anyMatch(p -> p.getFileName().toString().startsWith(logPrefix + "-controller")), logs.toString());
+        assertTrue(logs.stream().anyMatch(p -> p.getFileName().toString().startsWith(logPrefix + "-agent")), logs.toString());
+        assertTrue(outputs.size() >= 10, "the session's outputs: " + outputs.size());
+        List<Executable> checks = new ArrayList<>();
+        for (Map.Entry<String, String> t : tokens.entrySet()) {
+            for (Path log : logs) {
+                checks.add(() -> assertFalse(Files.readString(log).contains(t.getValue()),
+                        t.getKey() + "'s token is in " + log));
+            }
+            for (String out : outputs) {
+                checks.add(() -> assertFalse(out.contains(t.getValue()), t.getKey() + "'s token is in an output: " + out));
+            }
+        }
+        assertAll(checks);
+    }
+
+    // ---- helpers
+
+    void refusedVerb(String who, String message, String... args) {
+        PackagedMesh.Result r = as(who, args);
+        assertEquals(1, r.exit(), r::toString);
+        assertTrue(r.err().contains(message), r::toString);
+    }
+
+    void restartController(String bootstrap) throws Exception {
+        controller.close();
+        int port = PackagedMesh.freePort();
+        controllerUrl = "http://127.0.0.1:" + port;
+        controller = MeshProcess.serve(logPrefix + "-controller", null, Map.of(
+                "MESH_STORE_URL", "jdbc:postgresql://127.0.0.1:5432/" + database, "MESH_STORE_USER", "mesh",
+                "MESH_STORE_PASSWORD", "mesh", "MESH_CONTROLLER_TOKEN", bootstrap,
+                "MESH_CONTROLLER_LISTEN", "127.0.0.1:" + port), "controller", "serve");
+        PackagedMesh.await("the controller answers again", Duration.ofSeconds(60),
+                () -> PackagedMesh.run(Map.of("MESH_CONTROLLER", controllerUrl, "MESH_TOKEN", tokens.get("alice")),
+                        "token", "list").exit() == 0);
+    }
+
+    /** Makes an operator token with the bootstrap token; its output is the one that shows it. */
+    String created(String name) throws IOException {
+        String token = JSON.readTree(shownOnce("admin", "token", "create", name, "-o", "json")).get("token").asText();
+        assertTrue(token.matches("[0-9a-f]{64}"), token);
+        return token;
+    }
+
+    PackagedMesh.Result as(String who, String... args) {
+        PackagedMesh.Result r = PackagedMesh.run(Map.of("MESH_CONTROLLER", controllerUrl, "MESH_TOKEN", tokens.get(who)), args);
+        outputs.add(r.out());
+        outputs.add(r.err());
+        return r;
+    }
+
+    /** A verb whose output shows a token once: kept out of {@link #outputs}, its error output is not. */
+    String shownOnce(String who, String... args) {
+        PackagedMesh.Result r = PackagedMesh.run(Map.of("MESH_CONTROLLER", controllerUrl, "MESH_TOKEN", tokens.get(who)), args);
+        outputs.add(r.err());
+        assertEquals(0, r.exit(), r::toString);
+        return r.out();
+    }
+
+    String ok(String who, String... args) {
+        PackagedMesh.Result r = as(who, args);
+        assertEquals(0, r.exit(), r::toString);
+        return r.out();
+    }
+
+    /** One request that must be answered 401 with a JSON error containing {@code message}. */
+    void refused(String method, String url, String authorization, String message) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10))
+                .method(method, method.equals("GET") || method.equals("DELETE") ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString("{}"));
+        if (authorization != null) {
+            b.header("Authorization", authorization);
+        }
+        HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        Supplier<String> what = () -> method + " " + url + " with " + (authorization == null ? "no token"
+                : authorization.length() > 12 ? authorization.substring(0, 12) + "…" : authorization) + ": " + r.statusCode()
+                + " " + r.body();
+        assertEquals(401, r.statusCode(), what);
+        String error = JSON.readTree(r.body()).get("error").asText();
+        assertTrue(error.contains(message), what);
+        tokens.values().forEach(t -> assertFalse(r.body().contains(t), "a refusal shows a token: " + what.get()));
+    }
+
+    Map<String, String> containers() {
+        Map<String, String> ids = new TreeMap<>();
+        engine.listContainersCmd().withShowAll(true).withLabelFilter(Map.of("mesh.node", NODE)).exec()
+                .forEach(c -> ids.put(c.getNames()[0].substring(1), c.getId() + " " + c.getState()));
+        return ids;
+    }
+
+    void wipe() {
+        engine.listContainersCmd().withShowAll(true).withLabelFilter(Map.of("mesh.node", NODE)).exec()
+                .forEach(c -> engine.removeContainerCmd(c.getId()).withForce(true).exec());
+        engine.listVolumesCmd().withFilter("label", List.of("mesh.node=" + NODE)).exec().getVolumes()
+                .forEach(v -> engine.removeVolumeCmd(v.getName()).exec());
+        engine.listNetworksCmd().exec().stream()
+                .filter(n -> n.getLabels() != null && NODE.equals(n.getLabels().get("mesh.node")))
+                .forEach(n -> engine.removeNetworkCmd(n.getId()).exec());
+    }
+}
