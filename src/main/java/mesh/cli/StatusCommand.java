@@ -20,6 +20,7 @@ import picocli.CommandLine.Spec;
             "per process: its state, pid, restarts and last exit status.",
             "SEEN is how long ago the agent last looked at its engine (it looks every MESH_HOST_INTERVAL);",
             "--refresh has every agent look now before it answers (a few seconds at most).",
+            "Then one line per take under way ('mesh take'): its module, nodes and step.",
             "Exit 0 when every node is up to date and running everything; 1 otherwise."})
 public class StatusCommand implements Callable<Integer> {
 
@@ -51,6 +52,7 @@ public class StatusCommand implements Callable<Integer> {
             nodes.stream().filter(n -> n.agent() != null).forEach(n -> n.agent().components().stream()
                     .filter(c -> c.process() != null)
                     .forEach(c -> output.line(spec, process(n.node().name(), c))));
+            takes(ControllerClient.fromEnvironment()).forEach(t -> output.line(spec, take(t)));
         }
         List<String> attention = nodes.stream().filter(n -> !n.ok()).map(n -> n.node().name()).toList();
         if (attention.isEmpty()) {
@@ -59,6 +61,21 @@ public class StatusCommand implements Callable<Integer> {
         output.error(spec, "mesh: " + attention.size() + (attention.size() == 1 ? " node needs" : " nodes need") + " attention: "
                 + String.join(", ", attention));
         return ExitCodes.FAILED;
+    }
+
+    /** The takes under way, read with the same client; none when the controller does not say (an older one). */
+    static List<mesh.wire.TakeView> takes(ControllerClient controller) {
+        List<mesh.wire.TakeView> takes = controller.get("/v1/mesh/takes", mesh.model.DeclarationJson.MAPPER.getTypeFactory()
+                .constructCollectionType(List.class, mesh.wire.TakeView.class));
+        return takes == null ? List.of() : takes;
+    }
+
+    /** One line per take: {@code take web n1 -> n2 (epoch 7): step copy: copy data: 12 MB of 200 MB, ...}. */
+    static String take(mesh.wire.TakeView t) {
+        return "take " + t.module() + " " + (t.from() == null ? "(nowhere)" : t.from()) + " -> " + t.to() + " (epoch " + t.epoch()
+                + "): step " + t.step() + (t.copy() != null ? ": " + TakeLines.progress(t.copy()) : "")
+                + (t.error() != null ? ", rolling back: " + t.error() : "")
+                + (t.problem() != null ? ", " + (t.active() ? "trying again: " : "waiting for 'mesh take': ") + t.problem() : "");
     }
 
     /** One line per process: {@code ace/app.web process running, pid 4242, 2 restarts, last exit: exit 1 at T}. */

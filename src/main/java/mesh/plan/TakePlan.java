@@ -128,6 +128,16 @@ public final class TakePlan {
     }
 
     /**
+     * Whether the rollback fenced the module on the target (it rolls back from the start or the switch: its
+     * error begins with that step's name), so that unfence lifts that fence too, after the target was sent a
+     * declaration without the module. A fence an earlier take left there is kept.
+     */
+    public static boolean targetFenced(Take t) {
+        return t.error() != null && (t.error().startsWith(TakeStep.START.word() + ":")
+                || t.error().startsWith(TakeStep.SWITCH.word() + ":"));
+    }
+
+    /**
      * Whether the module may run on the source while the take stands at {@code step}: before the source's fence is
      * confirmed, and once the rollback has lifted it. Mid-step the fence may already be set, which is on the safe side.
      */

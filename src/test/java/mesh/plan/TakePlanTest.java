@@ -111,6 +111,14 @@ class TakePlanTest {
     }
 
     @Test
+    void onlyARollbackFromTheStartOrTheSwitchLiftsAFenceOnTheTarget() {
+        assertTrue(TakePlan.targetFenced(TakePlan.after(at(TakeStep.START), new Failed("unhealthy"))));
+        assertTrue(TakePlan.targetFenced(TakePlan.after(at(TakeStep.SWITCH), new Failed("moved"))));
+        assertFalse(TakePlan.targetFenced(TakePlan.after(at(TakeStep.COPY), new Failed("disk full"))));
+        assertFalse(TakePlan.targetFenced(TakePlan.after(at(TakeStep.VERIFY), new Verified(List.of(), "volume data: x"))));
+    }
+
+    @Test
     void theCopyGoesVolumeByVolumeAndVerifiesOnlyWhenAllAreWhole() {
         Take t = at(TakeStep.COPY);
         t = TakePlan.after(t, new Copied("data", 200, 1));
