@@ -1,0 +1,10 @@
+package mesh.wire;
+
+import java.util.List;
+
+/**
+ * FenceView is a fence a host agent holds (docs/take.md): the module it keeps stopped, the take epoch it was
+ * set at and since when. {@code stopped} lists the components the fence call stopped (null in a listing).
+ */
+public record FenceView(String module, long epoch, String since, List<String> stopped) {
+}
