@@ -165,6 +165,8 @@ public class TakeResource {
     private static <T> T read(String body, Class<T> type, String example) {
         try {
             return DeclarationJson.MAPPER.readValue(body == null || body.isBlank() ? "{}" : body, type);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new Refusal(400, DeclarationJson.describe(e) + "; the body must be JSON of the form " + example);
         } catch (IOException e) {
             throw new Refusal(400, "the body must be JSON of the form " + example);
         }
