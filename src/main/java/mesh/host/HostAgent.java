@@ -308,6 +308,28 @@ public class HostAgent implements ModuleControl {
     }
 
     @Override
+    public List<String> removeStoppedContainers(String module) {
+        try {
+            return loop.submit(() -> {
+                List<String> removed = new java.util.ArrayList<>();
+                for (ObservedContainer o : engine.list(settings.node())) {
+                    if (module.equals(o.module()) && !o.process() && !o.running()) {
+                        engine.remove(o.id());
+                        removed.add(o.name());
+                    }
+                }
+                return removed;
+            }).get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new HostFailure("interrupted while removing the containers of module " + module, e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new HostFailure("could not remove the containers of module " + module + ": " + e.getCause().getMessage(),
+                    e.getCause());
+        }
+    }
+
+    @Override
     public boolean moduleRuns(String module) {
         boolean container = engine.list(settings.node()).stream().anyMatch(o -> module.equals(o.module()) && o.running());
         return container || processes.status(clock.instant()).stream()

@@ -186,7 +186,7 @@ public class TakeResource {
             return body.get();
         } catch (TakeRefused e) {
             throw new Refusal(e.status(), e.getMessage());
-        } catch (java.io.UncheckedIOException | mesh.docker.EngineFailure e) {
+        } catch (java.io.UncheckedIOException | mesh.docker.EngineFailure | HostFailure e) {
             throw new Refusal(503, e.getMessage());
         }
     }

@@ -12,6 +12,12 @@ public interface ModuleControl {
     /** Stops every container and process of the module here with its stop timeout; the names of those stopped. */
     List<String> stopModule(String module);
 
+    /**
+     * Removes the module's stopped containers here (never their volumes), so its volume can be deleted: the
+     * engine refuses to delete a volume any container still mounts, stopped or not. Returns their names.
+     */
+    List<String> removeStoppedContainers(String module);
+
     /** Whether any container or process of the module runs here now (asked of the engine, not remembered). */
     boolean moduleRuns(String module);
 }

@@ -151,6 +151,12 @@ public final class TakeService {
         boolean runs = modules.moduleRuns(module);
         TakeState before = records.read(module);
         TakeRules.delete(before, volume, epoch, why, runs);   // refuses before anything is deleted
+        if ("container".equals(kind)) {
+            List<String> removed = modules.removeStoppedContainers(module);
+            if (!removed.isEmpty()) {
+                LOG.infof("removed the stopped containers %s of module %s, which held volume %s", removed, module, volume);
+            }
+        }
         places.delete(module, volume, kind);
         records.update(module, st -> TakeRules.delete(st, volume, epoch, why, runs));
         LOG.infof("deleted volume %s of module %s (%s, epoch %d)", volume, module, reason, epoch);
