@@ -83,9 +83,18 @@ public class TakeResource {
     @Path("/volumes/{module}/{volume}/archive")
     @Produces("application/x-tar")
     public Response archive(@PathParam("module") String module, @PathParam("volume") String volume,
-                            @QueryParam("kind") String kind) {
+                            @QueryParam("kind") String kind, @jakarta.ws.rs.core.Context io.vertx.core.http.HttpServerResponse http) {
         java.nio.file.Path folder = call(() -> takes().archivable(module, volume, kind));
-        StreamingOutput stream = out -> takes().archive(folder, out);
+        StreamingOutput stream = out -> {
+            try {
+                takes().archive(folder, out);
+            } catch (IOException | RuntimeException e) {
+                // A failed StreamingOutput still ends its chunked answer normally (quarkusio/quarkus#50754), which a
+                // reader cannot tell from a whole archive: reset the connection so the cut shows.
+                http.reset();
+                throw e;
+            }
+        };
         return Response.ok(stream, "application/x-tar").build();
     }
 
