@@ -27,6 +27,7 @@ final class AgentProcess implements AutoCloseable {
 
     private final Path app;
     private final Map<String, String> env;
+    private final String netns;
     private final URI base;
     private final String token;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -48,14 +49,22 @@ final class AgentProcess implements AutoCloseable {
      * the same env, port and state dir at every launch.
      */
     AgentProcess(Path app, String node, String token, Path stateDir, String engine) {
+        this(app, node, token, stateDir, engine, null, "127.0.0.1", PackagedMesh.freePort());
+    }
+
+    /**
+     * An agent run inside a simulated node's network namespace ({@code netns}, null for none), listening on
+     * {@code address:port} there, so other nodes' agents reach it as they would on a real mesh.
+     */
+    AgentProcess(Path app, String node, String token, Path stateDir, String engine, String netns, String address, int port) {
         this.app = app;
-        int port = PackagedMesh.freePort();
+        this.netns = netns;
         this.token = token;
-        this.base = URI.create("http://127.0.0.1:" + port);
+        this.base = URI.create("http://" + address + ":" + port);
         Map<String, String> e = new TreeMap<>();
         e.put("MESH_HOST_NODE", node);
         e.put("MESH_HOST_TOKEN", token);
-        e.put("MESH_HOST_LISTEN", "127.0.0.1:" + port);
+        e.put("MESH_HOST_LISTEN", address + ":" + port);
         e.put("MESH_HOST_STATE_DIR", stateDir.toString());
         e.put("MESH_HOST_INTERVAL", "1s");
         e.put("MESH_HOST_ENGINE", engine);
@@ -68,7 +77,7 @@ final class AgentProcess implements AutoCloseable {
             throw new IllegalStateException("the agent is already running, pid " + process.pid());
         }
         Files.createDirectories(log.getParent());
-        ProcessBuilder pb = new ProcessBuilder(PackagedMesh.command(app, null, List.of("host", "serve")))
+        ProcessBuilder pb = new ProcessBuilder(PackagedMesh.command(app, netns, List.of("host", "serve")))
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile());
         pb.environment().keySet().removeIf(k -> k.startsWith("MESH_"));
@@ -114,6 +123,23 @@ final class AgentProcess implements AutoCloseable {
                 .header("Authorization", "Bearer " + token)
                 .header("Content-Type", "application/json")
                 .PUT(HttpRequest.BodyPublishers.ofString(declarationJson))
+                .build();
+        HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
+        return new Answer(r.statusCode(), r.body());
+    }
+
+    /** The agent's base URL, as another node's agent would call it. */
+    URI base() {
+        return base;
+    }
+
+    /** Any call: method, path, JSON body (null for none) and bearer (null: the agent's token). */
+    Answer send(String method, String path, String body, String bearer) throws IOException, InterruptedException {
+        HttpRequest request = HttpRequest.newBuilder(base.resolve(path))
+                .timeout(Duration.ofSeconds(120))
+                .header("Authorization", "Bearer " + (bearer == null ? token : bearer))
+                .header("Content-Type", "application/json")
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
                 .build();
         HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
         return new Answer(r.statusCode(), r.body());
