@@ -22,7 +22,7 @@ import mesh.store.MeshStore;
 import mesh.store.TakeLock;
 import mesh.store.TakeRecords;
 import mesh.wire.TakeView;
-import mesh.wire.TakeWire;
+import mesh.wire.CopyProgress;
 import org.jboss.logging.Logger;
 
 /**
@@ -185,11 +185,13 @@ public class MeshTake {
         }
     }
 
-    private static TakeView.Progress progress(Take t, TakeWire.CopyLine line) {
+    private static TakeView.Progress progress(Take t, CopyProgress line) {
         Take.Volume v = t.nextToCopy();
         long total = v == null ? 0 : v.bytes();
-        long left = line.rate() > 0 && total >= line.bytes() ? (long) ((total - line.bytes()) / line.rate()) : -1;
-        return new TakeView.Progress(v == null ? null : v.name(), line.bytes(), line.files(), total, line.rate(), left);
+        long bytes = line.bytes() == null ? 0 : line.bytes();
+        long rate = line.rate() == null ? 0 : line.rate();
+        long left = rate > 0 && total >= bytes ? (total - bytes) / rate : -1;
+        return new TakeView.Progress(v == null ? null : v.name(), bytes, line.files() == null ? 0 : line.files(), total, rate, left);
     }
 
     /** Carries on every take a dead runner left (a controller's start): each that no other controller carries out. */

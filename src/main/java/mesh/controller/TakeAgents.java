@@ -1,7 +1,6 @@
 package mesh.controller;
 
 import com.fasterxml.jackson.databind.JavaType;
-import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -10,15 +9,21 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
 import mesh.model.DeclarationJson;
 import mesh.model.Node;
-import mesh.model.VolumeManifest;
 import mesh.wire.JsonHttp;
-import mesh.wire.TakeWire;
+import mesh.wire.CopyProgress;
+import mesh.wire.DiskView;
+import mesh.wire.FenceLifted;
+import mesh.wire.FenceView;
+import mesh.wire.OldCopyRequest;
+import mesh.wire.ReadTicket;
+import mesh.wire.TakeEpoch;
+import mesh.wire.VolumeCopyRequest;
+import mesh.wire.VolumeManifest;
+import mesh.wire.VolumeView;
 
 /**
  * TakeAgents is the take's part of the controller's edge to the agents: the calls of the take
@@ -45,39 +50,31 @@ class TakeAgents {
                 : DeclarationJson.MAPPER.constructType(answer), timeout);
     }
 
-    TakeWire.Fenced fence(Node node, String token, String module, long epoch) {
-        return call(node, token, "PUT", "/v1/fences/" + seg(module), new TakeWire.Epoch(epoch), TakeWire.Fenced.class, SLOW);
+    FenceView fence(Node node, String token, String module, long epoch) {
+        return call(node, token, "PUT", "/v1/fences/" + seg(module), new TakeEpoch(epoch), FenceView.class, SLOW);
     }
 
-    TakeWire.Lifted unfence(Node node, String token, String module, long epoch) {
-        return call(node, token, "DELETE", "/v1/fences/" + seg(module) + "?epoch=" + epoch, null, TakeWire.Lifted.class,
+    FenceLifted unfence(Node node, String token, String module, long epoch) {
+        return call(node, token, "DELETE", "/v1/fences/" + seg(module) + "?epoch=" + epoch, null, FenceLifted.class,
                 AgentClient.REQUEST);
     }
 
     String ticket(Node node, String token, String module, long epoch) {
-        return call(node, token, "POST", "/v1/volumes/" + seg(module) + "/tickets", new TakeWire.Epoch(epoch),
-                TakeWire.Ticket.class, AgentClient.REQUEST).ticket();
+        return call(node, token, "POST", "/v1/volumes/" + seg(module) + "/tickets", new TakeEpoch(epoch),
+                ReadTicket.class, AgentClient.REQUEST).ticket();
     }
 
     /** The module's volumes of {@code kind} on the node. */
-    List<TakeWire.Volume> volumes(Node node, String token, String module, String kind) {
-        JavaType list = DeclarationJson.MAPPER.getTypeFactory().constructCollectionType(List.class, TakeWire.Volume.class);
-        List<TakeWire.Volume> found = agents.call(node, token, "GET", "/v1/volumes/" + seg(module) + "?kind=" + kind, null,
+    List<VolumeView> volumes(Node node, String token, String module, String kind) {
+        JavaType list = DeclarationJson.MAPPER.getTypeFactory().constructCollectionType(List.class, VolumeView.class);
+        List<VolumeView> found = agents.call(node, token, "GET", "/v1/volumes/" + seg(module) + "?kind=" + kind, null,
                 list, SLOW);
         return found == null ? List.of() : found;
     }
 
-    /** The free bytes at each place the node keeps data; the answer may be one place or a list of them. */
-    List<TakeWire.Disk> disk(Node node, String token) {
-        JsonNode answer = agents.call(node, token, "GET", "/v1/disk", null,
-                DeclarationJson.MAPPER.constructType(JsonNode.class), AgentClient.REQUEST);
-        List<TakeWire.Disk> places = new ArrayList<>();
-        (answer == null ? Stream.<JsonNode>empty() : answer.isArray() ? Stream.of(answer).flatMap(a -> {
-            List<JsonNode> all = new ArrayList<>();
-            a.forEach(all::add);
-            return all.stream();
-        }) : Stream.of(answer)).forEach(n -> places.add(new TakeWire.Disk(n.path("path").asText(null), n.path("free").asLong())));
-        return places;
+    /** The free bytes where a copy lands: {@code path}/{@code free} are the tighter of the engine's data root and the state dir. */
+    DiskView disk(Node node, String token) {
+        return call(node, token, "GET", "/v1/disk", null, DiskView.class, AgentClient.REQUEST);
     }
 
     VolumeManifest manifest(Node node, String token, String module, String volume, String kind) {
@@ -86,7 +83,7 @@ class TakeAgents {
     }
 
     void oldCopy(Node node, String token, String module, long epoch, List<String> volumes) {
-        call(node, token, "POST", "/v1/volumes/" + seg(module) + "/old-copy", new TakeWire.OldCopy(epoch, volumes), null,
+        call(node, token, "POST", "/v1/volumes/" + seg(module) + "/old-copy", new OldCopyRequest(epoch, volumes), null,
                 AgentClient.REQUEST);
     }
 
@@ -100,8 +97,8 @@ class TakeAgents {
      * {@code progress}; returns the last line. Streamed (application/x-ndjson): no timeout on the
      * whole, as a volume may take long; a dead agent on either side closes the stream.
      */
-    TakeWire.CopyLine copy(Node target, String token, String module, String volume, TakeWire.Copy body,
-                           Consumer<TakeWire.CopyLine> progress) {
+    CopyProgress copy(Node target, String token, String module, String volume, VolumeCopyRequest body,
+                           Consumer<CopyProgress> progress) {
         HttpRequest request = HttpRequest.newBuilder(URI.create(target.agent().replaceAll("/+$", "") + "/v1/volumes/"
                         + seg(module) + "/" + seg(volume) + "/copy"))
                 .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
@@ -125,12 +122,12 @@ class TakeAgents {
                 throw new AgentClient.Unreachable("node " + target.name() + "'s agent refused (" + response.statusCode()
                         + "): " + said, response.statusCode());
             }
-            TakeWire.CopyLine last = null;
+            CopyProgress last = null;
             for (String line = lines.readLine(); line != null; line = lines.readLine()) {
                 if (line.isBlank()) {
                     continue;
                 }
-                TakeWire.CopyLine l = DeclarationJson.MAPPER.readerFor(TakeWire.CopyLine.class)
+                CopyProgress l = DeclarationJson.MAPPER.readerFor(CopyProgress.class)
                         .without(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                         .readValue(line);
                 last = l;

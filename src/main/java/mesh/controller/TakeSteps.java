@@ -11,7 +11,7 @@ import mesh.model.DeclarationJson;
 import mesh.model.Manifest;
 import mesh.model.Node;
 import mesh.model.Placement;
-import mesh.model.VolumeManifest;
+import mesh.wire.VolumeManifest;
 import mesh.plan.BundlePins;
 import mesh.plan.Bytes;
 import mesh.plan.MeshPlan;
@@ -27,7 +27,7 @@ import mesh.store.TakeRecords;
 import mesh.wire.Accepted;
 import mesh.wire.HostStatus;
 import mesh.wire.PushReport;
-import mesh.wire.TakeWire;
+import mesh.wire.CopyProgress;
 
 /**
  * TakeSteps carries out one step of a take against the agents and the store and says what it
@@ -81,7 +81,7 @@ final class TakeSteps {
     }
 
     /** Carries out {@code t}'s current step; {@code progress} hears the copy's lines. */
-    TakePlan.Outcome carryOut(Take t, Consumer<TakeWire.CopyLine> progress) {
+    TakePlan.Outcome carryOut(Take t, Consumer<CopyProgress> progress) {
         try {
             Where w = where(t.module());
             return switch (t.step()) {
@@ -123,7 +123,7 @@ final class TakeSteps {
         List<Take.Volume> declared = TakeStart.volumes(w.manifest());
         List<Take.Volume> volumes = new ArrayList<>();
         for (String kind : declared.stream().map(Take.Volume::kind).distinct().toList()) {
-            List<TakeWire.Volume> there = calls.volumes(source, w.token(t.from()), t.module(), kind);
+            List<mesh.wire.VolumeView> there = calls.volumes(source, w.token(t.from()), t.module(), kind);
             for (Take.Volume v : declared) {
                 there.stream().filter(x -> x.volume().equals(v.name()) && v.kind().equals(kind)).findFirst()
                         .ifPresent(x -> volumes.add(new Take.Volume(v.name(), kind, x.bytes(), x.files(), false, null, null)));
@@ -131,25 +131,24 @@ final class TakeSteps {
         }
         long need = (long) (volumes.stream().mapToLong(Take.Volume::bytes).sum() * 1.1);
         if (need > 0) {
-            for (TakeWire.Disk d : calls.disk(target, w.token(t.to()))) {
-                if (d.free() < need) {
-                    return new TakePlan.Failed("node " + t.to() + " has " + Bytes.human(d.free()) + " free at " + d.path()
-                            + ", and the module's data needs " + Bytes.human(need) + " (its size and a tenth)");
-                }
+            mesh.wire.DiskView d = calls.disk(target, w.token(t.to()));
+            if (d.free() < need) {
+                return new TakePlan.Failed("node " + t.to() + " has " + Bytes.human(d.free()) + " free at " + d.path()
+                        + ", and the module's data needs " + Bytes.human(need) + " (its size and a tenth)");
             }
         }
         return new TakePlan.Preflighted(volumes);
     }
 
-    private TakePlan.Outcome copy(Take t, Where w, Consumer<TakeWire.CopyLine> progress) {
+    private TakePlan.Outcome copy(Take t, Where w, Consumer<CopyProgress> progress) {
         Take.Volume v = t.nextToCopy();
         Node source = w.node(t.from());
-        TakeWire.CopyLine last = calls.copy(w.node(t.to()), w.token(t.to()), t.module(), v.name(),
-                new TakeWire.Copy(t.epoch(), v.kind(), source.agent(), t.ticket()), progress);
+        CopyProgress last = calls.copy(w.node(t.to()), w.token(t.to()), t.module(), v.name(),
+                new mesh.wire.VolumeCopyRequest(t.epoch(), v.kind(), source.agent(), t.ticket()), progress);
         if (!Boolean.TRUE.equals(last.done())) {
             return new TakePlan.Failed("volume " + v.name() + ": " + (last.error() == null ? "the copy failed" : last.error()));
         }
-        return new TakePlan.Copied(v.name(), last.bytes(), last.files());
+        return new TakePlan.Copied(v.name(), last.bytes() == null ? 0 : last.bytes(), last.files() == null ? 0 : last.files());
     }
 
     private TakePlan.Outcome verify(Take t, Where w) {
