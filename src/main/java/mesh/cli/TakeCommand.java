@@ -101,6 +101,7 @@ public class TakeCommand implements Callable<Integer> {
             first.notes().forEach(n -> output.line(spec, "note: " + n));
         }
         String step = null;
+        java.util.Set<String> copied = new java.util.HashSet<>();
         long lastPlain = 0;
         TakeView t = first;
         while (true) {
@@ -108,10 +109,15 @@ public class TakeCommand implements Callable<Integer> {
                 if (terminal && "copy".equals(step)) {
                     output.line(spec, "");
                 }
-                step = t.step();
-                if ("running".equals(t.state())) {
-                    output.line(spec, "step " + t.step() + (t.problem() == null ? "" : " (again: " + t.problem() + ")"));
+                for (String s : TakeLines.stepsSince(t, step, t.step())) {
+                    output.line(spec, "step " + s + ("running".equals(t.state()) && s.equals(t.step()) && t.problem() != null
+                            ? " (again: " + t.problem() + ")" : ""));
                 }
+                step = t.step();
+            }
+            if (people) {
+                t.volumes().stream().filter(v -> v.copied() && copied.add(v.name())).forEach(v -> output.line(spec,
+                        "copied " + v.name() + ": " + mesh.plan.Bytes.human(v.bytes()) + ", " + v.files() + " files"));
             }
             if (people && t.copy() != null) {
                 if (terminal) {

@@ -39,6 +39,36 @@ final class TakeLines {
         return seconds < 120 ? seconds + " s" : seconds < 7200 ? seconds / 60 + " min" : seconds / 3600 + " h";
     }
 
+    /**
+     * The steps to say when a take was seen at {@code last} and now stands at {@code now}: every forward
+     * step it must have gone through in between (a poll misses steps quicker than it), then {@code now};
+     * only {@code now} on a rollback's way, whose path depends on what failed. Ended steps are not said.
+     */
+    static java.util.List<String> stepsSince(TakeView t, String last, String now) {
+        java.util.List<String> said = new java.util.ArrayList<>();
+        mesh.plan.TakeStep to = mesh.plan.TakeStep.of(now);
+        mesh.plan.TakeStep from = last == null ? null : mesh.plan.TakeStep.of(last);
+        boolean forward = t.error() == null && to.ordinal() <= mesh.plan.TakeStep.DONE.ordinal()
+                && (from == null || from.ordinal() < to.ordinal());
+        if (forward) {
+            boolean copies = t.from() != null && !t.volumes().isEmpty();
+            for (mesh.plan.TakeStep s : mesh.plan.TakeStep.values()) {
+                boolean applies = switch (s) {
+                    case FENCE -> t.from() != null;
+                    case TICKET, COPY, VERIFY, OLD_COPY -> copies;
+                    default -> true;
+                };
+                if (applies && (from == null || s.ordinal() > from.ordinal()) && s.ordinal() < to.ordinal()) {
+                    said.add(s.word());
+                }
+            }
+        }
+        if (!to.ended()) {
+            said.add(to.word());
+        }
+        return said;
+    }
+
     /** The last line: done, rolled back with why, or waiting with why and how to carry it on. */
     static String end(TakeView t) {
         return switch (t.state()) {

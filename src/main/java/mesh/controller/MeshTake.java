@@ -55,8 +55,15 @@ public class MeshTake {
     /** The copy's last progress line, by module, while it runs. */
     private final Map<String, TakeView.Progress> copying = new ConcurrentHashMap<>();
 
+    /**
+     * MESH_TAKE_TEST_HOLD, a test hook like the edge's MESH_EDGE_TEST_REFUSE: while the file it names exists,
+     * a take waits before its verify step, so a test can change a byte of the copy in between (TakeIT).
+     */
+    static final String HOLD = "MESH_TAKE_TEST_HOLD";
+
     private TakeSteps steps() {
-        return new TakeSteps(store, pushes, agents);
+        String hold = System.getenv(HOLD);
+        return new TakeSteps(store, pushes, agents, hold == null || hold.isBlank() ? null : java.nio.file.Path.of(hold));
     }
 
     /** Takes {@code module} to {@code node}; see {@link #begin}. */

@@ -35,6 +35,23 @@ class TakeLinesTest {
     }
 
     @Test
+    void stepsAPollMissedAreSaidOnTheWayForwardOnly() {
+        TakeView t = new TakeView("web", "n1", "n2", 7, false, "verify", "running", true,
+                List.of(new mesh.plan.Take.Volume("data", "container", 1, 1, true, null, null)), null, null, null, List.of(), List.of());
+        assertEquals(List.of("ticket", "copy", "verify"), TakeLines.stepsSince(t, "fence", "verify"));
+        assertEquals(List.of("preflight", "fence", "ticket", "copy", "verify"), TakeLines.stepsSince(t, null, "verify"));
+        TakeView done = new TakeView("web", "n1", "n2", 7, false, "done", "done", false, t.volumes(), null, null, null,
+                List.of(), List.of());
+        assertEquals(List.of("switch", "push", "old-copy"), TakeLines.stepsSince(done, "start", "done"));
+        TakeView nowhere = new TakeView("web", null, "n2", 7, false, "switch", "running", true, List.of(), null, null, null,
+                List.of(), List.of());
+        assertEquals(List.of("preflight", "start", "switch"), TakeLines.stepsSince(nowhere, null, "switch"));
+        TakeView rolling = new TakeView("web", "n1", "n2", 7, false, "unfence", "running", true, t.volumes(), null,
+                "verify: x", null, List.of(), List.of());
+        assertEquals(List.of("unfence"), TakeLines.stepsSince(rolling, "verify", "unfence"));
+    }
+
+    @Test
     void longWaitsAreSaidInMinutesAndHours() {
         assertEquals("90 s", TakeLines.duration(90));
         assertEquals("5 min", TakeLines.duration(300));
