@@ -47,7 +47,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  * (replaced on n1 and n3; every other container keeps its id) and n1 keeps its old copy and runs
  * nothing of tk. A byte changed on the target between copy and verify fails the take naming the file,
  * tk runs on the source again and the target's copy is gone. {@code --back} carries the data written
- * since back; {@code --forget-old} removes only the old copy.
+ * since back; {@code --forget-old} removes only the old copy. The controller and both agents killed
+ * mid-take never leave two copies running, and a route follows its module only after the switch.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -68,6 +69,8 @@ class TakeIT {
     final Map<String, DockerClient> engines = new HashMap<>();
     final Map<String, MeshProcess> agents = new HashMap<>();
     final List<Path> temps = new ArrayList<>();
+    final Map<String, Map<String, String>> agentEnv = new HashMap<>();
+    Map<String, String> controllerEnv;
     MeshProcess controller;
     Map<String, String> cli;
     Path hold;
@@ -85,20 +88,22 @@ class TakeIT {
         }
         hold = temp("mesh-take-hold").resolve("hold");
         int port = PackagedMesh.freePort();
-        controller = MeshProcess.serve("take-controller", null, Map.of(
+        controllerEnv = Map.of(
                 "MESH_STORE_URL", "jdbc:postgresql://127.0.0.1:5432/" + database,
                 "MESH_STORE_USER", "mesh", "MESH_STORE_PASSWORD", "mesh",
                 "MESH_CONTROLLER_TOKEN", token, "MESH_CONTROLLER_LISTEN", "127.0.0.1:" + port,
-                "MESH_TAKE_TEST_HOLD", hold.toString()), "controller", "serve");
+                "MESH_TAKE_TEST_HOLD", hold.toString());
+        controller = MeshProcess.serve("take-controller", null, controllerEnv, "controller", "serve");
         cli = Map.of("MESH_CONTROLLER", "http://127.0.0.1:" + port, "MESH_TOKEN", token);
         PackagedMesh.await("the controller answers", Duration.ofSeconds(60), () -> quietly(() -> mesh("node", "list").exit() == 0));
         for (String name : NAMES) {
             JsonNode added = json(ok("node", "add", name, "--address", testbed.get(name).address(), "-o", "json"));
             TestbedNodes.Node node = testbed.get(name);
-            agents.put(name, MeshProcess.serve("take-agent-" + name, node.name(), Map.of(
+            agentEnv.put(name, Map.of(
                     "MESH_HOST_NODE", name, "MESH_HOST_TOKEN", added.get("token").asText(),
                     "MESH_HOST_LISTEN", node.address() + ":7701", "MESH_HOST_ENGINE", node.dockerHost(),
-                    "MESH_HOST_STATE_DIR", temp("mesh-take-" + name).toString(), "MESH_HOST_INTERVAL", "1s"), "host", "serve"));
+                    "MESH_HOST_STATE_DIR", temp("mesh-take-" + name).toString(), "MESH_HOST_INTERVAL", "1s"));
+            agents.put(name, MeshProcess.serve("take-agent-" + name, node.name(), agentEnv.get(name), "host", "serve"));
         }
         PackagedMesh.await("every agent answers", Duration.ofSeconds(60), () -> quietly(() -> mesh("status").out().contains("never pushed")
                 && !mesh("status").out().contains("did not answer")));
@@ -118,11 +123,31 @@ class TakeIT {
         for (String m : List.of("idle1", "idle2", "idle3")) {
             module(dir, m, "[]");
         }
+        module(dir, "sitebind", "[site.internal]");
+        Files.writeString(dir.resolve("site.yaml"), """
+                module: site
+                components:
+                  site.server:
+                    image: mesh-test/busybox:1
+                    args: [sh, -c, "mkdir -p /www && echo site >/www/index.html && exec httpd -f -p 8090 -h /www"]
+                    volumes: {www: /www}
+                    ports: [8090]
+                    stop-timeout: 1s
+                routes:
+                  www: {component: site.server, port: 8090}
+                """);
+        try (var in = getClass().getResourceAsStream("/mesh/edge/route-proxy.yaml")) {
+            String edge = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
+                    .replaceFirst("image: caddy:2@sha256:[0-9a-f]+", "image: mesh-test/caddy:2")
+                    .replace("MESH_EDGE_TLS: acme", "MESH_EDGE_TLS: internal").replace("stop-timeout: 10s", "stop-timeout: 3s");
+            Files.writeString(dir.resolve("route-proxy.yaml"), edge);
+        }
         ok("catalogue", "add", dir.toString());
         for (String[] a : new String[][] {{"n1", TK}, {"n1", "bind1"}, {"n1", "idle1"}, {"n2", "idle2"}, {"n3", "bind3"},
-            {"n3", "idle3"}}) {
+            {"n3", "idle3"}, {"n1", "site"}, {"n2", "sitebind"}}) {
             ok("assign", a[0], a[1]);
         }
+        ok("node", "public-domain", "n3", "n3.test");
         ok("push", "--wait");
         fill(volume("n1", "bulk"), volume("n1", "files"));
     }
@@ -280,6 +305,108 @@ class TakeIT {
         assertEquals(roster, roster());
     }
 
+    /**
+     * Must-show 2, in part: while a take waits before its verify (the copy done, the source fenced), the
+     * controller, the source's agent and the target's agent are each killed with SIGKILL and started again;
+     * the restarted controller carries the take on by itself and it ends done. Every 200 ms throughout, tk
+     * runs on at most one node; the source's data is the same byte for byte at the end as when it was fenced.
+     */
+    @Test
+    @Order(5)
+    void aTakeWhoseControllerAndAgentsAreKilledCarriesOnAndNeverRunsTwoCopies() throws Exception {
+        java.util.concurrent.atomic.AtomicReference<String> twice = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.atomic.AtomicBoolean watching = new java.util.concurrent.atomic.AtomicBoolean(true);
+        Thread watcher = Thread.ofVirtual().start(() -> {
+            while (watching.get()) {
+                List<String> on = NAMES.stream().filter(n -> quietly(() -> runs(n, APP))).toList();
+                if (on.size() > 1) {
+                    twice.compareAndSet(null, "tk ran on " + on + " at once");
+                }
+                try {
+                    Thread.sleep(200);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        });
+        Files.writeString(hold, "held by TakeIT");
+        CompletableFuture<PackagedMesh.Result> take = CompletableFuture.supplyAsync(() -> mesh("take", "n3", TK));
+        PackagedMesh.await("the take waits before its verify", Duration.ofSeconds(90),
+                () -> quietly(() -> mesh("status").out().contains("take tk n1 -> n3 (epoch ") && mesh("status").out().contains("step verify")));
+        Map<String, String> bulk = tree(volume("n1", "bulk"));
+        Map<String, String> files = tree(volume("n1", "files"));
+
+        controller.kill();
+        PackagedMesh.Result cut = take.get();
+        assertEquals(1, cut.exit(), "the CLI following the take loses its controller: " + cut);
+        for (String node : List.of("n1", "n3")) {
+            agents.get(node).kill();
+            agents.put(node, MeshProcess.serve("take-agent-" + node + "-again", testbed.get(node).name(), agentEnv.get(node),
+                    "host", "serve"));
+        }
+        controller = MeshProcess.serve("take-controller-again", null, controllerEnv, "controller", "serve");
+        PackagedMesh.await("the controller answers again", Duration.ofSeconds(60), () -> quietly(() -> mesh("node", "list").exit() == 0));
+        PackagedMesh.Result busy = mesh("take", "n3", TK);
+        assertEquals(1, busy.exit(), busy.toString());
+        assertTrue(busy.err().contains("a take of module tk to n3 is already running (step verify)"),
+                "the restarted controller carries the take on by itself: " + busy);
+        Files.delete(hold);
+        PackagedMesh.await("tk.internal resolves to n3", Duration.ofSeconds(90), () -> quietly(() -> "n3".equals(roster().get("tk.internal"))));
+        PackagedMesh.await("tk runs on n3", Duration.ofSeconds(60), () -> quietly(() -> runs("n3", APP)));
+        PackagedMesh.await("the take is done", Duration.ofSeconds(60), () -> quietly(() -> !mesh("status").out().contains("take tk")));
+        watching.set(false);
+        watcher.join();
+        assertEquals(null, twice.get());
+        assertFalse(runs("n1", APP));
+        assertEquals(bulk, tree(volume("n1", "bulk")), "no byte of the source's data changed");
+        assertEquals(files, tree(volume("n1", "files")), "no byte of the source's data changed");
+        Map<String, String> onN3 = tree(volume("n3", "files"));
+        files.remove("markers.log");
+        onN3.remove("markers.log");
+        assertEquals(files, onN3, "n3 has the data");
+    }
+
+    /**
+     * Must-show 5: module site, with route www, taken from n1 to n3 (public domain n3.test) gives
+     * www.n3.test only after the switch (mesh roster before, while the take waits, after), and the push
+     * replaces only its binder (sitebind on n2); n3's edge is created for it; every other container is kept.
+     */
+    @Test
+    @Order(6)
+    void aRouteFollowsTheTakeOnlyAfterTheSwitchAndOnlyBindersAreReplaced() throws Exception {
+        assertEquals("n1", roster().get("site.internal"));
+        assertFalse(roster().containsKey("www.n3.test"), "no route while site runs on n1 (no public domain)");
+        Map<String, String> before = containers();
+        Files.writeString(hold, "held by TakeIT");
+        CompletableFuture<PackagedMesh.Result> take = CompletableFuture.supplyAsync(() -> mesh("take", "n3", "site"));
+        PackagedMesh.await("the take waits before its verify", Duration.ofSeconds(90),
+                () -> quietly(() -> mesh("status").out().contains("take site n1 -> n3 (epoch ")));
+        PackagedMesh.await("the take reaches its verify", Duration.ofSeconds(60),
+                () -> quietly(() -> mesh("status").out().contains("step verify")));
+        assertFalse(roster().containsKey("www.n3.test"), "the route waits for the switch");
+        assertEquals("n1", roster().get("site.internal"));
+        Files.delete(hold);
+        PackagedMesh.Result r = take.get();
+        assertEquals(0, r.exit(), r.toString());
+        assertEquals("n3", roster().get("www.n3.test"), "the route resolves to n3 after the switch");
+        assertEquals("n3", roster().get("site.internal"));
+
+        Map<String, String> after = containers();
+        List<String> replaced = new ArrayList<>();
+        List<String> added = new ArrayList<>();
+        after.forEach((name, id) -> {
+            if (!before.containsKey(name)) {
+                added.add(name);
+            } else if (!before.get(name).equals(id)) {
+                replaced.add(name);
+            }
+        });
+        assertEquals(List.of("n2/sitebind.server"), replaced, "only site's binder was replaced");
+        assertEquals(List.of("n3/route-proxy.server", "n3/site.server"), added.stream().sorted().toList());
+        assertTrue(runs("n3", "site.server"));
+        assertFalse(runs("n1", "site.server"));
+    }
+
     // ---- helpers
 
     static void module(Path dir, String name, String binds) throws IOException {
@@ -378,7 +505,7 @@ class TakeIT {
             }
             var volumes = docker.listVolumesCmd().exec().getVolumes();
             if (volumes != null) {
-                volumes.stream().filter(v -> v.getName().startsWith("tk_") || v.getLabels() != null
+                volumes.stream().filter(v -> v.getName().startsWith("tk_") || v.getName().startsWith("site_") || v.getLabels() != null
                                 && name.equals(v.getLabels().get("mesh.node")))
                         .forEach(v -> docker.removeVolumeCmd(v.getName()).exec());
             }
