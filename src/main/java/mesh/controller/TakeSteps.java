@@ -101,12 +101,7 @@ final class TakeSteps {
                 case PUSH -> push(t);
                 case OLD_COPY -> oldCopy(t, w);
                 case STOP_TARGET -> stopTarget(t, w);
-                case DELETE_COPY -> {
-                    for (Take.Volume v : t.volumes()) {
-                        calls.delete(w.node(t.to()), w.token(t.to()), t.module(), v.name(), v.kind(), t.epoch(), "rollback");
-                    }
-                    yield new TakePlan.Done();
-                }
+                case DELETE_COPY -> deleteCopy(t, w);
                 case UNFENCE -> unfence(t, w);
                 case DONE, ROLLED_BACK, FAILED -> new TakePlan.Done();
             };
@@ -316,6 +311,25 @@ final class TakeSteps {
         return report.nodes().stream().filter(n -> n.node().equals(t.to()) && n.outcome() == PushReport.Outcome.BEHIND)
                 .findFirst().<TakePlan.Outcome>map(n -> new TakePlan.Failed("node " + t.to() + " was not sent its"
                         + " declaration without the module: " + n.error())).orElse(new TakePlan.Done());
+    }
+
+    /**
+     * Deletes this take's copy of each volume on the target. A volume the take never began to copy (the
+     * copy failed before it), or whose deletion a dead runner already did, is not this epoch's copy there:
+     * the agent refuses it as such (409, "was not made here by the take at epoch E"), which leaves
+     * nothing of this take's to delete, so it is passed over. Any other refusal fails the step.
+     */
+    private TakePlan.Outcome deleteCopy(Take t, Where w) {
+        for (Take.Volume v : t.volumes()) {
+            try {
+                calls.delete(w.node(t.to()), w.token(t.to()), t.module(), v.name(), v.kind(), t.epoch(), "rollback");
+            } catch (AgentClient.Unreachable e) {
+                if (e.status() != 409 || !e.getMessage().contains("was not made here by the take at epoch " + t.epoch())) {
+                    throw e;
+                }
+            }
+        }
+        return new TakePlan.Done();
     }
 
     /** Lifts the target's fence (when the rollback set one), then the source's: the source starts the module again. */
