@@ -301,6 +301,11 @@ class TakeIT {
         assertEquals(List.of(), wrong);
         String dry = ok("take", "--dry-run", "n3", TK);
         assertTrue(dry.contains("dry run, nothing changed") && dry.contains("copy: volume bulk (") && dry.contains("from n1 to n3"), dry);
+        JsonNode plan = json(ok("take", "n3", TK, "--dry-run", "-o", "json"));
+        assertEquals("dry-run", plan.get("state").asText(), plan.toString());
+        assertEquals(10, plan.get("steps").size(), "preflight to old-copy, two volumes: " + plan);
+        assertEquals(List.of("bulk", "files"), List.of(plan.get("volumes").get(0).get("name").asText(),
+                plan.get("volumes").get(1).get("name").asText()));
         assertEquals(before, containers());
         assertEquals(roster, roster());
     }
