@@ -56,14 +56,34 @@ public class MeshTake {
     private final Map<String, TakeView.Progress> copying = new ConcurrentHashMap<>();
 
     /**
-     * MESH_TAKE_TEST_HOLD, a test hook like the edge's MESH_EDGE_TEST_REFUSE: while the file it names exists,
-     * a take waits before its verify step, so a test can change a byte of the copy in between (TakeIT).
+     * MESH_TAKE_TEST_HOLD, a test hook like the edge's MESH_EDGE_TEST_REFUSE: while the file it names holds
+     * a step's name ({@code verify}), a take waits before that step (2 minutes at most), so a test can
+     * change a byte of the copy, or kill a process, at a known point (TakeIT). Unset in production.
      */
     static final String HOLD = "MESH_TAKE_TEST_HOLD";
 
     private TakeSteps steps() {
+        return new TakeSteps(store, pushes, agents);
+    }
+
+    private static void holdBefore(TakeStep step) {
         String hold = System.getenv(HOLD);
-        return new TakeSteps(store, pushes, agents, hold == null || hold.isBlank() ? null : java.nio.file.Path.of(hold));
+        if (hold == null || hold.isBlank()) {
+            return;
+        }
+        java.nio.file.Path file = java.nio.file.Path.of(hold);
+        long until = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+        while (System.nanoTime() < until && quietlyRead(file).equals(step.word())) {
+            TakeSteps.sleep(Duration.ofMillis(200));
+        }
+    }
+
+    private static String quietlyRead(java.nio.file.Path file) {
+        try {
+            return java.nio.file.Files.readString(file).strip();
+        } catch (java.io.IOException e) {
+            return "";
+        }
     }
 
     /** Takes {@code module} to {@code node}; see {@link #begin}. */
@@ -172,6 +192,7 @@ public class MeshTake {
             if (t == null || t.step().ended()) {
                 return;
             }
+            holdBefore(t.step());
             LOG.infof("take of %s (epoch %d): %s", module, t.epoch(), TakePlan.describe(t));
             TakePlan.Outcome found = steps.carryOut(t, line -> copying.put(module, progress(t, line)));
             copying.remove(module);

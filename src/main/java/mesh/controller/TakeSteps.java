@@ -45,15 +45,12 @@ final class TakeSteps {
     private final MeshPush pushes;
     private final AgentClient agents;
     private final TakeAgents calls;
-    /** A test hook: while this file exists, the verify step waits (a test changes the copy in between). Null: none. */
-    private final java.nio.file.Path holdBeforeVerify;
 
-    TakeSteps(MeshStore store, MeshPush pushes, AgentClient agents, java.nio.file.Path holdBeforeVerify) {
+    TakeSteps(MeshStore store, MeshPush pushes, AgentClient agents) {
         this.store = store;
         this.pushes = pushes;
         this.agents = agents;
         this.calls = new TakeAgents(agents);
-        this.holdBeforeVerify = holdBeforeVerify;
     }
 
     /** Nodes and tokens as the store holds them now. */
@@ -150,10 +147,6 @@ final class TakeSteps {
     }
 
     private TakePlan.Outcome verify(Take t, Where w) {
-        long until = System.nanoTime() + Duration.ofMinutes(2).toNanos();
-        while (holdBeforeVerify != null && java.nio.file.Files.exists(holdBeforeVerify) && System.nanoTime() < until) {
-            sleep(Duration.ofMillis(200));
-        }
         List<Take.Volume> checked = new ArrayList<>();
         String difference = null;
         for (Take.Volume v : t.volumes()) {

@@ -225,7 +225,7 @@ class TakeIT {
     @Order(2)
     void aByteChangedOnTheTargetFailsTheTakeNamingTheFileAndRollsBack() throws Exception {
         Map<String, String> before = containers();
-        Files.writeString(hold, "held by TakeIT");
+        Files.writeString(hold, "verify");
         CompletableFuture<PackagedMesh.Result> take = CompletableFuture.supplyAsync(() -> mesh("take", "n3", TK));
         PackagedMesh.await("the take waits before its verify", Duration.ofSeconds(90),
                 () -> quietly(() -> mesh("status").out().contains("take tk n2 -> n3 (epoch ")
@@ -334,7 +334,7 @@ class TakeIT {
                 }
             }
         });
-        Files.writeString(hold, "held by TakeIT");
+        Files.writeString(hold, "verify");
         CompletableFuture<PackagedMesh.Result> take = CompletableFuture.supplyAsync(() -> mesh("take", "n3", TK));
         PackagedMesh.await("the take waits before its verify", Duration.ofSeconds(90),
                 () -> quietly(() -> mesh("status").out().contains("take tk n1 -> n3 (epoch ") && mesh("status").out().contains("step verify")));
@@ -382,7 +382,7 @@ class TakeIT {
         assertEquals("n1", roster().get("site.internal"));
         assertFalse(roster().containsKey("www.n3.test"), "no route while site runs on n1 (no public domain)");
         Map<String, String> before = containers();
-        Files.writeString(hold, "held by TakeIT");
+        Files.writeString(hold, "verify");
         CompletableFuture<PackagedMesh.Result> take = CompletableFuture.supplyAsync(() -> mesh("take", "n3", "site"));
         PackagedMesh.await("the take waits before its verify", Duration.ofSeconds(90),
                 () -> quietly(() -> mesh("status").out().contains("take site n1 -> n3 (epoch ")));
@@ -410,6 +410,64 @@ class TakeIT {
         assertEquals(List.of("n3/route-proxy.server", "n3/site.server"), added.stream().sorted().toList());
         assertTrue(runs("n3", "site.server"));
         assertFalse(runs("n1", "site.server"));
+    }
+
+    /**
+     * Must-show 2, the controller's part at two more steps: killed before the start (the data verified,
+     * the source fenced) and again after the switch, before the push. Each restarted controller carries
+     * the take on; the names have moved at the switch already, and the push that follows replaces the
+     * binders; tk never runs on two nodes.
+     */
+    @Test
+    @Order(7)
+    void aControllerKilledBeforeTheStartAndAfterTheSwitchCarriesTheTakeOn() throws Exception {
+        java.util.concurrent.atomic.AtomicReference<String> twice = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.atomic.AtomicBoolean watching = new java.util.concurrent.atomic.AtomicBoolean(true);
+        Thread watcher = Thread.ofVirtual().start(() -> {
+            while (watching.get()) {
+                List<String> on = NAMES.stream().filter(n -> quietly(() -> runs(n, APP))).toList();
+                if (on.size() > 1) {
+                    twice.compareAndSet(null, "tk ran on " + on + " at once");
+                }
+                try {
+                    Thread.sleep(200);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        });
+        Files.writeString(hold, "start");
+        CompletableFuture<PackagedMesh.Result> take = CompletableFuture.supplyAsync(() -> mesh("take", "n2", TK));
+        PackagedMesh.await("the take waits before its start", Duration.ofSeconds(90),
+                () -> quietly(() -> mesh("status").out().contains("take tk n3 -> n2 (epoch ") && mesh("status").out().contains("step start")));
+        restartController();
+        assertEquals(1, take.get().exit());
+        Files.writeString(hold, "push");
+        PackagedMesh.await("the take waits before its push", Duration.ofSeconds(90),
+                () -> quietly(() -> mesh("status").out().contains("step push")));
+        assertEquals("n2", roster().get("tk.internal"), "the switch moved the name before the push");
+        assertTrue(runs("n2", APP));
+        List<String> stale = engines.get("n1").inspectContainerCmd("bind1.server").exec().getHostConfig().getExtraHosts() == null
+                ? List.of() : List.of(engines.get("n1").inspectContainerCmd("bind1.server").exec().getHostConfig().getExtraHosts());
+        assertTrue(stale.contains("tk.internal:" + testbed.get("n3").address()), "the binder waits for the push: " + stale);
+        restartController();
+        Files.delete(hold);
+        PackagedMesh.await("the push after the switch reaches the binders", Duration.ofSeconds(90), () -> quietly(() -> List.of(
+                engines.get("n1").inspectContainerCmd("bind1.server").exec().getHostConfig().getExtraHosts())
+                .contains("tk.internal:" + testbed.get("n2").address())));
+        PackagedMesh.await("the take is done", Duration.ofSeconds(60), () -> quietly(() -> !mesh("status").out().contains("take tk")));
+        watching.set(false);
+        watcher.join();
+        assertEquals(null, twice.get());
+        assertFalse(runs("n3", APP));
+    }
+
+    /** Kills the controller (SIGKILL) and starts it again with the same settings; it answers before this returns. */
+    void restartController() throws Exception {
+        controller.kill();
+        controller = MeshProcess.serve("take-controller-" + UUID.randomUUID().toString().substring(0, 4), null, controllerEnv,
+                "controller", "serve");
+        PackagedMesh.await("the controller answers again", Duration.ofSeconds(60), () -> quietly(() -> mesh("node", "list").exit() == 0));
     }
 
     // ---- helpers
