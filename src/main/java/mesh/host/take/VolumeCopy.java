@@ -85,6 +85,12 @@ public final class VolumeCopy {
                     lastBytes = b;
                     lastAt = now;
                 } catch (ExecutionException e) {
+                    // tar may have failed first (the feed then breaks on its closed stdin): its own words say more
+                    boolean ended = tar.waitFor(2, TimeUnit.SECONDS);
+                    if (ended && tar.exitValue() != 0) {
+                        return CopyProgress.failed("tar could not write volume " + volume + " (exit " + tar.exitValue()
+                                + "): " + errors.join());
+                    }
                     tar.destroyForcibly();
                     TarStreams.waitFor(tar);
                     return CopyProgress.failed("the archive of volume " + volume + " broke off after " + bytes.get()
