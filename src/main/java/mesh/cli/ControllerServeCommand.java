@@ -39,12 +39,16 @@ public class ControllerServeCommand implements Callable<Integer> {
     @Inject
     Output output;
 
+    @Inject
+    mesh.controller.MeshTake takes;
+
     @Override
     public Integer call() {
         // a bad setting is an InvalidInput, which FailureExits prints problem by problem (exit 1)
         ControllerSettings settings = ControllerSettings.read(ConfigFile.withEnvironment(config, System.getenv()));
         try {
             controller.start(settings);
+            takes.resumeAll();  // a take a killed controller left is carried on (docs/take.md)
         } catch (RuntimeException e) {
             throw new VerbFailure("cannot open the store at " + settings.storeUrl() + ": " + rootMessage(e));
         }

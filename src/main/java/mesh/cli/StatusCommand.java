@@ -21,6 +21,7 @@ import picocli.CommandLine.Spec;
             "routes its Caddy serves and since when, and the configuration it refused, with Caddy's message.",
             "SEEN is how long ago the agent last looked at its engine (it looks every MESH_HOST_INTERVAL);",
             "--refresh has every agent look now before it answers (a few seconds at most).",
+            "Then one line per take under way ('mesh take'): its module, nodes and step.",
             "Exit 0 when every node is up to date and running everything; 1 otherwise."})
 public class StatusCommand implements Callable<Integer> {
 
@@ -54,6 +55,7 @@ public class StatusCommand implements Callable<Integer> {
                     .forEach(c -> output.line(spec, process(n.node().name(), c))));
             nodes.stream().filter(n -> n.agent() != null && n.agent().edge() != null)
                     .forEach(n -> output.line(spec, edge(n.node().name(), n.agent().edge())));
+            takes(ControllerClient.fromEnvironment()).forEach(t -> output.line(spec, take(t)));
         }
         List<String> attention = nodes.stream().filter(n -> !n.ok()).map(n -> n.node().name()).toList();
         if (attention.isEmpty()) {
@@ -62,6 +64,25 @@ public class StatusCommand implements Callable<Integer> {
         output.error(spec, "mesh: " + attention.size() + (attention.size() == 1 ? " node needs" : " nodes need") + " attention: "
                 + String.join(", ", attention));
         return ExitCodes.FAILED;
+    }
+
+    /** The takes under way, read with the same client; none when the controller does not say (an older one). */
+    static List<mesh.wire.TakeView> takes(ControllerClient controller) {
+        try {
+            List<mesh.wire.TakeView> takes = controller.get("/v1/mesh/takes", mesh.model.DeclarationJson.MAPPER.getTypeFactory()
+                    .constructCollectionType(List.class, mesh.wire.TakeView.class));
+            return takes == null ? List.of() : takes;
+        } catch (VerbFailure olderController) {
+            return List.of();  // the nodes' status is what status is for; an older controller has no takes to show
+        }
+    }
+
+    /** One line per take: {@code take web n1 -> n2 (epoch 7): step copy: copy data: 12 MB of 200 MB, ...}. */
+    static String take(mesh.wire.TakeView t) {
+        return "take " + t.module() + " " + (t.from() == null ? "(nowhere)" : t.from()) + " -> " + t.to() + " (epoch " + t.epoch()
+                + "): step " + t.step() + (t.copy() != null ? ": " + TakeLines.progress(t.copy()) : "")
+                + (t.error() != null ? ", rolling back: " + t.error() : "")
+                + (t.problem() != null ? ", " + (t.active() ? "trying again: " : "waiting for 'mesh take': ") + t.problem() : "");
     }
 
     /** One line per process: {@code ace/app.web process running, pid 4242, 2 restarts, last exit: exit 1 at T}. */

@@ -43,7 +43,7 @@ public class AgentClient {
     /** Made on first use: a verb that never pushes (all but the controller's) never builds an HTTP client. */
     private volatile HttpClient http;
 
-    private HttpClient http() {
+    HttpClient http() {
         HttpClient h = http;
         if (h == null) {
             synchronized (this) {
@@ -158,6 +158,13 @@ public class AgentClient {
                 .call(method, path, body, answer, timeout, waitWhileStarting);
     }
 
+    /** Any JSON call of the agent's API (the take's calls, {@link TakeAgents}); a starting agent is waited for. */
+    <T> T call(Node node, String token, String method, String path, Object body,
+               com.fasterxml.jackson.databind.JavaType answer, Duration timeout) {
+        return new JsonHttp((m, p, headers, json, t) -> exchange(node, m, p, headers, json, t), token, failures(node))
+                .call(method, path, body, answer, timeout, STARTING);
+    }
+
     private JsonHttp.Answer exchange(Node node, String method, String path, Map<String, String> headers, String body,
                                      Duration timeout) throws IOException, InterruptedException {
         HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(node.agent().replaceAll("/+$", "") + path))
@@ -171,7 +178,7 @@ public class AgentClient {
     }
 
     /** What went wrong asking a node's agent, as an {@link Unreachable} that names the node. */
-    private static JsonHttp.Failures failures(Node node) {
+    static JsonHttp.Failures failures(Node node) {
         return new JsonHttp.Failures() {
             @Override
             public RuntimeException unreachable(Exception e) {

@@ -15,6 +15,9 @@ import mesh.model.Node;
 import mesh.model.Placement;
 import mesh.plan.MeshPlan;
 import mesh.wire.CatalogueChange;
+import mesh.wire.ForgottenCopies;
+import mesh.wire.TakeRequest;
+import mesh.wire.TakeView;
 import mesh.wire.ManifestFile;
 import mesh.wire.ModuleDetail;
 import mesh.wire.ModuleView;
@@ -47,6 +50,12 @@ public class ControllerResource {
 
     @Inject
     MeshEdge edges;
+
+    @Inject
+    MeshTake takes;
+
+    @Inject
+    OldCopies oldCopies;
 
     @POST
     @Path("/nodes")
@@ -154,5 +163,47 @@ public class ControllerResource {
     @Path("/roster")
     public List<MeshPlan.RosterEntry> roster() {
         return controller.roster();
+    }
+
+    /** Starts (or carries on) a take ({@code mesh take NODE MODULE}, {@code mesh take --back MODULE}); 202 while it runs. */
+    @POST
+    @Path("/takes")
+    public Response take(String body) {
+        TakeRequest r = Bodies.read(body, TakeRequest.class, "{\"node\", \"module\", \"dryRun\", \"back\"}");
+        boolean dryRun = Boolean.TRUE.equals(r.dryRun());
+        if (r.module() == null || r.module().isBlank()) {
+            throw new mesh.model.InvalidInput(List.of("take: give the module"));
+        }
+        if (Boolean.TRUE.equals(r.back())) {
+            if (r.node() != null) {
+                throw new mesh.model.InvalidInput(List.of("take --back: give only the module; it goes back where it came from"));
+            }
+            return Response.status(dryRun ? 200 : 202).entity(takes.back(r.module(), dryRun)).build();
+        }
+        if (r.node() == null || r.node().isBlank()) {
+            throw new mesh.model.InvalidInput(List.of("take: give the node to take module " + r.module() + " to"));
+        }
+        return Response.status(dryRun ? 200 : 202).entity(takes.take(r.node(), r.module(), dryRun)).build();
+    }
+
+    /** Every take under way. */
+    @GET
+    @Path("/takes")
+    public List<TakeView> takes() {
+        return takes.running();
+    }
+
+    /** The module's newest take as it stands: {@code mesh take} follows it with this. */
+    @GET
+    @Path("/takes/{module}")
+    public TakeView takeOf(@PathParam("module") String module) {
+        return takes.view(module);
+    }
+
+    /** Removes the copies the module's takes left ({@code mesh take --forget-old MODULE}). */
+    @DELETE
+    @Path("/takes/{module}/old-copies")
+    public ForgottenCopies forgetOld(@PathParam("module") String module) {
+        return oldCopies.forget(module);
     }
 }

@@ -47,6 +47,7 @@ public class MeshPush {
     /** Plans every node and sends each that differs from what it acknowledged, named or not (see {@link PushDecision}). */
     public PushReport push(List<String> named, boolean dryRun, boolean yes) {
         try (PushLock lock = store.lockPushes()) {
+            refuseWhileATakeStarts();
             MeshStore.PushSnapshot s = store.pushSnapshot();
             PushDecision.unknownNodes(named, s.nodes()).ifPresent(m -> {
                 throw new NotFound(m);
@@ -117,6 +118,19 @@ public class MeshPush {
                     + e.getMessage() + "; the next push sends them again", e);
         }
         return results;
+    }
+
+    /**
+     * Refuses while a take starts its module on the target: the target runs a declaration the store's
+     * placements do not plan yet (docs/take.md), which a push would undo. The take's own pushes come
+     * after its switch, or in its rollback, when the store plans the target right again.
+     */
+    private void refuseWhileATakeStarts() {
+        store.inTransaction(c -> mesh.store.TakeRecords.running(c)).stream()
+                .filter(t -> t.step() == mesh.plan.TakeStep.START).findFirst().ifPresent(t -> {
+                    throw new Conflict("a take of module " + t.module() + " is starting it on " + t.to()
+                            + "; push when it has switched ('mesh status' shows it)");
+                });
     }
 
     /** Asks every one at once, by node name; each answer is the result, or the failure's message. */

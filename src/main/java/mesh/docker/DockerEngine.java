@@ -159,12 +159,39 @@ public final class DockerEngine implements Engine {
         });
     }
 
-    /** Deletes a volume: only {@code mesh uninstall --delete-data} does, never an apply (docs/design.md, invariant 8). */
+    /** Deletes a volume: only {@code mesh uninstall --delete-data} and a take's rollback or forget-old do, never an apply (docs/design.md, invariant 8). */
+    @Override
     public void removeVolume(String volume) {
         run("remove volume " + volume, () -> {
             writes.incrementAndGet();
             client.removeVolumeCmd(volume).exec();
         });
+    }
+
+    @Override
+    public java.util.Optional<VolumeInfo> inspectVolume(String volume) {
+        return call("inspect volume " + volume, () -> {
+            try {
+                var v = client.inspectVolumeCmd(volume).exec();
+                return java.util.Optional.of(new VolumeInfo(v.getName(), v.getMountpoint(),
+                        v.getLabels() == null ? Map.of() : Map.copyOf(v.getLabels())));
+            } catch (NotFoundException missing) {
+                return java.util.Optional.<VolumeInfo>empty();
+            }
+        });
+    }
+
+    @Override
+    public void createVolume(String volume, Map<String, String> labels) {
+        run("create volume " + volume, () -> {
+            writes.incrementAndGet();
+            client.createVolumeCmd().withName(volume).withLabels(labels).exec();
+        });
+    }
+
+    @Override
+    public String dataRoot() {
+        return call("read the engine's data root", () -> client.infoCmd().exec().getDockerRootDir());
     }
 
     @Override

@@ -41,6 +41,22 @@ public interface Engine extends AutoCloseable {
     /** Whether the container's process is running now. */
     boolean running(String id);
 
+    /** VolumeInfo is an engine volume as a take needs it: where its data lies on this machine, and its labels. */
+    record VolumeInfo(String name, String mountpoint, Map<String, String> labels) {
+    }
+
+    /** The named volume, if the engine has it. */
+    java.util.Optional<VolumeInfo> inspectVolume(String volume);
+
+    /** Creates the named volume with these labels (a take's copy; an apply uses {@link #ensureVolume}). */
+    void createVolume(String volume, Map<String, String> labels);
+
+    /** Deletes the named volume: only {@code mesh uninstall --delete-data} and a take's rollback or forget-old do. */
+    void removeVolume(String volume);
+
+    /** The engine's data root (where its volumes lie), for the free space a take's copy needs. */
+    String dataRoot();
+
     /** Write calls made so far (create, start, stop, remove, network and volume creation, exec). */
     long writes();
 

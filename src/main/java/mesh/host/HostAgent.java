@@ -18,6 +18,10 @@ import java.util.concurrent.TimeUnit;
 import mesh.docker.DockerEngine;
 import mesh.docker.Engine;
 import mesh.host.edge.EdgeKeeper;
+import mesh.host.take.ModuleControl;
+import mesh.host.take.TakeRecords;
+import mesh.host.take.TakeService;
+import mesh.host.take.VolumePlaces;
 import mesh.host.process.LogFiles;
 import mesh.host.process.ProcessStatus;
 import mesh.host.process.ProcessSupervisor;
@@ -42,7 +46,7 @@ import org.jboss.logging.Logger;
  * so it converges without replacing anything that already matches.
  */
 @ApplicationScoped
-public class HostAgent {
+public class HostAgent implements ModuleControl {
 
     private static final Logger LOG = Logger.getLogger("mesh.host");
 
@@ -53,6 +57,7 @@ public class HostAgent {
     private Engine engine;
     private ProcessComponents processes;
     private HostIntake intake;
+    private TakeService takes;
     private ScheduledExecutorService loop;
     private ExecutorService pool;
     private Clock clock = Clock.systemUTC();
@@ -63,6 +68,7 @@ public class HostAgent {
     /** The engine as last observed (by a pass or a push), so a status answer costs no engine call. */
     private volatile List<ObservedContainer> lastObserved = List.of();
     private volatile Map<String, HostStatus.Process> lastProcesses = Map.of();
+    private volatile java.util.Set<String> lastFenced = java.util.Set.of();
     private final Map<String, String> failures = new ConcurrentHashMap<>();
     /** The edge's keeper (docs/design.md, "The edge"); null in an agent built by hand, which keeps no edge. */
     @Inject
@@ -82,6 +88,8 @@ public class HostAgent {
         this.processes = ProcessComponents.of(settings.stateDir());
         this.intake = new HostIntake(settings.node(), new DeclarationRecords(settings.stateDir()), engine, processes, clock,
                 settings.parallelism());
+        this.takes = new TakeService(new TakeRecords(settings.stateDir()), new VolumePlaces(engine, settings.stateDir(),
+                settings.node()), this, clock);
         DeclarationRecords records = intake.records();
         this.desired = records.latest().map(DeclarationRecord::declaration).orElse(null);
         LOG.infof(desired == null ? "no declaration recorded in %s yet; waiting for a push"
@@ -119,7 +127,7 @@ public class HostAgent {
             converged = false;
         });
         try {
-            HostPlan plan = HostDiff.between(d, observe(d.node()));
+            HostPlan plan = unfenced(d).plan();
             LOG.infof("accepted generation %d: %s", d.generation(), plan.summary());
             if (plan.isEmpty() && !passing) {
                 markApplied(d, true);   // the engine already matches: nothing for a pass to do
@@ -150,13 +158,16 @@ public class HostAgent {
             return;
         }
         try {
+            keepFences();
             reconcileProcesses();
-            HostPlan plan = HostDiff.between(d, observe(d.node()));
+            HostIntake.Unfenced view = unfenced(d);
+            HostPlan plan = view.plan();
             boolean done;
             if (!plan.isEmpty()) {
-                ApplyReport report = new ApplyRun(engine, processes, pool, LOG::info).run(d, plan);
+                ApplyReport report = new ApplyRun(engine, processes, pool, LOG::info).run(view.declaration(), plan);
                 noteFailures(report.failures());
-                done = report.ok() && HostDiff.between(d, observe(d.node())).isEmpty();
+                done = report.ok() && HostDiff.between(view.declaration(),
+                        mesh.host.take.FenceFilter.observed(observe(d.node()), view.fenced())).isEmpty();
             } else {
                 noteFailures(Map.of());
                 done = true;
@@ -231,6 +242,114 @@ public class HostAgent {
         }
     }
 
+    /** The declaration and what runs, without the fenced modules; remembers what runs for the status. */
+    private HostIntake.Unfenced unfenced(Declaration d) {
+        HostIntake.Unfenced view = intake.unfenced(d);
+        lastFenced = view.fenced();
+        lastObserved = view.all();
+        lastProcesses = processStatus();
+        return view;
+    }
+
+    /**
+     * Stops whatever of a fenced module runs: after a restart (the agent may have been killed between
+     * recording a fence and stopping the module) and behind the agent's back. Runs on the loop, first in a pass.
+     */
+    private void keepFences() {
+        java.util.Set<String> fenced = intake.fenced();
+        lastFenced = fenced;
+        for (String module : fenced) {
+            if (moduleRuns(module)) {
+                LOG.infof("module %s is fenced; stopping what of it runs: %s", module, stopNow(module));
+            }
+        }
+    }
+
+    /** The take side of this agent (docs/take.md, "On the nodes"). */
+    public TakeService takes() {
+        return takes;
+    }
+
+    /** The module's volume names in the current declaration, sorted. */
+    public List<String> declaredVolumes(String module) {
+        Declaration d = desired;
+        return d == null ? List.of() : d.components().stream().filter(c -> c.module().equals(module))
+                .flatMap(c -> c.volumes().keySet().stream()).distinct().sorted().toList();
+    }
+
+    @Override
+    public List<String> stopModule(String module) {
+        try {
+            return loop.submit(() -> stopNow(module)).get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new HostFailure("interrupted while stopping module " + module, e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new HostFailure("could not stop module " + module + ": " + e.getCause().getMessage(), e.getCause());
+        }
+    }
+
+    /** Stops every running container and process of the module, each with its declared stop timeout. */
+    private List<String> stopNow(String module) {
+        Declaration d = desired;
+        List<String> stopped = new java.util.ArrayList<>();
+        List<java.util.concurrent.Future<?>> stops = new java.util.ArrayList<>();
+        for (ObservedContainer o : engine.list(settings.node())) {
+            if (module.equals(o.module()) && o.running()) {
+                java.time.Duration grace = d == null ? null : d.component(o.name())
+                        .map(c -> java.time.Duration.ofSeconds(c.stopTimeout())).orElse(null);
+                stops.add(pool.submit(() -> engine.stop(o.id(), grace)));
+                stopped.add(o.name());
+            }
+        }
+        for (ProcessStatus s : processes.status(clock.instant())) {
+            if (module.equals(s.module()) && !"exited".equals(s.state())) {
+                processes.supervisor().stop(s.component(), clock.instant());
+                stopped.add(s.component());
+            }
+        }
+        for (java.util.concurrent.Future<?> f : stops) {
+            try {
+                f.get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new HostFailure("interrupted while stopping module " + module, e);
+            } catch (java.util.concurrent.ExecutionException e) {
+                throw new HostFailure(e.getCause().getMessage(), e.getCause());
+            }
+        }
+        return stopped.stream().sorted().toList();
+    }
+
+    @Override
+    public List<String> removeStoppedContainers(String module) {
+        try {
+            return loop.submit(() -> {
+                List<String> removed = new java.util.ArrayList<>();
+                for (ObservedContainer o : engine.list(settings.node())) {
+                    if (module.equals(o.module()) && !o.process() && !o.running()) {
+                        engine.remove(o.id());
+                        removed.add(o.name());
+                    }
+                }
+                return removed;
+            }).get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new HostFailure("interrupted while removing the containers of module " + module, e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new HostFailure("could not remove the containers of module " + module + ": " + e.getCause().getMessage(),
+                    e.getCause());
+        }
+    }
+
+    @Override
+    public boolean moduleRuns(String module) {
+        boolean container = engine.list(settings.node()).stream().anyMatch(o -> module.equals(o.module()) && o.running());
+        return container || processes.status(clock.instant()).stream()
+                .anyMatch(s -> module.equals(s.module()) && ("running".equals(s.state()) || "restarting".equals(s.state())));
+    }
+
     private List<ObservedContainer> observe(String node) {
         List<ObservedContainer> observed = intake.observe(node);
         lastObserved = observed;
@@ -278,7 +397,7 @@ public class HostAgent {
     /** Where the agent stands, as of its last look at the engine (at most one interval old). */
     public HostStatus status() {
         return HostStatus.of(settings.node(), desired, appliedGeneration, converged, lastPass, lastObserved,
-                Map.copyOf(failures), lastProcesses).withEdge(edge == null ? null : edge.status());
+                Map.copyOf(failures), lastProcesses, lastFenced).withEdge(edge == null ? null : edge.status());
     }
 
     public DeclarationRecords records() {

@@ -5,6 +5,8 @@ import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.Response;
 import java.util.List;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import mesh.api.ApiErrors;
 import mesh.api.BearerToken;
 import mesh.api.ServerRole;
@@ -28,6 +30,21 @@ public class HostApiGuard {
             }
             return Optional.of(ApiErrors.error(404, "this process is not a host agent", List.of()));
         }
+        if (readsWithTicket(request, path)) {
+            return Optional.empty();
+        }
         return BearerToken.check(request, agent.settings().token(), "MESH_HOST_TOKEN", "host agent");
+    }
+
+    /** A volume's manifest or archive, read by a take's target with the source's read ticket for that module (docs/take.md). */
+    static final Pattern TICKET_READ = Pattern.compile("/v1/volumes/([^/]+)/[^/]+/(manifest|archive)");
+
+    private boolean readsWithTicket(ContainerRequestContext request, String path) {
+        Matcher m = TICKET_READ.matcher(path);
+        String header = request.getHeaderString("Authorization");
+        if (!"GET".equals(request.getMethod()) || !m.matches() || header == null || !header.startsWith("Bearer ")) {
+            return false;
+        }
+        return agent.takes().ticketValid(m.group(1), header.substring("Bearer ".length()));
     }
 }

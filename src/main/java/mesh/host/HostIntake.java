@@ -11,6 +11,8 @@ import mesh.model.Declaration;
 import mesh.model.ObservedContainer;
 import mesh.plan.HostDiff;
 import mesh.plan.HostPlan;
+import mesh.host.take.FenceFilter;
+import mesh.host.take.TakeRecords;
 
 /**
  * HostIntake is the one way a declaration enters this host, whether it is pushed
@@ -37,6 +39,8 @@ public final class HostIntake implements AutoCloseable {
     private final Clock clock;
     private final int parallelism;
     private final ProcessComponents processes;
+    /** The fences recorded beside the declarations (same state dir): every apply honours them. */
+    private final TakeRecords takes;
 
     /** An intake for {@code node} (null: whatever node the declaration names, for a local verb without one). */
     HostIntake(String node, DeclarationRecords records, Engine engine, Clock clock, int parallelism) {
@@ -52,6 +56,7 @@ public final class HostIntake implements AutoCloseable {
         this.engine = engine;
         this.clock = clock;
         this.parallelism = parallelism;
+        this.takes = new TakeRecords(records.dir().getParent());
     }
 
     /** The intake of a local verb: this host's engine and records, as the settings name them. */
@@ -86,10 +91,33 @@ public final class HostIntake implements AutoCloseable {
     public HostPlan preview(Declaration d) {
         requireOwnNode(d);
         try {
-            return HostDiff.between(d, observe(d.node()));
+            return unfenced(d).plan();
         } catch (RuntimeException e) {
             throw new HostFailure("the engine did not answer: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Unfenced is what an apply may touch: the declaration and the observed components, both without the
+     * modules fenced at one moment (read once, so the two never disagree about a module).
+     */
+    record Unfenced(Declaration declaration, List<ObservedContainer> observed, java.util.Set<String> fenced,
+                    List<ObservedContainer> all) {
+        HostPlan plan() {
+            return HostDiff.between(declaration, observed);
+        }
+    }
+
+    /** The declaration and what runs now, without the fenced modules (docs/take.md: a fence is honoured by every apply). */
+    Unfenced unfenced(Declaration d) {
+        java.util.Set<String> fenced = takes.fenced();
+        List<ObservedContainer> all = observe(d.node());
+        return new Unfenced(FenceFilter.declaration(d, fenced), FenceFilter.observed(all, fenced), fenced, all);
+    }
+
+    /** The modules fenced here now. */
+    java.util.Set<String> fenced() {
+        return takes.fenced();
     }
 
     /** The engine's containers of this node and the supervisor's processes, for a diff. */
@@ -122,15 +150,18 @@ public final class HostIntake implements AutoCloseable {
             accept(d, taken -> { });
         }
         HostPlan plan;
+        Declaration allowed;
         try {
-            plan = HostDiff.between(d, observe(d.node()));
+            Unfenced view = unfenced(d);
+            allowed = view.declaration();
+            plan = view.plan();
         } catch (RuntimeException e) {
             throw new HostFailure("generation " + d.generation() + " is recorded, but the engine did not answer: "
                     + e.getMessage() + "; give the same declaration again to apply it", e);
         }
         ExecutorService pool = Executors.newFixedThreadPool(parallelism);
         try {
-            return new Once(plan, new ApplyRun(engine, processes, pool, log).run(d, plan), !again);
+            return new Once(plan, new ApplyRun(engine, processes, pool, log).run(allowed, plan), !again);
         } finally {
             pool.shutdownNow();
         }

@@ -141,6 +141,18 @@ public class MeshStore {
         }
     }
 
+    /** The take lock of {@code module} ({@link TakeLock}), or null when another runner holds it. */
+    public TakeLock tryLockTake(String module) {
+        try {
+            Connection c = dataSource.get().getConnection();
+            c.setAutoCommit(true);
+            return TakeLock.tryTake(c, module);
+        } catch (SQLException e) {
+            throw new StoreFailure("the controller's store (PostgreSQL) failed: " + e.getMessage()
+                    + "; the take was not carried on; try again when it answers", e);
+        }
+    }
+
     // nodes
 
     public List<Node> nodes(Connection c) throws SQLException {

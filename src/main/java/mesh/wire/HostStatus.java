@@ -56,7 +56,9 @@ public record HostStatus(String node, long generation, long appliedGeneration, b
 
     /** ComponentState is where a declared component stands on the engine; in JSON, its lower-case name. */
     public enum ComponentState {
-        RUNNING, STOPPED, MISSING, OUTDATED;
+        RUNNING, STOPPED, MISSING, OUTDATED,
+        /** Its module is fenced here by a take (docs/take.md): kept stopped whatever the declaration says. */
+        FENCED;
 
         @JsonValue
         public String json() {
@@ -77,12 +79,20 @@ public record HostStatus(String node, long generation, long appliedGeneration, b
     /** As above, with what the supervisor says of each process by component name. */
     public static HostStatus of(String node, Declaration d, long applied, boolean converged, Instant lastPass,
                          List<ObservedContainer> observed, Map<String, String> failures, Map<String, Process> processes) {
+        return of(node, d, applied, converged, lastPass, observed, failures, processes, java.util.Set.of());
+    }
+
+    /** As above; the components of the {@code fenced} modules are in state "fenced". */
+    public static HostStatus of(String node, Declaration d, long applied, boolean converged, Instant lastPass,
+                         List<ObservedContainer> observed, Map<String, String> failures, Map<String, Process> processes,
+                         java.util.Set<String> fenced) {
         List<Component> components = new ArrayList<>();
         if (d != null) {
             for (ComponentSpec c : d.components()) {
                 ObservedContainer o = observed.stream().filter(x -> x.name().equals(c.name()) && x.process() == c.process())
                         .findFirst().orElse(null);
-                ComponentState state = o == null ? ComponentState.MISSING
+                ComponentState state = fenced.contains(c.module()) ? ComponentState.FENCED
+                        : o == null ? ComponentState.MISSING
                         : !SpecDigest.changes(o, ContainerRequest.of(c, d.address())).isEmpty() ? ComponentState.OUTDATED
                         : o.running() ? ComponentState.RUNNING : ComponentState.STOPPED;
                 components.add(new Component(c.name(), c.module(), state, o == null ? null : o.digest(),

@@ -111,6 +111,19 @@ class MeshCliTest {
     }
 
     @Test
+    void takeSaysWhichNamesItNeedsBeforeAnythingIsSent(QuarkusMainLauncher launcher) {
+        LaunchResult result = launcher.launch("take", "web");
+        assertEquals(ExitCodes.USAGE, result.exitCode());
+        assertTrue(result.getErrorOutput().contains("give NODE and MODULE: mesh take NODE MODULE"), result.getErrorOutput());
+        result = launcher.launch("take", "--back", "n2", "web");
+        assertEquals(ExitCodes.USAGE, result.exitCode());
+        assertTrue(result.getErrorOutput().contains("give only MODULE with --back"), result.getErrorOutput());
+        result = launcher.launch("take", "--back", "--forget-old", "web");
+        assertEquals(ExitCodes.USAGE, result.exitCode());
+        assertTrue(result.getErrorOutput().contains("--back and --forget-old exclude each other"), result.getErrorOutput());
+    }
+
+    @Test
     void outputMayComeBeforeTheVerb(QuarkusMainLauncher launcher) {
         // no controller answers here: what matters is that -o json before the verb parses
         LaunchResult result = launcher.launch("-o", "json", "completion", "bash");

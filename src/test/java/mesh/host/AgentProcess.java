@@ -49,17 +49,21 @@ final class AgentProcess implements AutoCloseable {
      * the same env, port and state dir at every launch.
      */
     AgentProcess(Path app, String node, String token, Path stateDir, String engine) {
-        this(app, node, token, stateDir, engine, null, "127.0.0.1");
+        this(app, node, token, stateDir, engine, null, "127.0.0.1", PackagedMesh.freePort());
     }
 
     /**
-     * As above, inside the network namespace {@code netns} (a simulated node; null: this one), listening
-     * on {@code address}, the node's address there.
+     * An agent run inside a simulated node's network namespace ({@code netns}, null for none), listening on
+     * {@code address:port} there, so other nodes' agents reach it as they would on a real mesh.
      */
     AgentProcess(Path app, String node, String token, Path stateDir, String engine, String netns, String address) {
+        this(app, node, token, stateDir, engine, netns, address, PackagedMesh.freePort());
+    }
+
+    /** As above, on a given port. */
+    AgentProcess(Path app, String node, String token, Path stateDir, String engine, String netns, String address, int port) {
         this.app = app;
         this.netns = netns;
-        int port = PackagedMesh.freePort();
         this.token = token;
         this.base = URI.create("http://" + address + ":" + port);
         Map<String, String> e = new TreeMap<>();
@@ -129,6 +133,23 @@ final class AgentProcess implements AutoCloseable {
                 .header("Authorization", "Bearer " + token)
                 .header("Content-Type", "application/json")
                 .PUT(HttpRequest.BodyPublishers.ofString(declarationJson))
+                .build();
+        HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
+        return new Answer(r.statusCode(), r.body());
+    }
+
+    /** The agent's base URL, as another node's agent would call it. */
+    URI base() {
+        return base;
+    }
+
+    /** Any call: method, path, JSON body (null for none) and bearer (null: the agent's token). */
+    Answer send(String method, String path, String body, String bearer) throws IOException, InterruptedException {
+        HttpRequest request = HttpRequest.newBuilder(base.resolve(path))
+                .timeout(Duration.ofSeconds(120))
+                .header("Authorization", "Bearer " + (bearer == null ? token : bearer))
+                .header("Content-Type", "application/json")
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
                 .build();
         HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
         return new Answer(r.statusCode(), r.body());

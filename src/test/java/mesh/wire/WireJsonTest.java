@@ -24,7 +24,7 @@ class WireJsonTest {
 
     @Test
     void componentStatesAreTheDocumentedWords() throws Exception {
-        assertEquals(List.of("\"running\"", "\"stopped\"", "\"missing\"", "\"outdated\""),
+        assertEquals(List.of("\"running\"", "\"stopped\"", "\"missing\"", "\"outdated\"", "\"fenced\""),
                 List.of(HostStatus.ComponentState.values()).stream().map(DeclarationJson::write).toList());
         HostStatus.Component c = DeclarationJson.MAPPER.readValue("{\"name\":\"a\",\"module\":\"m\",\"state\":\"outdated\"}",
                 HostStatus.Component.class);

@@ -1,0 +1,161 @@
+package mesh.cli;
+
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.Callable;
+import mesh.wire.ForgottenCopies;
+import mesh.wire.TakeRequest;
+import mesh.wire.TakeView;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+@Command(name = "take", mixinStandardHelpOptions = true,
+        description = {"Move MODULE to NODE with its data, in a checked hand-off (docs/take.md).",
+            "Steps: preflight, fence the source (stopped, and its agent refuses to start it), copy every volume",
+            "agent to agent, verify every file's manifest, start on NODE and wait until it runs, switch (the",
+            "placement, MODULE.internal and its routes move to NODE at once), push (NODE, the source and the",
+            "components that bind its names). Any failure before the switch deletes NODE's copy and starts the",
+            "module on the source again. Take assigns: there is no need to assign MODULE to NODE first.",
+            "The source keeps its copy of the data until 'mesh take --forget-old MODULE'.",
+            "An interrupted take is carried on by running the same 'mesh take' again.",
+            "Exit 0 when the module runs on NODE; 1 when the take failed, rolled back or waits."})
+public class TakeCommand implements Callable<Integer> {
+
+    static final Duration POLL = Duration.ofMillis(500);
+    /** How often a plain progress line is printed (a terminal's bar is redrawn at every poll). */
+    static final Duration PLAIN_EVERY = Duration.ofSeconds(2);
+
+    @Spec
+    CommandSpec spec;
+
+    @Inject
+    Output output;
+
+    @Mixin
+    OutputOption format;
+
+    @Parameters(paramLabel = "NODE MODULE", arity = "1..2", description = "the node and the module (only MODULE with --back, --forget-old)")
+    List<String> names;
+
+    @Option(names = "--dry-run", description = "check (the nodes answer, room for the data) and say the steps; change nothing")
+    boolean dryRun;
+
+    @Option(names = "--back", description = "return MODULE to the node the last take brought it from (with the data written since)")
+    boolean back;
+
+    @Option(names = "--forget-old", description = "remove the copies of MODULE's data its takes left on their sources")
+    boolean forgetOld;
+
+    @Override
+    public Integer call() {
+        if (back && forgetOld) {
+            throw new ParameterException(spec.commandLine(), "--back and --forget-old exclude each other");
+        }
+        boolean oneName = back || forgetOld;
+        if (names.size() != (oneName ? 1 : 2)) {
+            throw new ParameterException(spec.commandLine(), oneName ? "give only MODULE with " + (back ? "--back" : "--forget-old")
+                    : "give NODE and MODULE: mesh take NODE MODULE");
+        }
+        if (forgetOld && dryRun) {
+            throw new ParameterException(spec.commandLine(), "--forget-old has no --dry-run");
+        }
+        String module = names.get(names.size() - 1);
+        ControllerClient controller = ControllerClient.fromEnvironment();
+        if (forgetOld) {
+            return forget(controller, module);
+        }
+        TakeView t = controller.send("POST", "/v1/mesh/takes",
+                new TakeRequest(oneName ? null : names.get(0), module, dryRun, back), TakeView.class);
+        if (dryRun) {
+            if (format.json()) {
+                output.json(spec, t);
+            } else {
+                output.line(spec, TakeLines.head(t) + ": dry run, nothing changed; the steps:");
+                t.steps().forEach(s -> output.line(spec, "  " + s));
+                t.notes().forEach(n -> output.line(spec, "note: " + n));
+            }
+            return ExitCodes.OK;
+        }
+        TakeView end = follow(controller, t);
+        if (format.json()) {
+            output.json(spec, end);
+        } else {
+            output.line(spec, TakeLines.end(end));
+        }
+        return "done".equals(end.state()) ? ExitCodes.OK : ExitCodes.FAILED;
+    }
+
+    /** Follows the take until it ends, or waits with no runner, printing each step and the copy's progress. */
+    private TakeView follow(ControllerClient controller, TakeView first) {
+        boolean people = !format.json();
+        boolean terminal = people && picocli.CommandLine.Help.Ansi.AUTO.enabled() && System.console() != null;
+        if (people) {
+            output.line(spec, TakeLines.head(first));
+            first.notes().forEach(n -> output.line(spec, "note: " + n));
+        }
+        String step = null;
+        java.util.Set<String> copied = new java.util.HashSet<>();
+        long lastPlain = 0;
+        TakeView t = first;
+        while (true) {
+            if (people && !Objects.equals(step, t.step())) {
+                if (terminal && "copy".equals(step)) {
+                    output.line(spec, "");
+                }
+                for (String s : TakeLines.stepsSince(t, step, t.step())) {
+                    output.line(spec, "step " + s + ("running".equals(t.state()) && s.equals(t.step()) && t.problem() != null
+                            ? " (again: " + t.problem() + ")" : ""));
+                }
+                step = t.step();
+            }
+            if (people) {
+                t.volumes().stream().filter(v -> v.copied() && copied.add(v.name())).forEach(v -> output.line(spec,
+                        "copied " + v.name() + ": " + mesh.plan.Bytes.human(v.bytes()) + ", " + v.files() + " files"));
+            }
+            if (people && t.copy() != null) {
+                if (terminal) {
+                    spec.commandLine().getOut().print("\r" + TakeLines.bar(t.copy(), 30));
+                    spec.commandLine().getOut().flush();
+                } else if (System.nanoTime() - lastPlain > PLAIN_EVERY.toNanos()) {
+                    output.line(spec, TakeLines.progress(t.copy()));
+                    lastPlain = System.nanoTime();
+                }
+            }
+            if (!"running".equals(t.state()) || !t.active() && t != first) {
+                return t;
+            }
+            sleep();
+            t = controller.send("GET", ControllerClient.path("/v1/mesh/takes", first.module()), null, TakeView.class);
+        }
+    }
+
+    private int forget(ControllerClient controller, String module) {
+        ForgottenCopies f = controller.send("DELETE", ControllerClient.path("/v1/mesh/takes", module, "/old-copies"), null,
+                ForgottenCopies.class);
+        if (format.json()) {
+            output.json(spec, f);
+        } else if (f.removed().isEmpty()) {
+            output.line(spec, "module " + module + " has no old copy apart from the data it runs on; nothing removed");
+        } else {
+            f.removed().forEach(c -> output.line(spec, "removed the old copy of " + module + " on " + c.node()
+                    + " left by the take at epoch " + c.epoch() + ": volumes " + String.join(", ", c.volumes())));
+        }
+        return ExitCodes.OK;
+    }
+
+    private static void sleep() {
+        try {
+            Thread.sleep(POLL.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new VerbFailure("interrupted; the take goes on in the controller ('mesh status' shows it)");
+        }
+    }
+}

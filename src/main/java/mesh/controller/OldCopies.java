@@ -1,0 +1,75 @@
+package mesh.controller;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import mesh.model.Conflict;
+import mesh.model.Node;
+import mesh.model.NotFound;
+import mesh.model.Placement;
+import mesh.plan.TakeStart;
+import mesh.store.MeshStore;
+import mesh.store.TakeRecords;
+import mesh.wire.ForgottenCopies;
+
+/**
+ * OldCopies is {@code mesh take --forget-old MODULE}: it removes the copies of the module's data
+ * that its takes left on their sources, and nothing else. Each node's agent deletes only volumes it
+ * has recorded as that take's old copy (reason forget-old), never the copy the module runs on.
+ */
+@ApplicationScoped
+public class OldCopies {
+
+    @Inject
+    MeshStore store;
+
+    AgentClient agents = new AgentClient();
+
+    public ForgottenCopies forget(String module) {
+        record Found(List<TakeRecords.OldCopy> copies, Map<String, Node> nodes, Map<String, String> tokens, String runsOn,
+                     Map<String, String> kinds) {
+        }
+        Found f = store.inTransaction(c -> {
+            MeshStore.StoredModule m = store.module(c, module).orElseThrow(() -> new NotFound("unknown module " + module
+                    + "; 'mesh catalogue list' shows the modules"));
+            if (TakeRecords.running(c, module).isPresent()) {
+                throw new Conflict("a take of module " + module + " is under way; forget its old copies after it ends");
+            }
+            List<TakeRecords.OldCopy> copies = TakeRecords.oldCopies(c, module);
+            if (copies.isEmpty()) {
+                throw new NotFound("module " + module + " has no old copy: no take left one, or it was forgotten");
+            }
+            Map<String, Node> nodes = new java.util.TreeMap<>();
+            store.nodes(c).forEach(n -> nodes.put(n.name(), n));
+            Placement p = store.placements(c).stream().filter(x -> x.module().equals(module)).findFirst()
+                    .orElse(new Placement(module, null, null));
+            Map<String, String> kinds = new java.util.TreeMap<>();
+            TakeStart.volumes(m.manifest()).forEach(v -> kinds.put(v.name(), v.kind()));
+            return new Found(copies, nodes, store.agentTokens(c), p.taken(), kinds);
+        });
+        TakeAgents calls = new TakeAgents(agents);
+        List<ForgottenCopies.Copy> removed = new ArrayList<>();
+        for (TakeRecords.OldCopy copy : f.copies()) {
+            if (copy.node().equals(f.runsOn())) {
+                continue;  // the module runs there on this data now: it is no old copy
+            }
+            Node node = f.nodes().get(copy.node());
+            if (node == null) {
+                throw new Conflict("the old copy of module " + module + " left at epoch " + copy.epoch() + " is on node "
+                        + copy.node() + ", which is no longer a node; nothing was removed there");
+            }
+            for (String volume : copy.volumes()) {
+                calls.delete(node, f.tokens().get(copy.node()), module, volume, f.kinds().getOrDefault(volume, "container"),
+                        copy.epoch(), "forget-old");
+            }
+            store.inTransaction(c -> {
+                TakeRecords.forget(c, module, copy.node(), copy.epoch());
+                return null;
+            });
+            removed.add(new ForgottenCopies.Copy(copy.node(), copy.epoch(), copy.volumes()));
+        }
+        return new ForgottenCopies(module, removed);
+    }
+}

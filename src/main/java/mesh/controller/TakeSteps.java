@@ -1,0 +1,347 @@
+package mesh.controller;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import mesh.model.Conflict;
+import mesh.model.Declaration;
+import mesh.model.DeclarationJson;
+import mesh.model.Manifest;
+import mesh.model.Node;
+import mesh.model.Placement;
+import mesh.wire.VolumeManifest;
+import mesh.plan.BundlePins;
+import mesh.plan.Bytes;
+import mesh.plan.MeshPlan;
+import mesh.plan.MeshPlanner;
+import mesh.plan.PushDecision;
+import mesh.plan.Take;
+import mesh.plan.TakePlan;
+import mesh.plan.TakeStart;
+import mesh.plan.TakeVerify;
+import mesh.store.MeshStore;
+import mesh.store.PushLock;
+import mesh.store.TakeRecords;
+import mesh.wire.Accepted;
+import mesh.wire.HostStatus;
+import mesh.wire.PushReport;
+import mesh.wire.CopyProgress;
+
+/**
+ * TakeSteps carries out one step of a take against the agents and the store and says what it
+ * found, as a {@link TakePlan.Outcome}; {@link MeshTake} records it. Every step is idempotent, so a
+ * runner that dies mid-step can do it again. No store transaction is open while an agent is asked.
+ */
+final class TakeSteps {
+
+    /** How long a module may take to be healthy on the target. */
+    static final Duration HEALTHY = Duration.ofMinutes(3);
+    /** How long a step waits for a push in progress to end. */
+    static final Duration PUSH_WAIT = Duration.ofMinutes(2);
+
+    private final MeshStore store;
+    private final MeshPush pushes;
+    private final AgentClient agents;
+    private final TakeAgents calls;
+
+    TakeSteps(MeshStore store, MeshPush pushes, AgentClient agents) {
+        this.store = store;
+        this.pushes = pushes;
+        this.agents = agents;
+        this.calls = new TakeAgents(agents);
+    }
+
+    /** Nodes and tokens as the store holds them now. */
+    record Where(Map<String, Node> nodes, Map<String, String> tokens, Manifest manifest, Placement placement) {
+        Node node(String name) {
+            Node n = nodes.get(name);
+            if (n == null) {
+                throw new Conflict("node " + name + " is no longer a node");
+            }
+            return n;
+        }
+
+        String token(String name) {
+            return tokens.get(name);
+        }
+    }
+
+    Where where(String module) {
+        return store.inTransaction(c -> {
+            Map<String, Node> nodes = new java.util.TreeMap<>();
+            store.nodes(c).forEach(n -> nodes.put(n.name(), n));
+            Manifest m = store.module(c, module).map(MeshStore.StoredModule::manifest)
+                    .orElseThrow(() -> new Conflict("module " + module + " is no longer in the catalogue"));
+            Placement p = store.placements(c).stream().filter(x -> x.module().equals(module)).findFirst()
+                    .orElse(new Placement(module, null, null));
+            return new Where(nodes, store.agentTokens(c), m, p);
+        });
+    }
+
+    /** Carries out {@code t}'s current step; {@code progress} hears the copy's lines. */
+    TakePlan.Outcome carryOut(Take t, Consumer<CopyProgress> progress) {
+        try {
+            Where w = where(t.module());
+            return switch (t.step()) {
+                case PREFLIGHT -> preflight(t, w);
+                case FENCE -> {
+                    calls.fence(w.node(t.from()), w.token(t.from()), t.module(), t.epoch());
+                    yield new TakePlan.Done();
+                }
+                case TICKET -> new TakePlan.Ticketed(calls.ticket(w.node(t.from()), w.token(t.from()), t.module(), t.epoch()));
+                case COPY -> copy(t, w, progress);
+                case VERIFY -> verify(t, w);
+                case START -> start(t, w);
+                case SWITCH -> switchOver(t);
+                case PUSH -> push(t);
+                case OLD_COPY -> oldCopy(t, w);
+                case STOP_TARGET -> stopTarget(t, w);
+                case DELETE_COPY -> deleteCopy(t, w);
+                case UNFENCE -> unfence(t, w);
+                case DONE, ROLLED_BACK, FAILED -> new TakePlan.Done();
+            };
+        } catch (RuntimeException e) {
+            return new TakePlan.Failed(e.getMessage() == null ? "it failed without saying why" : e.getMessage());
+        }
+    }
+
+    /** The target answers and has room; the source's volumes and their sizes. Reads only: a dry run runs it too. */
+    TakePlan.Outcome preflight(Take t, Where w) {
+        Node target = w.node(t.to());
+        agents.status(target, w.token(t.to()));
+        if (t.from() == null) {
+            return new TakePlan.Preflighted(List.of());
+        }
+        Node source = w.node(t.from());
+        List<Take.Volume> declared = TakeStart.volumes(w.manifest());
+        List<Take.Volume> volumes = new ArrayList<>();
+        for (String kind : declared.stream().map(Take.Volume::kind).distinct().toList()) {
+            List<mesh.wire.VolumeView> there = calls.volumes(source, w.token(t.from()), t.module(), kind);
+            for (Take.Volume v : declared) {
+                there.stream().filter(x -> x.volume().equals(v.name()) && v.kind().equals(kind)).findFirst()
+                        .ifPresent(x -> volumes.add(new Take.Volume(v.name(), kind, x.bytes(), x.files(), false, null, null)));
+            }
+        }
+        long need = (long) (volumes.stream().mapToLong(Take.Volume::bytes).sum() * 1.1);
+        if (need > 0) {
+            mesh.wire.DiskView d = calls.disk(target, w.token(t.to()));
+            if (d.free() < need) {
+                return new TakePlan.Failed("node " + t.to() + " has " + Bytes.human(d.free()) + " free at " + d.path()
+                        + ", and the module's data needs " + Bytes.human(need) + " (its size and a tenth)");
+            }
+        }
+        return new TakePlan.Preflighted(volumes);
+    }
+
+    private TakePlan.Outcome copy(Take t, Where w, Consumer<CopyProgress> progress) {
+        Take.Volume v = t.nextToCopy();
+        Node source = w.node(t.from());
+        CopyProgress last = calls.copy(w.node(t.to()), w.token(t.to()), t.module(), v.name(),
+                new mesh.wire.VolumeCopyRequest(t.epoch(), v.kind(), source.agent(), t.ticket()), progress);
+        if (!Boolean.TRUE.equals(last.done())) {
+            return new TakePlan.Failed("volume " + v.name() + ": " + (last.error() == null ? "the copy failed" : last.error()));
+        }
+        return new TakePlan.Copied(v.name(), last.bytes() == null ? 0 : last.bytes(), last.files() == null ? 0 : last.files());
+    }
+
+    private TakePlan.Outcome verify(Take t, Where w) {
+        List<Take.Volume> checked = new ArrayList<>();
+        String difference = null;
+        for (Take.Volume v : t.volumes()) {
+            VolumeManifest here = calls.manifest(w.node(t.from()), w.token(t.from()), t.module(), v.name(), v.kind());
+            VolumeManifest there = calls.manifest(w.node(t.to()), w.token(t.to()), t.module(), v.name(), v.kind());
+            checked.add(new Take.Volume(v.name(), v.kind(), v.bytes(), v.files(), v.copied(), here.digest(), there.digest()));
+            if (difference == null) {
+                difference = TakeVerify.difference(here, there);
+            }
+        }
+        return new TakePlan.Verified(checked, difference);
+    }
+
+    /**
+     * Lifts any fence an earlier take left on the target, sends it the start declaration
+     * ({@link TakeStart}), under the push lock and recorded as a push records it, and waits until the
+     * module's components run there.
+     */
+    private TakePlan.Outcome start(Take t, Where w) {
+        Node target = w.node(t.to());
+        calls.unfence(target, w.token(t.to()), t.module(), t.epoch());
+        long generation;
+        try (PushLock lock = pushLock()) {
+            MeshStore.PushSnapshot s = store.pushSnapshot();
+            List<Placement> taken = TakeStart.asTaken(s.placements(), t.module(), t.to());
+            MeshPlan now = plan(s, s.placements(), taken);
+            MeshPlan asTaken = plan(s, taken, taken);
+            long last = s.sent().stream().filter(x -> x.node().name().equals(t.to())).mapToLong(PushDecision.Sent::lastGeneration)
+                    .findFirst().orElse(0);
+            Declaration d = TakeStart.declaration(now, asTaken, t.module(), target, last);
+            String content = DeclarationJson.write(new Declaration(d.node(), d.address(), 0, d.components(), d.registry(), d.edge()));
+            store.inTransaction(c -> {
+                store.recordSent(c, t.to(), d.generation());
+                return null;
+            });
+            Accepted a = agents.pushGrowing(target, w.token(t.to()), d);
+            generation = a.generation();
+            store.inTransaction(c -> {
+                store.recordSent(c, t.to(), a.generation());
+                store.recordAcked(c, t.to(), a.generation(), content);
+                return null;
+            });
+        }
+        return awaitRunning(t, target, w.token(t.to()), generation);
+    }
+
+    private MeshPlan plan(MeshStore.PushSnapshot s, List<Placement> placements, List<Placement> resolveFor) {
+        BundlePins pins = BundleResolver.resolve(s.catalogue(), resolveFor, MeshPlanner.registryUrl(s.nodes(), resolveFor));
+        return MeshPlanner.plan(s.catalogue(), s.nodes(), placements, pins);
+    }
+
+    private PushLock pushLock() {
+        long deadline = System.nanoTime() + PUSH_WAIT.toNanos();
+        while (true) {
+            try {
+                return store.lockPushes();
+            } catch (Conflict busy) {
+                if (System.nanoTime() > deadline) {
+                    throw busy;
+                }
+                sleep(Duration.ofMillis(500));
+            }
+        }
+    }
+
+    /** Waits until the target has applied {@code generation} and runs every component of the module without an error. */
+    private TakePlan.Outcome awaitRunning(Take t, Node target, String token, long generation) {
+        long deadline = System.nanoTime() + HEALTHY.toNanos();
+        String last = "its agent did not answer";
+        while (System.nanoTime() < deadline) {
+            try {
+                HostStatus s = agents.statusRefreshed(target, token);
+                List<HostStatus.Component> mine = s.components().stream().filter(c -> t.module().equals(c.module())).toList();
+                List<String> notYet = mine.stream().filter(c -> c.state() != HostStatus.ComponentState.RUNNING || c.error() != null)
+                        .map(c -> c.name() + " (" + (c.error() != null ? c.error() : c.state()) + ")").toList();
+                if (s.appliedGeneration() >= generation && !mine.isEmpty() && notYet.isEmpty()) {
+                    return new TakePlan.Done();
+                }
+                last = s.appliedGeneration() < generation ? "it has not applied generation " + generation + " yet"
+                        : mine.isEmpty() ? "it runs no component of the module" : String.join(", ", notYet);
+            } catch (AgentClient.Unreachable e) {
+                last = e.getMessage();
+            }
+            sleep(Duration.ofSeconds(1));
+        }
+        return new TakePlan.Failed("module " + t.module() + " is not running on " + t.to() + " after "
+                + HEALTHY.toSeconds() + " s: " + last);
+    }
+
+    /** In one transaction: the placement (assigned and taken) and the roster move to the target. */
+    private TakePlan.Outcome switchOver(Take t) {
+        MeshStore.PushSnapshot s = store.pushSnapshot();
+        List<Placement> taken = TakeStart.asTaken(s.placements(), t.module(), t.to());
+        MeshPlan asTaken = plan(s, taken, taken);
+        return store.inTransaction(c -> {
+            Placement p = store.placements(c).stream().filter(x -> x.module().equals(t.module())).findFirst()
+                    .orElse(new Placement(t.module(), null, null));
+            if (t.to().equals(p.taken()) && t.to().equals(p.assigned())) {
+                return new TakePlan.Done();
+            }
+            if (!java.util.Objects.equals(p.taken(), t.from())) {
+                return new TakePlan.Failed("module " + t.module() + " was moved while it was taken: it runs on "
+                        + p.taken() + " now, not " + t.from());
+            }
+            store.putPlacement(c, new Placement(t.module(), t.to(), t.to()));
+            store.replaceRoster(c, List.copyOf(asTaken.roster().values()));
+            return new TakePlan.Done();
+        });
+    }
+
+    /** The push after the switch: the target, the source and the binders differ, and nothing else should. */
+    private TakePlan.Outcome push(Take t) {
+        PushReport report = pushWaiting(List.of());
+        List<String> behind = report.nodes().stream().filter(n -> n.outcome() == PushReport.Outcome.BEHIND)
+                .map(n -> n.node() + " (" + n.error() + ")").toList();
+        if (report.nodes().stream().anyMatch(n -> n.node().equals(t.to()) && n.outcome() == PushReport.Outcome.BEHIND)) {
+            return new TakePlan.Failed("the push did not reach " + String.join(", ", behind));
+        }
+        return new TakePlan.Done();
+    }
+
+    private PushReport pushWaiting(List<String> named) {
+        long deadline = System.nanoTime() + PUSH_WAIT.toNanos();
+        while (true) {
+            try {
+                return pushes.push(named, false, true);
+            } catch (Conflict busy) {
+                if (System.nanoTime() > deadline || !busy.getMessage().startsWith("another push")) {
+                    throw busy;
+                }
+                sleep(Duration.ofMillis(500));
+            }
+        }
+    }
+
+    private TakePlan.Outcome oldCopy(Take t, Where w) {
+        List<String> names = t.volumes().stream().map(Take.Volume::name).toList();
+        calls.oldCopy(w.node(t.from()), w.token(t.from()), t.module(), t.epoch(), names);
+        store.inTransaction(c -> {
+            TakeRecords.recordOldCopy(c, t.module(), t.from(), t.epoch(), names);
+            TakeRecords.forget(c, t.module(), t.to(), 0);  // the copy there was emptied before this take's copy
+            return null;
+        });
+        return new TakePlan.Done();
+    }
+
+    /**
+     * Stops the module on the target for sure (a fence answers once it is stopped), then sends the
+     * target its declaration from the store, where the module is not taken there, so lifting that
+     * fence later starts nothing.
+     */
+    private TakePlan.Outcome stopTarget(Take t, Where w) {
+        calls.fence(w.node(t.to()), w.token(t.to()), t.module(), t.epoch());
+        PushReport report = pushWaiting(List.of(t.to()));
+        return report.nodes().stream().filter(n -> n.node().equals(t.to()) && n.outcome() == PushReport.Outcome.BEHIND)
+                .findFirst().<TakePlan.Outcome>map(n -> new TakePlan.Failed("node " + t.to() + " was not sent its"
+                        + " declaration without the module: " + n.error())).orElse(new TakePlan.Done());
+    }
+
+    /**
+     * Deletes this take's copy of each volume on the target. A volume the take never began to copy (the
+     * copy failed before it), or whose deletion a dead runner already did, is not this epoch's copy there:
+     * the agent refuses it as such (409, "was not made here by the take at epoch E"), which leaves
+     * nothing of this take's to delete, so it is passed over. Any other refusal fails the step.
+     */
+    private TakePlan.Outcome deleteCopy(Take t, Where w) {
+        for (Take.Volume v : t.volumes()) {
+            try {
+                calls.delete(w.node(t.to()), w.token(t.to()), t.module(), v.name(), v.kind(), t.epoch(), "rollback");
+            } catch (AgentClient.Unreachable e) {
+                if (e.status() != 409 || !e.getMessage().contains("was not made here by the take at epoch " + t.epoch())) {
+                    throw e;
+                }
+            }
+        }
+        return new TakePlan.Done();
+    }
+
+    /** Lifts the target's fence (when the rollback set one), then the source's: the source starts the module again. */
+    private TakePlan.Outcome unfence(Take t, Where w) {
+        if (TakePlan.targetFenced(t)) {
+            calls.unfence(w.node(t.to()), w.token(t.to()), t.module(), t.epoch());
+        }
+        if (t.from() != null) {
+            calls.unfence(w.node(t.from()), w.token(t.from()), t.module(), t.epoch());
+        }
+        return new TakePlan.Done();
+    }
+
+    static void sleep(Duration d) {
+        try {
+            Thread.sleep(d.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new Conflict("interrupted");
+        }
+    }
+}

@@ -1,0 +1,202 @@
+package mesh.host;
+
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.StreamingOutput;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import mesh.api.Refusal;
+import mesh.host.take.TakeRefused;
+import mesh.host.take.TakeService;
+import mesh.model.DeclarationJson;
+import mesh.wire.CopyProgress;
+import mesh.wire.DiskView;
+import mesh.wire.FenceLifted;
+import mesh.wire.FenceView;
+import mesh.wire.OldCopyRequest;
+import mesh.wire.ReadTicket;
+import mesh.wire.TakeEpoch;
+import mesh.wire.VolumeCopyRequest;
+import mesh.wire.VolumeManifest;
+import mesh.wire.VolumeView;
+
+/**
+ * TakeResource is the agent's take API (docs/take.md, "On the nodes"): fences, read tickets, manifests,
+ * archives, the target's copy, deleting a copy, old-copy records and free disk. Every call but manifest and
+ * archive needs the agent's token; those two also take a read ticket of their module
+ * ({@link HostApiGuard}). Each refusal is the agent's error body and changes nothing.
+ */
+@Path("/v1")
+@Produces(MediaType.APPLICATION_JSON)
+public class TakeResource {
+
+    @Inject
+    HostAgent agent;
+
+    @PUT
+    @Path("/fences/{module}")
+    @Consumes(MediaType.WILDCARD)
+    public FenceView fence(@PathParam("module") String module, String body) {
+        return call(() -> takes().fence(module, epochOf(body)));
+    }
+
+    @DELETE
+    @Path("/fences/{module}")
+    public FenceLifted lift(@PathParam("module") String module, @QueryParam("epoch") String epoch) {
+        return call(() -> takes().lift(module, number("epoch", epoch)));
+    }
+
+    @GET
+    @Path("/fences")
+    public List<FenceView> fences() {
+        return call(() -> takes().fences());
+    }
+
+    @POST
+    @Path("/volumes/{module}/tickets")
+    @Consumes(MediaType.WILDCARD)
+    public ReadTicket ticket(@PathParam("module") String module, String body) {
+        return call(() -> new ReadTicket(takes().ticket(module, epochOf(body))));
+    }
+
+    @GET
+    @Path("/volumes/{module}/{volume}/manifest")
+    public VolumeManifest manifest(@PathParam("module") String module, @PathParam("volume") String volume,
+                                   @QueryParam("kind") String kind) {
+        return call(() -> takes().manifest(module, volume, kind));
+    }
+
+    @GET
+    @Path("/volumes/{module}/{volume}/archive")
+    @Produces("application/x-tar")
+    public Response archive(@PathParam("module") String module, @PathParam("volume") String volume,
+                            @QueryParam("kind") String kind, @jakarta.ws.rs.core.Context io.vertx.core.http.HttpServerResponse http) {
+        java.nio.file.Path folder = call(() -> takes().archivable(module, volume, kind));
+        StreamingOutput stream = out -> {
+            try {
+                takes().archive(folder, out);
+            } catch (IOException | RuntimeException e) {
+                // A failed StreamingOutput still ends its chunked answer normally (quarkusio/quarkus#50754), which a
+                // reader cannot tell from a whole archive: reset the connection so the cut shows.
+                http.reset();
+                throw e;
+            }
+        };
+        return Response.ok(stream, "application/x-tar").build();
+    }
+
+    @POST
+    @Path("/volumes/{module}/{volume}/copy")
+    @Consumes(MediaType.WILDCARD)
+    @Produces("application/x-ndjson")
+    public Response copy(@PathParam("module") String module, @PathParam("volume") String volume, String body) {
+        VolumeCopyRequest request = read(body, VolumeCopyRequest.class, COPY_BODY);
+        if (request.from() == null || request.ticket() == null) {
+            throw new Refusal(400, "a copy needs 'from' (the source agent's URL) and 'ticket' (its read ticket)");
+        }
+        java.nio.file.Path folder = call(() -> takes().prepareCopy(module, volume, request.kind(), request.epoch()));
+        StreamingOutput stream = out -> {
+            CopyProgress last = takes().copy(module, volume, request.kind(), request.from(), request.ticket(), folder,
+                    line -> line(out, line));
+            line(out, last);
+        };
+        return Response.ok(stream, "application/x-ndjson").build();
+    }
+
+    @DELETE
+    @Path("/volumes/{module}/{volume}")
+    public Map<String, Object> delete(@PathParam("module") String module, @PathParam("volume") String volume,
+                                      @QueryParam("kind") String kind, @QueryParam("epoch") String epoch,
+                                      @QueryParam("reason") String reason) {
+        return call(() -> {
+            takes().delete(module, volume, kind, number("epoch", epoch), reason);
+            return Map.of("module", module, "volume", volume, "deleted", true);
+        });
+    }
+
+    @POST
+    @Path("/volumes/{module}/old-copy")
+    @Consumes(MediaType.WILDCARD)
+    public List<VolumeView> oldCopy(@PathParam("module") String module, String body) {
+        OldCopyRequest request = read(body, OldCopyRequest.class, "{\"epoch\": 7, \"volumes\": [\"data\"]}");
+        return call(() -> {
+            takes().oldCopy(module, request.epoch(), request.volumes());
+            return takes().volumes(module, agent.declaredVolumes(module), null);
+        });
+    }
+
+    @GET
+    @Path("/volumes/{module}")
+    public List<VolumeView> volumes(@PathParam("module") String module, @QueryParam("kind") String kind) {
+        return call(() -> takes().volumes(module, agent.declaredVolumes(module), kind));
+    }
+
+    @GET
+    @Path("/disk")
+    public DiskView disk() {
+        return call(() -> takes().places().disk());
+    }
+
+    private TakeService takes() {
+        return agent.takes();
+    }
+
+    private static void line(OutputStream out, CopyProgress line) {
+        try {
+            out.write((DeclarationJson.MAPPER.writeValueAsString(line) + "\n").getBytes(StandardCharsets.UTF_8));
+            out.flush();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("the caller of the copy went away", e);
+        }
+    }
+
+    private static long epochOf(String body) {
+        return read(body, TakeEpoch.class, "{\"epoch\": 7}").epoch();
+    }
+
+    private static final String COPY_BODY = "{\"epoch\": 7, \"kind\": \"container\", \"from\": \"http://10.77.0.11:7701\", "
+            + "\"ticket\": \"...\"}";
+
+    /** The body read strictly; a bad one is refused with the form it should have (never the parser's words, which name classes). */
+    private static <T> T read(String body, Class<T> type, String example) {
+        try {
+            return DeclarationJson.MAPPER.readValue(body == null || body.isBlank() ? "{}" : body, type);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new Refusal(400, DeclarationJson.describe(e) + "; the body must be JSON of the form " + example);
+        } catch (IOException e) {
+            throw new Refusal(400, "the body must be JSON of the form " + example);
+        }
+    }
+
+    private static long number(String what, String text) {
+        try {
+            return Long.parseLong(text == null ? "" : text.strip());
+        } catch (NumberFormatException e) {
+            throw new Refusal(400, what + " must be a number, got '" + text + "'");
+        }
+    }
+
+    /** Runs a take call, turning its refusal into the agent's error answer. */
+    private static <T> T call(java.util.function.Supplier<T> body) {
+        try {
+            return body.get();
+        } catch (TakeRefused e) {
+            throw new Refusal(e.status(), e.getMessage());
+        } catch (java.io.UncheckedIOException | mesh.docker.EngineFailure | HostFailure e) {
+            throw new Refusal(503, e.getMessage());
+        }
+    }
+}

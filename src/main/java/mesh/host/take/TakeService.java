@@ -1,0 +1,216 @@
+package mesh.host.take;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+import mesh.wire.CopyProgress;
+import mesh.wire.FenceLifted;
+import mesh.wire.FenceView;
+import mesh.wire.VolumeManifest;
+import mesh.wire.VolumeView;
+import org.jboss.logging.Logger;
+
+/**
+ * TakeService is the host agent's side of {@code mesh take} (docs/take.md, "On the nodes"): each call
+ * decides with {@link TakeRules} on the module's recorded {@link TakeState}, records the new state durably,
+ * and only then acts (stops the module, streams, copies, deletes). Calls about one module run one at a time.
+ */
+public final class TakeService {
+
+    private static final Logger LOG = Logger.getLogger("mesh.host");
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private final TakeRecords records;
+    private final VolumePlaces places;
+    private final ModuleControl modules;
+    private final Clock clock;
+    private final VolumeCopy copier = new VolumeCopy();
+
+    public TakeService(TakeRecords records, VolumePlaces places, ModuleControl modules, Clock clock) {
+        this.records = records;
+        this.places = places;
+        this.modules = modules;
+        this.clock = clock;
+    }
+
+    public TakeRecords records() {
+        return records;
+    }
+
+    /** Fences the module at {@code epoch}: recorded (fsync) first, then every component of it stopped. */
+    public FenceView fence(String module, long epoch) {
+        TakeRules.name("module", module);
+        TakeState s = records.update(module, st -> TakeRules.fence(st, epoch, clock.instant()));
+        List<String> stopped = modules.stopModule(module);
+        LOG.infof("fenced module %s at epoch %d; stopped %s", module, epoch, stopped.isEmpty() ? "nothing (none ran)" : stopped);
+        return new FenceView(module, s.fence().epoch(), s.fence().since(), stopped);
+    }
+
+    /** Lifts the module's fence: the agent's loop starts it again if the declaration has it. */
+    public FenceLifted lift(String module, long epoch) {
+        TakeRules.name("module", module);
+        boolean[] was = new boolean[1];
+        records.update(module, st -> {
+            was[0] = st.fenced();
+            return TakeRules.lift(st, epoch);
+        });
+        if (was[0]) {
+            LOG.infof("lifted the fence of module %s (epoch %d)", module, epoch);
+        }
+        return new FenceLifted(module, was[0]);
+    }
+
+    public List<FenceView> fences() {
+        return records.all().stream().filter(TakeState::fenced)
+                .map(s -> new FenceView(s.module(), s.fence().epoch(), s.fence().since(), null)).toList();
+    }
+
+    /** A new read ticket for the module's volumes under its fence at {@code epoch}; only its hash is kept. */
+    public String ticket(String module, long epoch) {
+        TakeRules.name("module", module);
+        byte[] raw = new byte[32];
+        RANDOM.nextBytes(raw);
+        String ticket = HexFormat.of().formatHex(raw);
+        records.update(module, st -> TakeRules.ticket(st, epoch, hash(ticket)));
+        return ticket;
+    }
+
+    /** Whether a bearer value is a read ticket of this module under its standing fence. */
+    public boolean ticketValid(String module, String bearer) {
+        if (bearer == null || !TakeRules.NAME.matcher(module).matches()) {
+            return false;
+        }
+        return TakeRules.ticketValid(records.read(module), hash(bearer));
+    }
+
+    /** The manifest of one volume of the module here. */
+    public VolumeManifest manifest(String module, String volume, String kind) {
+        Path folder = places.require(TakeRules.name("module", module), TakeRules.name("volume", volume), TakeRules.kind(kind));
+        return ManifestForm.of(module, volume, VolumeScan.scan(folder));
+    }
+
+    /** Checks that the volume may be streamed now (the module fenced here, the volume here); its folder. */
+    public Path archivable(String module, String volume, String kind) {
+        TakeRules.requireArchivable(records.read(TakeRules.name("module", module)), TakeRules.name("volume", volume));
+        return places.require(module, volume, TakeRules.kind(kind));
+    }
+
+    /** Streams the volume's archive (see {@link #archivable}, asked first, before the answer's status is sent). */
+    public long archive(Path folder, OutputStream out) throws IOException {
+        return TarStreams.archive(folder, out);
+    }
+
+    /**
+     * Checks and records the start of a copy: the module must not run here, and a volume that holds data is
+     * emptied only if a take put it here. Returns the folder, made and emptied, ready for the copy.
+     */
+    public Path prepareCopy(String module, String volume, String kind, long epoch) {
+        TakeRules.name("module", module);
+        TakeRules.name("volume", volume);
+        TakeRules.kind(kind);
+        boolean runs = modules.moduleRuns(module);
+        Optional<Path> existing = places.find(module, volume, kind);
+        boolean holds = existing.isPresent() && VolumePlaces.holdsData(existing.get());
+        records.update(module, st -> TakeRules.beginCopy(st, volume, epoch, kind, holds, runs));
+        Path folder = places.make(module, volume, kind, epoch);
+        if (holds) {
+            LOG.infof("emptying volume %s of module %s for the copy of the take at epoch %d", volume, module, epoch);
+            VolumePlaces.empty(folder);
+        }
+        return folder;
+    }
+
+    /** Copies the volume from the source agent into {@code folder}; the last line is the outcome. */
+    public CopyProgress copy(String module, String volume, String kind, String from, String ticket, Path folder,
+                             Consumer<CopyProgress> progress) {
+        CopyProgress outcome = copier.copy(from, ticket, module, volume, kind, folder, progress);
+        LOG.infof("copy of volume %s of module %s from %s: %s", volume, module, from,
+                Boolean.TRUE.equals(outcome.done()) ? outcome.bytes() + " bytes, " + outcome.files() + " entries in "
+                        + outcome.seconds() + " s" : outcome.error());
+        return outcome;
+    }
+
+    /** Deletes this node's copy of the volume for a rollback or a forget-old (the rules say which copies). */
+    public void delete(String module, String volume, String kind, long epoch, String reason) {
+        TakeRules.name("module", module);
+        TakeRules.name("volume", volume);
+        TakeRules.kind(kind);
+        TakeRules.Reason why = TakeRules.Reason.parse(reason);
+        boolean runs = modules.moduleRuns(module);
+        TakeState before = records.read(module);
+        TakeRules.delete(before, volume, epoch, why, runs);   // refuses before anything is deleted
+        if ("container".equals(kind)) {
+            List<String> removed = modules.removeStoppedContainers(module);
+            if (!removed.isEmpty()) {
+                LOG.infof("removed the stopped containers %s of module %s, which held volume %s", removed, module, volume);
+            }
+        }
+        places.delete(module, volume, kind);
+        records.update(module, st -> TakeRules.delete(st, volume, epoch, why, runs));
+        LOG.infof("deleted volume %s of module %s (%s, epoch %d)", volume, module, reason, epoch);
+    }
+
+    /** Records the volumes as the copy the take at {@code epoch} left here; each must be here. */
+    public void oldCopy(String module, long epoch, List<String> volumes) {
+        TakeRules.name("module", module);
+        Map<String, String> kinds = new TreeMap<>();
+        for (String volume : volumes == null ? List.<String>of() : volumes) {
+            TakeRules.name("volume", volume);
+            String kind = places.find(module, volume, "container").isPresent() ? "container"
+                    : places.find(module, volume, "process").isPresent() ? "process" : null;
+            if (kind == null) {
+                throw new TakeRefused(404, "module " + module + " has no volume " + volume + " on this node");
+            }
+            kinds.put(volume, kind);
+        }
+        if (kinds.isEmpty()) {
+            throw TakeRefused.bad("volumes must name at least one volume of module " + module);
+        }
+        records.update(module, st -> TakeRules.oldCopy(st, epoch, kinds));
+    }
+
+    /** The module's volumes here (engine volumes and folders), with their size and whether each is an old copy. */
+    public List<VolumeView> volumes(String module, List<String> volumeNames, String kind) {
+        TakeRules.name("module", module);
+        TakeState s = records.read(module);
+        List<String> names = new ArrayList<>(volumeNames);
+        s.copies().keySet().stream().filter(v -> !names.contains(v)).forEach(names::add);
+        s.oldCopies().keySet().stream().filter(v -> !names.contains(v)).forEach(names::add);
+        List<VolumeView> views = new ArrayList<>();
+        for (String volume : names.stream().sorted().distinct().toList()) {
+            for (String k : kind == null ? List.of("container", "process") : List.of(TakeRules.kind(kind))) {
+                Optional<Path> folder = places.find(module, TakeRules.name("volume", volume), k);
+                if (folder.isPresent()) {
+                    VolumeScan.Totals m = VolumeScan.totals(folder.get());
+                    TakeState.Mark old = s.oldCopies().get(volume);
+                    views.add(new VolumeView(volume, k, m.bytes(), m.files(), old == null ? null : old.epoch()));
+                }
+            }
+        }
+        return views;
+    }
+
+    public VolumePlaces places() {
+        return places;
+    }
+
+    static String hash(String ticket) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(ticket.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("this Java has no SHA-256", e);
+        }
+    }
+}

@@ -1,0 +1,47 @@
+package mesh.host.take;
+
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * TakeState is what this node keeps of the takes of one module, one file per module under
+ * {@code <state-dir>/take/} (written durably before the agent acts on it, so a restarted agent honours it):
+ *
+ * @param module    the module
+ * @param epoch     the newest take epoch any call about this module brought here; older ones are refused
+ * @param fence     the fence that keeps the module stopped here, or null
+ * @param tickets   the sha256 (hex) of each read ticket handed out under the current fence
+ * @param copies    volume to the take that made (or is making) its copy here
+ * @param oldCopies volume to the take that left it here as the old copy, after its module moved away
+ */
+public record TakeState(String module, long epoch, Fence fence, List<String> tickets, Map<String, Mark> copies,
+                        Map<String, Mark> oldCopies) {
+
+    public TakeState {
+        tickets = tickets == null ? List.of() : List.copyOf(tickets);
+        copies = copies == null ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(copies));
+        oldCopies = oldCopies == null ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(oldCopies));
+    }
+
+    /** The state of a module no take has touched here. */
+    public static TakeState none(String module) {
+        return new TakeState(module, 0, null, List.of(), Map.of(), Map.of());
+    }
+
+    /** Fence is a standing fence: the take epoch it was set at and when (ISO-8601). */
+    public record Fence(long epoch, String since) {
+    }
+
+    /** Mark is a take's mark on a volume: its epoch and the volume's kind ({@code container|process}). */
+    public record Mark(long epoch, String kind) {
+    }
+
+    public boolean fenced() {
+        return fence != null;
+    }
+
+    TakeState with(long epoch, Fence fence, List<String> tickets, Map<String, Mark> copies, Map<String, Mark> oldCopies) {
+        return new TakeState(module, epoch, fence, tickets, copies, oldCopies);
+    }
+}

@@ -1,0 +1,139 @@
+package mesh.host.take;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import mesh.wire.CopyProgress;
+
+/**
+ * VolumeCopy is the target's half of a take's copy: it GETs the volume's archive from the source agent with
+ * the read ticket and pipes it into tar on this node, never holding more than a buffer of it, reporting
+ * bytes and entries once a second. The copy goes from agent to agent, never through the controller.
+ */
+public final class VolumeCopy {
+
+    private static final int CHUNK = 256 * 1024;
+    private static final Duration PROGRESS_EVERY = Duration.ofSeconds(1);
+
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(10)).build();
+
+    /**
+     * Copies the source's volume into {@code folder} (made and emptied by the caller); each progress line goes
+     * to {@code progress}. Returns the final line: done with bytes, entries and seconds, or not done with why.
+     */
+    public CopyProgress copy(String from, String ticket, String module, String volume, String kind, Path folder,
+                             Consumer<CopyProgress> progress) {
+        long started = System.nanoTime();
+        AtomicLong bytes = new AtomicLong();
+        AtomicLong entries = new AtomicLong();
+        URI uri;
+        try {
+            uri = URI.create(from.replaceAll("/+$", "") + "/v1/volumes/" + enc(module) + "/" + enc(volume)
+                    + "/archive?kind=" + enc(kind));
+        } catch (IllegalArgumentException e) {
+            return CopyProgress.failed("'from' is not a URL: " + from);
+        }
+        HttpResponse<InputStream> answer;
+        try {
+            answer = http.send(HttpRequest.newBuilder(uri).header("Authorization", "Bearer " + ticket).GET().build(),
+                    HttpResponse.BodyHandlers.ofInputStream());
+        } catch (IOException e) {
+            return CopyProgress.failed("the source agent at " + from + " did not answer: " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return CopyProgress.failed("interrupted");
+        }
+        try (InputStream body = answer.body()) {
+            if (answer.statusCode() != 200) {
+                String error = new String(body.readNBytes(4096), StandardCharsets.UTF_8).strip();
+                return CopyProgress.failed("the source agent refused the archive of volume " + volume + " ("
+                        + answer.statusCode() + "): " + error);
+            }
+            Process tar = TarStreams.extract(folder);
+            CompletableFuture<String> errors = TarStreams.tail(tar.getErrorStream());
+            CompletableFuture<Void> members = CompletableFuture.runAsync(() -> count(tar.getInputStream(), entries),
+                    r -> Thread.ofVirtual().start(r));
+            CompletableFuture<Void> feed = CompletableFuture.runAsync(() -> feed(body, tar.getOutputStream(), bytes),
+                    r -> Thread.ofVirtual().start(r));
+            long lastBytes = 0;
+            long lastAt = System.nanoTime();
+            while (true) {
+                try {
+                    feed.get(PROGRESS_EVERY.toMillis(), TimeUnit.MILLISECONDS);
+                    break;
+                } catch (TimeoutException stillCopying) {
+                    long now = System.nanoTime();
+                    long b = bytes.get();
+                    progress.accept(CopyProgress.running(b, entries.get(), (b - lastBytes) * 1_000_000_000L / Math.max(1, now - lastAt)));
+                    lastBytes = b;
+                    lastAt = now;
+                } catch (ExecutionException e) {
+                    // tar may have failed first (the feed then breaks on its closed stdin): its own words say more
+                    boolean ended = tar.waitFor(2, TimeUnit.SECONDS);
+                    if (ended && tar.exitValue() != 0) {
+                        return CopyProgress.failed("tar could not write volume " + volume + " (exit " + tar.exitValue()
+                                + "): " + errors.join());
+                    }
+                    tar.destroyForcibly();
+                    TarStreams.waitFor(tar);
+                    return CopyProgress.failed("the archive of volume " + volume + " broke off after " + bytes.get()
+                            + " bytes: " + e.getCause().getMessage());
+                }
+            }
+            int exit = TarStreams.waitFor(tar);
+            members.join();
+            if (exit != 0) {
+                return CopyProgress.failed("tar could not write volume " + volume + " (exit " + exit + "): " + errors.join());
+            }
+            return CopyProgress.finished(bytes.get(), entries.get(), (System.nanoTime() - started) / 1e9);
+        } catch (IOException e) {
+            return CopyProgress.failed("the copy of volume " + volume + " failed: " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return CopyProgress.failed("interrupted");
+        }
+    }
+
+    private static void feed(InputStream body, OutputStream tar, AtomicLong bytes) {
+        try (tar) {
+            byte[] buffer = new byte[CHUNK];
+            for (int n; (n = body.read(buffer)) >= 0; ) {
+                tar.write(buffer, 0, n);
+                bytes.addAndGet(n);
+            }
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e.getMessage(), e);
+        }
+    }
+
+    private static void count(InputStream names, AtomicLong entries) {
+        try (BufferedReader lines = new BufferedReader(new InputStreamReader(names, StandardCharsets.UTF_8))) {
+            while (lines.readLine() != null) {
+                entries.incrementAndGet();
+            }
+        } catch (IOException e) {
+            // tar ended: the count is what it named
+        }
+    }
+
+    private static String enc(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,141 @@
+package mesh.host.take;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.UserDefinedFileAttributeView;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import mesh.wire.VolumeManifest.Entry;
+
+/**
+ * VolumeScan reads a volume's folder into manifest entries: every file, folder and link under it (links not
+ * followed), with its permission bits, numeric owner, size and sha256 (files), link target (links) and
+ * extended attributes of the {@code user.} namespace (the one Java reads; security and ACL attributes are
+ * copied by tar but not compared). The I/O half of {@link ManifestForm}.
+ */
+public final class VolumeScan {
+
+    private static final int BUFFER = 1 << 20;
+
+    private VolumeScan() {
+    }
+
+    /** The entries of everything under {@code root}, the root itself as ".", sorted by path. */
+    public static List<Entry> scan(Path root) {
+        List<Entry> entries = new ArrayList<>();
+        ByteBuffer buffer = ByteBuffer.allocateDirect(BUFFER);
+        try {
+            Files.walkFileTree(root, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) throws IOException {
+                    entries.add(entry(root, dir, attrs, buffer));
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                    entries.add(entry(root, file, attrs, buffer));
+                    return FileVisitResult.CONTINUE;
+                }
+            });
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + root + ": " + e.getMessage(), e);
+        }
+        return ManifestForm.sorted(entries);
+    }
+
+    /** Totals are a folder's bytes (of its files) and its number of files. */
+    public record Totals(long bytes, long files) {
+    }
+
+    /** The bytes and files under {@code root}, without reading the files (cheap, for a listing). */
+    public static Totals totals(Path root) {
+        long[] t = new long[2];
+        try {
+            Files.walkFileTree(root, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+                    if (attrs.isRegularFile()) {
+                        t[0] += attrs.size();
+                        t[1]++;
+                    }
+                    return FileVisitResult.CONTINUE;
+                }
+            });
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + root + ": " + e.getMessage(), e);
+        }
+        return new Totals(t[0], t[1]);
+    }
+
+    private static Entry entry(Path root, Path p, BasicFileAttributes attrs, ByteBuffer buffer) throws IOException {
+        String rel = root.equals(p) ? "." : root.relativize(p).toString();
+        Map<String, Object> unix = Files.readAttributes(p, "unix:mode,uid,gid", LinkOption.NOFOLLOW_LINKS);
+        String mode = String.format("%04o", ((Integer) unix.get("mode")) & 07777);
+        int uid = (Integer) unix.get("uid");
+        int gid = (Integer) unix.get("gid");
+        if (attrs.isSymbolicLink()) {
+            return new Entry(rel, "link", 0, mode, uid, gid, Files.readSymbolicLink(p).toString(), null, Map.of());
+        }
+        Map<String, String> xattrs = attrs.isRegularFile() || attrs.isDirectory() ? xattrs(p) : Map.of();
+        if (attrs.isDirectory()) {
+            return new Entry(rel, "dir", 0, mode, uid, gid, null, null, xattrs);
+        }
+        if (attrs.isRegularFile()) {
+            return new Entry(rel, "file", attrs.size(), mode, uid, gid, null, sha256(p, buffer), xattrs);
+        }
+        return new Entry(rel, "other", 0, mode, uid, gid, null, null, Map.of());
+    }
+
+    /** The file's {@code user.} extended attributes, name (with its prefix) to base64 value. */
+    private static Map<String, String> xattrs(Path p) throws IOException {
+        UserDefinedFileAttributeView view = Files.getFileAttributeView(p, UserDefinedFileAttributeView.class,
+                LinkOption.NOFOLLOW_LINKS);
+        if (view == null) {
+            return Map.of();
+        }
+        Map<String, String> xattrs = new TreeMap<>();
+        for (String name : view.list()) {
+            ByteBuffer value = ByteBuffer.allocate(view.size(name));
+            view.read(name, value);
+            value.flip();
+            byte[] bytes = new byte[value.remaining()];
+            value.get(bytes);
+            xattrs.put("user." + name, Base64.getEncoder().encodeToString(bytes));
+        }
+        return xattrs;
+    }
+
+    private static String sha256(Path p, ByteBuffer buffer) throws IOException {
+        MessageDigest digest;
+        try {
+            digest = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("this Java has no SHA-256", e);
+        }
+        try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ)) {
+            buffer.clear();
+            while (ch.read(buffer) >= 0) {
+                buffer.flip();
+                digest.update(buffer);
+                buffer.clear();
+            }
+        }
+        return HexFormat.of().formatHex(digest.digest());
+    }
+}

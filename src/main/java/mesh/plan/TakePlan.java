@@ -1,0 +1,192 @@
+package mesh.plan;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * TakePlan decides a take, apart from carrying it out: from a take's record and what its current
+ * step found ({@link Outcome}), the record with the step to carry out next. Pure: the controller's
+ * runner ({@code mesh.controller.MeshTake}) asks the agents and the store, hands the answer here,
+ * and records the result before it moves on.
+ *
+ * <pre>
+ *  preflight ─► fence ─► ticket ─► copy (each volume) ─► verify ─► start ─► switch ─► push ─► old-copy ─► done
+ *     │            └────────┴──────────┴───────────────────┴─────────┤
+ *     ▼ (nothing changed)              any failure before the switch ▼
+ *   failed               stop-target (if started) ─► delete-copy ─► unfence ─► rolled-back
+ * </pre>
+ *
+ * <p>The rule it keeps: never two copies running. The source may run only until its fence is confirmed
+ * and again once the target is confirmed stopped; the target may run only from the start step until it
+ * is stopped on rollback ({@link #sourceMayRun}, {@link #targetMayRun}: no step allows both). A failure
+ * after the switch is never rolled back (the names have moved): the step is tried again.
+ */
+public final class TakePlan {
+
+    private TakePlan() {
+    }
+
+    /** Outcome is what carrying out a take's current step found. */
+    public sealed interface Outcome {
+    }
+
+    /** The step went through and found nothing to record. */
+    public record Done() implements Outcome {
+    }
+
+    /** The step failed, saying why in words. */
+    public record Failed(String why) implements Outcome {
+    }
+
+    /** Preflight went through: the module's volumes on the source, with their sizes. */
+    public record Preflighted(List<Take.Volume> volumes) implements Outcome {
+    }
+
+    /** The source gave a read ticket for this epoch. */
+    public record Ticketed(String ticket) implements Outcome {
+    }
+
+    /** One volume was copied whole. */
+    public record Copied(String volume, long bytes, long files) implements Outcome {
+    }
+
+    /** Both sides' manifests were made; {@code difference} says the first difference, null when they match. */
+    public record Verified(List<Take.Volume> volumes, String difference) implements Outcome {
+    }
+
+    /** The record after its current step found {@code o}: the next step, or a rollback, or the same step again. */
+    public static Take after(Take t, Outcome o) {
+        if (t.step().ended()) {
+            return t;
+        }
+        if (o instanceof Failed f) {
+            return failed(t, f.why());
+        }
+        return switch (t.step()) {
+            case PREFLIGHT -> {
+                Take next = t.withVolumes(o instanceof Preflighted p ? p.volumes() : t.volumes());
+                yield next.at(t.from() == null ? TakeStep.START : TakeStep.FENCE);
+            }
+            case FENCE -> t.at(t.volumes().isEmpty() ? TakeStep.START : TakeStep.TICKET);
+            case TICKET -> t.withTicket(o instanceof Ticketed k ? k.ticket() : t.ticket()).at(TakeStep.COPY);
+            case COPY -> copied(t, o);
+            case VERIFY -> verified(t, o);
+            case START -> t.at(TakeStep.SWITCH);
+            case SWITCH -> t.at(TakeStep.PUSH);
+            case PUSH -> t.at(t.from() == null || t.volumes().isEmpty() ? TakeStep.DONE : TakeStep.OLD_COPY);
+            case OLD_COPY -> t.at(TakeStep.DONE);
+            case STOP_TARGET -> t.at(t.from() != null && !t.volumes().isEmpty() ? TakeStep.DELETE_COPY : TakeStep.UNFENCE);
+            case DELETE_COPY -> t.at(TakeStep.UNFENCE);
+            case UNFENCE -> t.at(TakeStep.ROLLED_BACK);
+            case DONE, ROLLED_BACK, FAILED -> t;
+        };
+    }
+
+    private static Take copied(Take t, Outcome o) {
+        if (!(o instanceof Copied c)) {
+            return t;
+        }
+        List<Take.Volume> next = t.volumes().stream()
+                .map(v -> v.name().equals(c.volume()) ? v.copiedAs(c.bytes(), c.files()) : v).toList();
+        Take done = t.withVolumes(next);
+        return done.nextToCopy() == null ? done.at(TakeStep.VERIFY) : done.at(TakeStep.COPY);
+    }
+
+    private static Take verified(Take t, Outcome o) {
+        if (!(o instanceof Verified v)) {
+            return t;
+        }
+        Take checked = t.withVolumes(v.volumes());
+        return v.difference() == null ? checked.at(TakeStep.START)
+                : rollback(checked, "verify: " + v.difference() + "; the copy on " + t.to() + " is deleted and "
+                        + t.module() + " starts on " + t.from() + " again");
+    }
+
+    /**
+     * The record after its current step failed. Before anything changed (preflight) the take fails;
+     * before the switch it rolls back; a rollback step, and every step from the switch on, is tried
+     * again (the failure is kept as the take's problem).
+     */
+    static Take failed(Take t, String why) {
+        TakeStep s = t.step();
+        if (s == TakeStep.PREFLIGHT) {
+            return t.withError("preflight: " + why).at(TakeStep.FAILED);
+        }
+        if (s.rollingBack() || s.ordinal() >= TakeStep.PUSH.ordinal()) {
+            return t.withProblem(s.word() + ": " + why);
+        }
+        return rollback(t, s.word() + ": " + why);
+    }
+
+    /** The first rollback step from where the take stands, with why it rolls back. */
+    static Take rollback(Take t, String why) {
+        TakeStep s = t.step();
+        TakeStep first = s.ordinal() >= TakeStep.START.ordinal() ? TakeStep.STOP_TARGET
+                : s.ordinal() >= TakeStep.COPY.ordinal() ? TakeStep.DELETE_COPY
+                : TakeStep.UNFENCE;
+        return t.withError(why).at(first);
+    }
+
+    /**
+     * Whether the rollback fenced the module on the target (it rolls back from the start or the switch: its
+     * error begins with that step's name), so that unfence lifts that fence too, after the target was sent a
+     * declaration without the module. A fence an earlier take left there is kept.
+     */
+    public static boolean targetFenced(Take t) {
+        return t.error() != null && (t.error().startsWith(TakeStep.START.word() + ":")
+                || t.error().startsWith(TakeStep.SWITCH.word() + ":"));
+    }
+
+    /**
+     * Whether the module may run on the source while the take stands at {@code step}: before the source's fence is
+     * confirmed, and once the rollback has lifted it. Mid-step the fence may already be set, which is on the safe side.
+     */
+    public static boolean sourceMayRun(TakeStep step) {
+        return step == TakeStep.PREFLIGHT || step == TakeStep.FENCE || step == TakeStep.ROLLED_BACK
+                || step == TakeStep.FAILED;
+    }
+
+    /** Whether the module may run on the target at {@code step}: from its start until the rollback confirmed it stopped. */
+    public static boolean targetMayRun(TakeStep step) {
+        return step.ordinal() >= TakeStep.START.ordinal() && step.ordinal() <= TakeStep.DONE.ordinal()
+                || step == TakeStep.STOP_TARGET;
+    }
+
+    /** What the take does from where it stands, in the operator's words: {@code mesh take --dry-run} prints it. */
+    public static List<String> stepsAhead(Take t) {
+        List<String> lines = new ArrayList<>();
+        Take at = t;
+        while (!at.step().ended()) {
+            lines.add(describe(at));
+            at = after(at, at.step() == TakeStep.COPY && at.nextToCopy() != null
+                    ? new Copied(at.nextToCopy().name(), at.nextToCopy().bytes(), at.nextToCopy().files())
+                    : at.step() == TakeStep.VERIFY ? new Verified(at.volumes(), null) : new Done());
+        }
+        return lines;
+    }
+
+    /** The current step in words. */
+    public static String describe(Take t) {
+        String m = t.module();
+        return switch (t.step()) {
+            case PREFLIGHT -> "preflight: " + t.to() + "'s agent answers and has room for the data";
+            case FENCE -> "fence: stop " + m + " on " + t.from() + " and have its agent refuse to start it (epoch "
+                    + t.epoch() + ")";
+            case TICKET -> "ticket: " + t.from() + "'s agent gives a read ticket for " + m + "'s volumes";
+            case COPY -> "copy: volume " + t.nextToCopy().name() + " (" + Bytes.human(t.nextToCopy().bytes()) + ") from "
+                    + t.from() + " to " + t.to() + ", agent to agent";
+            case VERIFY -> "verify: every file's manifest on " + t.from() + " and on " + t.to() + " must match";
+            case START -> "start: " + m + " on " + t.to() + ", healthy before anything moves";
+            case SWITCH -> "switch: placement, " + m + ".internal and its routes move to " + t.to() + " in one transaction";
+            case PUSH -> "push: " + t.to() + (t.from() == null ? "" : ", " + t.from())
+                    + " and the nodes whose components bind " + m + "'s names (binders replaced, nothing else)";
+            case OLD_COPY -> "old copy: " + t.from() + " keeps its copy, labelled as left by the take at epoch " + t.epoch()
+                    + " (mesh take --forget-old " + m + " removes it)";
+            case STOP_TARGET -> "stop-target: stop " + m + " on " + t.to();
+            case DELETE_COPY -> "delete-copy: delete the copy this take made on " + t.to();
+            case UNFENCE -> "unfence: lift the fence" + (t.from() == null ? "" : " on " + t.from() + ", which starts " + m
+                    + " there again");
+            case DONE, ROLLED_BACK, FAILED -> t.step().word();
+        };
+    }
+}

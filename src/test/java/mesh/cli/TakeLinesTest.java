@@ -1,0 +1,60 @@
+package mesh.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import mesh.wire.TakeView;
+import org.junit.jupiter.api.Test;
+
+/** TakeLinesTest: the take's lines for people, on plain values. */
+class TakeLinesTest {
+
+    static TakeView take(String state, String step, String error, String problem) {
+        return new TakeView("web", "n1", "n2", 7, false, step, state, false, List.of(), null, error, problem, List.of(), List.of());
+    }
+
+    @Test
+    void progressSaysBytesFilesRateAndWhatIsLeft() {
+        TakeView.Progress p = new TakeView.Progress("data", 120_000_000, 1234, 200_000_000, 40_000_000, 2);
+        assertEquals("copy data: 120 MB of 200 MB, 1234 files, 40 MB/s, about 2 s left", TakeLines.progress(p));
+        assertEquals("[##################............]  60% copy data: 120 MB of 200 MB, 1234 files, 40 MB/s, about 2 s left",
+                TakeLines.bar(p, 30));
+        assertEquals("copy data: 5 B, 1 file, 0 B/s", TakeLines.progress(new TakeView.Progress("data", 5, 1, 0, 0, -1)));
+    }
+
+    @Test
+    void eachEndIsSaidWithWhatToDo() {
+        assertEquals("web runs on n2; its names and routes resolve there; n1 keeps the old copy until"
+                + " 'mesh take --forget-old web'", TakeLines.end(take("done", "done", null, null)));
+        assertEquals("the take failed and was rolled back: verify: volume data: a: size 1 on the source, 2 on the target;"
+                + " web runs on n1 again", TakeLines.end(take("rolled-back", "rolled-back",
+                "verify: volume data: a: size 1 on the source, 2 on the target", null)));
+        assertEquals("the take waits at step push: push: node n3's agent did not answer; 'mesh take n2 web' carries it on",
+                TakeLines.end(take("running", "push", null, "push: node n3's agent did not answer")));
+        assertEquals("taking web from n1 to n2 (epoch 7)", TakeLines.head(take("running", "copy", null, null)));
+    }
+
+    @Test
+    void stepsAPollMissedAreSaidOnTheWayForwardOnly() {
+        TakeView t = new TakeView("web", "n1", "n2", 7, false, "verify", "running", true,
+                List.of(new mesh.plan.Take.Volume("data", "container", 1, 1, true, null, null)), null, null, null, List.of(), List.of());
+        assertEquals(List.of("ticket", "copy", "verify"), TakeLines.stepsSince(t, "fence", "verify"));
+        assertEquals(List.of("preflight", "fence", "ticket", "copy", "verify"), TakeLines.stepsSince(t, null, "verify"));
+        TakeView done = new TakeView("web", "n1", "n2", 7, false, "done", "done", false, t.volumes(), null, null, null,
+                List.of(), List.of());
+        assertEquals(List.of("switch", "push", "old-copy"), TakeLines.stepsSince(done, "start", "done"));
+        TakeView nowhere = new TakeView("web", null, "n2", 7, false, "switch", "running", true, List.of(), null, null, null,
+                List.of(), List.of());
+        assertEquals(List.of("preflight", "start", "switch"), TakeLines.stepsSince(nowhere, null, "switch"));
+        TakeView rolling = new TakeView("web", "n1", "n2", 7, false, "unfence", "running", true, t.volumes(), null,
+                "verify: x", null, List.of(), List.of());
+        assertEquals(List.of("unfence"), TakeLines.stepsSince(rolling, "verify", "unfence"));
+    }
+
+    @Test
+    void longWaitsAreSaidInMinutesAndHours() {
+        assertEquals("90 s", TakeLines.duration(90));
+        assertEquals("5 min", TakeLines.duration(300));
+        assertEquals("3 h", TakeLines.duration(3 * 3600));
+    }
+}

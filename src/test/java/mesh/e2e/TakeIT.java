@@ -1,0 +1,596 @@
+package mesh.e2e;
+
+import static mesh.e2e.MeshE2EIT.json;
+import static mesh.e2e.MeshE2EIT.quietly;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.model.Container;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.Stream;
+import mesh.testbed.PackagedMesh;
+import mesh.testbed.TestbedNodes;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * TakeIT moves a module with its data between three simulated nodes through the CLI, a real
+ * controller and a real agent per node: module tk has a volume with one 20 MB file and one with
+ * 2,000 small files and links, and its component appends a marker to its data on every start.
+ * Taken from n1 to n2, the copy is byte-identical, tk.internal resolves to n2 in exactly its binders
+ * (replaced on n1 and n3; every other container keeps its id) and n1 keeps its old copy and runs
+ * nothing of tk. A byte changed on the target between copy and verify fails the take naming the file,
+ * tk runs on the source again and the target's copy is gone. {@code --back} carries the data written
+ * since back; {@code --forget-old} removes only the old copy. The controller and both agents killed
+ * mid-take never leave two copies running, and a route follows its module only after the switch.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class TakeIT {
+
+    static final List<String> NAMES = List.of("n1", "n2", "n3");
+    static final String TK = "tk";
+    static final String APP = "tk.app";
+    static final int SMALL_FILES = 2_000;
+    static final int LARGE_MB = 20;
+    /** Each component: a busybox loop that stops at once; tk's writes a marker on its data when it starts. */
+    static final String LOOP = "trap 'exit 0' TERM; while true; do sleep 1; done";
+
+    final String token = "op-" + UUID.randomUUID();
+    final String run = UUID.randomUUID().toString().substring(0, 8);
+    final String database = "mesh_take_" + run;
+    final Map<String, TestbedNodes.Node> testbed = new LinkedHashMap<>();
+    final Map<String, DockerClient> engines = new HashMap<>();
+    final Map<String, MeshProcess> agents = new HashMap<>();
+    final List<Path> temps = new ArrayList<>();
+    final Map<String, Map<String, String>> agentEnv = new HashMap<>();
+    Map<String, String> controllerEnv;
+    MeshProcess controller;
+    Map<String, String> cli;
+    Path hold;
+
+    @BeforeAll
+    void raiseTheMesh() throws Exception {
+        List<TestbedNodes.Node> nodes = TestbedNodes.up(3);
+        for (int i = 0; i < 3; i++) {
+            testbed.put(NAMES.get(i), nodes.get(i));
+            engines.put(NAMES.get(i), TestbedNodes.client(nodes.get(i)));
+        }
+        wipeNodeEngines();
+        try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/postgres", "mesh", "mesh")) {
+            c.createStatement().execute("create database " + database);
+        }
+        hold = temp("mesh-take-hold").resolve("hold");
+        int port = PackagedMesh.freePort();
+        controllerEnv = Map.of(
+                "MESH_STORE_URL", "jdbc:postgresql://127.0.0.1:5432/" + database,
+                "MESH_STORE_USER", "mesh", "MESH_STORE_PASSWORD", "mesh",
+                "MESH_CONTROLLER_TOKEN", token, "MESH_CONTROLLER_LISTEN", "127.0.0.1:" + port,
+                "MESH_TAKE_TEST_HOLD", hold.toString());
+        controller = MeshProcess.serve("take-controller", null, controllerEnv, "controller", "serve");
+        cli = Map.of("MESH_CONTROLLER", "http://127.0.0.1:" + port, "MESH_TOKEN", token);
+        PackagedMesh.await("the controller answers", Duration.ofSeconds(60), () -> quietly(() -> mesh("node", "list").exit() == 0));
+        for (String name : NAMES) {
+            JsonNode added = json(ok("node", "add", name, "--address", testbed.get(name).address(), "-o", "json"));
+            TestbedNodes.Node node = testbed.get(name);
+            agentEnv.put(name, Map.of(
+                    "MESH_HOST_NODE", name, "MESH_HOST_TOKEN", added.get("token").asText(),
+                    "MESH_HOST_LISTEN", node.address() + ":7701", "MESH_HOST_ENGINE", node.dockerHost(),
+                    "MESH_HOST_STATE_DIR", temp("mesh-take-" + name).toString(), "MESH_HOST_INTERVAL", "1s"));
+            agents.put(name, MeshProcess.serve("take-agent-" + name, node.name(), agentEnv.get(name), "host", "serve"));
+        }
+        PackagedMesh.await("every agent answers", Duration.ofSeconds(60), () -> quietly(() -> mesh("status").out().contains("never pushed")
+                && !mesh("status").out().contains("did not answer")));
+        Path dir = temp("mesh-take-catalogue");
+        Files.writeString(dir.resolve("tk.yaml"), """
+                module: tk
+                components:
+                  tk.app:
+                    image: mesh-test/busybox:1
+                    args: [sh, -c, "echo started >> /files/markers.log; %s"]
+                    volumes: {bulk: /bulk, files: /files}
+                    stop-timeout: 1s
+                """.formatted(LOOP));
+        for (String m : List.of("bind1", "bind3")) {
+            module(dir, m, "[tk.internal]");
+        }
+        for (String m : List.of("idle1", "idle2", "idle3")) {
+            module(dir, m, "[]");
+        }
+        module(dir, "sitebind", "[site.internal]");
+        Files.writeString(dir.resolve("site.yaml"), """
+                module: site
+                components:
+                  site.server:
+                    image: mesh-test/busybox:1
+                    args: [sh, -c, "mkdir -p /www && echo site >/www/index.html && exec httpd -f -p 8090 -h /www"]
+                    volumes: {www: /www}
+                    ports: [8090]
+                    stop-timeout: 1s
+                routes:
+                  www: {component: site.server, port: 8090}
+                """);
+        try (var in = getClass().getResourceAsStream("/mesh/edge/route-proxy.yaml")) {
+            String edge = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
+                    .replaceFirst("image: caddy:2@sha256:[0-9a-f]+", "image: mesh-test/caddy:2")
+                    .replace("MESH_EDGE_TLS: acme", "MESH_EDGE_TLS: internal").replace("stop-timeout: 10s", "stop-timeout: 3s");
+            Files.writeString(dir.resolve("route-proxy.yaml"), edge);
+        }
+        ok("catalogue", "add", dir.toString());
+        for (String[] a : new String[][] {{"n1", TK}, {"n1", "bind1"}, {"n1", "idle1"}, {"n2", "idle2"}, {"n3", "bind3"},
+            {"n3", "idle3"}, {"n1", "site"}, {"n2", "sitebind"}}) {
+            ok("assign", a[0], a[1]);
+        }
+        ok("node", "public-domain", "n3", "n3.test");
+        ok("push", "--wait");
+        fill(volume("n1", "bulk"), volume("n1", "files"));
+    }
+
+    @AfterAll
+    void tearDown() throws Exception {
+        for (MeshProcess agent : agents.values()) {
+            agent.close();
+        }
+        if (controller != null) {
+            controller.close();
+        }
+        wipeNodeEngines();
+        for (DockerClient docker : engines.values()) {
+            docker.close();
+        }
+        try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/postgres", "mesh", "mesh")) {
+            c.createStatement().execute("drop database if exists " + database + " with (force)");
+        }
+        for (Path p : temps) {
+            PackagedMesh.deleteTree(p);
+        }
+    }
+
+    /** Must-show 1: n1 to n2, byte-identical, names in exactly the binders, n1 keeps its old copy and runs nothing of tk. */
+    @Test
+    @Order(1)
+    void aModuleTakenFromN1ToN2RunsThereWithItsDataAndItsNameMovesInExactlyItsBinders() throws Exception {
+        Map<String, String> before = containers();
+        assertEquals("n1", roster().get("tk.internal"));
+        String out = ok("take", "n2", TK);
+        for (String step : List.of("step preflight", "step fence", "step copy", "step verify", "step start", "step switch",
+            "step push", "tk runs on n2")) {
+            assertTrue(out.contains(step), "says " + step + ":\n" + out);
+        }
+        assertTrue(out.contains("copied bulk: ") && out.contains("copied files: "), "says what was copied:\n" + out);
+
+        assertEquals("n2", roster().get("tk.internal"));
+        assertTrue(runs("n2", APP), "tk runs on n2");
+        assertFalse(runs("n1", APP), "n1 runs nothing of tk");
+        Map<String, String> after = containers();
+        List<String> replaced = new ArrayList<>();
+        before.forEach((name, id) -> {
+            if (!id.equals(after.get(name))) {
+                replaced.add(name);
+            }
+        });
+        replaced.remove("n1/" + APP);
+        assertEquals(List.of("n1/bind1.server", "n3/bind3.server"), replaced, "exactly tk's binders were replaced");
+        for (String binder : List.of("n1/bind1.server", "n3/bind3.server")) {
+            String[] at = binder.split("/");
+            List<String> hosts = List.of(engines.get(at[0]).inspectContainerCmd(at[1]).exec().getHostConfig().getExtraHosts());
+            assertTrue(hosts.contains("tk.internal:" + testbed.get("n2").address()), binder + " resolves tk.internal to n2: " + hosts);
+        }
+
+        assertEquals(tree(volume("n1", "bulk")), tree(volume("n2", "bulk")), "the 20 MB volume is byte-identical on n2");
+        Map<String, String> onN1 = tree(volume("n1", "files"));
+        Map<String, String> onN2 = tree(volume("n2", "files"));
+        assertEquals(SMALL_FILES + 20 + 3 + 2, onN1.size(), "the files, their folders, the links, the marker and the root");
+        assertEquals("started\n", Files.readString(volume("n1", "files").resolve("markers.log")));
+        assertEquals("started\nstarted\n", Files.readString(volume("n2", "files").resolve("markers.log")),
+                "tk started on n2 on the copied data");
+        onN1.remove("markers.log");
+        onN2.remove("markers.log");
+        assertEquals(onN1, onN2, "the small files and links are identical on n2");
+        assertTrue(volumeNames("n1").containsAll(List.of("tk_bulk", "tk_files")), "n1 keeps its old copy");
+
+        PackagedMesh.Result again = mesh("take", "n2", TK);
+        assertEquals(1, again.exit(), again.toString());
+        assertTrue(again.err().contains("module tk already runs on n2: nothing to take"), again.toString());
+    }
+
+    /** Must-show 3: a byte changed on the target between copy and verify fails the take naming the file; n2 runs tk again, n3's copy is gone. */
+    @Test
+    @Order(2)
+    void aByteChangedOnTheTargetFailsTheTakeNamingTheFileAndRollsBack() throws Exception {
+        Map<String, String> before = containers();
+        Files.writeString(hold, "verify");
+        CompletableFuture<PackagedMesh.Result> take = CompletableFuture.supplyAsync(() -> mesh("take", "n3", TK));
+        PackagedMesh.await("the take waits before its verify", Duration.ofSeconds(90),
+                () -> quietly(() -> mesh("status").out().contains("take tk n2 -> n3 (epoch ")
+                        && mesh("status").out().contains("step verify")));
+        Path victim = volume("n3", "files").resolve("d03/f0042.txt");
+        byte[] bytes = Files.readAllBytes(victim);
+        bytes[0] ^= 0x01;
+        Files.write(victim, bytes);
+        Files.delete(hold);
+        PackagedMesh.Result r = take.get();
+        assertEquals(1, r.exit(), r.toString());
+        assertTrue(r.out().contains("the take failed and was rolled back: verify: volume files: d03/f0042.txt: content differs"),
+                r.toString());
+        assertTrue(r.out().contains("tk runs on n2 again"), r.toString());
+
+        PackagedMesh.await("tk runs on n2 again", Duration.ofSeconds(30), () -> quietly(() -> runs("n2", APP)));
+        assertFalse(runs("n3", APP), "n3 runs nothing of tk");
+        assertFalse(volumeNames("n3").stream().anyMatch(v -> v.startsWith("tk_")), "n3's copy is gone: " + volumeNames("n3"));
+        assertEquals("n2", roster().get("tk.internal"));
+        Map<String, String> after = containers();
+        after.remove("n2/" + APP);
+        before.remove("n2/" + APP);
+        assertEquals(before, after, "a take that rolled back replaced nothing else");
+    }
+
+    /** Must-show 4: --back brings tk to n1 with what was written on n2; --forget-old removes only n2's old copy. */
+    @Test
+    @Order(3)
+    void backCarriesTheNewDataHomeAndForgetOldRemovesOnlyTheOldCopy() throws Exception {
+        Files.writeString(volume("n2", "files").resolve("written-on-n2.txt"), "written while tk ran on n2\n");
+        String out = ok("take", "--back", TK);
+        assertTrue(out.contains("note: data written on n2 since the module was taken there is carried back to n1"), out);
+        assertTrue(out.contains("tk runs on n1"), out);
+        assertEquals("n1", roster().get("tk.internal"));
+        assertTrue(runs("n1", APP));
+        assertFalse(runs("n2", APP));
+        assertEquals("written while tk ran on n2\n", Files.readString(volume("n1", "files").resolve("written-on-n2.txt")));
+        assertEquals(tree(volume("n2", "bulk")), tree(volume("n1", "bulk")));
+
+        List<String> n1Volumes = volumeNames("n1");
+        String forgot = ok("take", "--forget-old", TK);
+        assertTrue(forgot.contains("removed the old copy of tk on n2 left by the take at epoch "), forgot);
+        assertFalse(forgot.contains("on n1"), forgot);
+        assertFalse(volumeNames("n2").stream().anyMatch(v -> v.startsWith("tk_")), "n2's old copy is gone: " + volumeNames("n2"));
+        assertTrue(volumeNames("n2").contains("idle2_data"), "and nothing else of n2's: " + volumeNames("n2"));
+        assertEquals(n1Volumes, volumeNames("n1"), "n1's volumes, which tk runs on, are untouched");
+        assertTrue(runs("n1", APP));
+
+        PackagedMesh.Result none = mesh("take", "--forget-old", TK);
+        assertEquals(1, none.exit(), none.toString());
+        assertTrue(none.err().contains("module tk has no old copy"), none.toString());
+    }
+
+    /** Bad input is refused by name and changes nothing. */
+    @Test
+    @Order(4)
+    void badInputIsRefusedByNameAndChangesNothing() throws Exception {
+        Map<String, String> before = containers();
+        Map<String, String> roster = roster();
+        Map<List<String>, String> cases = new LinkedHashMap<>();
+        cases.put(List.of("take", "n9", TK), "unknown node n9; 'mesh node list' shows the nodes");
+        cases.put(List.of("take", "n2", "nosuch"), "unknown module nosuch; 'mesh catalogue list' shows the modules");
+        cases.put(List.of("take", "n1", TK), "module tk already runs on n1: nothing to take");
+        cases.put(List.of("take", "--back", "idle2"), "module idle2 has nothing to go back to: no take brought it to n2");
+        cases.put(List.of("take", "--dry-run", "n2", "nosuch"), "unknown module nosuch");
+        List<String> wrong = new ArrayList<>();
+        cases.forEach((args, said) -> {
+            PackagedMesh.Result r = mesh(args.toArray(String[]::new));
+            if (r.exit() != 1 || !r.err().contains(said)) {
+                wrong.add(String.join(" ", args) + " -> " + r);
+            }
+        });
+        assertEquals(List.of(), wrong);
+        String dry = ok("take", "--dry-run", "n3", TK);
+        assertTrue(dry.contains("dry run, nothing changed") && dry.contains("copy: volume bulk (") && dry.contains("from n1 to n3"), dry);
+        JsonNode plan = json(ok("take", "n3", TK, "--dry-run", "-o", "json"));
+        assertEquals("dry-run", plan.get("state").asText(), plan.toString());
+        assertEquals(10, plan.get("steps").size(), "preflight to old-copy, two volumes: " + plan);
+        assertEquals(List.of("bulk", "files"), List.of(plan.get("volumes").get(0).get("name").asText(),
+                plan.get("volumes").get(1).get("name").asText()));
+        assertEquals(before, containers());
+        assertEquals(roster, roster());
+    }
+
+    /**
+     * Must-show 2, in part: while a take waits before its verify (the copy done, the source fenced), the
+     * controller, the source's agent and the target's agent are each killed with SIGKILL and started again;
+     * the restarted controller carries the take on by itself and it ends done. Every 200 ms throughout, tk
+     * runs on at most one node; the source's data is the same byte for byte at the end as when it was fenced.
+     */
+    @Test
+    @Order(5)
+    void aTakeWhoseControllerAndAgentsAreKilledCarriesOnAndNeverRunsTwoCopies() throws Exception {
+        java.util.concurrent.atomic.AtomicReference<String> twice = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.atomic.AtomicBoolean watching = new java.util.concurrent.atomic.AtomicBoolean(true);
+        Thread watcher = Thread.ofVirtual().start(() -> {
+            while (watching.get()) {
+                List<String> on = NAMES.stream().filter(n -> quietly(() -> runs(n, APP))).toList();
+                if (on.size() > 1) {
+                    twice.compareAndSet(null, "tk ran on " + on + " at once");
+                }
+                try {
+                    Thread.sleep(200);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        });
+        Files.writeString(hold, "verify");
+        CompletableFuture<PackagedMesh.Result> take = CompletableFuture.supplyAsync(() -> mesh("take", "n3", TK));
+        PackagedMesh.await("the take waits before its verify", Duration.ofSeconds(90),
+                () -> quietly(() -> mesh("status").out().contains("take tk n1 -> n3 (epoch ") && mesh("status").out().contains("step verify")));
+        Map<String, String> bulk = tree(volume("n1", "bulk"));
+        Map<String, String> files = tree(volume("n1", "files"));
+
+        controller.kill();
+        PackagedMesh.Result cut = take.get();
+        assertEquals(1, cut.exit(), "the CLI following the take loses its controller: " + cut);
+        for (String node : List.of("n1", "n3")) {
+            agents.get(node).kill();
+            agents.put(node, MeshProcess.serve("take-agent-" + node + "-again", testbed.get(node).name(), agentEnv.get(node),
+                    "host", "serve"));
+        }
+        controller = MeshProcess.serve("take-controller-again", null, controllerEnv, "controller", "serve");
+        PackagedMesh.await("the controller answers again", Duration.ofSeconds(60), () -> quietly(() -> mesh("node", "list").exit() == 0));
+        PackagedMesh.Result busy = mesh("take", "n3", TK);
+        assertEquals(1, busy.exit(), busy.toString());
+        assertTrue(busy.err().contains("a take of module tk to n3 is already running (step verify)"),
+                "the restarted controller carries the take on by itself: " + busy);
+        Files.delete(hold);
+        PackagedMesh.await("tk.internal resolves to n3", Duration.ofSeconds(90), () -> quietly(() -> "n3".equals(roster().get("tk.internal"))));
+        PackagedMesh.await("tk runs on n3", Duration.ofSeconds(60), () -> quietly(() -> runs("n3", APP)));
+        PackagedMesh.await("the take is done", Duration.ofSeconds(60), () -> quietly(() -> !mesh("status").out().contains("take tk")));
+        watching.set(false);
+        watcher.join();
+        assertEquals(null, twice.get());
+        assertFalse(runs("n1", APP));
+        assertEquals(bulk, tree(volume("n1", "bulk")), "no byte of the source's data changed");
+        assertEquals(files, tree(volume("n1", "files")), "no byte of the source's data changed");
+        Map<String, String> onN3 = tree(volume("n3", "files"));
+        files.remove("markers.log");
+        onN3.remove("markers.log");
+        assertEquals(files, onN3, "n3 has the data");
+    }
+
+    /**
+     * Must-show 5: module site, with route www, taken from n1 to n3 (public domain n3.test) gives
+     * www.n3.test only after the switch (mesh roster before, while the take waits, after), and the push
+     * replaces only its binder (sitebind on n2); n3's edge is created for it; every other container is kept.
+     */
+    @Test
+    @Order(6)
+    void aRouteFollowsTheTakeOnlyAfterTheSwitchAndOnlyBindersAreReplaced() throws Exception {
+        assertEquals("n1", roster().get("site.internal"));
+        assertFalse(roster().containsKey("www.n3.test"), "no route while site runs on n1 (no public domain)");
+        Map<String, String> before = containers();
+        Files.writeString(hold, "verify");
+        CompletableFuture<PackagedMesh.Result> take = CompletableFuture.supplyAsync(() -> mesh("take", "n3", "site"));
+        PackagedMesh.await("the take waits before its verify", Duration.ofSeconds(90),
+                () -> quietly(() -> mesh("status").out().contains("take site n1 -> n3 (epoch ")));
+        PackagedMesh.await("the take reaches its verify", Duration.ofSeconds(60),
+                () -> quietly(() -> mesh("status").out().contains("step verify")));
+        assertFalse(roster().containsKey("www.n3.test"), "the route waits for the switch");
+        assertEquals("n1", roster().get("site.internal"));
+        Files.delete(hold);
+        PackagedMesh.Result r = take.get();
+        assertEquals(0, r.exit(), r.toString());
+        assertEquals("n3", roster().get("www.n3.test"), "the route resolves to n3 after the switch");
+        assertEquals("n3", roster().get("site.internal"));
+
+        Map<String, String> after = containers();
+        List<String> replaced = new ArrayList<>();
+        List<String> added = new ArrayList<>();
+        after.forEach((name, id) -> {
+            if (!before.containsKey(name)) {
+                added.add(name);
+            } else if (!before.get(name).equals(id)) {
+                replaced.add(name);
+            }
+        });
+        assertEquals(List.of("n2/sitebind.server"), replaced, "only site's binder was replaced");
+        assertEquals(List.of("n3/route-proxy.server", "n3/site.server"), added.stream().sorted().toList());
+        assertTrue(runs("n3", "site.server"));
+        assertFalse(runs("n1", "site.server"));
+    }
+
+    /**
+     * Must-show 2, the controller's part at two more steps: killed before the start (the data verified,
+     * the source fenced) and again after the switch, before the push. Each restarted controller carries
+     * the take on; the names have moved at the switch already, and the push that follows replaces the
+     * binders; tk never runs on two nodes.
+     */
+    @Test
+    @Order(7)
+    void aControllerKilledBeforeTheStartAndAfterTheSwitchCarriesTheTakeOn() throws Exception {
+        java.util.concurrent.atomic.AtomicReference<String> twice = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.atomic.AtomicBoolean watching = new java.util.concurrent.atomic.AtomicBoolean(true);
+        Thread watcher = Thread.ofVirtual().start(() -> {
+            while (watching.get()) {
+                List<String> on = NAMES.stream().filter(n -> quietly(() -> runs(n, APP))).toList();
+                if (on.size() > 1) {
+                    twice.compareAndSet(null, "tk ran on " + on + " at once");
+                }
+                try {
+                    Thread.sleep(200);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        });
+        Files.writeString(hold, "start");
+        CompletableFuture<PackagedMesh.Result> take = CompletableFuture.supplyAsync(() -> mesh("take", "n2", TK));
+        PackagedMesh.await("the take waits before its start", Duration.ofSeconds(90),
+                () -> quietly(() -> mesh("status").out().contains("take tk n3 -> n2 (epoch ") && mesh("status").out().contains("step start")));
+        restartController();
+        assertEquals(1, take.get().exit());
+        Files.writeString(hold, "push");
+        PackagedMesh.await("the take waits before its push", Duration.ofSeconds(90),
+                () -> quietly(() -> mesh("status").out().contains("step push")));
+        assertEquals("n2", roster().get("tk.internal"), "the switch moved the name before the push");
+        assertTrue(runs("n2", APP));
+        List<String> stale = engines.get("n1").inspectContainerCmd("bind1.server").exec().getHostConfig().getExtraHosts() == null
+                ? List.of() : List.of(engines.get("n1").inspectContainerCmd("bind1.server").exec().getHostConfig().getExtraHosts());
+        assertTrue(stale.contains("tk.internal:" + testbed.get("n3").address()), "the binder waits for the push: " + stale);
+        restartController();
+        Files.delete(hold);
+        PackagedMesh.await("the push after the switch reaches the binders", Duration.ofSeconds(90), () -> quietly(() -> List.of(
+                engines.get("n1").inspectContainerCmd("bind1.server").exec().getHostConfig().getExtraHosts())
+                .contains("tk.internal:" + testbed.get("n2").address())));
+        PackagedMesh.await("the take is done", Duration.ofSeconds(60), () -> quietly(() -> !mesh("status").out().contains("take tk")));
+        watching.set(false);
+        watcher.join();
+        assertEquals(null, twice.get());
+        assertFalse(runs("n3", APP));
+    }
+
+    /** Kills the controller (SIGKILL) and starts it again with the same settings; it answers before this returns. */
+    void restartController() throws Exception {
+        controller.kill();
+        controller = MeshProcess.serve("take-controller-" + UUID.randomUUID().toString().substring(0, 4), null, controllerEnv,
+                "controller", "serve");
+        PackagedMesh.await("the controller answers again", Duration.ofSeconds(60), () -> quietly(() -> mesh("node", "list").exit() == 0));
+    }
+
+    // ---- helpers
+
+    static void module(Path dir, String name, String binds) throws IOException {
+        Files.writeString(dir.resolve(name + ".yaml"), """
+                module: %s
+                components:
+                  %s.server:
+                    image: mesh-test/busybox:1
+                    args: [sh, -c, "%s"]
+                    binds: %s
+                    volumes: {data: /data}
+                    stop-timeout: 1s
+                """.formatted(name, name, LOOP, binds));
+    }
+
+    /** A 20 MB file in bulk; 2,000 small files in 20 folders and three links in files, and tk's first marker. */
+    static void fill(Path bulk, Path files) throws Exception {
+        byte[] big = new byte[LARGE_MB * 1024 * 1024];
+        new Random(7).nextBytes(big);
+        Files.write(bulk.resolve("big.bin"), big);
+        for (int d = 0; d < 20; d++) {
+            Path dir = Files.createDirectories(files.resolve(String.format("d%02d", d)));
+            for (int f = 0; f < SMALL_FILES / 20; f++) {
+                Files.writeString(dir.resolve(String.format("f%04d.txt", f)), "file " + f + " in " + d + "\n".repeat(f % 5));
+            }
+        }
+        Files.createSymbolicLink(files.resolve("d01/link"), Path.of("../d02/f0001.txt"));
+        Files.createSymbolicLink(files.resolve("dangling"), Path.of("nowhere"));
+        Files.createSymbolicLink(files.resolve("d02-link"), Path.of("d02"));
+        Files.setAttribute(files.resolve("d04/f0001.txt"), "unix:uid", 1234, LinkOption.NOFOLLOW_LINKS);
+        Files.setAttribute(files.resolve("d05/f0002.txt"), "unix:mode", 0600);
+    }
+
+    /** Every entry under {@code root}: path to type, mode, owner, link target or sha256. */
+    static Map<String, String> tree(Path root) throws Exception {
+        Map<String, String> entries = new TreeMap<>();
+        try (Stream<Path> all = Files.walk(root)) {
+            for (Path p : all.toList()) {
+                String rel = root.relativize(p).toString();
+                Map<String, Object> a = Files.readAttributes(p, "unix:mode,uid,gid", LinkOption.NOFOLLOW_LINKS);
+                String what = Files.isSymbolicLink(p) ? "link " + Files.readSymbolicLink(p)
+                        : Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS) ? "dir" : "file " + sha256(p);
+                entries.put(rel.isEmpty() ? "." : rel, what + " " + Integer.toOctalString((Integer) a.get("mode")) + " "
+                        + a.get("uid") + ":" + a.get("gid"));
+            }
+        }
+        return entries;
+    }
+
+    static String sha256(Path p) throws Exception {
+        MessageDigest d = MessageDigest.getInstance("SHA-256");
+        try (var in = Files.newInputStream(p)) {
+            byte[] buffer = new byte[1 << 16];
+            for (int n = in.read(buffer); n > 0; n = in.read(buffer)) {
+                d.update(buffer, 0, n);
+            }
+        }
+        return HexFormat.of().formatHex(d.digest());
+    }
+
+    /** The folder of tk's volume on the node's engine (the test runs as root, as the agents do). */
+    Path volume(String node, String name) {
+        return Path.of(engines.get(node).inspectVolumeCmd(TK + "_" + name).exec().getMountpoint());
+    }
+
+    List<String> volumeNames(String node) {
+        var volumes = engines.get(node).listVolumesCmd().exec().getVolumes();
+        return volumes == null ? List.of() : volumes.stream().map(v -> v.getName())
+                .filter(n -> n.startsWith("tk_") || n.matches("(idle|bind)\\d_data")).sorted().toList();
+    }
+
+    boolean runs(String node, String component) {
+        return engines.get(node).listContainersCmd().withLabelFilter(Map.of("mesh.node", node)).exec().stream()
+                .anyMatch(c -> c.getNames()[0].equals("/" + component) && "running".equals(c.getState()));
+    }
+
+    Map<String, String> containers() {
+        Map<String, String> ids = new TreeMap<>();
+        engines.forEach((node, docker) -> docker.listContainersCmd().withShowAll(true)
+                .withLabelFilter(Map.of("mesh.node", node)).exec()
+                .forEach(c -> ids.put(node + "/" + c.getNames()[0].substring(1), c.getId())));
+        return ids;
+    }
+
+    /** Each mesh name and the node it resolves to, as {@code mesh roster} shows it. */
+    Map<String, String> roster() throws IOException {
+        Map<String, String> names = new TreeMap<>();
+        json(ok("roster", "-o", "json")).forEach(e -> names.put(e.get("name").asText(), e.get("node").asText()));
+        return names;
+    }
+
+    void wipeNodeEngines() {
+        engines.forEach((name, docker) -> {
+            for (Container c : docker.listContainersCmd().withShowAll(true).withLabelFilter(Map.of("mesh.node", name)).exec()) {
+                docker.removeContainerCmd(c.getId()).withForce(true).exec();
+            }
+            var volumes = docker.listVolumesCmd().exec().getVolumes();
+            if (volumes != null) {
+                volumes.stream().filter(v -> v.getName().startsWith("tk_") || v.getName().startsWith("site_") || v.getLabels() != null
+                                && name.equals(v.getLabels().get("mesh.node")))
+                        .forEach(v -> docker.removeVolumeCmd(v.getName()).exec());
+            }
+            docker.listNetworksCmd().exec().stream()
+                    .filter(n -> n.getLabels() != null && name.equals(n.getLabels().get("mesh.node")))
+                    .forEach(n -> docker.removeNetworkCmd(n.getId()).exec());
+        });
+    }
+
+    Path temp(String prefix) throws IOException {
+        Path p = Files.createTempDirectory(prefix);
+        temps.add(p);
+        return p;
+    }
+
+    PackagedMesh.Result mesh(String... args) {
+        return PackagedMesh.run(cli, args);
+    }
+
+    String ok(String... args) {
+        PackagedMesh.Result r = mesh(args);
+        assertEquals(0, r.exit(), () -> "mesh " + String.join(" ", args) + ": " + r);
+        return r.out();
+    }
+}

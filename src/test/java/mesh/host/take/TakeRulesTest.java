@@ -1,0 +1,122 @@
+package mesh.host.take;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Instant;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class TakeRulesTest {
+
+    static final Instant NOW = Instant.parse("2026-11-30T20:00:00Z");
+
+    static TakeState fencedAt(long epoch) {
+        return TakeRules.fence(TakeState.none("gitea"), epoch, NOW);
+    }
+
+    @Test
+    void aFenceIsRecordedAtItsEpochAndTheSameEpochAgainChangesNothing() {
+        TakeState s = fencedAt(7);
+        assertEquals(7, s.fence().epoch());
+        assertEquals(7, s.epoch());
+        assertEquals(NOW.toString(), s.fence().since());
+        assertSame(s, TakeRules.fence(s, 7, NOW.plusSeconds(5)));
+    }
+
+    @Test
+    void aLowerEpochIsRefusedNamingTheModuleAndTheNewerEpoch() {
+        TakeState s = fencedAt(7);
+        TakeRefused r = assertThrows(TakeRefused.class, () -> TakeRules.fence(s, 6, NOW));
+        assertEquals(409, r.status());
+        assertEquals("a newer take (epoch 7) holds module gitea here; epoch 6 is refused and nothing was changed", r.getMessage());
+        assertThrows(TakeRefused.class, () -> TakeRules.lift(s, 6));
+        assertThrows(TakeRefused.class, () -> TakeRules.ticket(s, 6, "h"));
+        assertEquals(400, assertThrows(TakeRefused.class, () -> TakeRules.fence(TakeState.none("gitea"), 0, NOW)).status());
+    }
+
+    @Test
+    void aNewerFenceVoidsTheTicketsOfTheOlderOne() {
+        TakeState s = TakeRules.ticket(fencedAt(7), 7, "hash-a");
+        assertTrue(TakeRules.ticketValid(s, "hash-a"));
+        TakeState newer = TakeRules.fence(s, 8, NOW);
+        assertFalse(TakeRules.ticketValid(newer, "hash-a"));
+        assertEquals(8, newer.fence().epoch());
+    }
+
+    @Test
+    void liftingVoidsTicketsKeepsTheEpochAndWithoutAFenceChangesNothing() {
+        TakeState s = TakeRules.ticket(fencedAt(7), 7, "hash-a");
+        TakeState lifted = TakeRules.lift(s, 7);
+        assertNull(lifted.fence());
+        assertFalse(TakeRules.ticketValid(lifted, "hash-a"));
+        assertEquals(7, lifted.epoch());
+        assertSame(lifted, TakeRules.lift(lifted, 7));
+        assertThrows(TakeRefused.class, () -> TakeRules.fence(lifted, 6, NOW));
+    }
+
+    @Test
+    void aTicketNeedsTheFenceAtThatEpochAndAnArchiveNeedsAFence() {
+        TakeRefused none = assertThrows(TakeRefused.class, () -> TakeRules.ticket(TakeState.none("gitea"), 3, "h"));
+        assertTrue(none.getMessage().contains("module gitea is not fenced here"), none.getMessage());
+        TakeRefused other = assertThrows(TakeRefused.class, () -> TakeRules.ticket(fencedAt(3), 4, "h"));
+        assertEquals("module gitea is fenced here at epoch 3, not 4", other.getMessage());
+        TakeRefused archive = assertThrows(TakeRefused.class, () -> TakeRules.requireArchivable(TakeState.none("gitea"), "data"));
+        assertEquals(409, archive.status());
+        assertTrue(archive.getMessage().contains("volume data"), archive.getMessage());
+        TakeRules.requireArchivable(fencedAt(3), "data");
+    }
+
+    @Test
+    void aCopyEmptiesOnlyWhatATakePutHereAndNeverWhileTheModuleRuns() {
+        TakeState none = TakeState.none("gitea");
+        TakeState copying = TakeRules.beginCopy(none, "data", 5, "container", false, false);
+        assertEquals(new TakeState.Mark(5, "container"), copying.copies().get("data"));
+        // a partial copy of this take, or of an older one, may be emptied
+        assertEquals(6, TakeRules.beginCopy(copying, "data", 6, "container", true, false).copies().get("data").epoch());
+        TakeRefused foreign = assertThrows(TakeRefused.class, () -> TakeRules.beginCopy(none, "data", 5, "container", true, false));
+        assertEquals("volume data of module gitea already holds data that no take left here; nothing was changed",
+                foreign.getMessage());
+        TakeRefused runs = assertThrows(TakeRefused.class, () -> TakeRules.beginCopy(none, "data", 5, "container", false, true));
+        assertTrue(runs.getMessage().startsWith("module gitea runs on this node"), runs.getMessage());
+        TakeState old = TakeRules.oldCopy(none, 4, Map.of("data", "container"));
+        assertTrue(TakeRules.mayEmpty(old, "data"));
+        assertFalse(TakeRules.mayEmpty(old, "other"));
+        TakeState back = TakeRules.beginCopy(old, "data", 9, "container", true, false);
+        assertFalse(back.oldCopies().containsKey("data"), "the old copy is the new copy now");
+    }
+
+    @Test
+    void rollbackDeletesOnlyThisEpochsCopyAndForgetOldOnlyTheRecordedOldCopy() {
+        TakeState copying = TakeRules.beginCopy(TakeState.none("gitea"), "data", 5, "container", false, false);
+        assertFalse(TakeRules.delete(copying, "data", 5, TakeRules.Reason.ROLLBACK, false).copies().containsKey("data"));
+        assertThrows(TakeRefused.class, () -> TakeRules.delete(copying, "other", 5, TakeRules.Reason.ROLLBACK, false));
+        assertThrows(TakeRefused.class, () -> TakeRules.delete(copying, "data", 6, TakeRules.Reason.ROLLBACK, false));
+        assertThrows(TakeRefused.class, () -> TakeRules.delete(copying, "data", 5, TakeRules.Reason.ROLLBACK, true));
+        TakeRefused notOld = assertThrows(TakeRefused.class,
+                () -> TakeRules.delete(copying, "data", 5, TakeRules.Reason.FORGET_OLD, false));
+        assertEquals("volume data of module gitea is not recorded here as the old copy of the take at epoch 5; nothing was deleted",
+                notOld.getMessage());
+
+        TakeState old = TakeRules.oldCopy(TakeState.none("gitea"), 4, Map.of("data", "container"));
+        TakeState later = TakeRules.fence(TakeRules.lift(fencedAt(9), 9), 9, NOW);   // a later take of the module elsewhere
+        TakeState both = new TakeState("gitea", 9, null, later.tickets(), Map.of(), old.oldCopies());
+        assertTrue(TakeRules.delete(both, "data", 4, TakeRules.Reason.FORGET_OLD, false).oldCopies().isEmpty(),
+                "forget-old names the old copy's epoch, older than the newest take");
+        assertThrows(TakeRefused.class, () -> TakeRules.delete(both, "data", 5, TakeRules.Reason.FORGET_OLD, false));
+        assertThrows(TakeRefused.class, () -> TakeRules.Reason.parse("wipe"));
+    }
+
+    @Test
+    void namesThatCouldLeaveTheVolumeFolderAreRefused() {
+        assertEquals("gitea_2", TakeRules.name("module", "gitea_2"));
+        for (String bad : new String[] {"..", "a/b", "", "-x", "a..b", null}) {
+            assertEquals(400, assertThrows(TakeRefused.class, () -> TakeRules.name("volume", bad)).status(), bad);
+        }
+        assertThrows(TakeRefused.class, () -> TakeRules.kind("engine"));
+    }
+}

@@ -1,0 +1,256 @@
+package mesh.plan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+import mesh.plan.TakePlan.Copied;
+import mesh.plan.TakePlan.Done;
+import mesh.plan.TakePlan.Failed;
+import mesh.plan.TakePlan.Outcome;
+import mesh.plan.TakePlan.Preflighted;
+import mesh.plan.TakePlan.Ticketed;
+import mesh.plan.TakePlan.Verified;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** TakePlanTest: every step's way forward, its failure, a crash at any step, and never two copies running. */
+class TakePlanTest {
+
+    static final Take.Volume DATA = new Take.Volume("data", "container", 200, 1, false, null, null);
+    static final Take.Volume FILES = new Take.Volume("files", "container", 50, 2000, false, null, null);
+    static final Take NEW = Take.start("web", "n1", "n2", 7, false);
+
+    /** The record at {@code step} with both volumes, as a take that got there has it. */
+    static Take at(TakeStep step) {
+        boolean copied = step.ordinal() > TakeStep.COPY.ordinal() && step != TakeStep.FAILED;
+        List<Take.Volume> volumes = Stream.of(DATA, FILES).map(v -> copied ? v.copiedAs(v.bytes(), v.files()) : v).toList();
+        return NEW.withVolumes(volumes).withTicket(step.ordinal() > TakeStep.TICKET.ordinal() ? "t" : null).at(step);
+    }
+
+    /** What the runner hands back when {@code step} goes through. */
+    static Outcome ok(Take t) {
+        return switch (t.step()) {
+            case PREFLIGHT -> new Preflighted(List.of(DATA, FILES));
+            case TICKET -> new Ticketed("abc");
+            case COPY -> new Copied(t.nextToCopy().name(), t.nextToCopy().bytes(), t.nextToCopy().files());
+            case VERIFY -> new Verified(t.volumes(), null);
+            default -> new Done();
+        };
+    }
+
+    static Stream<Arguments> forward() {
+        return Stream.of(
+                Arguments.of(TakeStep.PREFLIGHT, TakeStep.FENCE),
+                Arguments.of(TakeStep.FENCE, TakeStep.TICKET),
+                Arguments.of(TakeStep.TICKET, TakeStep.COPY),
+                Arguments.of(TakeStep.VERIFY, TakeStep.START),
+                Arguments.of(TakeStep.START, TakeStep.SWITCH),
+                Arguments.of(TakeStep.SWITCH, TakeStep.PUSH),
+                Arguments.of(TakeStep.PUSH, TakeStep.OLD_COPY),
+                Arguments.of(TakeStep.OLD_COPY, TakeStep.DONE),
+                Arguments.of(TakeStep.STOP_TARGET, TakeStep.DELETE_COPY),
+                Arguments.of(TakeStep.DELETE_COPY, TakeStep.UNFENCE),
+                Arguments.of(TakeStep.UNFENCE, TakeStep.ROLLED_BACK));
+    }
+
+    @ParameterizedTest(name = "{0} went through: {1}")
+    @MethodSource("forward")
+    void eachStepThatGoesThroughLeadsToTheNext(TakeStep step, TakeStep next) {
+        Take t = at(step);
+        Take after = TakePlan.after(t, ok(t));
+        assertEquals(next, after.step());
+        assertNull(after.problem());
+    }
+
+    static Stream<Arguments> failures() {
+        return Stream.of(
+                Arguments.of(TakeStep.PREFLIGHT, TakeStep.FAILED),
+                Arguments.of(TakeStep.FENCE, TakeStep.UNFENCE),
+                Arguments.of(TakeStep.TICKET, TakeStep.UNFENCE),
+                Arguments.of(TakeStep.COPY, TakeStep.DELETE_COPY),
+                Arguments.of(TakeStep.VERIFY, TakeStep.DELETE_COPY),
+                Arguments.of(TakeStep.START, TakeStep.STOP_TARGET),
+                Arguments.of(TakeStep.SWITCH, TakeStep.STOP_TARGET),
+                // from the switch on, and in a rollback, the step is tried again: never rolled back, never skipped
+                Arguments.of(TakeStep.PUSH, TakeStep.PUSH),
+                Arguments.of(TakeStep.OLD_COPY, TakeStep.OLD_COPY),
+                Arguments.of(TakeStep.STOP_TARGET, TakeStep.STOP_TARGET),
+                Arguments.of(TakeStep.DELETE_COPY, TakeStep.DELETE_COPY),
+                Arguments.of(TakeStep.UNFENCE, TakeStep.UNFENCE));
+    }
+
+    @ParameterizedTest(name = "{0} failed: {1}")
+    @MethodSource("failures")
+    void eachStepThatFailsRollsBackFailsOrIsTriedAgain(TakeStep step, TakeStep next) {
+        Take after = TakePlan.after(at(step), new Failed("node n2's agent did not answer"));
+        assertEquals(next, after.step());
+        String said = after.step() == step ? after.problem() : after.error();
+        assertEquals(step.word() + ": node n2's agent did not answer", said);
+    }
+
+    @Test
+    void aRollbackKeepsWhyItBeganWhileItsOwnStepsAreTriedAgain() {
+        Take rolling = TakePlan.after(at(TakeStep.COPY), new Failed("disk full"));
+        Take stuck = TakePlan.after(rolling, new Failed("node n2's agent did not answer"));
+        assertEquals("copy: disk full", stuck.error());
+        assertEquals("delete-copy: node n2's agent did not answer", stuck.problem());
+        Take on = TakePlan.after(stuck, new Done());
+        assertEquals(TakeStep.UNFENCE, on.step());
+        assertNull(on.problem());
+        assertEquals("copy: disk full", on.error());
+    }
+
+    @Test
+    void onlyARollbackFromTheStartOrTheSwitchLiftsAFenceOnTheTarget() {
+        assertTrue(TakePlan.targetFenced(TakePlan.after(at(TakeStep.START), new Failed("unhealthy"))));
+        assertTrue(TakePlan.targetFenced(TakePlan.after(at(TakeStep.SWITCH), new Failed("moved"))));
+        assertFalse(TakePlan.targetFenced(TakePlan.after(at(TakeStep.COPY), new Failed("disk full"))));
+        assertFalse(TakePlan.targetFenced(TakePlan.after(at(TakeStep.VERIFY), new Verified(List.of(), "volume data: x"))));
+    }
+
+    @Test
+    void theCopyGoesVolumeByVolumeAndVerifiesOnlyWhenAllAreWhole() {
+        Take t = at(TakeStep.COPY);
+        t = TakePlan.after(t, new Copied("data", 200, 1));
+        assertEquals(TakeStep.COPY, t.step());
+        assertEquals("files", t.nextToCopy().name());
+        t = TakePlan.after(t, new Copied("files", 50, 2000));
+        assertEquals(TakeStep.VERIFY, t.step());
+        assertNull(t.nextToCopy());
+    }
+
+    @Test
+    void aDifferenceAtVerifyRollsBackSayingWhatDiffered() {
+        Take t = TakePlan.after(at(TakeStep.VERIFY), new Verified(at(TakeStep.VERIFY).volumes(),
+                "volume files: a/b.txt: size 3 on the source, 4 on the target"));
+        assertEquals(TakeStep.DELETE_COPY, t.step());
+        assertEquals("verify: volume files: a/b.txt: size 3 on the source, 4 on the target; the copy on n2 is deleted"
+                + " and web starts on n1 again", t.error());
+    }
+
+    @Test
+    void aModuleThatRanNowhereHasNothingToFenceCopyOrKeep() {
+        Take t = Take.start("web", null, "n2", 3, false);
+        List<TakeStep> steps = walk(t, s -> false);
+        assertEquals(List.of(TakeStep.PREFLIGHT, TakeStep.START, TakeStep.SWITCH, TakeStep.PUSH, TakeStep.DONE), steps);
+        Take failedStart = TakePlan.after(TakePlan.after(t, ok(t)).at(TakeStep.START), new Failed("unhealthy"));
+        assertEquals(TakeStep.STOP_TARGET, failedStart.step());
+        assertEquals(TakeStep.UNFENCE, TakePlan.after(failedStart, new Done()).step());
+    }
+
+    @Test
+    void aModuleWithoutVolumesIsFencedThenStartedWithNoCopy() {
+        Take t = TakePlan.after(NEW, new Preflighted(List.of()));
+        assertEquals(TakeStep.FENCE, t.step());
+        assertEquals(TakeStep.START, TakePlan.after(t, new Done()).step());
+    }
+
+    @Test
+    void theWholeWayForward() {
+        assertEquals(List.of(TakeStep.PREFLIGHT, TakeStep.FENCE, TakeStep.TICKET, TakeStep.COPY, TakeStep.COPY,
+                TakeStep.VERIFY, TakeStep.START, TakeStep.SWITCH, TakeStep.PUSH, TakeStep.OLD_COPY, TakeStep.DONE),
+                walk(NEW, s -> false));
+    }
+
+    /** The steps a take goes through from {@code t}, failing at each step {@code fails} says. */
+    static List<TakeStep> walk(Take t, java.util.function.Predicate<TakeStep> fails) {
+        List<TakeStep> steps = new ArrayList<>();
+        Set<TakeStep> failedOnce = EnumSet.noneOf(TakeStep.class);
+        for (int i = 0; i < 40 && !t.step().ended(); i++) {
+            steps.add(t.step());
+            boolean fail = fails.test(t.step()) && failedOnce.add(t.step());
+            t = TakePlan.after(t, fail ? new Failed("x") : ok(t));
+        }
+        steps.add(t.step());
+        return steps;
+    }
+
+    /**
+     * A controller killed at any step and started again redoes the step its record holds: the record
+     * it wrote before dying is the same one a resume reads, and every path from there ends, forward or
+     * rolled back, whichever step then fails.
+     */
+    @ParameterizedTest(name = "killed at {0}")
+    @EnumSource(value = TakeStep.class, names = {"PREFLIGHT", "FENCE", "TICKET", "COPY", "VERIFY", "START", "SWITCH", "PUSH",
+        "OLD_COPY", "STOP_TARGET", "DELETE_COPY", "UNFENCE"})
+    void aTakeKilledAtAnyStepResumesThereAndEnds(TakeStep killedAt) {
+        Take recorded = at(killedAt);
+        // a crash hands nothing back: the resumed runner carries out the recorded step again
+        Take resumed = recorded;
+        assertEquals(killedAt, resumed.step());
+        for (TakeStep failing : TakeStep.values()) {
+            List<TakeStep> path = walk(resumed, s -> s == failing);
+            TakeStep end = path.get(path.size() - 1);
+            assertTrue(end.ended(), killedAt + ", then " + failing + " failing: " + path);
+            boolean switched = path.contains(TakeStep.PUSH) || killedAt.ordinal() >= TakeStep.PUSH.ordinal()
+                    && killedAt.ordinal() <= TakeStep.DONE.ordinal();
+            assertEquals(switched ? TakeStep.DONE : end, end, "after the switch a take only goes forward: " + path);
+        }
+    }
+
+    @ParameterizedTest(name = "at {0}")
+    @EnumSource(TakeStep.class)
+    void noStepLetsTheModuleRunOnBothNodes(TakeStep step) {
+        assertFalse(TakePlan.sourceMayRun(step) && TakePlan.targetMayRun(step), step.word());
+    }
+
+    /**
+     * Along every path, with any one step failing, the target is started only once the source's
+     * fence went through, and the source is unfenced only once the target is stopped (or never started).
+     */
+    @ParameterizedTest(name = "{0} failing")
+    @EnumSource(TakeStep.class)
+    void everyPathStartsOneCopyOnlyOnceTheOtherIsStopped(TakeStep failing) {
+        List<TakeStep> path = walk(NEW, s -> s == failing);
+        boolean sourceStopped = false;
+        boolean targetMayRun = false;
+        for (int i = 0; i + 1 < path.size(); i++) {
+            TakeStep s = path.get(i);
+            TakeStep next = path.get(i + 1);
+            if (s == TakeStep.START) {
+                assertTrue(sourceStopped, "started on the target with the source unfenced: " + path);
+                targetMayRun = true;
+            }
+            if (s == TakeStep.FENCE && next != TakeStep.UNFENCE) {
+                sourceStopped = true;
+            }
+            if (s == TakeStep.STOP_TARGET && next != TakeStep.STOP_TARGET) {
+                targetMayRun = false;
+            }
+            if (s == TakeStep.UNFENCE && next == TakeStep.ROLLED_BACK) {
+                assertFalse(targetMayRun, "the source runs again while the target may run: " + path);
+                sourceStopped = false;
+            }
+        }
+    }
+
+    @Test
+    void aDryRunSaysEveryStepAhead() {
+        List<String> lines = TakePlan.stepsAhead(NEW.withVolumes(List.of(DATA, FILES)));
+        assertEquals(10, lines.size(), String.join("\n", lines));
+        assertTrue(lines.get(0).startsWith("preflight: n2's agent answers"));
+        assertEquals("copy: volume data (200 B) from n1 to n2, agent to agent", lines.get(3));
+        assertEquals("copy: volume files (50 B) from n1 to n2, agent to agent", lines.get(4));
+        assertTrue(lines.get(9).startsWith("old copy: n1 keeps its copy, labelled as left by the take at epoch 7"));
+    }
+
+    @Test
+    void anEndedTakeStaysEnded() {
+        for (TakeStep end : List.of(TakeStep.DONE, TakeStep.ROLLED_BACK, TakeStep.FAILED)) {
+            assertEquals(end, TakePlan.after(at(end), new Failed("x")).step());
+            assertEquals(end.word(), end.state());
+        }
+        assertEquals("running", TakeStep.COPY.state());
+        assertEquals(TakeStep.OLD_COPY, TakeStep.of("old-copy"));
+    }
+}
