@@ -48,6 +48,9 @@ public class MeshTake {
     @Inject
     MeshPush pushes;
 
+    @Inject
+    AuditTrail audit;
+
     AgentClient agents = new AgentClient();
 
     /** The modules whose take a runner of this controller carries out now. */
@@ -135,6 +138,8 @@ public class MeshTake {
             }
             Take t = Take.start(module, p.taken(), node, TakeRecords.nextEpoch(c), back);
             TakeRecords.insert(c, t);
+            audit.record(c, "take", "module " + module + ": " + (back ? "taken back" : "take") + " to " + node
+                    + (p.taken() == null ? " (it ran nowhere)" : " from " + p.taken()) + " begun, epoch " + t.epoch());
             return t;
         });
         if (dryRun) {

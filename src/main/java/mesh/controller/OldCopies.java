@@ -25,6 +25,9 @@ public class OldCopies {
     @Inject
     MeshStore store;
 
+    @Inject
+    AuditTrail audit;
+
     AgentClient agents = new AgentClient();
 
     public ForgottenCopies forget(String module) {
@@ -66,6 +69,8 @@ public class OldCopies {
             }
             store.inTransaction(c -> {
                 TakeRecords.forget(c, module, copy.node(), copy.epoch());
+                audit.record(c, "take --forget-old", "module " + module + ": the old copy on " + copy.node()
+                        + " left at epoch " + copy.epoch() + " removed (" + String.join(", ", copy.volumes()) + ")");
                 return null;
             });
             removed.add(new ForgottenCopies.Copy(copy.node(), copy.epoch(), copy.volumes()));

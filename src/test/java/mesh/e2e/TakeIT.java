@@ -277,6 +277,10 @@ class TakeIT {
         PackagedMesh.Result none = mesh("take", "--forget-old", TK);
         assertEquals(1, none.exit(), none.toString());
         assertTrue(none.err().contains("module tk has no old copy"), none.toString());
+
+        String audit = ok("audit");
+        assertTrue(audit.contains("module tk: taken back to n1 from n2 begun, epoch "), audit);
+        assertTrue(audit.contains("module tk: the old copy on n2 left at epoch "), audit);
     }
 
     /** Bad input is refused by name and changes nothing. */
