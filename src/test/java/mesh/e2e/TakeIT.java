@@ -74,6 +74,8 @@ class TakeIT {
     MeshProcess controller;
     Map<String, String> cli;
     Path hold;
+    /** The agents' test hook (MESH_HOST_TAKE_TEST_HOLD): {@code copy} pauses an archive midway, {@code verify} a manifest. */
+    Path agentHold;
 
     @BeforeAll
     void raiseTheMesh() throws Exception {
@@ -87,6 +89,7 @@ class TakeIT {
             c.createStatement().execute("create database " + database);
         }
         hold = temp("mesh-take-hold").resolve("hold");
+        agentHold = hold.resolveSibling("agent-hold");
         int port = PackagedMesh.freePort();
         controllerEnv = Map.of(
                 "MESH_STORE_URL", "jdbc:postgresql://127.0.0.1:5432/" + database,
@@ -102,7 +105,8 @@ class TakeIT {
             agentEnv.put(name, Map.of(
                     "MESH_HOST_NODE", name, "MESH_HOST_TOKEN", added.get("token").asText(),
                     "MESH_HOST_LISTEN", node.address() + ":7701", "MESH_HOST_ENGINE", node.dockerHost(),
-                    "MESH_HOST_STATE_DIR", temp("mesh-take-" + name).toString(), "MESH_HOST_INTERVAL", "1s"));
+                    "MESH_HOST_STATE_DIR", temp("mesh-take-" + name).toString(), "MESH_HOST_INTERVAL", "1s",
+                    "MESH_HOST_TAKE_TEST_HOLD", agentHold.toString()));
             agents.put(name, MeshProcess.serve("take-agent-" + name, node.name(), agentEnv.get(name), "host", "serve"));
         }
         PackagedMesh.await("every agent answers", Duration.ofSeconds(60), () -> quietly(() -> mesh("status").out().contains("never pushed")
@@ -464,6 +468,75 @@ class TakeIT {
         watcher.join();
         assertEquals(null, twice.get());
         assertFalse(runs("n3", APP));
+    }
+
+    /**
+     * Must-show 2, the agents' part in the middle of a stream: the source's and the target's agents are both
+     * killed (SIGKILL) while the archive streams from n2 to n1 (paused after its first chunk by the agents'
+     * test hook), and again while the source makes its manifest in the verify. Each time the take rolls
+     * back once the agents are back (by itself, or carried on by {@code mesh take} again): tk runs on n2
+     * again, n1's copy is gone, tk never ran on two nodes (checked every 200 ms) and no byte of n2's data
+     * changed but tk's start marker.
+     */
+    @Test
+    @Order(8)
+    void agentsKilledDuringTheCopyAndDuringTheVerifyRollTheTakeBack() throws Exception {
+        assertTrue(runs("n2", APP), "tk runs on n2 when this begins");
+        java.util.concurrent.atomic.AtomicReference<String> twice = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.atomic.AtomicBoolean watching = new java.util.concurrent.atomic.AtomicBoolean(true);
+        Thread watcher = Thread.ofVirtual().start(() -> {
+            while (watching.get()) {
+                List<String> on = NAMES.stream().filter(n -> quietly(() -> runs(n, APP))).toList();
+                if (on.size() > 1) {
+                    twice.compareAndSet(null, "tk ran on " + on + " at once");
+                }
+                try {
+                    Thread.sleep(200);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        });
+        Map<String, String> bulk = tree(volume("n2", "bulk"));
+        Map<String, String> files = tree(volume("n2", "files"));
+        files.remove("markers.log");
+        String markers = Files.readString(volume("n2", "files").resolve("markers.log"));
+        try {
+            for (String step : List.of("copy", "verify")) {
+                Files.writeString(agentHold, step);
+                CompletableFuture<PackagedMesh.Result> take = CompletableFuture.supplyAsync(() -> mesh("take", "n1", TK));
+                PackagedMesh.await("the take reaches its " + step, Duration.ofSeconds(90),
+                        () -> quietly(() -> mesh("status").out().contains("take tk n2 -> n1 (epoch ")
+                                && mesh("status").out().contains("step " + step)));
+                Thread.sleep(1_000);
+                assertTrue(mesh("status").out().contains("step " + step), "the agents' hook holds the " + step + " midway");
+                for (String node : List.of("n2", "n1")) {
+                    agents.get(node).kill();
+                    agents.put(node, MeshProcess.serve("take-agent-" + node + "-" + step, testbed.get(node).name(),
+                            agentEnv.get(node), "host", "serve"));
+                }
+                PackagedMesh.Result r = take.get();
+                if (!r.out().contains("the take failed and was rolled back")) {
+                    r = mesh("take", "n1", TK);
+                }
+                assertTrue(r.out().contains("the take failed and was rolled back: " + step), "killed during the " + step + ": " + r);
+                PackagedMesh.await("tk runs on n2 again", Duration.ofSeconds(60), () -> quietly(() -> runs("n2", APP)));
+                assertFalse(runs("n1", APP), "n1 runs nothing of tk");
+                assertFalse(mesh("status").out().contains("take tk"), "no take is under way");
+                assertEquals("n2", roster().get("tk.internal"));
+            }
+        } finally {
+            Files.deleteIfExists(agentHold);
+            watching.set(false);
+            watcher.join();
+        }
+        assertEquals(null, twice.get());
+        assertFalse(volumeNames("n1").stream().anyMatch(v -> v.startsWith("tk_")), "n1's copies are gone: " + volumeNames("n1"));
+        assertEquals(bulk, tree(volume("n2", "bulk")), "no byte of the source's data changed");
+        Map<String, String> now = tree(volume("n2", "files"));
+        now.remove("markers.log");
+        assertEquals(files, now, "no byte of the source's data changed");
+        assertTrue(Files.readString(volume("n2", "files").resolve("markers.log")).startsWith(markers), "the markers only grew");
     }
 
     /** Kills the controller (SIGKILL) and starts it again with the same settings; it answers before this returns. */

@@ -98,6 +98,7 @@ public final class TakeService {
     /** The manifest of one volume of the module here. */
     public VolumeManifest manifest(String module, String volume, String kind) {
         Path folder = places.require(TakeRules.name("module", module), TakeRules.name("volume", volume), TakeRules.kind(kind));
+        TakeTestHold.at("verify");
         return ManifestForm.of(module, volume, VolumeScan.scan(folder));
     }
 
@@ -109,7 +110,7 @@ public final class TakeService {
 
     /** Streams the volume's archive (see {@link #archivable}, asked first, before the answer's status is sent). */
     public long archive(Path folder, OutputStream out) throws IOException {
-        return TarStreams.archive(folder, out);
+        return TarStreams.archive(folder, TakeTestHold.midway(out));
     }
 
     /**

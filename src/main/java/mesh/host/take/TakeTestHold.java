@@ -1,0 +1,69 @@
+package mesh.host.take;
+
+import java.io.FilterOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * TakeTestHold is the agent's test hook for interrupted takes, the agent-side twin of the controller's
+ * MESH_TAKE_TEST_HOLD: while the file MESH_HOST_TAKE_TEST_HOLD names holds {@code copy}, an archive stream
+ * pauses after its first chunk (so a copy is cut in the middle when a test kills an agent); while it holds
+ * {@code verify}, a manifest pauses before it scans (so a verify is cut in the middle). Two minutes at
+ * most. Unset in production, where it does nothing.
+ */
+final class TakeTestHold {
+
+    static final String VARIABLE = "MESH_HOST_TAKE_TEST_HOLD";
+
+    private TakeTestHold() {
+    }
+
+    /** Waits while the hook's file holds {@code word}; returns at once when the hook is unset. */
+    static void at(String word) {
+        String hold = System.getenv(VARIABLE);
+        if (hold == null || hold.isBlank()) {
+            return;
+        }
+        Path file = Path.of(hold);
+        long until = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+        while (System.nanoTime() < until && word.equals(read(file))) {
+            try {
+                Thread.sleep(200);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    /** {@code out}, pausing at {@code copy} once the first bytes went through (nothing changes when the hook is unset). */
+    static OutputStream midway(OutputStream out) {
+        if (System.getenv(VARIABLE) == null) {
+            return out;
+        }
+        return new FilterOutputStream(out) {
+            private boolean held;
+
+            @Override
+            public void write(byte[] b, int off, int len) throws IOException {
+                out.write(b, off, len);
+                if (!held) {
+                    held = true;
+                    out.flush();
+                    at("copy");
+                }
+            }
+        };
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file).strip();
+        } catch (IOException e) {
+            return "";
+        }
+    }
+}
