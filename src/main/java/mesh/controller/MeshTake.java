@@ -153,7 +153,7 @@ public class MeshTake {
 
     private TakeView dryRun(Take t) {
         TakeSteps s = steps();
-        TakePlan.Outcome found = s.preflight(t, s.where(t.module()));
+        TakePlan.Outcome found = s.preflight(t, s.where(t.module()), false);
         if (found instanceof TakePlan.Failed f) {
             throw new Conflict("preflight: " + f.why());
         }

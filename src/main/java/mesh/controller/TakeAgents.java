@@ -72,7 +72,14 @@ class TakeAgents {
         return found == null ? List.of() : found;
     }
 
-    /** The free bytes where a copy lands: {@code path}/{@code free} are the tighter of the engine's data root and the state dir. */
+    /** The images of {@code images} the node's engine lacks even after pulling them (POST /v1/images). */
+    List<mesh.wire.ImagesAnswer.Missing> images(Node node, String token, List<String> images) {
+        mesh.wire.ImagesAnswer a = call(node, token, "POST", "/v1/images", new mesh.wire.ImagesRequest(images, true),
+                mesh.wire.ImagesAnswer.class, SLOW);
+        return a == null || a.missing() == null ? List.of() : a.missing();
+    }
+
+        /** The free bytes where a copy lands: {@code path}/{@code free} are the tighter of the engine's data root and the state dir. */
     DiskView disk(Node node, String token) {
         return call(node, token, "GET", "/v1/disk", null, DiskView.class, AgentClient.REQUEST);
     }

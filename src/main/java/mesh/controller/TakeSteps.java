@@ -107,10 +107,27 @@ final class TakeSteps {
         }
     }
 
-    /** The target answers and has room; the source's volumes and their sizes. Reads only: a dry run runs it too. */
+    /** The target answers, has (or pulls) the module's images and has room; the source's volumes and their sizes. */
     TakePlan.Outcome preflight(Take t, Where w) {
+        return preflight(t, w, true);
+    }
+
+    /**
+     * As above; {@code fetch} false (a dry run) only reads: an image the target lacks is not pulled, and not
+     * a failure, since the take would pull it.
+     */
+    TakePlan.Outcome preflight(Take t, Where w, boolean fetch) {
         Node target = w.node(t.to());
         agents.status(target, w.token(t.to()));
+        List<String> images = w.manifest().components().values().stream().map(mesh.model.Manifest.Component::image)
+                .filter(java.util.Objects::nonNull).distinct().sorted().toList();
+        if (fetch && !images.isEmpty()) {
+            List<mesh.wire.ImagesAnswer.Missing> missing = calls.images(target, w.token(t.to()), images);
+            if (!missing.isEmpty()) {
+                return new TakePlan.Failed("node " + t.to() + " lacks image " + missing.get(0).image() + " of module "
+                        + t.module() + " (" + missing.get(0).why() + "); nothing was fenced, " + t.module() + " runs where it ran");
+            }
+        }
         if (t.from() == null) {
             return new TakePlan.Preflighted(List.of());
         }

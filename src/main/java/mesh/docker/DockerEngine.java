@@ -240,6 +240,23 @@ public final class DockerEngine implements Engine {
         return cmd;
     }
 
+    @Override
+    public boolean hasImage(String image) {
+        return call("inspect image " + image, () -> {
+            try {
+                client.inspectImageCmd(image).exec();
+                return true;
+            } catch (NotFoundException absent) {
+                return false;
+            }
+        });
+    }
+
+    @Override
+    public void fetchImage(String image) {
+        pull(image);
+    }
+
     private void pull(String image) {
         writes.incrementAndGet();
         try {

@@ -54,6 +54,12 @@ public interface Engine extends AutoCloseable {
     /** Deletes the named volume: only {@code mesh uninstall --delete-data} and a take's rollback or forget-old do. */
     void removeVolume(String volume);
 
+    /** Whether the engine holds this image (a take's preflight asks before it fences anything). */
+    boolean hasImage(String image);
+
+    /** Pulls the image onto the engine; fails saying why when it cannot (a take's preflight fetches what is missing). */
+    void fetchImage(String image);
+
     /** The engine's data root (where its volumes lie), for the free space a take's copy needs. */
     String dataRoot();
 

@@ -265,6 +265,11 @@ public class HostAgent implements ModuleControl {
         }
     }
 
+    /** The engine this agent runs its containers on (a take's image check asks it). */
+    Engine engine() {
+        return engine;
+    }
+
     /** The take side of this agent (docs/take.md, "On the nodes"). */
     public TakeService takes() {
         return takes;

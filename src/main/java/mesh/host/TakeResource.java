@@ -19,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import mesh.api.Refusal;
+import mesh.host.take.ImageCheck;
 import mesh.host.take.TakeRefused;
 import mesh.host.take.TakeService;
 import mesh.model.DeclarationJson;
@@ -26,6 +27,8 @@ import mesh.wire.CopyProgress;
 import mesh.wire.DiskView;
 import mesh.wire.FenceLifted;
 import mesh.wire.FenceView;
+import mesh.wire.ImagesAnswer;
+import mesh.wire.ImagesRequest;
 import mesh.wire.OldCopyRequest;
 import mesh.wire.ReadTicket;
 import mesh.wire.TakeEpoch;
@@ -142,6 +145,14 @@ public class TakeResource {
     @Path("/volumes/{module}")
     public List<VolumeView> volumes(@PathParam("module") String module, @QueryParam("kind") String kind) {
         return call(() -> takes().volumes(module, agent.declaredVolumes(module), kind));
+    }
+
+    @POST
+    @Path("/images")
+    @Consumes(MediaType.WILDCARD)
+    public ImagesAnswer images(String body) {
+        ImagesRequest request = read(body, ImagesRequest.class, "{\"images\": [\"busybox:1\"], \"fetch\": true}");
+        return call(() -> ImageCheck.check(agent.engine(), request));
     }
 
     @GET

@@ -539,6 +539,51 @@ class TakeIT {
         assertTrue(Files.readString(volume("n2", "files").resolve("markers.log")).startsWith(markers), "the markers only grew");
     }
 
+    /**
+     * The preflight asks the target for the module's images (pulling what it lacks) before it fences
+     * anything: module only1, whose image is tagged on n1's engine alone and is in no registry, taken to
+     * n2 is refused naming the image, and keeps running on n1 in the same container, never stopped.
+     */
+    @Test
+    @Order(9)
+    void aTakeToANodeThatCannotGetTheModulesImageIsRefusedByItsNameBeforeAnyFence() throws Exception {
+        String image = "mesh-test/only-n1:" + run;
+        DockerClient n1 = engines.get("n1");
+        n1.tagImageCmd("mesh-test/busybox:1", "mesh-test/only-n1", run).exec();
+        try {
+            Path dir = temp("mesh-take-only");
+            Files.writeString(dir.resolve("only1.yaml"), """
+                    module: only1
+                    components:
+                      only1.server:
+                        image: %s
+                        args: [sh, -c, "%s"]
+                        stop-timeout: 1s
+                    """.formatted(image, LOOP));
+            ok("catalogue", "add", dir.toString());
+            ok("assign", "n1", "only1");
+            ok("push", "--wait");
+            PackagedMesh.await("only1 runs on n1", Duration.ofSeconds(60), () -> quietly(() -> runs("n1", "only1.server")));
+            String started = n1.inspectContainerCmd("only1.server").exec().getState().getStartedAt();
+            Map<String, String> before = containers();
+
+            PackagedMesh.Result r = mesh("take", "n2", "only1");
+            assertEquals(1, r.exit(), r.toString());
+            assertTrue((r.out() + r.err()).contains("node n2 lacks image " + image + " of module only1"), r.toString());
+            assertTrue((r.out() + r.err()).contains("nothing was fenced"), r.toString());
+            assertEquals(before, containers(), "nothing was created or replaced");
+            assertTrue(runs("n1", "only1.server"), "only1 still runs on n1");
+            assertEquals(started, n1.inspectContainerCmd("only1.server").exec().getState().getStartedAt(),
+                    "only1 was never stopped on n1");
+            assertEquals("n1", roster().get("only1.internal"));
+        } finally {
+            quietly(() -> {
+                n1.removeImageCmd(image).withForce(true).exec();
+                return true;
+            });
+        }
+    }
+
     /** Kills the controller (SIGKILL) and starts it again with the same settings; it answers before this returns. */
     void restartController() throws Exception {
         controller.kill();
