@@ -17,7 +17,9 @@ import picocli.CommandLine.Spec;
             "Per node: the generation last sent and acknowledged (the store's view), the generation its",
             "agent applied and how many components run (asked now, 2 s at most), and what needs",
             "attention if anything does (agent not answering, behind, failing, converging); then one line",
-            "per process: its state, pid, restarts and last exit status.",
+            "per process: its state, pid, restarts and last exit status; then one line per component that is",
+            "not running healthy: starting, unhealthy, crash-looping (restarts, last exit), failing (the reason),",
+            "stopped, missing or outdated. RUNNING counts the components running with their health check passing.",
             "SEEN is how long ago the agent last looked at its engine (it looks every MESH_HOST_INTERVAL);",
             "--refresh has every agent look now before it answers (a few seconds at most).",
             "Exit 0 when every node is up to date and running everything; 1 otherwise."})
@@ -51,6 +53,9 @@ public class StatusCommand implements Callable<Integer> {
             nodes.stream().filter(n -> n.agent() != null).forEach(n -> n.agent().components().stream()
                     .filter(c -> c.process() != null)
                     .forEach(c -> output.line(spec, process(n.node().name(), c))));
+            nodes.stream().filter(n -> n.agent() != null).forEach(n -> n.agent().components().stream()
+                    .filter(c -> c.state() != HostStatus.ComponentState.RUNNING)
+                    .forEach(c -> output.line(spec, component(n.node().name(), c))));
         }
         List<String> attention = nodes.stream().filter(n -> !n.ok()).map(n -> n.node().name()).toList();
         if (attention.isEmpty()) {
@@ -68,6 +73,11 @@ public class StatusCommand implements Callable<Integer> {
                 + ", " + p.restarts() + (p.restarts() == 1 ? " restart" : " restarts")
                 + (p.lastExit() == null ? "" : ", last exit: " + p.lastExit() + " at " + p.lastExitAt())
                 + (p.nextStartAt() == null ? "" : ", next start at " + p.nextStartAt());
+    }
+
+    /** One line per component that is not running healthy: {@code ace/web crash-looping: 4 restarts, last exit code 1}. */
+    static String component(String node, HostStatus.Component c) {
+        return node + "/" + c.name() + " " + c.state() + (c.why() == null ? "" : ": " + c.why());
     }
 
     static String running(HostStatus agent) {

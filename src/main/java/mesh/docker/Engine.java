@@ -41,7 +41,16 @@ public interface Engine extends AutoCloseable {
     /** Whether the container's process is running now. */
     boolean running(String id);
 
-    /** Write calls made so far (create, start, stop, remove, network and volume creation, exec). */
+    /**
+     * What the engine says of the container beyond running (restart count, last exit code, start time),
+     * without its health check's answer; null when the container is gone.
+     */
+    mesh.model.Vitals vitals(String id);
+
+    /**
+     * Write calls made so far (create, start, stop, remove, network and volume creation). An exec is a
+     * health check, which changes nothing the mesh owns: not counted, so a pass that only looks writes nothing.
+     */
     long writes();
 
     @Override

@@ -6,11 +6,11 @@ import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import mesh.docker.DockerEngine;
 import mesh.docker.Engine;
 import mesh.host.edge.EdgeKeeper;
+import mesh.host.process.Backoff;
 import mesh.host.process.LogFiles;
 import mesh.host.process.ProcessStatus;
 import mesh.host.process.ProcessSupervisor;
@@ -62,7 +63,12 @@ public class HostAgent {
     /** The engine as last observed (by a pass or a push), so a status answer costs no engine call. */
     private volatile List<ObservedContainer> lastObserved = List.of();
     private volatile Map<String, HostStatus.Process> lastProcesses = Map.of();
-    private final Map<String, String> failures = new ConcurrentHashMap<>();
+    private final FailureLog failures = new FailureLog(LOG::warn, LOG::info);
+    /** What the last pass saw of each component (restarts, health), and over which generation. */
+    private volatile Map<String, mesh.model.Vitals> lastVitals = Map.of();
+    private volatile long judgedGeneration;
+    /** While the engine fails: passes back off ({@link #ENGINE_BACKOFF}), so a down engine is not asked every interval. */
+    private volatile Instant nextEngineTry;
     /** The edge's keeper (docs/design.md, "The edge"); null in an agent built by hand, which keeps no edge. */
     @Inject
     EdgeKeeper edge;
@@ -140,51 +146,66 @@ public class HostAgent {
         return intake.preview(d);
     }
 
-    /** One pass: observe, diff, apply. Never throws: the loop must survive every failure. */
+    /**
+     * ENGINE_BACKOFF is how long passes wait after the engine failed: one interval after the first failure,
+     * doubling, at most {@code cap} (two minutes, or the interval if longer). Processes are still
+     * reconciled on every pass: they do not need the engine.
+     */
+    private Backoff engineBackoff() {
+        Duration interval = settings.interval();
+        Duration cap = interval.compareTo(Duration.ofMinutes(2)) > 0 ? interval : Duration.ofMinutes(2);
+        return new Backoff(interval, cap, Duration.ZERO);
+    }
+
     void pass() {
+        pass(false);
+    }
+
+    /**
+     * One pass: observe, diff, apply, look at how each component does. Never throws: the loop must
+     * survive every failure. While the engine fails, a pass that is not {@code forced} (by a refresh)
+     * skips the engine until its backoff has passed.
+     */
+    void pass(boolean forced) {
         passing = true;   // before reading desired: accept must not call a pass's half-done work applied
         Declaration d = desired;
         if (d == null) {
             passing = false;
             return;
         }
+        Instant now = clock.instant();
+        if (!forced && nextEngineTry != null && now.isBefore(nextEngineTry)) {
+            reconcileProcesses();
+            passing = false;
+            return;
+        }
         try {
             reconcileProcesses();
             HostPlan plan = HostDiff.between(d, observe(d.node()));
+            failures.note(HostStatus.ENGINE, null, now);
+            nextEngineTry = null;
             boolean done;
+            Map<String, String> failing = Map.of();
             if (!plan.isEmpty()) {
                 ApplyReport report = new ApplyRun(engine, processes, pool, LOG::info).run(d, plan);
-                noteFailures(report.failures());
+                failing = report.failures();
                 done = report.ok() && HostDiff.between(d, observe(d.node())).isEmpty();
             } else {
-                noteFailures(Map.of());
                 done = true;
             }
+            lastVitals = new ComponentLook(engine, processes, pool).look(d, lastObserved, clock.instant());
+            failures.noteComponents(failing, clock.instant());
+            judgedGeneration = d.generation();
             markApplied(d, done);
             keepEdge(d);
         } catch (RuntimeException e) {
-            noteFailures(Map.of(HostStatus.ENGINE, String.valueOf(e.getMessage())));
+            failures.note(HostStatus.ENGINE, e.getMessage() == null ? "the engine call failed without a reason" : e.getMessage(), now);
+            nextEngineTry = now.plus(engineBackoff().delay(failures.passes(HostStatus.ENGINE)));
             converged = false;
         } finally {
             lastPass = clock.instant();
             passing = false;
         }
-    }
-
-    /** Logs a failure when it first appears or changes, not on every pass. */
-    private void noteFailures(Map<String, String> now) {
-        now.forEach((component, reason) -> {
-            if (!reason.equals(failures.put(component, reason))) {
-                LOG.warnf("failed %s: %s", component, reason);
-            }
-        });
-        failures.keySet().removeIf(component -> {
-            boolean recovered = !now.containsKey(component);
-            if (recovered) {
-                LOG.infof("recovered %s", component);
-            }
-            return recovered;
-        });
     }
 
     /** Records the outcome for {@code d}, unless a push has brought a newer generation meanwhile. */
@@ -235,7 +256,7 @@ public class HostAgent {
     public HostStatus statusAfterPass() {
         if (loop != null && desired != null) {
             try {
-                loop.submit(this::pass).get(REFRESH_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+                loop.submit(() -> pass(true)).get(REFRESH_WAIT.toMillis(), TimeUnit.MILLISECONDS);
             } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException
                      | java.util.concurrent.RejectedExecutionException e) {
                 LOG.debugf("a refresh answered as of the last pass: %s", e.getMessage());
@@ -264,7 +285,8 @@ public class HostAgent {
     /** Where the agent stands, as of its last look at the engine (at most one interval old). */
     public HostStatus status() {
         return HostStatus.of(settings.node(), desired, appliedGeneration, converged, lastPass, lastObserved,
-                Map.copyOf(failures), lastProcesses).withEdge(edge == null ? null : edge.status());
+                failures.reasons(), lastProcesses, lastVitals, judgedGeneration, clock.instant())
+                .withEdge(edge == null ? null : edge.status());
     }
 
     public DeclarationRecords records() {
