@@ -146,6 +146,32 @@ public final class DockerEngine implements Engine {
     }
 
     @Override
+    public Map<String, String> networks(String node) {
+        return call("list networks", () -> {
+            Map<String, String> found = new java.util.TreeMap<>();
+            client.listNetworksCmd().withFilter("label", List.of(Labels.NODE + "=" + node)).exec().forEach(n -> {
+                Map<String, String> labels = n.getLabels() == null ? Map.of() : n.getLabels();
+                if (node.equals(labels.get(Labels.NODE))) {
+                    found.put(n.getName(), labels.getOrDefault(Labels.MODULE, ""));
+                }
+            });
+            return found;
+        });
+    }
+
+    @Override
+    public void removeNetwork(String network) {
+        run("remove network " + network, () -> {
+            writes.incrementAndGet();
+            try {
+                client.removeNetworkCmd(network).exec();
+            } catch (NotFoundException gone) {
+                // already gone: removal is idempotent
+            }
+        });
+    }
+
+    @Override
     public boolean ensureVolume(String volume, Map<String, String> labels) {
         return call("ensure volume " + volume, () -> {
             try {

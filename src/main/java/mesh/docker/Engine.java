@@ -18,6 +18,12 @@ public interface Engine extends AutoCloseable {
     /** Creates the network if missing; returns whether it had to. */
     boolean ensureNetwork(String network, Map<String, String> labels);
 
+    /** The networks that carry this node's label: network name → the module label it was created with. */
+    Map<String, String> networks(String node);
+
+    /** Removes a network the mesh made (only one nothing is attached to: the engine refuses otherwise). */
+    void removeNetwork(String network);
+
     /** Creates the named volume if missing; never deletes or changes an existing one. */
     boolean ensureVolume(String volume, Map<String, String> labels);
 

@@ -8,9 +8,11 @@ import java.util.function.Consumer;
 
 /**
  * FailureLog is what the agent is failing at now (the engine itself, or one component), and the only
- * place its failures are logged: one line when a failure starts (or its reason changes), one when it
- * ends, with how many passes it lasted and for how long. A failure that repeats on every pass is not
- * logged again, so an engine that is down for an hour is two lines, not 720.
+ * place its failures are logged: one line when a failure starts, one when it ends, with how many passes
+ * it lasted, for how long and its last reason. A failure that repeats on every pass is not logged again,
+ * even when its words change (an engine that hangs up reads "Broken pipe" on one pass and "Connection
+ * reset" on the next), so an engine that is down for an hour is two lines, not 720; the status always
+ * carries the reason of the last pass.
  */
 final class FailureLog {
 
@@ -35,12 +37,12 @@ final class FailureLog {
                 open.remove(key);
                 Duration lasted = Duration.between(was.since(), at);
                 info.accept("recovered " + what(key) + " after " + was.passes() + (was.passes() == 1 ? " failed pass" : " failed passes")
-                        + " over " + Math.max(0, lasted.toSeconds()) + " s");
+                        + " over " + Math.max(0, lasted.toSeconds()) + " s (last: " + was.reason() + ")");
             }
             return;
         }
-        if (was == null || !was.reason().equals(reason)) {
-            warn.accept("failing " + what(key) + ": " + reason + (was == null ? "" : " (the reason changed)"));
+        if (was == null) {
+            warn.accept("failing " + what(key) + ": " + reason);
         }
         open.put(key, new Open(reason, was == null ? at : was.since(), was == null ? 1 : was.passes() + 1));
     }

@@ -26,6 +26,7 @@ import mesh.model.Declaration;
 import mesh.model.ObservedContainer;
 import mesh.plan.HostDiff;
 import mesh.plan.HostPlan;
+import mesh.plan.NetworkPrune;
 import org.jboss.logging.Logger;
 
 /**
@@ -196,6 +197,7 @@ public class HostAgent {
             lastVitals = new ComponentLook(engine, processes, pool).look(d, lastObserved, clock.instant());
             failures.noteComponents(failing, clock.instant());
             judgedGeneration = d.generation();
+            pruneNetworks(d);
             markApplied(d, done);
             keepEdge(d);
         } catch (RuntimeException e) {
@@ -205,6 +207,24 @@ public class HostAgent {
         } finally {
             lastPass = clock.instant();
             passing = false;
+        }
+    }
+
+    /** Networks whose removal the engine refused (something foreign is attached): said once, not every pass. */
+    private final java.util.Set<String> networksKept = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    /** Removes the networks of modules nothing of which remains on this node (never a volume). */
+    private void pruneNetworks(Declaration d) {
+        for (String network : NetworkPrune.leftOver(engine.networks(d.node()), d, lastObserved)) {
+            try {
+                engine.removeNetwork(network);
+                networksKept.remove(network);
+                LOG.infof("removed network %s: nothing of its module remains on this node", network);
+            } catch (RuntimeException e) {
+                if (networksKept.add(network)) {
+                    LOG.warnf("kept network %s: %s", network, e.getMessage());
+                }
+            }
         }
     }
 
