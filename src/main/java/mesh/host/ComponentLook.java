@@ -47,7 +47,7 @@ final class ComponentLook {
             return CompletableFuture.runAsync(() -> {
                 Vitals v = c.process() ? processVitals(c, supervised) : engine.vitals(o.id());
                 if (v != null) {
-                    seen.put(c.name(), v.running() ? v.withHealth(health(c, d, o)) : v);
+                    seen.put(c.name(), (v.running() ? v.withHealth(health(c, d, o)) : v).seenAt(now));
                 }
             }, pool);
         }).toArray(CompletableFuture[]::new);

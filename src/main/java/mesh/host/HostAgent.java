@@ -199,6 +199,7 @@ public class HostAgent {
             judgedGeneration = d.generation();
             pruneNetworks(d);
             markApplied(d, done);
+            lookAgainSoonIfStarting();
             keepEdge(d);
         } catch (RuntimeException e) {
             failures.note(HostStatus.ENGINE, e.getMessage() == null ? "the engine call failed without a reason" : e.getMessage(), now);
@@ -209,6 +210,26 @@ public class HostAgent {
             passing = false;
         }
     }
+
+    /** A look again is scheduled: at most one at a time. */
+    private final java.util.concurrent.atomic.AtomicBoolean lookAgain = new java.util.concurrent.atomic.AtomicBoolean();
+
+    /**
+     * While a component is starting (up for an instant, or its health check not passing yet), the next
+     * look comes after {@link #STARTING_LOOK} rather than a whole interval, so {@code push --wait} learns
+     * soon whether it runs, and a process that exits at once is seen crash-looping, not running.
+     */
+    private void lookAgainSoonIfStarting() {
+        boolean starting = status().components().stream().anyMatch(c -> c.state() == HostStatus.ComponentState.STARTING);
+        if (starting && settings.interval().compareTo(STARTING_LOOK) > 0 && lookAgain.compareAndSet(false, true)) {
+            loop.schedule(() -> {
+                lookAgain.set(false);
+                pass(false);
+            }, STARTING_LOOK.toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    static final Duration STARTING_LOOK = Duration.ofSeconds(1);
 
     /** Networks whose removal the engine refused (something foreign is attached): said once, not every pass. */
     private final java.util.Set<String> networksKept = java.util.concurrent.ConcurrentHashMap.newKeySet();

@@ -14,11 +14,23 @@ import java.time.Instant;
  * @param startedAt     when its current run began, or null when unknown
  * @param healthFailure why its health check did not pass at the last look; null when it passed, or
  *                      when it has no check, or when it was not asked (not running)
+ * @param seenAt        when the agent looked (null: unknown)
  */
-public record Vitals(boolean running, int restarts, String lastExit, Instant startedAt, String healthFailure) {
+public record Vitals(boolean running, int restarts, String lastExit, Instant startedAt, String healthFailure,
+                     Instant seenAt) {
+
+    /** Vitals not yet stamped with the time of the look. */
+    public Vitals(boolean running, int restarts, String lastExit, Instant startedAt, String healthFailure) {
+        this(running, restarts, lastExit, startedAt, healthFailure, null);
+    }
 
     /** These vitals with the health check's answer (null: it passed). */
     public Vitals withHealth(String failure) {
-        return new Vitals(running, restarts, lastExit, startedAt, failure);
+        return new Vitals(running, restarts, lastExit, startedAt, failure, seenAt);
+    }
+
+    /** These vitals, as seen at {@code at}. */
+    public Vitals seenAt(Instant at) {
+        return new Vitals(running, restarts, lastExit, startedAt, healthFailure, at);
     }
 }

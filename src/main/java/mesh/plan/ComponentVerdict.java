@@ -17,7 +17,9 @@ import mesh.wire.HostStatus.ComponentState;
  *   <li>{@code crash-looping}: restarted {@link #CRASH_LOOP_RESTARTS} times or more, and down now or up
  *       for less than {@link #SETTLED}: a restart will not help, the operator must look;</li>
  *   <li>{@code stopped}: not running (and not looping);</li>
- *   <li>{@code starting}: its health check has not passed yet, within its timeout since it started;</li>
+ *   <li>{@code starting}: the last look saw it up for less than {@link #MIN_UP} (a process that exits at
+ *       once is up for an instant: that is no proof it runs), or its health check has not passed yet,
+ *       within its timeout since it started;</li>
  *   <li>{@code unhealthy}: its health check does not pass, past that timeout.</li>
  * </ol>
  *
@@ -29,6 +31,8 @@ public record ComponentVerdict(ComponentState state, String reason) {
     public static final int CRASH_LOOP_RESTARTS = 3;
     /** How long a restarted component must stay up before its restarts stop counting as a loop. */
     public static final Duration SETTLED = Duration.ofSeconds(30);
+    /** How long the agent must have seen a component up before it counts as running. */
+    public static final Duration MIN_UP = Duration.ofSeconds(3);
 
     /**
      * The verdict for {@code spec}. {@code observed} says whether anything runs for it at all and
@@ -56,6 +60,11 @@ public record ComponentVerdict(ComponentState state, String reason) {
         }
         if (!vitals.running()) {
             return new ComponentVerdict(ComponentState.STOPPED, vitals.lastExit() == null ? null : "last " + vitals.lastExit());
+        }
+        if (vitals.seenAt() != null && vitals.startedAt() != null
+                && Duration.between(vitals.startedAt(), vitals.seenAt()).compareTo(MIN_UP) < 0) {
+            return new ComponentVerdict(ComponentState.STARTING, vitals.healthFailure() != null ? vitals.healthFailure()
+                    : "up for less than " + MIN_UP.toSeconds() + "s at the last look");
         }
         if (vitals.healthFailure() == null) {
             return new ComponentVerdict(ComponentState.RUNNING, null);

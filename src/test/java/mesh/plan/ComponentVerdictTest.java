@@ -61,4 +61,13 @@ class ComponentVerdictTest {
         assertEquals(ComponentState.MISSING, ComponentVerdict.judge(spec(CHECK), false, false, false, null, null, NOW).state());
         assertEquals(ComponentState.OUTDATED, ComponentVerdict.judge(spec(CHECK), true, true, true, null, null, NOW).state());
     }
+
+    @Test
+    void upForAnInstantAtTheLastLookIsNoProofItRuns() {
+        Vitals instant = new Vitals(true, 0, null, NOW.minusMillis(200), null, NOW.minusMillis(100));
+        assertEquals(new ComponentVerdict(ComponentState.STARTING, "up for less than 3s at the last look"),
+                judge(null, instant, null));
+        Vitals settled = new Vitals(true, 0, null, NOW.minusSeconds(10), null, NOW.minusSeconds(5));
+        assertEquals(ComponentState.RUNNING, judge(null, settled, null).state());
+    }
 }
