@@ -24,8 +24,9 @@ class ReadmeIT {
     void theReadmesSnippetsRunAsWritten() throws Exception {
         Path out = Files.createTempFile("readme-check", ".out");
         try {
+            // appended (O_APPEND): the servers the snippets start in the background write to the same file
             ProcessBuilder builder = new ProcessBuilder("scripts/readme-check", PackagedMesh.app().toString())
-                    .redirectErrorStream(true).redirectOutput(out.toFile())
+                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(out.toFile()))
                     .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
             builder.environment().keySet().removeIf(k -> k.startsWith("MESH_"));
             // the Java this test runs on runs the packaged mesh (the one on PATH may be older)
