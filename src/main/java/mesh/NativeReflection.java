@@ -25,6 +25,7 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
     mesh.model.Node.class,
     mesh.model.Placement.class,
     mesh.plan.DeclarationChanges.class,
+    mesh.plan.DeclarationChanges.FieldChange.class,
     mesh.plan.MeshPlan.RosterEntry.class,
     mesh.host.DeclarationRecord.class,
     mesh.wire.AddedNode.class,

@@ -5,14 +5,17 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
-import mesh.controller.MeshStatus;
+import mesh.wire.HostStatus;
 import mesh.wire.NodeStatus;
 import mesh.wire.PushReport;
 
 /**
  * ConvergenceWait is {@code push --wait}: after a push, polls {@code mesh status} until every node
- * the push sent has applied its generation and runs all of it, printing each node's state when it
- * changes. It gives up at the deadline and says which nodes are not there yet, and why.
+ * the push sent has applied its generation and runs all of it healthy, printing each node's state when
+ * it changes. It stops at once when a failure is definite (an agent that judged the generation sent
+ * reports a component failing, as when its image is missing or the engine refused to create it, or
+ * crash-looping), naming node, component and the whole reason; otherwise it gives up at the deadline
+ * and says which nodes are not there yet, and why (a component still unhealthy is named so).
  */
 final class ConvergenceWait {
 
@@ -26,8 +29,18 @@ final class ConvergenceWait {
         this.progress = progress;
     }
 
-    /** Waits for the nodes the push sent; returns the nodes not converged by then, each with its state. */
-    Map<String, String> await(PushReport report, Duration timeout) {
+    /**
+     * Result is how a wait ended: the nodes not converged, each with its state (empty: all are), and the
+     * definite failures that ended it early ({@code node/component crash-looping: reason}), if any.
+     */
+    record Result(Map<String, String> waiting, List<String> definite) {
+        boolean converged() {
+            return waiting.isEmpty();
+        }
+    }
+
+    /** Waits for the nodes the push sent, until they converge, a failure is definite, or the timeout. */
+    Result await(PushReport report, Duration timeout) {
         Map<String, Long> sent = new LinkedHashMap<>();
         report.nodes().stream().filter(n -> n.outcome() == mesh.wire.PushReport.Outcome.SENT).forEach(n -> sent.put(n.node(), n.generation()));
         Map<String, String> waiting = new LinkedHashMap<>();
@@ -35,6 +48,7 @@ final class ConvergenceWait {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             waiting.clear();
+            List<String> definite = new java.util.ArrayList<>();
             for (NodeStatus n : controller.status()) {
                 Long generation = sent.get(n.node().name());
                 if (generation == null) {
@@ -47,17 +61,35 @@ final class ConvergenceWait {
                 }
                 if (!there) {
                     waiting.put(n.node().name(), state);
+                    definite.addAll(definite(n, generation));
                 }
             }
-            if (waiting.isEmpty() || System.nanoTime() > deadline) {
-                return waiting;
+            if (waiting.isEmpty() || !definite.isEmpty() || System.nanoTime() > deadline) {
+                return new Result(new LinkedHashMap<>(waiting), definite);
             }
             sleep();
         }
     }
 
-    static String describe(Map<String, String> waiting, Duration timeout) {
-        List<String> nodes = waiting.entrySet().stream().map(e -> e.getKey() + " (" + e.getValue() + ")").toList();
+    /**
+     * The failures of a node that waiting cannot end: only from an agent that has judged the generation
+     * sent (or a newer one), so a failure of the generation before is never blamed on this push.
+     */
+    static List<String> definite(NodeStatus n, long generation) {
+        if (n.agent() == null || n.agent().generation() < generation || n.agent().judgedGeneration() < generation) {
+            return List.of();
+        }
+        return n.agent().components().stream()
+                .filter(c -> c.state() == HostStatus.ComponentState.FAILING || c.state() == HostStatus.ComponentState.CRASH_LOOPING)
+                .map(c -> n.node().name() + "/" + c.name() + " " + c.state() + (c.why() == null ? "" : ": " + c.why()))
+                .toList();
+    }
+
+    static String describe(Result result, Duration timeout) {
+        if (!result.definite().isEmpty()) {
+            return "failed: " + String.join("; ", result.definite()) + "; 'mesh status' shows where every node stands";
+        }
+        List<String> nodes = result.waiting().entrySet().stream().map(e -> e.getKey() + " (" + e.getValue() + ")").toList();
         return "not converged within " + timeout.toSeconds() + " s: " + String.join(", ", nodes)
                 + "; 'mesh status' shows where they stand";
     }

@@ -20,7 +20,8 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         description = {"List the declarations this host accepted, or show what changed between two.",
             "  mesh host history            every generation kept, newest last",
-            "  mesh host history A B        components added, removed and changed (with fields) from A to B",
+            "  mesh host history A B        components added, removed and changed from A to B, each changed",
+            "                               field with its value before and after (old -> new)",
             "  mesh host history --last     the same for the last two generations",
             "Reads MESH_HOST_STATE_DIR (default /var/lib/mesh); needs no running agent."})
 public class HostHistoryCommand implements Callable<Integer> {
@@ -76,8 +77,9 @@ public class HostHistoryCommand implements Callable<Integer> {
             output.line(spec, "no declarations kept in " + records.dir());
             return;
         }
+        java.time.Instant now = java.time.Instant.now();
         output.table(spec, List.of("GENERATION", "RECEIVED", "COMPONENTS"), all.stream()
-                .map(r -> List.of(Long.toString(r.generation()), r.receivedAt(),
+                .map(r -> List.of(Long.toString(r.generation()), Times.when(r.receivedAt(), now),
                         Integer.toString(r.declaration().components().size())))
                 .toList());
     }
@@ -92,11 +94,20 @@ public class HostHistoryCommand implements Callable<Integer> {
             output.line(spec, "generations " + a.generation() + " and " + b.generation() + " declare the same components");
             return;
         }
-        output.line(spec, "from generation " + a.generation() + " (" + a.receivedAt() + ") to "
-                + b.generation() + " (" + b.receivedAt() + "):");
+        java.time.Instant now = java.time.Instant.now();
+        output.line(spec, "from generation " + a.generation() + " (" + Times.when(a.receivedAt(), now) + ") to "
+                + b.generation() + " (" + Times.when(b.receivedAt(), now) + "):");
         changes.added().forEach(n -> output.line(spec, "  added    " + n));
         changes.removed().forEach(n -> output.line(spec, "  removed  " + n));
-        changes.changed().forEach((n, f) -> output.line(spec, "  changed  " + n + ": " + String.join(", ", f)));
+        changes.values().forEach((n, fields) -> {
+            output.line(spec, "  changed  " + n + ": " + String.join(", ", changes.changed().get(n)));
+            fields.forEach(f -> output.line(spec, "      " + f.field() + ": " + value(f.before()) + " -> " + value(f.after())));
+        });
+    }
+
+    /** A value as people read it: a text as it is, anything else as compact JSON, an absent one as "(none)". */
+    static String value(com.fasterxml.jackson.databind.JsonNode v) {
+        return v == null ? "(none)" : v.isTextual() ? v.asText() : v.toString();
     }
 
     private static DeclarationRecord read(DeclarationRecords records, long generation) {

@@ -72,14 +72,14 @@ public class PushCommand implements Callable<Integer> {
         if (waitForNodes && !dryRun) {
             Duration timeout = Duration.ofSeconds(waitSeconds);
             // with -o json stdout holds the report alone; progress goes nowhere, the exit code says it
-            Map<String, String> waiting = new ConvergenceWait(controller,
+            ConvergenceWait.Result waited = new ConvergenceWait(controller,
                     line -> {
                         if (!format.json()) {
                             output.line(spec, line);
                         }
                     }).await(report, timeout);
-            if (!waiting.isEmpty()) {
-                throw new VerbFailure(ConvergenceWait.describe(waiting, timeout));
+            if (!waited.converged()) {
+                throw new VerbFailure(ConvergenceWait.describe(waited, timeout));
             }
         }
         return report.complete() ? ExitCodes.OK : ExitCodes.FAILED;

@@ -17,8 +17,11 @@ import picocli.CommandLine.Spec;
             "Per node: the generation last sent and acknowledged (the store's view), the generation its",
             "agent applied and how many components run (asked now, 2 s at most), and what needs",
             "attention if anything does (agent not answering, behind, failing, converging); then one line",
-            "per process: its state, pid, restarts and last exit status; then one line per edge node: the",
-            "routes its Caddy serves and since when, and the configuration it refused, with Caddy's message.",
+            "per process: its state, pid, restarts and last exit status; then one line per component that is",
+            "not running healthy: starting, unhealthy, crash-looping (restarts, last exit), failing (the reason),",
+            "stopped, missing, outdated or fenced (a take keeps it stopped). RUNNING counts the components",
+            "running with their health check passing. Then one line per edge node: the routes its Caddy serves",
+            "and since when, and the configuration it refused, with Caddy's message.",
             "SEEN is how long ago the agent last looked at its engine (it looks every MESH_HOST_INTERVAL);",
             "--refresh has every agent look now before it answers (a few seconds at most).",
             "Then one line per take under way ('mesh take'): its module, nodes and step.",
@@ -53,6 +56,9 @@ public class StatusCommand implements Callable<Integer> {
             nodes.stream().filter(n -> n.agent() != null).forEach(n -> n.agent().components().stream()
                     .filter(c -> c.process() != null)
                     .forEach(c -> output.line(spec, process(n.node().name(), c))));
+            nodes.stream().filter(n -> n.agent() != null).forEach(n -> n.agent().components().stream()
+                    .filter(c -> c.state() != HostStatus.ComponentState.RUNNING)
+                    .forEach(c -> output.line(spec, component(n.node().name(), c))));
             nodes.stream().filter(n -> n.agent() != null && n.agent().edge() != null)
                     .forEach(n -> output.line(spec, edge(n.node().name(), n.agent().edge())));
             takes(ControllerClient.fromEnvironment()).forEach(t -> output.line(spec, take(t)));
@@ -105,6 +111,11 @@ public class StatusCommand implements Callable<Integer> {
         String problem = e.error() == null ? "" : (e.refused() ? "; refused: " : "; ") + e.error();
         List<String> missing = e.pending().stream().filter(r -> !e.routes().contains(r)).toList();
         return node + " edge: " + loaded + problem + (missing.isEmpty() ? "" : "; not served: " + String.join(", ", missing));
+    }
+
+    /** One line per component that is not running healthy: {@code ace/web crash-looping: 4 restarts, last exit code 1}. */
+    static String component(String node, HostStatus.Component c) {
+        return node + "/" + c.name() + " " + c.state() + (c.why() == null ? "" : ": " + c.why());
     }
 
     static String running(HostStatus agent) {

@@ -25,6 +25,25 @@ final class Times {
         }
     }
 
+    /**
+     * An instant for people, to the second in UTC with how long ago ({@code 2026-11-30 10:00:03 UTC, 2 h ago});
+     * the text as it is when it is not an ISO-8601 instant. {@code -o json} keeps the exact instant.
+     */
+    static String when(String iso, Instant now) {
+        if (iso == null) {
+            return "-";
+        }
+        try {
+            Instant at = Instant.parse(iso);
+            return SECONDS.format(at) + " UTC, " + ago(Duration.between(at, now));
+        } catch (DateTimeParseException e) {
+            return iso;
+        }
+    }
+
+    private static final java.time.format.DateTimeFormatter SECONDS =
+            java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(java.time.ZoneOffset.UTC);
+
     static String ago(Duration d) {
         long s = Math.max(0, d.toSeconds());
         if (s < 120) {

@@ -78,8 +78,9 @@ public class MeshStatus {
         if (n.generation() > n.ackedGeneration()) {
             return new NodeStatus(n, agent, null, false, "behind: generation " + n.generation() + " was not acknowledged");
         }
-        List<String> failing = agent.components().stream().filter(c -> c.error() != null)
-                .map(c -> c.name() + " (" + c.error() + ")").toList();
+        List<String> failing = agent.components().stream().filter(c -> c.error() != null || failed(c.state()))
+                .map(c -> c.name() + " (" + (c.error() != null ? c.error()
+                        : c.state() + (c.reason() == null ? "" : ": " + c.reason())) + ")").toList();
         if (!failing.isEmpty()) {
             return new NodeStatus(n, agent, null, false, "failing: " + String.join(", ", failing));
         }
@@ -87,11 +88,17 @@ public class MeshStatus {
             return new NodeStatus(n, agent, null, false, "edge failing: " + agent.edge().error());
         }
         List<String> notRunning = agent.components().stream().filter(c -> c.state() != HostStatus.ComponentState.RUNNING)
-                .map(c -> c.name() + " (" + c.state() + ")").toList();
+                .map(c -> c.name() + " (" + c.state() + (c.reason() == null ? "" : ": " + c.reason()) + ")").toList();
         if (!agent.converged() || agent.appliedGeneration() < agent.generation() || !notRunning.isEmpty()) {
             return new NodeStatus(n, agent, null, false,
                     "converging" + (notRunning.isEmpty() ? "" : ": " + String.join(", ", notRunning)));
         }
         return new NodeStatus(n, agent, null, true, "up to date");
+    }
+
+    /** A state that waiting alone does not end: the operator must look. */
+    static boolean failed(HostStatus.ComponentState state) {
+        return state == HostStatus.ComponentState.FAILING || state == HostStatus.ComponentState.CRASH_LOOPING
+                || state == HostStatus.ComponentState.UNHEALTHY;
     }
 }

@@ -119,7 +119,16 @@ public final class DockerEngine implements Engine {
                 .map(p -> p.getIp() == null ? "" : p.getIp())
                 .distinct().toList();
         return new ObservedContainer(c.getId(), name, labels.get(Labels.MODULE), labels.get(Labels.DIGEST),
-                labels.get(Labels.SPEC), generation, "running".equals(c.getState()), publishedOn);
+                labels.get(Labels.SPEC), generation, runningState(c.getState()), publishedOn);
+    }
+
+    /**
+     * Whether a listed container counts as running for the plan: "restarting" does too, since the engine's
+     * restart policy is at it (starting it again from the agent would only race the engine); how often it
+     * restarted is what {@link #vitals} tells, and a crash loop is judged from that.
+     */
+    private static boolean runningState(String state) {
+        return "running".equals(state) || "restarting".equals(state);
     }
 
     @Override
@@ -132,6 +141,32 @@ public final class DockerEngine implements Engine {
                 writes.incrementAndGet();
                 client.createNetworkCmd().withName(network).withDriver("bridge").withLabels(labels).exec();
                 return true;
+            }
+        });
+    }
+
+    @Override
+    public Map<String, String> networks(String node) {
+        return call("list networks", () -> {
+            Map<String, String> found = new java.util.TreeMap<>();
+            client.listNetworksCmd().withFilter("label", List.of(Labels.NODE + "=" + node)).exec().forEach(n -> {
+                Map<String, String> labels = n.getLabels() == null ? Map.of() : n.getLabels();
+                if (node.equals(labels.get(Labels.NODE))) {
+                    found.put(n.getName(), labels.getOrDefault(Labels.MODULE, ""));
+                }
+            });
+            return found;
+        });
+    }
+
+    @Override
+    public void removeNetwork(String network) {
+        run("remove network " + network, () -> {
+            writes.incrementAndGet();
+            try {
+                client.removeNetworkCmd(network).exec();
+            } catch (NotFoundException gone) {
+                // already gone: removal is idempotent
             }
         });
     }
@@ -259,9 +294,9 @@ public final class DockerEngine implements Engine {
 
     private void pull(String image) {
         writes.incrementAndGet();
+        QuietPull pull = new QuietPull();
         try {
-            boolean done = slowClient.pullImageCmd(image).start()
-                    .awaitCompletion(PULL_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+            boolean done = slowClient.pullImageCmd(image).exec(pull).awaitCompletion(PULL_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
             if (!done) {
                 throw new EngineFailure("pulling " + image + " took longer than " + PULL_TIMEOUT, null);
             }
@@ -269,8 +304,39 @@ public final class DockerEngine implements Engine {
             Thread.currentThread().interrupt();
             throw new EngineFailure("interrupted while pulling " + image, e);
         } catch (RuntimeException e) {
+            pull.failure = e.getMessage();
+        }
+        if (pull.failure != null) {
             throw new EngineFailure("image " + image + " is not on this engine and pulling it failed: "
-                    + firstLine(e.getMessage()), e);
+                    + firstLine(pull.failure), null);
+        }
+    }
+
+    /**
+     * QuietPull follows a pull and keeps its failure, from the answer or from the stream's error items.
+     * docker-java's own callbacks log every failure with its stack trace at ERROR before the caller
+     * sees it (ResultCallbackTemplate.onError; docker-java/docker-java#1689), which put one stack trace
+     * in the agent's log per pass; this one only keeps the message, and the agent says it once.
+     */
+    static final class QuietPull extends ResultCallback.Adapter<com.github.dockerjava.api.model.PullResponseItem> {
+        volatile String failure;
+
+        @Override
+        public void onNext(com.github.dockerjava.api.model.PullResponseItem item) {
+            if (item.getErrorDetail() != null || item.getError() != null) {
+                failure = item.getErrorDetail() != null && item.getErrorDetail().getMessage() != null
+                        ? item.getErrorDetail().getMessage() : item.getError();
+            }
+        }
+
+        @Override
+        public void onError(Throwable failed) {
+            failure = failed.getMessage() == null ? "the engine gave no reason" : failed.getMessage();
+            try {
+                close();
+            } catch (java.io.IOException e) {
+                // the stream is going away anyway; the failure is kept
+            }
         }
     }
 
@@ -330,7 +396,6 @@ public final class DockerEngine implements Engine {
     @Override
     public int exec(String id, List<String> command, Duration timeout) {
         return call("exec in " + id, () -> {
-            writes.incrementAndGet();
             String execId = client.execCreateCmd(id).withCmd(command.toArray(String[]::new))
                     .withAttachStdout(true).withAttachStderr(true).exec().getId();
             try {
@@ -357,6 +422,36 @@ public final class DockerEngine implements Engine {
                 return false;
             }
         });
+    }
+
+    @Override
+    public mesh.model.Vitals vitals(String id) {
+        return call("inspect " + id, () -> {
+            InspectContainerResponse inspect;
+            try {
+                inspect = client.inspectContainerCmd(id).exec();
+            } catch (NotFoundException gone) {
+                return null;
+            }
+            InspectContainerResponse.ContainerState state = inspect.getState();
+            boolean running = Boolean.TRUE.equals(state.getRunning()) && !Boolean.TRUE.equals(state.getRestarting());
+            Long exit = state.getExitCodeLong();
+            boolean ended = state.getFinishedAt() != null && !state.getFinishedAt().startsWith("0001-");
+            return new mesh.model.Vitals(running, inspect.getRestartCount() == null ? 0 : inspect.getRestartCount(),
+                    ended && exit != null ? "exit code " + exit : null, instant(state.getStartedAt()), null);
+        });
+    }
+
+    /** The engine's RFC 3339 time, or null for its "never" (year 1) or an unreadable one. */
+    private static java.time.Instant instant(String text) {
+        if (text == null || text.startsWith("0001-")) {
+            return null;
+        }
+        try {
+            return java.time.Instant.parse(text);
+        } catch (java.time.format.DateTimeParseException e) {
+            return null;
+        }
     }
 
     @Override
@@ -395,11 +490,23 @@ public final class DockerEngine implements Engine {
         if (message == null) {
             return "no message";
         }
+        // docker-java puts the engine's JSON answer in the message: keep the engine's own words, whole
+        // (they often quote a URL: "Get \"https://...\": dial tcp ...").
+        int brace = message.indexOf('{');
+        if (brace >= 0) {
+            try {
+                com.fasterxml.jackson.databind.JsonNode answer = ENGINE_JSON.readTree(message.substring(brace));
+                if (answer != null && answer.hasNonNull("message")) {
+                    return answer.get("message").asText().strip();
+                }
+            } catch (java.io.IOException | RuntimeException notJson) {
+                // not the engine's JSON: the first line, below
+            }
+        }
         // a transport failure comes as "java.net.SocketException: No such file or directory": keep the words, not the type
-        String line = message.lines().findFirst().orElse(message).strip()
+        return message.lines().findFirst().orElse(message).strip()
                 .replaceAll("^(?:(?:[a-z_$][\\w$]*\\.)+[A-Z][\\w$]*(?:Exception|Error): )+", "");
-        // docker-java puts the engine's JSON answer in the message: keep the engine's own words.
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"message\"\\s*:\\s*\"([^\"]*)\"").matcher(message);
-        return m.find() ? m.group(1) : line;
     }
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper ENGINE_JSON = new com.fasterxml.jackson.databind.ObjectMapper();
 }

@@ -18,6 +18,12 @@ public interface Engine extends AutoCloseable {
     /** Creates the network if missing; returns whether it had to. */
     boolean ensureNetwork(String network, Map<String, String> labels);
 
+    /** The networks that carry this node's label: network name → the module label it was created with. */
+    Map<String, String> networks(String node);
+
+    /** Removes a network the mesh made (only one nothing is attached to: the engine refuses otherwise). */
+    void removeNetwork(String network);
+
     /** Creates the named volume if missing; never deletes or changes an existing one. */
     boolean ensureVolume(String volume, Map<String, String> labels);
 
@@ -63,7 +69,16 @@ public interface Engine extends AutoCloseable {
     /** The engine's data root (where its volumes lie), for the free space a take's copy needs. */
     String dataRoot();
 
-    /** Write calls made so far (create, start, stop, remove, network and volume creation, exec). */
+    /**
+     * What the engine says of the container beyond running (restart count, last exit code, start time),
+     * without its health check's answer; null when the container is gone.
+     */
+    mesh.model.Vitals vitals(String id);
+
+    /**
+     * Write calls made so far (create, start, stop, remove, network and volume creation). An exec is a
+     * health check, which changes nothing the mesh owns: not counted, so a pass that only looks writes nothing.
+     */
     long writes();
 
     @Override

@@ -34,23 +34,32 @@ final class HealthProbe {
         while (System.nanoTime() < deadline) {
             if (!engine.running(containerId)) {
                 last = "not running";
-            } else if (check == null) {
-                return;
-            } else if (check.http() != null) {
-                last = httpAnswer(spec, containerId, check);
+            } else {
+                last = once(spec, containerId);
                 if (last == null) {
                     return;
                 }
-            } else {
-                int code = engine.exec(containerId, check.command(), ATTEMPT_TIMEOUT);
-                if (code == 0) {
-                    return;
-                }
-                last = "health command exited " + code;
             }
             Thread.sleep(POLL.toMillis());
         }
         throw new IllegalStateException("not healthy after " + timeout.toSeconds() + "s: " + last);
+    }
+
+    /**
+     * One try of the component's health check on a running container, as each pass makes: null when it
+     * passes (or there is none), else why not.
+     */
+    String once(ComponentSpec spec, String containerId) throws InterruptedException {
+        HealthCheck check = spec.health();
+        if (check == null) {
+            return null;
+        }
+        if (check.http() != null) {
+            return httpAnswer(spec, containerId, check);
+        }
+        int code = engine.exec(containerId, check.command(), ATTEMPT_TIMEOUT);
+        return code == 0 ? null : code < 0 ? "health command did not end in " + ATTEMPT_TIMEOUT.toSeconds() + "s"
+                : "health command exited " + code;
     }
 
     /** Null when healthy, else why not. */
@@ -66,7 +75,8 @@ final class HealthProbe {
                     HttpResponse.BodyHandlers.discarding());
             return response.statusCode() < 400 ? null : "GET " + check.http() + " answered " + response.statusCode();
         } catch (java.io.IOException e) {
-            return "GET " + check.http() + " failed: " + e.getClass().getSimpleName();
+            return "GET " + check.http() + " on port " + check.port() + " failed: "
+                    + (e.getMessage() == null ? "no answer" : e.getMessage());
         }
     }
 }

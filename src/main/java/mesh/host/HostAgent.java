@@ -6,11 +6,11 @@ import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -22,6 +22,7 @@ import mesh.host.take.ModuleControl;
 import mesh.host.take.TakeRecords;
 import mesh.host.take.TakeService;
 import mesh.host.take.VolumePlaces;
+import mesh.host.process.Backoff;
 import mesh.host.process.LogFiles;
 import mesh.host.process.ProcessStatus;
 import mesh.host.process.ProcessSupervisor;
@@ -30,6 +31,7 @@ import mesh.model.ObservedContainer;
 import mesh.plan.BundleRetention;
 import mesh.plan.HostDiff;
 import mesh.plan.HostPlan;
+import mesh.plan.NetworkPrune;
 import org.jboss.logging.Logger;
 
 /**
@@ -69,7 +71,12 @@ public class HostAgent implements ModuleControl {
     private volatile List<ObservedContainer> lastObserved = List.of();
     private volatile Map<String, HostStatus.Process> lastProcesses = Map.of();
     private volatile java.util.Set<String> lastFenced = java.util.Set.of();
-    private final Map<String, String> failures = new ConcurrentHashMap<>();
+    private final FailureLog failures = new FailureLog(LOG::warn, LOG::info);
+    /** What the last pass saw of each component (restarts, health), and over which generation. */
+    private volatile Map<String, mesh.model.Vitals> lastVitals = Map.of();
+    private volatile long judgedGeneration;
+    /** While the engine fails: passes back off ({@link #ENGINE_BACKOFF}), so a down engine is not asked every interval. */
+    private volatile Instant nextEngineTry;
     /** The edge's keeper (docs/design.md, "The edge"); null in an agent built by hand, which keeps no edge. */
     @Inject
     EdgeKeeper edge;
@@ -149,11 +156,36 @@ public class HostAgent implements ModuleControl {
         return intake.preview(d);
     }
 
-    /** One pass: observe, diff, apply. Never throws: the loop must survive every failure. */
+    /**
+     * ENGINE_BACKOFF is how long passes wait after the engine failed: one interval after the first failure,
+     * doubling, at most {@code cap} (two minutes, or the interval if longer). Processes are still
+     * reconciled on every pass: they do not need the engine.
+     */
+    private Backoff engineBackoff() {
+        Duration interval = settings.interval();
+        Duration cap = interval.compareTo(Duration.ofMinutes(2)) > 0 ? interval : Duration.ofMinutes(2);
+        return new Backoff(interval, cap, Duration.ZERO);
+    }
+
     void pass() {
+        pass(false);
+    }
+
+    /**
+     * One pass: observe, diff, apply, look at how each component does. Never throws: the loop must
+     * survive every failure. While the engine fails, a pass that is not {@code forced} (by a refresh)
+     * skips the engine until its backoff has passed.
+     */
+    void pass(boolean forced) {
         passing = true;   // before reading desired: accept must not call a pass's half-done work applied
         Declaration d = desired;
         if (d == null) {
+            passing = false;
+            return;
+        }
+        Instant now = clock.instant();
+        if (!forced && nextEngineTry != null && now.isBefore(nextEngineTry)) {
+            reconcileProcesses();
             passing = false;
             return;
         }
@@ -162,21 +194,29 @@ public class HostAgent implements ModuleControl {
             reconcileProcesses();
             HostIntake.Unfenced view = unfenced(d);
             HostPlan plan = view.plan();
+            failures.note(HostStatus.ENGINE, null, now);
+            nextEngineTry = null;
             boolean done;
+            Map<String, String> failing = Map.of();
             if (!plan.isEmpty()) {
                 ApplyReport report = new ApplyRun(engine, processes, pool, LOG::info).run(view.declaration(), plan);
-                noteFailures(report.failures());
+                failing = report.failures();
                 done = report.ok() && HostDiff.between(view.declaration(),
                         mesh.host.take.FenceFilter.observed(observe(d.node()), view.fenced())).isEmpty();
             } else {
-                noteFailures(Map.of());
                 done = true;
             }
+            lastVitals = new ComponentLook(engine, processes, pool).look(view.declaration(), lastObserved, clock.instant());
+            failures.noteComponents(failing, clock.instant());
+            judgedGeneration = d.generation();
+            pruneNetworks(d);
             markApplied(d, done);
+            lookAgainSoonIfStarting();
             keepEdge(d);
             cleanBundles(d);
         } catch (RuntimeException e) {
-            noteFailures(Map.of(HostStatus.ENGINE, String.valueOf(e.getMessage())));
+            failures.note(HostStatus.ENGINE, e.getMessage() == null ? "the engine call failed without a reason" : e.getMessage(), now);
+            nextEngineTry = now.plus(engineBackoff().delay(failures.passes(HostStatus.ENGINE)));
             converged = false;
         } finally {
             lastPass = clock.instant();
@@ -184,20 +224,42 @@ public class HostAgent implements ModuleControl {
         }
     }
 
-    /** Logs a failure when it first appears or changes, not on every pass. */
-    private void noteFailures(Map<String, String> now) {
-        now.forEach((component, reason) -> {
-            if (!reason.equals(failures.put(component, reason))) {
-                LOG.warnf("failed %s: %s", component, reason);
+    /** A look again is scheduled: at most one at a time. */
+    private final java.util.concurrent.atomic.AtomicBoolean lookAgain = new java.util.concurrent.atomic.AtomicBoolean();
+
+    /**
+     * While a component is starting (up for an instant, or its health check not passing yet), the next
+     * look comes after {@link #STARTING_LOOK} rather than a whole interval, so {@code push --wait} learns
+     * soon whether it runs, and a process that exits at once is seen crash-looping, not running.
+     */
+    private void lookAgainSoonIfStarting() {
+        boolean starting = status().components().stream().anyMatch(c -> c.state() == HostStatus.ComponentState.STARTING);
+        if (starting && settings.interval().compareTo(STARTING_LOOK) > 0 && lookAgain.compareAndSet(false, true)) {
+            loop.schedule(() -> {
+                lookAgain.set(false);
+                pass(false);
+            }, STARTING_LOOK.toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    static final Duration STARTING_LOOK = Duration.ofSeconds(1);
+
+    /** Networks whose removal the engine refused (something foreign is attached): said once, not every pass. */
+    private final java.util.Set<String> networksKept = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    /** Removes the networks of modules nothing of which remains on this node (never a volume). */
+    private void pruneNetworks(Declaration d) {
+        for (String network : NetworkPrune.leftOver(engine.networks(d.node()), d, lastObserved)) {
+            try {
+                engine.removeNetwork(network);
+                networksKept.remove(network);
+                LOG.infof("removed network %s: nothing of its module remains on this node", network);
+            } catch (RuntimeException e) {
+                if (networksKept.add(network)) {
+                    LOG.warnf("kept network %s: %s", network, e.getMessage());
+                }
             }
-        });
-        failures.keySet().removeIf(component -> {
-            boolean recovered = !now.containsKey(component);
-            if (recovered) {
-                LOG.infof("recovered %s", component);
-            }
-            return recovered;
-        });
+        }
     }
 
     /** Records the outcome for {@code d}, unless a push has brought a newer generation meanwhile. */
@@ -373,7 +435,7 @@ public class HostAgent implements ModuleControl {
     public HostStatus statusAfterPass() {
         if (loop != null && desired != null) {
             try {
-                loop.submit(this::pass).get(REFRESH_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+                loop.submit(() -> pass(true)).get(REFRESH_WAIT.toMillis(), TimeUnit.MILLISECONDS);
             } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException
                      | java.util.concurrent.RejectedExecutionException e) {
                 LOG.debugf("a refresh answered as of the last pass: %s", e.getMessage());
@@ -402,7 +464,8 @@ public class HostAgent implements ModuleControl {
     /** Where the agent stands, as of its last look at the engine (at most one interval old). */
     public HostStatus status() {
         return HostStatus.of(settings.node(), desired, appliedGeneration, converged, lastPass, lastObserved,
-                Map.copyOf(failures), lastProcesses, lastFenced).withEdge(edge == null ? null : edge.status());
+                failures.reasons(), lastProcesses, lastVitals, judgedGeneration, clock.instant(), lastFenced)
+                .withEdge(edge == null ? null : edge.status());
     }
 
     public DeclarationRecords records() {

@@ -34,10 +34,8 @@ final class ProcessHealth {
         while (System.nanoTime() < deadline) {
             if (!processes.running(spec.name(), Instant.now())) {
                 last = "not running";
-            } else if (check == null) {
-                return;
             } else {
-                last = check.http() != null ? httpAnswer(d, check) : commandAnswer(check);
+                last = once(spec, d);
                 if (last == null) {
                     return;
                 }
@@ -45,6 +43,15 @@ final class ProcessHealth {
             Thread.sleep(HealthProbe.POLL.toMillis());
         }
         throw new IllegalStateException("not healthy after " + timeout.toSeconds() + "s: " + last);
+    }
+
+    /** One try of the process's health check, as each pass makes: null when it passes (or there is none), else why not. */
+    String once(ComponentSpec spec, Declaration d) throws InterruptedException {
+        HealthCheck check = spec.health();
+        if (check == null) {
+            return null;
+        }
+        return check.http() != null ? httpAnswer(d, check) : commandAnswer(check);
     }
 
     /** Null when healthy, else why not. */

@@ -12,11 +12,16 @@ import mesh.model.DeclarationJson;
 
 /**
  * DeclarationChanges answers "what changed between these two declarations": components added,
- * removed, and changed with every field that differs (not only the digested ones), so an operator
- * can read on the machine itself why a pass replaced what it did (docs/design.md, "The incident that started mesh").
+ * removed, and changed with every field that differs (not only the digested ones), and each such
+ * field's value before and after ({@code values}), so an operator can read on the machine itself why
+ * a pass replaced what it did (docs/design.md, "The incident that started mesh").
  */
 public record DeclarationChanges(long from, long to, List<String> added, List<String> removed,
-                                 Map<String, List<String>> changed) {
+                                 Map<String, List<String>> changed, Map<String, List<FieldChange>> values) {
+
+    /** FieldChange is one field of a changed component: its value before and after, as JSON (null: absent). */
+    public record FieldChange(String field, JsonNode before, JsonNode after) {
+    }
 
     public static DeclarationChanges between(Declaration a, Declaration b) {
         Map<String, ComponentSpec> before = byName(a);
@@ -24,6 +29,7 @@ public record DeclarationChanges(long from, long to, List<String> added, List<St
         List<String> added = new ArrayList<>();
         List<String> removed = new ArrayList<>();
         Map<String, List<String>> changed = new TreeMap<>();
+        Map<String, List<FieldChange>> values = new TreeMap<>();
         for (String name : after.keySet()) {
             if (!before.containsKey(name)) {
                 added.add(name);
@@ -35,10 +41,11 @@ public record DeclarationChanges(long from, long to, List<String> added, List<St
             if (now == null) {
                 removed.add(name);
             } else if (!old.equals(now)) {
-                changed.put(name, fields(old, now));
+                values.put(name, fields(old, now));
+                changed.put(name, values.get(name).stream().map(FieldChange::field).toList());
             }
         }
-        return new DeclarationChanges(a.generation(), b.generation(), added, removed, changed);
+        return new DeclarationChanges(a.generation(), b.generation(), added, removed, changed, values);
     }
 
     public boolean nothingChanged() {
@@ -51,12 +58,17 @@ public record DeclarationChanges(long from, long to, List<String> added, List<St
         return map;
     }
 
-    private static List<String> fields(ComponentSpec old, ComponentSpec now) {
+    private static List<FieldChange> fields(ComponentSpec old, ComponentSpec now) {
         JsonNode a = DeclarationJson.MAPPER.valueToTree(old);
         JsonNode b = DeclarationJson.MAPPER.valueToTree(now);
         TreeSet<String> keys = new TreeSet<>();
         a.fieldNames().forEachRemaining(keys::add);
         b.fieldNames().forEachRemaining(keys::add);
-        return keys.stream().filter(k -> !java.util.Objects.equals(a.get(k), b.get(k))).toList();
+        return keys.stream().filter(k -> !java.util.Objects.equals(a.get(k), b.get(k)))
+                .map(k -> new FieldChange(k, present(a.get(k)), present(b.get(k)))).toList();
+    }
+
+    private static JsonNode present(JsonNode value) {
+        return value == null || value.isNull() ? null : value;
     }
 }

@@ -11,13 +11,22 @@ import mesh.model.ContainerRequest;
 import mesh.model.Declaration;
 import mesh.model.ObservedContainer;
 import mesh.model.SpecDigest;
+import mesh.model.Vitals;
+import mesh.plan.ComponentVerdict;
 
 /**
  * HostStatus is {@code GET /v1/status}: which generation the agent holds and has applied, each
  * declared component's state on the engine and, on an edge node, the edge's routes ({@link EdgeStatus}).
  */
 public record HostStatus(String node, long generation, long appliedGeneration, boolean converged,
-                         String lastPass, String engineError, List<Component> components, EdgeStatus edge) {
+                         String lastPass, String engineError, List<Component> components, EdgeStatus edge,
+                         long judgedGeneration) {
+
+    /** A status whose components' states were judged against its own generation. */
+    public HostStatus(String node, long generation, long appliedGeneration, boolean converged,
+                      String lastPass, String engineError, List<Component> components, EdgeStatus edge) {
+        this(node, generation, appliedGeneration, converged, lastPass, engineError, components, edge, generation);
+    }
 
     /** A status without an edge. */
     public HostStatus(String node, long generation, long appliedGeneration, boolean converged,
@@ -27,7 +36,8 @@ public record HostStatus(String node, long generation, long appliedGeneration, b
 
     /** This status with the edge's part. */
     public HostStatus withEdge(EdgeStatus edge) {
-        return new HostStatus(node, generation, appliedGeneration, converged, lastPass, engineError, components, edge);
+        return new HostStatus(node, generation, appliedGeneration, converged, lastPass, engineError, components, edge,
+                judgedGeneration);
     }
 
     /** The key under which the agent keeps a failure of the engine itself (not of one component). */
@@ -36,13 +46,21 @@ public record HostStatus(String node, long generation, long appliedGeneration, b
     /**
      * Component is one declared component: its state on the engine (or, for a process, the supervisor), with
      * its digest; {@code process} is what the supervisor says of a process, null for a container.
+     * {@code error} is why its last apply failed; {@code reason} why it is in its state otherwise (a health
+     * check's answer, a crash loop's count); {@code restarts} and {@code lastExit} as its engine or supervisor
+     * counts them (null when not looked at).
      */
     public record Component(String name, String module, ComponentState state, String digest, String containerId,
-                            String error, Process process) {
+                            String error, Process process, String reason, Integer restarts, String lastExit) {
 
         /** A container's status. */
         public Component(String name, String module, ComponentState state, String digest, String containerId, String error) {
-            this(name, module, state, digest, containerId, error, null);
+            this(name, module, state, digest, containerId, error, null, null, null, null);
+        }
+
+        /** Why it is not running, in words: its error, else its reason, else nothing. */
+        public String why() {
+            return error != null ? error : reason;
         }
     }
 
@@ -54,15 +72,18 @@ public record HostStatus(String node, long generation, long appliedGeneration, b
     public record Process(String state, long pid, int restarts, String lastExit, String lastExitAt, String nextStartAt) {
     }
 
-    /** ComponentState is where a declared component stands on the engine; in JSON, its lower-case name. */
+    /**
+     * ComponentState is where a declared component stands (mesh.plan.ComponentVerdict decides it): running
+     * means running and healthy. In JSON, its lower-case name with a dash ({@code crash-looping}).
+     */
     public enum ComponentState {
-        RUNNING, STOPPED, MISSING, OUTDATED,
+        RUNNING, STARTING, UNHEALTHY, CRASH_LOOPING, FAILING, STOPPED, MISSING, OUTDATED,
         /** Its module is fenced here by a take (docs/take.md): kept stopped whatever the declaration says. */
         FENCED;
 
         @JsonValue
         public String json() {
-            return name().toLowerCase(Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT).replace('_', '-');
         }
 
         @Override
@@ -73,33 +94,48 @@ public record HostStatus(String node, long generation, long appliedGeneration, b
 
     public static HostStatus of(String node, Declaration d, long applied, boolean converged, Instant lastPass,
                          List<ObservedContainer> observed, Map<String, String> failures) {
-        return of(node, d, applied, converged, lastPass, observed, failures, Map.of());
+        return of(node, d, applied, converged, lastPass, observed, failures, Map.of(), Map.of(), 0, Instant.now());
     }
 
-    /** As above, with what the supervisor says of each process by component name. */
+    /**
+     * As above, with what the supervisor says of each process and what the agent saw of each component
+     * ({@link Vitals}, by name) at its pass over generation {@code judged}; states are decided as of {@code now}.
+     */
     public static HostStatus of(String node, Declaration d, long applied, boolean converged, Instant lastPass,
-                         List<ObservedContainer> observed, Map<String, String> failures, Map<String, Process> processes) {
-        return of(node, d, applied, converged, lastPass, observed, failures, processes, java.util.Set.of());
+                                List<ObservedContainer> observed, Map<String, String> failures,
+                                Map<String, Process> processes, Map<String, Vitals> vitals, long judged, Instant now) {
+        return of(node, d, applied, converged, lastPass, observed, failures, processes, vitals, judged, now, java.util.Set.of());
     }
 
-    /** As above; the components of the {@code fenced} modules are in state "fenced". */
+    /** As above; the components of the {@code fenced} modules are in state "fenced" (a take keeps them stopped). */
     public static HostStatus of(String node, Declaration d, long applied, boolean converged, Instant lastPass,
-                         List<ObservedContainer> observed, Map<String, String> failures, Map<String, Process> processes,
-                         java.util.Set<String> fenced) {
+                                List<ObservedContainer> observed, Map<String, String> failures,
+                                Map<String, Process> processes, Map<String, Vitals> vitals, long judged, Instant now,
+                                java.util.Set<String> fenced) {
         List<Component> components = new ArrayList<>();
         if (d != null) {
             for (ComponentSpec c : d.components()) {
                 ObservedContainer o = observed.stream().filter(x -> x.name().equals(c.name()) && x.process() == c.process())
                         .findFirst().orElse(null);
-                ComponentState state = fenced.contains(c.module()) ? ComponentState.FENCED
-                        : o == null ? ComponentState.MISSING
-                        : !SpecDigest.changes(o, ContainerRequest.of(c, d.address())).isEmpty() ? ComponentState.OUTDATED
-                        : o.running() ? ComponentState.RUNNING : ComponentState.STOPPED;
-                components.add(new Component(c.name(), c.module(), state, o == null ? null : o.digest(),
-                        o == null ? null : o.id(), failures.get(c.name()), c.process() ? processes.get(c.name()) : null));
+                boolean outdated = o != null && !SpecDigest.changes(o, ContainerRequest.of(c, d.address())).isEmpty();
+                Vitals v = vitals.get(c.name());
+                String failure = failures.get(c.name());
+                if (fenced.contains(c.module())) {
+                    components.add(new Component(c.name(), c.module(), ComponentState.FENCED, o == null ? null : o.digest(),
+                            o == null ? null : o.id(), failure, c.process() ? processes.get(c.name()) : null,
+                            "its module is fenced here by a take", null, null));
+                    continue;
+                }
+                ComponentVerdict verdict = ComponentVerdict.judge(c, o != null, outdated, o != null && o.running(), v,
+                        failure, now);
+                components.add(new Component(c.name(), c.module(), verdict.state(), o == null ? null : o.digest(),
+                        o == null ? null : o.id(), failure, c.process() ? processes.get(c.name()) : null,
+                        failure == null ? verdict.reason() : null, v == null ? null : v.restarts(),
+                        v == null ? null : v.lastExit()));
             }
         }
         return new HostStatus(node, d == null ? 0 : d.generation(), applied, converged,
-                lastPass == null ? null : lastPass.toString(), failures.get(ENGINE), components);
+                lastPass == null ? null : lastPass.toString(), failures.get(ENGINE), components, null,
+                d == null ? 0 : judged);
     }
 }

@@ -154,4 +154,41 @@ class MeshCliTest {
                 .properties(java.util.Map.of("MESH_HOST_LISTEN", "127.0.0.1:9")).get("quarkus.http.host"));
         assertEquals(ServeMode.NONE, ServeMode.forArgs("--help", "host"));
     }
+
+    @Test
+    void hostHistoryShowsEachChangedFieldOldToNewWithTimesForPeopleAndExactInJson(QuarkusMainLauncher launcher)
+            throws Exception {
+        java.nio.file.Path state = java.nio.file.Files.createTempDirectory("mesh-history-values");
+        java.nio.file.Path config = java.nio.file.Files.writeString(state.resolve("host.env"),
+                "MESH_HOST_STATE_DIR=" + state + "\nMESH_HOST_ENGINE=unix://" + state.resolve("no-engine.sock") + "\n");
+        String body = "{\"node\":\"n1\",\"generation\":%d,\"components\":[{\"module\":\"m\",\"name\":\"a\",\"image\":\"%s\","
+                + "\"env\":{\"LEVEL\":\"%s\"}}]}";
+        for (int g = 1; g <= 2; g++) {
+            java.nio.file.Path file = java.nio.file.Files.writeString(state.resolve("g" + g + ".json"),
+                    body.formatted(g, "x:" + g, g == 1 ? "info" : "debug"));
+            launcher.launch("host", "apply", file.toString(), "--config", config.toString());   // recorded; no engine here
+        }
+        LaunchResult human = launcher.launch("host", "history", "1", "2", "--config", config.toString());
+        assertEquals(ExitCodes.OK, human.exitCode(), human.getErrorOutput());
+        List<String> lines = human.getOutput().lines().toList();
+        assertTrue(lines.get(0).matches("from generation 1 \\(\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC, \\d+ s ago\\) to 2 .*"),
+                lines.get(0));
+        assertTrue(lines.contains("  changed  a: env, image"), human.getOutput());
+        assertTrue(lines.contains("      image: x:1 -> x:2"), human.getOutput());
+        assertTrue(lines.contains("      env: {\"LEVEL\":\"info\"} -> {\"LEVEL\":\"debug\"}"), human.getOutput());
+
+        LaunchResult json = launcher.launch("host", "history", "1", "2", "-o", "json", "--config", config.toString());
+        com.fasterxml.jackson.databind.JsonNode values = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(json.getOutput()).get("values").get("a");
+        assertEquals("image", values.get(1).get("field").asText(), values.toString());
+        assertEquals("x:1", values.get(1).get("before").asText(), values.toString());
+        assertEquals("x:2", values.get(1).get("after").asText(), values.toString());
+
+        LaunchResult list = launcher.launch("host", "history", "-o", "json", "--config", config.toString());
+        String exact = new com.fasterxml.jackson.databind.ObjectMapper().readTree(list.getOutput()).get(0).get("receivedAt").asText();
+        assertTrue(exact.matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d+Z"), "-o json keeps the exact instant: " + exact);
+        LaunchResult table = launcher.launch("host", "history", "--config", config.toString());
+        assertTrue(table.getOutput().contains(" UTC, "), table.getOutput());
+        assertTrue(!table.getOutput().contains(exact), "people get seconds, not nanoseconds: " + table.getOutput());
+    }
 }

@@ -75,4 +75,20 @@ class MeshStatusTest {
                 verdict(node(3, 3, null), up.withEdge(refused), null));
         assertEquals("ok: up to date", verdict(node(3, 3, null), up.withEdge(starting), null));
     }
+
+    /** A component that runs but is not healthy, or keeps crashing, needs attention, and its reason is shown whole. */
+    @Test
+    void unhealthyAndCrashLoopingComponentsAreFailingWithTheirReason() {
+        HostStatus.Component unhealthy = new HostStatus.Component("web", "m", HostStatus.ComponentState.UNHEALTHY, "v1:x",
+                "id", null, null, "health check not passing after 3s: health command exited 1", 0, null);
+        HostStatus.Component looping = new HostStatus.Component("db", "m", HostStatus.ComponentState.CRASH_LOOPING, "v1:x",
+                "id", null, null, "4 restarts, last exit code 3", 4, "exit code 3");
+        HostStatus.Component starting = new HostStatus.Component("api", "m", HostStatus.ComponentState.STARTING, "v1:x",
+                "id", null, null, "health command exited 1", 0, null);
+        assertEquals("attention: failing: web (unhealthy: health check not passing after 3s: health command exited 1), "
+                + "db (crash-looping: 4 restarts, last exit code 3)",
+                verdict(node(3, 3, null), agent(3, 3, true, unhealthy, looping), null));
+        assertEquals("attention: converging: api (starting: health command exited 1)",
+                verdict(node(3, 3, null), agent(3, 3, true, starting), null));
+    }
 }

@@ -20,4 +20,11 @@ class EngineMessagesTest {
                 "Status 404: {\"message\":\"No such image: mesh-test/none:0\"}"));
         assertEquals("pulling took too long", DockerEngine.firstLine("pulling took too long"));
     }
+
+    @Test
+    void aQuotedUrlInTheEnginesAnswerIsNotWhereTheReasonEnds() {
+        assertEquals("Get \"https://registry-1.docker.io/v2/\": dial tcp: lookup registry-1.docker.io: network is unreachable",
+                DockerEngine.firstLine("Status 500: {\"message\":\"Get \\\"https://registry-1.docker.io/v2/\\\": "
+                        + "dial tcp: lookup registry-1.docker.io: network is unreachable\"}\n"));
+    }
 }

@@ -20,11 +20,11 @@ class HostStatusTest {
                 component("searxng.server").module("searxng").build());
         List<ObservedContainer> observed = List.of(
                 new ObservedContainer("c1", "gitea.web", "gitea", "x", null, 3, false, List.of()));
-        HostStatus status = HostStatus.of("n1", d, 3, true, Instant.EPOCH, observed, Map.of(), Map.of(), Set.of("gitea"));
+        HostStatus status = HostStatus.of("n1", d, 3, true, Instant.EPOCH, observed, Map.of(), Map.of(), Map.of(), 0, Instant.EPOCH, Set.of("gitea"));
         assertEquals(List.of(HostStatus.ComponentState.FENCED, HostStatus.ComponentState.MISSING),
                 status.components().stream().map(HostStatus.Component::state).toList());
         assertEquals("c1", status.components().get(0).containerId(), "the stopped container is still shown");
-        HostStatus unfenced = HostStatus.of("n1", d, 3, true, Instant.EPOCH, observed, Map.of(), Map.of());
+        HostStatus unfenced = HostStatus.of("n1", d, 3, true, Instant.EPOCH, observed, Map.of(), Map.of(), Map.of(), 0, Instant.EPOCH);
         assertEquals(HostStatus.ComponentState.OUTDATED, unfenced.components().get(0).state());
     }
 }

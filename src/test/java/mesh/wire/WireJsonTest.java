@@ -24,12 +24,15 @@ class WireJsonTest {
 
     @Test
     void componentStatesAreTheDocumentedWords() throws Exception {
-        assertEquals(List.of("\"running\"", "\"stopped\"", "\"missing\"", "\"outdated\"", "\"fenced\""),
+        assertEquals(List.of("\"running\"", "\"starting\"", "\"unhealthy\"", "\"crash-looping\"", "\"failing\"",
+                        "\"stopped\"", "\"missing\"", "\"outdated\"", "\"fenced\""),
                 List.of(HostStatus.ComponentState.values()).stream().map(DeclarationJson::write).toList());
         HostStatus.Component c = DeclarationJson.MAPPER.readValue("{\"name\":\"a\",\"module\":\"m\",\"state\":\"outdated\"}",
                 HostStatus.Component.class);
         assertEquals(HostStatus.ComponentState.OUTDATED, c.state());
         assertEquals("outdated", c.state().toString(), "as messages show it");
+        assertEquals(HostStatus.ComponentState.CRASH_LOOPING, DeclarationJson.MAPPER.readValue(
+                "{\"name\":\"a\",\"module\":\"m\",\"state\":\"crash-looping\"}", HostStatus.Component.class).state());
     }
 
     @Test
