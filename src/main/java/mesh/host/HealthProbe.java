@@ -19,7 +19,10 @@ final class HealthProbe {
     static final Duration ATTEMPT_TIMEOUT = Duration.ofSeconds(3);
 
     private final Engine engine;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(ATTEMPT_TIMEOUT).build();
+    // One for the agent, made at the first HTTP check: a java.net.http client loads the JDK's trust store
+    // (SSLContext.getDefault()) and keeps a selector thread, which an agent with no HTTP checks never needs,
+    // and probes are made per apply and per pass (ComponentLook), so a client per probe would be one per look.
+    private static HttpClient http;
 
     HealthProbe(Engine engine) {
         this.engine = engine;
@@ -62,6 +65,14 @@ final class HealthProbe {
                 : "health command exited " + code;
     }
 
+    /** The HTTP client, made once; components are probed from several apply threads at once. */
+    private static synchronized HttpClient client() {
+        if (http == null) {
+            http = HttpClient.newBuilder().connectTimeout(ATTEMPT_TIMEOUT).build();
+        }
+        return http;
+    }
+
     /** Null when healthy, else why not. */
     private String httpAnswer(ComponentSpec spec, String containerId, HealthCheck check) throws InterruptedException {
         String address = engine.address(containerId, spec.network());
@@ -71,7 +82,7 @@ final class HealthProbe {
         URI uri = URI.create("http://" + (address.contains(":") ? "[" + address + "]" : address) + ":"
                 + check.port() + check.http());
         try {
-            HttpResponse<Void> response = http.send(HttpRequest.newBuilder(uri).timeout(ATTEMPT_TIMEOUT).GET().build(),
+            HttpResponse<Void> response = client().send(HttpRequest.newBuilder(uri).timeout(ATTEMPT_TIMEOUT).GET().build(),
                     HttpResponse.BodyHandlers.discarding());
             return response.statusCode() < 400 ? null : "GET " + check.http() + " answered " + response.statusCode();
         } catch (java.io.IOException e) {

@@ -13,7 +13,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import mesh.docker.DockerEngine;
 import mesh.docker.Engine;
@@ -102,10 +104,21 @@ public class HostAgent implements ModuleControl {
         LOG.infof(desired == null ? "no declaration recorded in %s yet; waiting for a push"
                 : "resuming from the record of generation %2$d in %1$s", records.dir(),
                 desired == null ? 0 : desired.generation());
-        this.pool = Executors.newFixedThreadPool(settings.parallelism());
+        this.pool = applyPool(settings.parallelism());
         this.loop = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "mesh-host-loop"));
         loop.scheduleWithFixedDelay(this::pass, 0, settings.interval().toMillis(), TimeUnit.MILLISECONDS);
         ready = true;
+    }
+
+    /**
+     * applyPool is the apply parallelism's pool. Its threads end after 30 s idle: between pushes an
+     * agent holds no apply threads (nor their stacks and C-heap arenas), see docs/benchmarks.md.
+     */
+    static ExecutorService applyPool(int parallelism) {
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(parallelism, parallelism, 30, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), r -> new Thread(r, "mesh-apply"));
+        pool.allowCoreThreadTimeOut(true);
+        return pool;
     }
 
     /** Whether this generation (or a newer one) is applied and the engine matched it at the last look. */
