@@ -37,7 +37,7 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
     mesh.wire.EdgeCa.class,
     mesh.wire.HostStatus.Component.class,
     mesh.wire.HostStatus.Process.class,
-    mesh.wire.HostStatus.ComponentState.class,
+    mesh.model.ComponentState.class,
     mesh.wire.Kept.class,
     mesh.wire.ManifestFile.class,
     mesh.wire.ModuleView.class,

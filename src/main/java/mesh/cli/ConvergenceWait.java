@@ -1,5 +1,6 @@
 package mesh.cli;
 
+import mesh.model.ComponentState;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -80,7 +81,7 @@ final class ConvergenceWait {
             return List.of();
         }
         return n.agent().components().stream()
-                .filter(c -> c.state() == HostStatus.ComponentState.FAILING || c.state() == HostStatus.ComponentState.CRASH_LOOPING)
+                .filter(c -> c.state() == ComponentState.FAILING || c.state() == ComponentState.CRASH_LOOPING)
                 .map(c -> n.node().name() + "/" + c.name() + " " + c.state() + (c.why() == null ? "" : ": " + c.why()))
                 .toList();
     }

@@ -1,5 +1,6 @@
 package mesh.cli;
 
+import mesh.model.ComponentState;
 import jakarta.inject.Inject;
 import java.util.Arrays;
 import java.util.List;
@@ -57,7 +58,7 @@ public class StatusCommand implements Callable<Integer> {
                     .filter(c -> c.process() != null)
                     .forEach(c -> output.line(spec, process(n.node().name(), c))));
             nodes.stream().filter(n -> n.agent() != null).forEach(n -> n.agent().components().stream()
-                    .filter(c -> c.state() != HostStatus.ComponentState.RUNNING)
+                    .filter(c -> c.state() != ComponentState.RUNNING)
                     .forEach(c -> output.line(spec, component(n.node().name(), c))));
             nodes.stream().filter(n -> n.agent() != null && n.agent().edge() != null)
                     .forEach(n -> output.line(spec, edge(n.node().name(), n.agent().edge())));
@@ -119,7 +120,7 @@ public class StatusCommand implements Callable<Integer> {
     }
 
     static String running(HostStatus agent) {
-        long running = agent.components().stream().filter(c -> c.state() == HostStatus.ComponentState.RUNNING).count();
+        long running = agent.components().stream().filter(c -> c.state() == ComponentState.RUNNING).count();
         return running + "/" + agent.components().size();
     }
 }

@@ -1,5 +1,6 @@
 package mesh.controller;
 
+import mesh.model.ComponentState;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.ArrayList;
@@ -87,7 +88,7 @@ public class MeshStatus {
         if (agent.edge() != null && agent.edge().refused()) {
             return new NodeStatus(n, agent, null, false, "edge failing: " + agent.edge().error());
         }
-        List<String> notRunning = agent.components().stream().filter(c -> c.state() != HostStatus.ComponentState.RUNNING)
+        List<String> notRunning = agent.components().stream().filter(c -> c.state() != ComponentState.RUNNING)
                 .map(c -> c.name() + " (" + c.state() + (c.reason() == null ? "" : ": " + c.reason()) + ")").toList();
         if (!agent.converged() || agent.appliedGeneration() < agent.generation() || !notRunning.isEmpty()) {
             return new NodeStatus(n, agent, null, false,
@@ -97,8 +98,8 @@ public class MeshStatus {
     }
 
     /** A state that waiting alone does not end: the operator must look. */
-    static boolean failed(HostStatus.ComponentState state) {
-        return state == HostStatus.ComponentState.FAILING || state == HostStatus.ComponentState.CRASH_LOOPING
-                || state == HostStatus.ComponentState.UNHEALTHY;
+    static boolean failed(ComponentState state) {
+        return state == ComponentState.FAILING || state == ComponentState.CRASH_LOOPING
+                || state == ComponentState.UNHEALTHY;
     }
 }

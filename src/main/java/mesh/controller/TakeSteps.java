@@ -1,5 +1,6 @@
 package mesh.controller;
 
+import mesh.model.ComponentState;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -237,7 +238,7 @@ final class TakeSteps {
             try {
                 HostStatus s = agents.statusRefreshed(target, token);
                 List<HostStatus.Component> mine = s.components().stream().filter(c -> t.module().equals(c.module())).toList();
-                List<String> notYet = mine.stream().filter(c -> c.state() != HostStatus.ComponentState.RUNNING || c.error() != null)
+                List<String> notYet = mine.stream().filter(c -> c.state() != ComponentState.RUNNING || c.error() != null)
                         .map(c -> c.name() + " (" + (c.error() != null ? c.error() : c.state()) + ")").toList();
                 if (s.appliedGeneration() >= generation && !mine.isEmpty() && notYet.isEmpty()) {
                     return new TakePlan.Done();

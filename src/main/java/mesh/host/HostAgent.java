@@ -1,5 +1,6 @@
 package mesh.host;
 
+import mesh.model.ComponentState;
 import mesh.wire.HostStatus;
 
 import jakarta.annotation.PreDestroy;
@@ -246,7 +247,7 @@ public class HostAgent implements ModuleControl {
      * soon whether it runs, and a process that exits at once is seen crash-looping, not running.
      */
     private void lookAgainSoonIfStarting() {
-        boolean starting = status().components().stream().anyMatch(c -> c.state() == HostStatus.ComponentState.STARTING);
+        boolean starting = status().components().stream().anyMatch(c -> c.state() == ComponentState.STARTING);
         if (starting && settings.interval().compareTo(STARTING_LOOK) > 0 && lookAgain.compareAndSet(false, true)) {
             loop.schedule(() -> {
                 lookAgain.set(false);

@@ -1,5 +1,6 @@
 package mesh.install;
 
+import mesh.model.ComponentState;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -155,7 +156,7 @@ public final class SeatSteps implements InstallRunner.Steps {
         while (System.nanoTime() < deadline) {
             s = agent.awaitAgent(agentToken(), Duration.ofSeconds(30));
             List<HostStatus.Component> mine = s.components().stream().filter(c -> modules.contains(c.module())).toList();
-            if (!mine.isEmpty() && mine.stream().allMatch(c -> c.state() == HostStatus.ComponentState.RUNNING)) {
+            if (!mine.isEmpty() && mine.stream().allMatch(c -> c.state() == ComponentState.RUNNING)) {
                 return s;
             }
             AgentSetup.sleep(500);

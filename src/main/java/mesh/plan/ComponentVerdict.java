@@ -5,7 +5,7 @@ import java.time.Instant;
 import mesh.model.ComponentSpec;
 import mesh.model.HealthCheck;
 import mesh.model.Vitals;
-import mesh.wire.HostStatus.ComponentState;
+import mesh.model.ComponentState;
 
 /**
  * ComponentVerdict is where one declared component stands, decided from what the agent saw: a

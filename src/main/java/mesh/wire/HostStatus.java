@@ -1,10 +1,8 @@
 package mesh.wire;
 
-import com.fasterxml.jackson.annotation.JsonValue;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import mesh.model.ComponentSpec;
 import mesh.model.ContainerRequest;
@@ -12,6 +10,7 @@ import mesh.model.Declaration;
 import mesh.model.ObservedContainer;
 import mesh.model.SpecDigest;
 import mesh.model.Vitals;
+import mesh.model.ComponentState;
 import mesh.plan.ComponentVerdict;
 
 /**
@@ -70,26 +69,6 @@ public record HostStatus(String node, long generation, long appliedGeneration, b
      * when none runs), how often it was restarted, and its last exit status ({@code exit 1}, {@code signal 9}) and when.
      */
     public record Process(String state, long pid, int restarts, String lastExit, String lastExitAt, String nextStartAt) {
-    }
-
-    /**
-     * ComponentState is where a declared component stands (mesh.plan.ComponentVerdict decides it): running
-     * means running and healthy. In JSON, its lower-case name with a dash ({@code crash-looping}).
-     */
-    public enum ComponentState {
-        RUNNING, STARTING, UNHEALTHY, CRASH_LOOPING, FAILING, STOPPED, MISSING, OUTDATED,
-        /** Its module is fenced here by a take (docs/take.md): kept stopped whatever the declaration says. */
-        FENCED;
-
-        @JsonValue
-        public String json() {
-            return name().toLowerCase(Locale.ROOT).replace('_', '-');
-        }
-
-        @Override
-        public String toString() {
-            return json();
-        }
     }
 
     public static HostStatus of(String node, Declaration d, long applied, boolean converged, Instant lastPass,

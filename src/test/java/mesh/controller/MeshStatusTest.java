@@ -1,5 +1,6 @@
 package mesh.controller;
 
+import mesh.model.ComponentState;
 import mesh.wire.NodeStatus;
 import mesh.wire.NodeView;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -24,7 +25,7 @@ class MeshStatusTest {
     }
 
     static HostStatus.Component component(String name, String state, String error) {
-        return new HostStatus.Component(name, "m", HostStatus.ComponentState.valueOf(state.toUpperCase(java.util.Locale.ROOT)), "v1:x", "id", error);
+        return new HostStatus.Component(name, "m", ComponentState.valueOf(state.toUpperCase(java.util.Locale.ROOT)), "v1:x", "id", error);
     }
 
     static String verdict(NodeView n, HostStatus a, String error) {
@@ -79,11 +80,11 @@ class MeshStatusTest {
     /** A component that runs but is not healthy, or keeps crashing, needs attention, and its reason is shown whole. */
     @Test
     void unhealthyAndCrashLoopingComponentsAreFailingWithTheirReason() {
-        HostStatus.Component unhealthy = new HostStatus.Component("web", "m", HostStatus.ComponentState.UNHEALTHY, "v1:x",
+        HostStatus.Component unhealthy = new HostStatus.Component("web", "m", ComponentState.UNHEALTHY, "v1:x",
                 "id", null, null, "health check not passing after 3s: health command exited 1", 0, null);
-        HostStatus.Component looping = new HostStatus.Component("db", "m", HostStatus.ComponentState.CRASH_LOOPING, "v1:x",
+        HostStatus.Component looping = new HostStatus.Component("db", "m", ComponentState.CRASH_LOOPING, "v1:x",
                 "id", null, null, "4 restarts, last exit code 3", 4, "exit code 3");
-        HostStatus.Component starting = new HostStatus.Component("api", "m", HostStatus.ComponentState.STARTING, "v1:x",
+        HostStatus.Component starting = new HostStatus.Component("api", "m", ComponentState.STARTING, "v1:x",
                 "id", null, null, "health command exited 1", 0, null);
         assertEquals("attention: failing: web (unhealthy: health check not passing after 3s: health command exited 1), "
                 + "db (crash-looping: 4 restarts, last exit code 3)",

@@ -1,5 +1,6 @@
 package mesh.host;
 
+import mesh.model.ComponentState;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -70,7 +71,7 @@ class HostLoopIT {
 
     boolean allRunning() {
         var status = agent.status();
-        return status.converged() && status.components().stream().allMatch(c -> c.state() == HostStatus.ComponentState.RUNNING);
+        return status.converged() && status.components().stream().allMatch(c -> c.state() == ComponentState.RUNNING);
     }
 
     @Test

@@ -9,7 +9,7 @@ import java.util.List;
 import mesh.model.ComponentSpec;
 import mesh.model.HealthCheck;
 import mesh.model.Vitals;
-import mesh.wire.HostStatus.ComponentState;
+import mesh.model.ComponentState;
 import org.junit.jupiter.api.Test;
 
 /** ComponentVerdictTest: running means running and healthy; a crash loop and a failed apply are definite. */

@@ -1,5 +1,6 @@
 package mesh.wire;
 
+import mesh.model.ComponentState;
 import static mesh.model.Specs.component;
 import static mesh.model.Specs.declaration;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -21,10 +22,10 @@ class HostStatusTest {
         List<ObservedContainer> observed = List.of(
                 new ObservedContainer("c1", "gitea.web", "gitea", "x", null, 3, false, List.of()));
         HostStatus status = HostStatus.of("n1", d, 3, true, Instant.EPOCH, observed, Map.of(), Map.of(), Map.of(), 0, Instant.EPOCH, Set.of("gitea"));
-        assertEquals(List.of(HostStatus.ComponentState.FENCED, HostStatus.ComponentState.MISSING),
+        assertEquals(List.of(ComponentState.FENCED, ComponentState.MISSING),
                 status.components().stream().map(HostStatus.Component::state).toList());
         assertEquals("c1", status.components().get(0).containerId(), "the stopped container is still shown");
         HostStatus unfenced = HostStatus.of("n1", d, 3, true, Instant.EPOCH, observed, Map.of(), Map.of(), Map.of(), 0, Instant.EPOCH);
-        assertEquals(HostStatus.ComponentState.OUTDATED, unfenced.components().get(0).state());
+        assertEquals(ComponentState.OUTDATED, unfenced.components().get(0).state());
     }
 }

@@ -1,5 +1,6 @@
 package mesh.wire;
 
+import mesh.model.ComponentState;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.List;
@@ -26,12 +27,12 @@ class WireJsonTest {
     void componentStatesAreTheDocumentedWords() throws Exception {
         assertEquals(List.of("\"running\"", "\"starting\"", "\"unhealthy\"", "\"crash-looping\"", "\"failing\"",
                         "\"stopped\"", "\"missing\"", "\"outdated\"", "\"fenced\""),
-                List.of(HostStatus.ComponentState.values()).stream().map(DeclarationJson::write).toList());
+                List.of(ComponentState.values()).stream().map(DeclarationJson::write).toList());
         HostStatus.Component c = DeclarationJson.MAPPER.readValue("{\"name\":\"a\",\"module\":\"m\",\"state\":\"outdated\"}",
                 HostStatus.Component.class);
-        assertEquals(HostStatus.ComponentState.OUTDATED, c.state());
+        assertEquals(ComponentState.OUTDATED, c.state());
         assertEquals("outdated", c.state().toString(), "as messages show it");
-        assertEquals(HostStatus.ComponentState.CRASH_LOOPING, DeclarationJson.MAPPER.readValue(
+        assertEquals(ComponentState.CRASH_LOOPING, DeclarationJson.MAPPER.readValue(
                 "{\"name\":\"a\",\"module\":\"m\",\"state\":\"crash-looping\"}", HostStatus.Component.class).state());
     }
 
