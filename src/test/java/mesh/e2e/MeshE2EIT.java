@@ -364,7 +364,9 @@ class MeshE2EIT {
 
         assertEquals(1, push.exit(), push.toString());
         assertTrue(push.out().contains("g14: sent generation"), push.toString());
-        assertTrue(push.err().contains("mesh: not converged within 5 s: g14 (failing: broken.server ("), push.toString());
+        // a missing image is a definite failure: the wait stops early, naming node, component and image
+        assertTrue(push.err().contains("mesh: failed: g14/broken.server failing: image mesh-test/no-such-image:1 is not on this engine"),
+                push.toString());
         assertEquals(1, mesh("status").exit(), "status agrees");
 
         ok("unassign", "g14", "broken");
@@ -433,6 +435,11 @@ class MeshE2EIT {
                 JsonNode s = agentGet(name, "/v1/status");
                 if (!s.path("converged").asBoolean() || s.path("generation").asLong() != s.path("appliedGeneration").asLong()) {
                     return false;
+                }
+                for (JsonNode c : s.path("components")) {
+                    if ("starting".equals(c.path("state").asText())) {
+                        return false;   // running means healthy: a container up for an instant is starting (docs/health.md)
+                    }
                 }
             }
             return true;

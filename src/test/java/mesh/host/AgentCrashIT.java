@@ -161,6 +161,7 @@ class AgentCrashIT {
         assertEquals(201, agent.put(declaration(1)).status());
         JsonNode status = agent.awaitConverged(1, CONVERGE);
         note("generation 1 (create all): converged in %d ms", ms(t));
+        status = agent.awaitSettled(1, CONVERGE);   // running means healthy: wait out "starting" (docs/health.md)
         assertConverged(1, status);
         Map<String, String> markers = markers(volumeFiles(1));
         assertEquals(2 * COMPONENTS, markers.size(), () -> "expected a marker per component in its own and the shared volume: " + markers);
@@ -174,6 +175,7 @@ class AgentCrashIT {
         status = agent.awaitConverged(2, CONVERGE);
         long reference = ms(t);
         note("generation 2 (replace all, no kill, reference): converged in %d ms", reference);
+        status = agent.awaitSettled(2, CONVERGE);
         assertConverged(2, status);
         assertVolumes(2, markers);
 
@@ -224,6 +226,7 @@ class AgentCrashIT {
         note("%-5d %-4d %-8s %-8s %-95s %-22s %-9s %-10s %d ms", round, generation, putMs + " ms", "+" + delay + " ms",
                 atKill, logged, restartMs + " ms", convergeMs + " ms", ms(roundStart));
         try {
+            after = agent.awaitSettled(generation, CONVERGE);
             assertConverged(generation, after);
             assertVolumes(generation, markers);
             Map<String, String> now = new TreeMap<>();

@@ -166,6 +166,28 @@ final class AgentProcess implements AutoCloseable {
     }
 
     /**
+     * As {@link #awaitConverged}, and then until no component is {@code starting} any more: a container up for
+     * less than a few seconds is reported starting, not running (docs/health.md), so a test that checks
+     * "every component running" right after a convergence waits out that window first. Returns the last status.
+     */
+    JsonNode awaitSettled(long generation, Duration timeout) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        JsonNode s = awaitConverged(generation, timeout);
+        while (System.nanoTime() < deadline) {
+            boolean starting = false;
+            for (JsonNode c : s.path("components")) {
+                starting |= "starting".equals(c.path("state").asText());
+            }
+            if (!starting) {
+                return s;
+            }
+            Thread.sleep(200);
+            s = awaitConverged(generation, Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
+        }
+        return s;
+    }
+
+    /**
      * Polls {@code GET /v1/status} until the agent says converged at this generation; returns the
      * last status. Throws with the last status seen when the timeout passes.
      */

@@ -92,7 +92,9 @@ class HostApiIT {
     void awaitConverged(long generation) throws InterruptedException {
         PackagedMesh.await("generation " + generation + " applied", Duration.ofSeconds(30), () -> {
             var status = given().auth().oauth2(TOKEN).when().get("/v1/status").then().extract().jsonPath();
-            return status.getLong("appliedGeneration") == generation && status.getBoolean("converged");
+            // running means healthy, so a container up for an instant is "starting" (docs/health.md): wait it out too
+            return status.getLong("appliedGeneration") == generation && status.getBoolean("converged")
+                    && !status.getList("components.state").contains("starting");
         });
     }
 

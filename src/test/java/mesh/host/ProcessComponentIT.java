@@ -46,7 +46,7 @@ class ProcessComponentIT {
                     bed.container(bed.node + ".b", "one", List.of()));
             AgentProcess.Answer put = bed.agent.put(bed.declaration(components));
             assertEquals(201, put.status(), put.body());
-            JsonNode status = bed.agent.awaitConverged(bed.generation, Duration.ofSeconds(60));
+            JsonNode status = bed.agent.awaitSettled(bed.generation, Duration.ofSeconds(60));   // running means healthy: past "starting"
 
             assertEquals("one\n", bed.get(PORT, "/version.txt"), "the process answers on the node's address");
             String hosts = bed.get(PORT, "/hosts.txt");
