@@ -437,8 +437,12 @@ public final class DockerEngine implements Engine {
             boolean running = Boolean.TRUE.equals(state.getRunning()) && !Boolean.TRUE.equals(state.getRestarting());
             Long exit = state.getExitCodeLong();
             boolean ended = state.getFinishedAt() != null && !state.getFinishedAt().startsWith("0001-");
+            // The engine sets ExitCode back to 0 when it starts a container again, so while one runs its
+            // ExitCode is not how it last ended: only a container that is not running says that.
+            boolean saysExit = ended && exit != null
+                    && (!Boolean.TRUE.equals(state.getRunning()) || Boolean.TRUE.equals(state.getRestarting()));
             return new mesh.model.Vitals(running, inspect.getRestartCount() == null ? 0 : inspect.getRestartCount(),
-                    ended && exit != null ? "exit code " + exit : null, instant(state.getStartedAt()), null);
+                    saysExit ? "exit code " + exit : null, instant(state.getStartedAt()), null);
         });
     }
 

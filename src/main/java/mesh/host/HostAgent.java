@@ -220,7 +220,11 @@ public class HostAgent implements ModuleControl {
             } else {
                 done = true;
             }
-            lastVitals = new ComponentLook(engine, processes, pool).look(view.declaration(), lastObserved, clock.instant());
+            Map<String, mesh.model.Vitals> previous = lastVitals;
+            Map<String, mesh.model.Vitals> looked = new java.util.HashMap<>();
+            new ComponentLook(engine, processes, pool).look(view.declaration(), lastObserved, clock.instant())
+                    .forEach((name, v) -> looked.put(name, v.orLastExitOf(previous.get(name))));
+            lastVitals = Map.copyOf(looked);
             failures.noteComponents(failing, clock.instant());
             judgedGeneration = d.generation();
             pruneNetworks(d);

@@ -29,6 +29,17 @@ public record Vitals(boolean running, int restarts, String lastExit, Instant sta
         return new Vitals(running, restarts, lastExit, startedAt, failure, seenAt);
     }
 
+    /**
+     * These vitals, keeping how it last ended from the {@code previous} look when this look could not
+     * tell (a container that runs again does not say) and it has not been restarted fewer times since.
+     */
+    public Vitals orLastExitOf(Vitals previous) {
+        if (lastExit != null || previous == null || previous.lastExit() == null || previous.restarts() > restarts) {
+            return this;
+        }
+        return new Vitals(running, restarts, previous.lastExit(), startedAt, healthFailure, seenAt);
+    }
+
     /** These vitals, as seen at {@code at}. */
     public Vitals seenAt(Instant at) {
         return new Vitals(running, restarts, lastExit, startedAt, healthFailure, at);

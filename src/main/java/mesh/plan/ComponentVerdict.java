@@ -55,6 +55,11 @@ public record ComponentVerdict(ComponentState state, String reason) {
         }
         boolean freshlyStarted = vitals.startedAt() == null || vitals.startedAt().plus(SETTLED).isAfter(now);
         if (vitals.restarts() >= CRASH_LOOP_RESTARTS && (!vitals.running() || freshlyStarted)) {
+            if (vitals.running() && vitals.lastExit() == null) {
+                // up again and how it ended not seen yet: the next look (a second later) says, so the verdict names it
+                return new ComponentVerdict(ComponentState.STARTING, "restarted " + vitals.restarts()
+                        + " times; how it last ended is not seen yet");
+            }
             return new ComponentVerdict(ComponentState.CRASH_LOOPING, vitals.restarts() + " restarts"
                     + (vitals.lastExit() == null ? "" : ", last " + vitals.lastExit()));
         }

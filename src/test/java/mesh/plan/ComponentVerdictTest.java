@@ -51,6 +51,26 @@ class ComponentVerdictTest {
         assertEquals(ComponentState.STOPPED, judge(CHECK, new Vitals(false, 2, "exit code 7", null, null), null).state());
     }
 
+    /**
+     * A container that runs again says nothing of how it ended (the engine resets its exit code at start): a
+     * loop is not named until a look sees how it ended, and a look that cannot tell keeps what an earlier one saw.
+     */
+    @Test
+    void aCrashLoopIsNamedWithTheExitALookSawNeverWithTheResetOne() {
+        Vitals upAgain = new Vitals(true, 3, null, NOW.minusMillis(300), null, NOW);
+        ComponentVerdict unseen = judge(CHECK, upAgain, null);
+        assertEquals(ComponentState.STARTING, unseen.state(), unseen.toString());
+        assertEquals(false, unseen.definite());
+
+        Vitals earlier = new Vitals(false, 2, "exit code 3", null, null, NOW.minusSeconds(1));
+        ComponentVerdict named = judge(CHECK, upAgain.orLastExitOf(earlier), null);
+        assertEquals(ComponentState.CRASH_LOOPING, named.state());
+        assertEquals("3 restarts, last exit code 3", named.reason());
+
+        Vitals replaced = new Vitals(true, 0, null, NOW.minusSeconds(1), null, NOW);
+        assertEquals(null, replaced.orLastExitOf(earlier).lastExit(), "a new container (fewer restarts) keeps nothing of the old one");
+    }
+
     @Test
     void aFailedApplyComesFirstAndIsDefinite() {
         ComponentVerdict failing = judge(CHECK, null, "image x:1 is not on this engine and pulling it failed: Get \"https://r/\": no");
