@@ -1,14 +1,15 @@
 package mesh.host;
 
+import mesh.host.records.DurableFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
+
+
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
+
+
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -42,18 +43,7 @@ public final class DeclarationRecords {
     public synchronized DeclarationRecord write(Declaration d, Instant receivedAt) {
         DeclarationRecord record = new DeclarationRecord(d.generation(), receivedAt.toString(), d);
         try {
-            Files.createDirectories(dir);
-            Path tmp = dir.resolve(".incoming-" + d.generation() + ".tmp");
-            byte[] bytes = DeclarationJson.writePretty(record).getBytes(StandardCharsets.UTF_8);
-            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                    StandardOpenOption.TRUNCATE_EXISTING)) {
-                ch.write(ByteBuffer.wrap(bytes));
-                ch.force(true);
-            }
-            Files.move(tmp, file(d.generation()), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            try (FileChannel folder = FileChannel.open(dir, StandardOpenOption.READ)) {
-                folder.force(true);
-            }
+            DurableFile.write(file(d.generation()), DeclarationJson.writePretty(record).getBytes(StandardCharsets.UTF_8));
             last = Math.max(lastGeneration(), d.generation());
             return record;
         } catch (IOException e) {

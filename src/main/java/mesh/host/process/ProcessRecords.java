@@ -1,14 +1,15 @@
 package mesh.host.process;
 
+import mesh.host.records.DurableFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
+
+
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
+
+
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -47,19 +48,8 @@ public final class ProcessRecords {
     public void write(ProcessRecord record) {
         Path file = file(record.component());
         try {
-            Files.createDirectories(dir);
-            Path tmp = dir.resolve("." + record.component() + ".tmp");
-            byte[] bytes = DeclarationJson.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(record)
-                    .getBytes(StandardCharsets.UTF_8);
-            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                    StandardOpenOption.TRUNCATE_EXISTING)) {
-                ch.write(ByteBuffer.wrap(bytes));
-                ch.force(true);
-            }
-            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            try (FileChannel folder = FileChannel.open(dir, StandardOpenOption.READ)) {
-                folder.force(true);
-            }
+            DurableFile.write(file, DeclarationJson.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(record)
+                    .getBytes(StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the process record of " + record.component() + " in " + file, e);
         }

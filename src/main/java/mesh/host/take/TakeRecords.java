@@ -1,14 +1,15 @@
 package mesh.host.take;
 
+import mesh.host.records.DurableFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
+
+
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
+
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -86,18 +87,7 @@ public final class TakeRecords {
 
     private void write(TakeState s) {
         try {
-            Files.createDirectories(dir);
-            Path tmp = dir.resolve(".incoming-" + s.module() + ".tmp");
-            byte[] bytes = DeclarationJson.writePretty(s).getBytes(StandardCharsets.UTF_8);
-            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                    StandardOpenOption.TRUNCATE_EXISTING)) {
-                ch.write(ByteBuffer.wrap(bytes));
-                ch.force(true);
-            }
-            Files.move(tmp, file(s.module()), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            try (FileChannel folder = FileChannel.open(dir, StandardOpenOption.READ)) {
-                folder.force(true);
-            }
+            DurableFile.write(file(s.module()), DeclarationJson.writePretty(s).getBytes(StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot record the take state of module " + s.module() + " in " + dir, e);
         }
