@@ -71,22 +71,11 @@ public record HostStatus(String node, long generation, long appliedGeneration, b
     public record Process(String state, long pid, int restarts, String lastExit, String lastExitAt, String nextStartAt) {
     }
 
-    public static HostStatus of(String node, Declaration d, long applied, boolean converged, Instant lastPass,
-                         List<ObservedContainer> observed, Map<String, String> failures) {
-        return of(node, d, applied, converged, lastPass, observed, failures, Map.of(), Map.of(), 0, Instant.now());
-    }
-
     /**
-     * As above, with what the supervisor says of each process and what the agent saw of each component
-     * ({@link Vitals}, by name) at its pass over generation {@code judged}; states are decided as of {@code now}.
+     * The agent's status: what the supervisor says of each process and what the agent saw of each component
+     * ({@link Vitals}, by name) at its pass over generation {@code judged}, states decided as of {@code now};
+     * the components of the {@code fenced} modules are in state "fenced" (a take keeps them stopped).
      */
-    public static HostStatus of(String node, Declaration d, long applied, boolean converged, Instant lastPass,
-                                List<ObservedContainer> observed, Map<String, String> failures,
-                                Map<String, Process> processes, Map<String, Vitals> vitals, long judged, Instant now) {
-        return of(node, d, applied, converged, lastPass, observed, failures, processes, vitals, judged, now, java.util.Set.of());
-    }
-
-    /** As above; the components of the {@code fenced} modules are in state "fenced" (a take keeps them stopped). */
     public static HostStatus of(String node, Declaration d, long applied, boolean converged, Instant lastPass,
                                 List<ObservedContainer> observed, Map<String, String> failures,
                                 Map<String, Process> processes, Map<String, Vitals> vitals, long judged, Instant now,

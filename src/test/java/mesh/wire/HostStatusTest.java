@@ -25,7 +25,7 @@ class HostStatusTest {
         assertEquals(List.of(ComponentState.FENCED, ComponentState.MISSING),
                 status.components().stream().map(HostStatus.Component::state).toList());
         assertEquals("c1", status.components().get(0).containerId(), "the stopped container is still shown");
-        HostStatus unfenced = HostStatus.of("n1", d, 3, true, Instant.EPOCH, observed, Map.of(), Map.of(), Map.of(), 0, Instant.EPOCH);
+        HostStatus unfenced = HostStatus.of("n1", d, 3, true, Instant.EPOCH, observed, Map.of(), Map.of(), Map.of(), 0, Instant.EPOCH, Set.of());
         assertEquals(ComponentState.OUTDATED, unfenced.components().get(0).state());
     }
 }
