@@ -95,6 +95,7 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
     mesh.wire.VolumeManifest.class,
     mesh.wire.VolumeManifest.Entry.class,
     mesh.wire.VolumeView.class,
+    mesh.model.PushOrigin.class,
     com.github.dockerjava.api.model.Info.class,
     com.github.dockerjava.api.model.InfoRegistryConfig.class,
     com.github.dockerjava.api.model.InfoRegistryConfig.IndexConfig.class,

@@ -14,7 +14,8 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "audit", mixinStandardHelpOptions = true,
         description = {"Every write to the mesh, oldest first: when, by which operator token (its name), the verb",
-            "and what changed. Recorded by the controller with the change itself. Uses MESH_CONTROLLER and MESH_TOKEN."})
+            "and what changed. Recorded by the controller with the change itself. A push's ID is the one a host's",
+            "'mesh host history' names it by (push 42). Uses MESH_CONTROLLER and MESH_TOKEN."})
 public class AuditCommand implements Callable<Integer> {
 
     @Spec
@@ -43,8 +44,9 @@ public class AuditCommand implements Callable<Integer> {
             output.json(spec, entries);
             return ExitCodes.OK;
         }
-        output.table(spec, List.of("TIME", "TOKEN", "VERB", "CHANGE"),
-                entries.stream().map(e -> List.of(e.at(), e.token(), e.verb(), e.change())).toList());
+        output.table(spec, List.of("ID", "TIME", "TOKEN", "VERB", "CHANGE"), entries.stream()
+                .map(e -> List.of(java.util.Objects.toString(e.id(), "-"), e.at(), e.token(), e.verb(), e.change()))
+                .toList());
         return ExitCodes.OK;
     }
 }

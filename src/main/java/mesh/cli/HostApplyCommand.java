@@ -57,7 +57,7 @@ public class HostApplyCommand implements Callable<Integer> {
                 print(PlanView.of(intake.preview(d)), null);
                 return ExitCodes.OK;
             }
-            HostIntake.Once once = intake.applyOnce(d, line -> {
+            HostIntake.Once once = intake.applyOnce(d, file.toAbsolutePath().normalize().toString(), line -> {
                 if (!format.json()) {
                     output.line(spec, line);
                 }

@@ -19,7 +19,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "history",
         mixinStandardHelpOptions = true,
         description = {"List the declarations this host accepted, or show what changed between two.",
-            "  mesh host history            every generation kept, newest last",
+            "  mesh host history            every generation kept, newest last, and where it came from:",
+            "                               pushed by alice (push 42), or from file F on this node",
             "  mesh host history A B        components added, removed and changed from A to B, each changed",
             "                               field with its value before and after (old -> new)",
             "  mesh host history --last     the same for the last two generations",
@@ -70,7 +71,7 @@ public class HostHistoryCommand implements Callable<Integer> {
         List<DeclarationRecord> all = kept.stream().map(g -> records.read(g).orElseThrow()).toList();
         if (format.json()) {
             output.json(spec, all.stream().map(r -> new Entry(r.generation(), r.receivedAt(),
-                    r.declaration().components().size())).toList());
+                    r.declaration().components().size(), r.declaration().push(), r.file())).toList());
             return;
         }
         if (all.isEmpty()) {
@@ -78,9 +79,9 @@ public class HostHistoryCommand implements Callable<Integer> {
             return;
         }
         java.time.Instant now = java.time.Instant.now();
-        output.table(spec, List.of("GENERATION", "RECEIVED", "COMPONENTS"), all.stream()
+        output.table(spec, List.of("GENERATION", "RECEIVED", "COMPONENTS", "FROM"), all.stream()
                 .map(r -> List.of(Long.toString(r.generation()), Times.when(r.receivedAt(), now),
-                        Integer.toString(r.declaration().components().size())))
+                        Integer.toString(r.declaration().components().size()), DeclarationRecord.origin(r)))
                 .toList());
     }
 
@@ -115,7 +116,10 @@ public class HostHistoryCommand implements Callable<Integer> {
                 new VerbFailure("no declaration of generation " + generation + " is kept in " + records.dir()));
     }
 
-    /** Entry is one line of the listing in {@code -o json}. */
-    public record Entry(long generation, String receivedAt, int components) {
+    /**
+     * Entry is one line of the listing in {@code -o json}: as the agent's {@code GET /v1/declarations}
+     * ({@link mesh.wire.Kept}), the push that sent it or the file it was applied from.
+     */
+    public record Entry(long generation, String receivedAt, int components, mesh.model.PushOrigin push, String file) {
     }
 }

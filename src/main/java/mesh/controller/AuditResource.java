@@ -35,6 +35,6 @@ public class AuditResource {
                     + since + "'"));
         }
         return store.inTransaction(c -> trust.audit(c, from)).stream()
-                .map(r -> new AuditEntry(r.at().toString(), r.token(), r.verb(), r.change())).toList();
+                .map(r -> new AuditEntry(r.id(), r.at().toString(), r.token(), r.verb(), r.change())).toList();
     }
 }

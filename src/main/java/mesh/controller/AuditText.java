@@ -91,6 +91,11 @@ final class AuditText {
         return "sent " + String.join(", ", nodes);
     }
 
+    /** A take's push: as {@link #push(Map)}, naming the take (its module and epoch). */
+    static String push(Map<String, Long> sent, String take, long epoch) {
+        return push(sent) + " for the take of " + take + ", epoch " + epoch;
+    }
+
     private static void change(List<String> changes, String what, String before, String after) {
         change(changes, what, before, after, "nowhere");
     }

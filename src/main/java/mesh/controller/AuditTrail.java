@@ -29,8 +29,9 @@ public class AuditTrail {
     @Inject
     Operator operator;
 
-    public void record(Connection c, String verb, String change) throws SQLException {
-        trust.record(c, who(), verb, change);
+    /** Records one write by the current request's token; returns the record's id ({@code mesh audit} shows it). */
+    public long record(Connection c, String verb, String change) throws SQLException {
+        return trust.record(c, who(), verb, change);
     }
 
     /** The name of the token of the current request, or {@value #CONTROLLER} outside one. */

@@ -2,14 +2,18 @@ package mesh.controller;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import mesh.model.Conflict;
+import mesh.model.Declaration;
 import mesh.model.Node;
 import mesh.model.NotFound;
+import mesh.model.PushOrigin;
 import mesh.plan.BundlePins;
 import mesh.plan.MeshPlan;
 import mesh.plan.MeshPlanner;
@@ -46,6 +50,11 @@ public class MeshPush {
 
     /** Plans every node and sends each that differs from what it acknowledged, named or not (see {@link PushDecision}). */
     public PushReport push(List<String> named, boolean dryRun, boolean yes) {
+        return push(named, dryRun, yes, null);
+    }
+
+    /** The same, for a take ({@code take}, null for none): its declarations name the take and its epoch. */
+    public PushReport push(List<String> named, boolean dryRun, boolean yes, mesh.plan.Take take) {
         try (PushLock lock = store.lockPushes()) {
             refuseWhileATakeStarts();
             MeshStore.PushSnapshot s = store.pushSnapshot();
@@ -70,7 +79,7 @@ public class MeshPush {
             });
             List<String> notes = new ArrayList<>(choice.notes());
             List<PushReport.NodeResult> results = dryRun ? PushResults.previewed(choice.targets(), previews)
-                    : send(plan, choice.targets(), s.tokens(), notes);
+                    : send(plan, choice.targets(), s.tokens(), notes, take);
             choice.unchanged().forEach(n -> results.add(new PushReport.NodeResult(n, PushReport.Outcome.UNCHANGED, 0, false, null, null)));
             return new PushReport(dryRun, verdict.replacements(), results, notes);
         }
@@ -81,21 +90,18 @@ public class MeshPush {
      * generation is recorded before sending, so it only grows even if this controller dies mid-push.
      */
     private List<PushReport.NodeResult> send(MeshPlan plan, List<PushDecision.Target> targets, Map<String, String> tokens,
-                                             List<String> notes) {
-        store.inTransaction(c -> {
+                                             List<String> notes, mesh.plan.Take take) {
+        PushOrigin origin = store.inTransaction(c -> {
             store.replaceRoster(c, List.copyOf(plan.roster().values()));
             Map<String, Long> sent = new LinkedHashMap<>();
             for (PushDecision.Target t : targets) {
                 store.recordSent(c, t.node().name(), t.declaration().generation());
                 sent.put(t.node().name(), t.declaration().generation());
             }
-            if (!sent.isEmpty()) {
-                audit.record(c, "push", AuditText.push(sent));
-            }
-            return null;
+            return sent.isEmpty() ? null : recordPush(c, sent, take);
         });
         Map<String, Object> answers = ask(targets, PushDecision.Target::node,
-                t -> agents.pushGrowing(t.node(), tokens.get(t.node().name()), t.declaration()));
+                t -> sendNamed(t.node(), tokens.get(t.node().name()), t.declaration().withPush(origin)));
         List<PushReport.NodeResult> results = PushResults.sent(targets, answers);
         answers.values().stream().filter(String.class::isInstance).forEach(e -> LOG.warnf("push: %s", e));
         notes.addAll(PushResults.acceptedNotes(targets, answers));
@@ -118,6 +124,43 @@ public class MeshPush {
                     + e.getMessage() + "; the next push sends them again", e);
         }
         return results;
+    }
+
+    /**
+     * Records a push in the audit trail (in the transaction that records its generations) and
+     * returns its name, which each declaration it sends carries (docs/trust.md, "Which push").
+     */
+    private PushOrigin recordPush(Connection c, Map<String, Long> sent, mesh.plan.Take take) throws SQLException {
+        if (take == null) {
+            return PushOrigin.of(audit.record(c, "push", AuditText.push(sent)), audit.who());
+        }
+        return PushOrigin.ofTake(audit.record(c, "push", AuditText.push(sent, take.module(), take.epoch())), audit.who(),
+                take.module(), take.epoch());
+    }
+
+    /**
+     * Records that a take sends its target {@code d} outside a push (its start declaration): the
+     * generation, as a push records it, and an audit row; returns {@code d} named as that push.
+     */
+    Declaration recordTakeSend(mesh.plan.Take take, Declaration d) {
+        return store.inTransaction(c -> {
+            store.recordSent(c, d.node(), d.generation());
+            return d.withPush(recordPush(c, Map.of(d.node(), d.generation()), take));
+        });
+    }
+
+    /**
+     * Sends a declaration that names its push ({@link AgentClient#pushGrowing}); an agent older than
+     * named pushes refuses the name, and gets the declaration again without it ({@link PushDecision#unnamed}).
+     */
+    Accepted sendNamed(Node node, String token, Declaration d) {
+        try {
+            return agents.pushGrowing(node, token, d);
+        } catch (AgentClient.Unreachable refused) {
+            Declaration unnamed = PushDecision.unnamed(d, refused.status(), refused.getMessage()).orElseThrow(() -> refused);
+            LOG.infof("push: node %s's agent does not take named pushes (an older mesh); sent without the name", node.name());
+            return agents.pushGrowing(node, token, unnamed);
+        }
     }
 
     /**

@@ -196,11 +196,7 @@ final class TakeSteps {
                     .findFirst().orElse(0);
             Declaration d = TakeStart.declaration(now, asTaken, t.module(), target, last);
             String content = DeclarationJson.write(new Declaration(d.node(), d.address(), 0, d.components(), d.registry(), d.edge()));
-            store.inTransaction(c -> {
-                store.recordSent(c, t.to(), d.generation());
-                return null;
-            });
-            Accepted a = agents.pushGrowing(target, w.token(t.to()), d);
+            Accepted a = pushes.sendNamed(target, w.token(t.to()), pushes.recordTakeSend(t, d));
             generation = a.generation();
             store.inTransaction(c -> {
                 store.recordSent(c, t.to(), a.generation());
@@ -277,7 +273,7 @@ final class TakeSteps {
 
     /** The push after the switch: the target, the source and the binders differ, and nothing else should. */
     private TakePlan.Outcome push(Take t) {
-        PushReport report = pushWaiting(List.of());
+        PushReport report = pushWaiting(List.of(), t);
         List<String> behind = report.nodes().stream().filter(n -> n.outcome() == PushReport.Outcome.BEHIND)
                 .map(n -> n.node() + " (" + n.error() + ")").toList();
         if (report.nodes().stream().anyMatch(n -> n.node().equals(t.to()) && n.outcome() == PushReport.Outcome.BEHIND)) {
@@ -286,11 +282,11 @@ final class TakeSteps {
         return new TakePlan.Done();
     }
 
-    private PushReport pushWaiting(List<String> named) {
+    private PushReport pushWaiting(List<String> named, Take t) {
         long deadline = System.nanoTime() + PUSH_WAIT.toNanos();
         while (true) {
             try {
-                return pushes.push(named, false, true);
+                return pushes.push(named, false, true, t);
             } catch (Conflict busy) {
                 if (System.nanoTime() > deadline || !busy.getMessage().startsWith("another push")) {
                     throw busy;
@@ -318,7 +314,7 @@ final class TakeSteps {
      */
     private TakePlan.Outcome stopTarget(Take t, Where w) {
         calls.fence(w.node(t.to()), w.token(t.to()), t.module(), t.epoch());
-        PushReport report = pushWaiting(List.of(t.to()));
+        PushReport report = pushWaiting(List.of(t.to()), t);
         return report.nodes().stream().filter(n -> n.node().equals(t.to()) && n.outcome() == PushReport.Outcome.BEHIND)
                 .findFirst().<TakePlan.Outcome>map(n -> new TakePlan.Failed("node " + t.to() + " was not sent its"
                         + " declaration without the module: " + n.error())).orElse(new TakePlan.Done());

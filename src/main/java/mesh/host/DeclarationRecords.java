@@ -41,7 +41,12 @@ public final class DeclarationRecords {
     }
 
     public synchronized DeclarationRecord write(Declaration d, Instant receivedAt) {
-        DeclarationRecord record = new DeclarationRecord(d.generation(), receivedAt.toString(), d);
+        return write(d, receivedAt, null);
+    }
+
+    /** Records a declaration read from {@code file} by {@code mesh host apply} (null: a push). */
+    public synchronized DeclarationRecord write(Declaration d, Instant receivedAt, String file) {
+        DeclarationRecord record = new DeclarationRecord(d.generation(), receivedAt.toString(), d, file);
         try {
             DurableFile.write(file(d.generation()), DeclarationJson.writePretty(record).getBytes(StandardCharsets.UTF_8));
             last = Math.max(lastGeneration(), d.generation());

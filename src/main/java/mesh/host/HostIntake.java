@@ -75,14 +75,19 @@ public final class HostIntake implements AutoCloseable {
      * records it durably. {@code whileHeld} runs before anyone else can take one, so the caller can
      * make it the desired state without a newer push overtaking it.
      */
-    public synchronized DeclarationRecord accept(Declaration d, Consumer<Declaration> whileHeld) {
+    public DeclarationRecord accept(Declaration d, Consumer<Declaration> whileHeld) {
+        return accept(d, null, whileHeld);
+    }
+
+    /** As {@link #accept(Declaration, Consumer)}, for a declaration read from {@code file} (null: a push). */
+    synchronized DeclarationRecord accept(Declaration d, String file, Consumer<Declaration> whileHeld) {
         requireOwnNode(d);
         long last = records.lastGeneration();
         if (d.generation() <= last) {
             throw new DeclarationRefused(DeclarationRefused.Reason.NOT_NEWER, "generation " + d.generation()
                     + " is not newer than the last accepted, " + last + "; nothing was changed");
         }
-        DeclarationRecord record = records.write(d, clock.instant());
+        DeclarationRecord record = records.write(d, clock.instant(), file);
         whileHeld.accept(d);
         return record;
     }
@@ -144,10 +149,18 @@ public final class HostIntake implements AutoCloseable {
      * line per change to {@code log}. A component that fails fails only itself and what waits on it.
      */
     public Once applyOnce(Declaration d, Consumer<String> log) {
+        return applyOnce(d, null, log);
+    }
+
+    /**
+     * As {@link #applyOnce(Declaration, Consumer)}, for a declaration read from {@code file} on this
+     * node: its record names the file ({@link DeclarationRecord#file}).
+     */
+    public Once applyOnce(Declaration d, String file, Consumer<String> log) {
         requireOwnNode(d);
         boolean again = records.latest().map(r -> r.declaration().equals(d)).orElse(false);
         if (!again) {
-            accept(d, taken -> { });
+            accept(d, file, taken -> { });
         }
         HostPlan plan;
         Declaration allowed;

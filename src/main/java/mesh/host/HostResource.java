@@ -81,7 +81,8 @@ public class HostResource {
     public List<Kept> declarations() {
         return agent.records().generations().stream()
                 .map(g -> agent.records().read(g).orElseThrow())
-                .map(r -> new Kept(r.generation(), r.receivedAt(), r.declaration().components().size()))
+                .map(r -> new Kept(r.generation(), r.receivedAt(), r.declaration().components().size(),
+                        r.declaration().push(), r.file()))
                 .toList();
     }
 

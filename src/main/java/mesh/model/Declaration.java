@@ -15,12 +15,20 @@ import java.util.Optional;
  * @param registry   the artifact store (module mesh-registry) the agent fetches bundles from, e.g.
  *                   {@code http://10.77.0.11:5000}; set when a component is a process, else null
  * @param edge       the routes this node's edge serves; null on a node that is no edge
+ * @param push       which push sent it ({@link PushOrigin}); null from a file, or from a controller
+ *                   that does not name its pushes. Not part of any digest or compared content
  */
 public record Declaration(String node, String address, long generation, List<ComponentSpec> components,
-                          String registry, EdgeTable edge) {
+                          String registry, EdgeTable edge, PushOrigin push) {
 
     public Declaration {
         components = components == null ? List.of() : List.copyOf(components);
+    }
+
+    /** A declaration that names no push. */
+    public Declaration(String node, String address, long generation, List<ComponentSpec> components,
+                       String registry, EdgeTable edge) {
+        this(node, address, generation, components, registry, edge, null);
     }
 
     /** A declaration of containers only, and no edge. */
@@ -36,6 +44,11 @@ public record Declaration(String node, String address, long generation, List<Com
     /** A declaration of containers only, for an edge node. */
     public Declaration(String node, String address, long generation, List<ComponentSpec> components, EdgeTable edge) {
         this(node, address, generation, components, null, edge);
+    }
+
+    /** This declaration as sent by {@code origin} (null: naming no push). */
+    public Declaration withPush(PushOrigin origin) {
+        return new Declaration(node, address, generation, components, registry, edge, origin);
     }
 
     public Optional<ComponentSpec> component(String name) {

@@ -40,6 +40,22 @@ public final class DeclarationCheck {
         return problems(d, false);
     }
 
+    /** A named push must name its audit id and token, and a take's push its epoch. */
+    private static void pushProblems(PushOrigin push, List<String> problems) {
+        if (push == null) {
+            return;
+        }
+        if (push.id() < 1) {
+            problems.add("push.id: must be 1 or more, got " + push.id());
+        }
+        if (push.by() == null || push.by().isBlank()) {
+            problems.add("push.by: is required (the operator token's name, or controller)");
+        }
+        if ((push.take() == null) != (push.epoch() == null)) {
+            problems.add("push: take and epoch go together, got take " + quoted(push.take()) + " and epoch " + push.epoch());
+        }
+    }
+
     private static List<String> problems(Declaration d, boolean pinned) {
         List<String> problems = new ArrayList<>();
         if (pinned && d.registry() != null && !d.registry().matches("https?://[^\\s/]+(/[^\\s]*)?")) {
@@ -59,6 +75,7 @@ public final class DeclarationCheck {
         if (d.generation() < 1) {
             problems.add("generation: must be 1 or more, got " + d.generation());
         }
+        pushProblems(d.push(), problems);
         Set<String> names = new HashSet<>();
         Map<Integer, String> portOwners = new HashMap<>();
         for (int i = 0; i < d.components().size(); i++) {

@@ -164,7 +164,20 @@ public final class PushDecision {
             return Optional.empty();
         }
         return Optional.of(new Declaration(sent.node(), sent.address(), agentNewest + 1, sent.components(), sent.registry(),
-                sent.edge()));
+                sent.edge(), sent.push()));
+    }
+
+    /**
+     * The declaration to send again when an agent refused {@code sent} for naming its push: an agent
+     * of a mesh older than named pushes reads declarations strictly and answers 400 "unknown field
+     * 'push'". It gets the same declaration without the name (its records then do not say who
+     * pushed). Empty for any other refusal, and for a declaration that names no push.
+     */
+    public static Optional<Declaration> unnamed(Declaration sent, int status, String refusal) {
+        if (sent.push() == null || status != 400 || refusal == null || !refusal.contains("unknown field 'push'")) {
+            return Optional.empty();
+        }
+        return Optional.of(sent.withPush(null));
     }
 
     /** The note when a node accepted another generation than planned (it was sent again, numbered after its newest). */

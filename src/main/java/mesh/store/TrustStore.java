@@ -93,12 +93,17 @@ public class TrustStore {
         }
     }
 
-    public void record(Connection c, String token, String verb, String change) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement("insert into audit (token, verb, change) values (?, ?, ?)")) {
+    /** Records one write and returns its id (what a push is named by in the declarations it sends). */
+    public long record(Connection c, String token, String verb, String change) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement(
+                "insert into audit (token, verb, change) values (?, ?, ?) returning id")) {
             s.setString(1, token);
             s.setString(2, verb);
             s.setString(3, change);
-            s.executeUpdate();
+            try (ResultSet r = s.executeQuery()) {
+                r.next();
+                return r.getLong(1);
+            }
         }
     }
 

@@ -53,5 +53,6 @@ class AuditTextTest {
         sent.put("ace", 3L);
         sent.put("novox", 7L);
         assertEquals("sent ace generation 3, novox generation 7", AuditText.push(sent));
+        assertEquals("sent ace generation 3, novox generation 7 for the take of web, epoch 5", AuditText.push(sent, "web", 5));
     }
 }

@@ -1,6 +1,8 @@
 package mesh.plan;
 
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,7 +12,9 @@ import java.util.Optional;
 import mesh.model.ComponentSpec;
 import mesh.model.Declaration;
 import mesh.model.DeclarationJson;
+import mesh.model.EdgeTable;
 import mesh.model.Node;
+import mesh.model.PushOrigin;
 import mesh.model.Specs;
 import mesh.plan.PushDecision.Reason;
 import mesh.plan.PushDecision.Target;
@@ -124,6 +128,36 @@ class PushDecisionTest {
         assertEquals(Optional.of(new Declaration("ace", "10.77.0.12", 10, List.of(WEB))), PushDecision.resend(sent, 9));
         assertEquals(Optional.of(new Declaration("ace", "10.77.0.12", 5, List.of(WEB))), PushDecision.resend(sent, 4));
         assertEquals(Optional.empty(), PushDecision.resend(sent, 3), "an older agent's refusal stands");
+    }
+
+    @Test
+    void aResendKeepsThePushsName() {
+        Declaration sent = new Declaration("ace", "10.77.0.12", 4, List.of(WEB)).withPush(PushOrigin.of(42, "alice"));
+        assertEquals(Optional.of(PushOrigin.of(42, "alice")), PushDecision.resend(sent, 9).map(Declaration::push));
+    }
+
+    /** The old agent's record: a declaration's fields before pushes were named, read as strictly as it reads them. */
+    record OlderDeclaration(String node, String address, long generation, List<ComponentSpec> components,
+                            String registry, EdgeTable edge) {
+    }
+
+    @Test
+    void anOlderAgentThatRefusesTheNameGetsTheDeclarationWithoutIt() {
+        Declaration named = new Declaration("ace", "10.77.0.12", 4, List.of(WEB)).withPush(PushOrigin.of(42, "alice"));
+        // what an agent older than named pushes answers (400), made by its own strict reading
+        com.fasterxml.jackson.core.JsonProcessingException e = assertThrows(com.fasterxml.jackson.core.JsonProcessingException.class,
+                () -> DeclarationJson.MAPPER.readValue(DeclarationJson.write(named), OlderDeclaration.class));
+        String refusal = "node ace's agent refused (400): " + DeclarationJson.describe(e);
+        Declaration again = PushDecision.unnamed(named, 400, refusal).orElseThrow(() -> new AssertionError(refusal));
+        assertEquals(named.withPush(null), again);
+        assertEquals(new OlderDeclaration("ace", "10.77.0.12", 4, List.of(WEB), null, null),
+                assertDoesNotThrow(() -> DeclarationJson.MAPPER.readValue(DeclarationJson.write(again), OlderDeclaration.class)),
+                "the older agent reads what is sent again");
+
+        assertEquals(Optional.empty(), PushDecision.unnamed(named, 409, refusal), "only a 400");
+        assertEquals(Optional.empty(), PushDecision.unnamed(named, 400, "node ace's agent refused (400): unknown field 'imgae'"),
+                "only the name's refusal");
+        assertEquals(Optional.empty(), PushDecision.unnamed(again, 400, refusal), "a declaration without a name is not sent again");
     }
 
     @Test

@@ -29,7 +29,7 @@ public final class FenceFilter {
                 : new ComponentSpec(c.module(), c.name(), c.image(), c.bundle(), c.args(), c.env(), c.volumes(), c.ports(),
                         c.hosts(), c.health(), c.after().stream().filter(names::contains).toList(), c.stopTimeoutSeconds(),
                         c.network())).toList();
-        return new Declaration(d.node(), d.address(), d.generation(), components, d.registry(), d.edge());
+        return new Declaration(d.node(), d.address(), d.generation(), components, d.registry(), d.edge(), d.push());
     }
 
     /** What the engine and the supervisor show, without the fenced modules' components. */
