@@ -190,5 +190,10 @@ class MeshCliTest {
         LaunchResult table = launcher.launch("host", "history", "--config", config.toString());
         assertTrue(table.getOutput().contains(" UTC, "), table.getOutput());
         assertTrue(!table.getOutput().contains(exact), "people get seconds, not nanoseconds: " + table.getOutput());
+        // each generation says it came from its file on this node, in words and in JSON
+        assertTrue(table.getOutput().lines().anyMatch(l -> l.startsWith("2 ") && l.endsWith(
+                "from file " + state.resolve("g2.json") + " on this node (mesh host apply)")), table.getOutput());
+        assertEquals(state.resolve("g1.json").toString(),
+                new com.fasterxml.jackson.databind.ObjectMapper().readTree(list.getOutput()).get(0).get("file").asText());
     }
 }
