@@ -19,8 +19,9 @@ public record DeclarationRecord(long generation, String receivedAt, Declaration 
 
     /**
      * Where it came from, in words ({@code mesh host history}): "pushed by alice (push 42)", "from
-     * file /root/web.json on this node (mesh host apply)", or, for a record kept by an older mesh or
-     * pushed by an older controller, "not recorded (an older mesh)".
+     * file /root/web.json on this node (mesh host apply)", or, for the installer's push to the seat
+     * (made before a controller and its audit trail exist), a record kept by an older mesh or one
+     * pushed by an older controller, "not named (the installer's first push, or an older mesh)".
      */
     public static String origin(DeclarationRecord r) {
         if (r.file() != null) {
@@ -29,6 +30,6 @@ public record DeclarationRecord(long generation, String receivedAt, Declaration 
         if (r.declaration() != null && r.declaration().push() != null) {
             return r.declaration().push().words();
         }
-        return "not recorded (an older mesh)";
+        return "not named (the installer's first push, or an older mesh)";
     }
 }

@@ -39,7 +39,7 @@ class DeclarationRecordTest {
         List<String> origins = records.generations().stream()
                 .map(g -> DeclarationRecord.origin(records.read(g).orElseThrow())).toList();
         assertEquals(List.of("pushed by alice (push 42)", "from file /root/web.json on this node (mesh host apply)",
-                "pushed by controller for the take of web, epoch 3 (push 57)", "not recorded (an older mesh)"), origins);
+                "pushed by controller for the take of web, epoch 3 (push 57)", "not named (the installer's first push, or an older mesh)"), origins);
         assertEquals(PushOrigin.of(42, "alice"), records.read(1).orElseThrow().declaration().push());
         assertNull(records.read(4).orElseThrow().file());
         assertEquals("/root/web.json", records.read(2).orElseThrow().file());
