@@ -18,6 +18,7 @@ import mesh.plan.BundlePins;
 import mesh.plan.MeshPlan;
 import mesh.plan.MeshPlanner;
 import mesh.plan.PushDecision;
+import mesh.plan.Take;
 import mesh.store.MeshStore;
 import mesh.store.PushLock;
 import mesh.store.StoreFailure;
@@ -54,7 +55,7 @@ public class MeshPush {
     }
 
     /** The same, for a take ({@code take}, null for none): its declarations name the take and its epoch. */
-    public PushReport push(List<String> named, boolean dryRun, boolean yes, mesh.plan.Take take) {
+    public PushReport push(List<String> named, boolean dryRun, boolean yes, Take take) {
         try (PushLock lock = store.lockPushes()) {
             refuseWhileATakeStarts();
             MeshStore.PushSnapshot s = store.pushSnapshot();
@@ -90,7 +91,7 @@ public class MeshPush {
      * generation is recorded before sending, so it only grows even if this controller dies mid-push.
      */
     private List<PushReport.NodeResult> send(MeshPlan plan, List<PushDecision.Target> targets, Map<String, String> tokens,
-                                             List<String> notes, mesh.plan.Take take) {
+                                             List<String> notes, Take take) {
         PushOrigin origin = store.inTransaction(c -> {
             store.replaceRoster(c, List.copyOf(plan.roster().values()));
             Map<String, Long> sent = new LinkedHashMap<>();
@@ -130,7 +131,7 @@ public class MeshPush {
      * Records a push in the audit trail (in the transaction that records its generations) and
      * returns its name, which each declaration it sends carries (docs/trust.md, "Which push").
      */
-    private PushOrigin recordPush(Connection c, Map<String, Long> sent, mesh.plan.Take take) throws SQLException {
+    private PushOrigin recordPush(Connection c, Map<String, Long> sent, Take take) throws SQLException {
         if (take == null) {
             return PushOrigin.of(audit.record(c, "push", AuditText.push(sent)), audit.who());
         }
@@ -142,7 +143,7 @@ public class MeshPush {
      * Records that a take sends its target {@code d} outside a push (its start declaration): the
      * generation, as a push records it, and an audit row; returns {@code d} named as that push.
      */
-    Declaration recordTakeSend(mesh.plan.Take take, Declaration d) {
+    Declaration recordTakeSend(Take take, Declaration d) {
         return store.inTransaction(c -> {
             store.recordSent(c, d.node(), d.generation());
             return d.withPush(recordPush(c, Map.of(d.node(), d.generation()), take));
