@@ -149,7 +149,8 @@ public class HostAgent implements ModuleControl {
         });
         try {
             HostPlan plan = unfenced(d).plan();
-            LOG.infof("accepted generation %d: %s", d.generation(), plan.summary());
+            LOG.infof("accepted generation %d, %s: %s", d.generation(),
+                    d.push() == null ? "its push not named" : d.push().words(), plan.summary());
             if (plan.isEmpty() && !passing) {
                 markApplied(d, true);   // the engine already matches: nothing for a pass to do
             } else {

@@ -37,7 +37,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * real parts: a controller process on a store of its own and two host agents on test-bed nodes.
  * Two named operator tokens each push once; the agent's records, read through its API and with
  * {@code mesh host history}, name each push's operator and id, and those ids are the push rows of
- * {@code mesh audit}. A container the second push does not change is not replaced by being named
+ * {@code mesh audit}; the agent's log names them too. A container the second push does not change is not replaced by being named
  * again. Then a take moves a module: the declarations it sends name the take and its epoch, under
  * the controller's name, and join its audit rows too.
  */
@@ -163,6 +163,8 @@ class PushNameIT {
         String table = ok("alice", "audit");
         assertTrue(table.lines().anyMatch(l -> l.startsWith(bobs + " ") && l.contains(" bob ") && l.contains(" push ")), table);
         assertEquals(web, containerId("pna", "pnweb.server"), "bob's push named anew leaves alice's unchanged container alone");
+        String log = Files.readString(MeshProcess.LOGS.resolve(logPrefix + "-agent-pna.log"));
+        assertTrue(log.contains("accepted generation 2, pushed by bob (push " + bobs + "): "), "the agent's log names it too");
     }
 
     @Test
