@@ -155,6 +155,7 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
     mesh.wire.BundlesRequest.class,
     mesh.wire.BundlesAnswer.class,
     mesh.wire.BundlesAnswer.Missing.class,
+    mesh.wire.NodeTake.class,
 }, registerFullHierarchy = true)
 public final class NativeReflection {
 
