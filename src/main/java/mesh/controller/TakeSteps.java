@@ -14,6 +14,7 @@ import mesh.model.Node;
 import mesh.model.Placement;
 import mesh.wire.VolumeManifest;
 import mesh.plan.BundlePins;
+import mesh.plan.EdgeFirst;
 import mesh.plan.Bytes;
 import mesh.plan.MeshPlan;
 import mesh.plan.MeshPlanner;
@@ -42,6 +43,8 @@ final class TakeSteps {
     static final Duration HEALTHY = Duration.ofMinutes(3);
     /** How long a step waits for a push in progress to end. */
     static final Duration PUSH_WAIT = Duration.ofMinutes(2);
+    /** How long the push after a switch waits for the edges told first to load their new routes. */
+    static final Duration EDGE_FIRST = Duration.ofSeconds(20);
 
     private final MeshStore store;
     private final MeshPush pushes;
@@ -288,8 +291,13 @@ final class TakeSteps {
         });
     }
 
-    /** The push after the switch: the target, the source and the binders differ, and nothing else should. */
+    /**
+     * The push after the switch: first the edges whose routes move with the module are sent only their new
+     * routes ({@link EdgeFirst}), so no edge proxies to the stopped source while binders are replaced; then
+     * the ordinary push, where the target, the source and the binders differ, and nothing else should.
+     */
     private TakePlan.Outcome push(Take t) {
+        edgeFirst();
         PushReport report = pushWaiting(List.of());
         List<String> behind = report.nodes().stream().filter(n -> n.outcome() == PushReport.Outcome.BEHIND)
                 .map(n -> n.node() + " (" + n.error() + ")").toList();
@@ -297,6 +305,51 @@ final class TakeSteps {
             return new TakePlan.Failed("the push did not reach " + String.join(", ", behind));
         }
         return new TakePlan.Done();
+    }
+
+    /**
+     * Sends each edge whose routes the switch moved its acknowledged declaration with only the new routes,
+     * under the push lock and recorded as a push records it, and waits (briefly) until each has applied it.
+     * An edge that does not answer is left to the push that follows, which sends it everything.
+     */
+    private void edgeFirst() {
+        Map<EdgeFirst.Send, Long> applied = new java.util.LinkedHashMap<>();
+        Map<String, String> tokens;
+        try (PushLock lock = pushLock()) {
+            MeshStore.PushSnapshot s = store.pushSnapshot();
+            tokens = s.tokens();
+            for (EdgeFirst.Send e : EdgeFirst.sends(plan(s, s.placements(), s.placements()), s.sent())) {
+                String node = e.node().name();
+                store.inTransaction(c -> {
+                    store.recordSent(c, node, e.declaration().generation());
+                    return null;
+                });
+                try {
+                    Accepted a = agents.pushGrowing(e.node(), s.tokens().get(node), e.declaration());
+                    store.inTransaction(c -> {
+                        store.recordSent(c, node, a.generation());
+                        store.recordAcked(c, node, a.generation(), e.content());
+                        return null;
+                    });
+                    applied.put(e, a.generation());
+                } catch (AgentClient.Unreachable later) {
+                    // the push that follows sends this node its whole declaration
+                }
+            }
+        }
+        long deadline = System.nanoTime() + EDGE_FIRST.toNanos();
+        applied.forEach((e, generation) -> {
+            while (System.nanoTime() < deadline) {
+                try {
+                    if (agents.statusRefreshed(e.node(), tokens.get(e.node().name())).appliedGeneration() >= generation) {
+                        return;
+                    }
+                } catch (AgentClient.Unreachable gone) {
+                    return;
+                }
+                sleep(Duration.ofMillis(200));
+            }
+        });
     }
 
     private PushReport pushWaiting(List<String> named) {

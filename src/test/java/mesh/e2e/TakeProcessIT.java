@@ -158,6 +158,7 @@ class TakeProcessIT {
             mesh("unassign", "n1", PK);
             mesh("unassign", "n2", PK);
             mesh("unassign", "n1", "gone");
+            mesh("unassign", "n3", "pkbind");
             return mesh("push", "--yes").exit() == 0;
         });
         for (MeshProcess agent : agents.values()) {
@@ -301,7 +302,84 @@ class TakeProcessIT {
         assertEquals("running", component(nodeStatus("n2"), WEB).path("state").asText());
     }
 
+    /**
+     * The edge's ordering at the switch: pk gets a route served by n3's edge ({@code www.n3.test}), and n3 also
+     * runs a binder of {@code pk.internal}. Taken from n2 to n1, n3 is first sent a declaration whose only
+     * change is the route's new upstream, and only in a later one is its binder replaced: the edge never
+     * waits for the binder to stop and start before it proxies to the copy that runs.
+     */
+    @Test
+    @Order(3)
+    void theEdgeIsToldTheRoutesNewUpstreamBeforeTheBindersAreReplaced() throws Exception {
+        try (var in = getClass().getResourceAsStream("/mesh/edge/route-proxy.yaml")) {
+            String edge = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
+                    .replaceFirst("image: caddy:2@sha256:[0-9a-f]+", "image: mesh-test/caddy:2")
+                    .replace("MESH_EDGE_TLS: acme", "MESH_EDGE_TLS: internal").replace("stop-timeout: 10s", "stop-timeout: 3s");
+            Files.writeString(dir.resolve("route-proxy.yaml"), edge);
+        }
+        Files.writeString(dir.resolve("pk.yaml"), process(PK, WEB, "it/pk:1", PORT)
+                + "routes:\n  www: {component: " + WEB + ", port: " + PORT + ", domain: n3.test}\n");
+        Files.writeString(dir.resolve("pkbind.yaml"), """
+                module: pkbind
+                components:
+                  pkbind.server:
+                    image: mesh-test/busybox:1
+                    args: [sh, -c, "trap 'exit 0' TERM; while true; do sleep 1; done"]
+                    binds: [pk.internal]
+                    stop-timeout: 1s
+                """);
+        ok("node", "public-domain", "n3", "n3.test");
+        for (String m : List.of("route-proxy", "pk", "pkbind")) {
+            ok("catalogue", "add", dir.resolve(m + ".yaml").toString());
+        }
+        ok("assign", "n3", "pkbind");
+        ok("push", "--wait");
+        String n1 = address("n1") + ":" + PORT;
+        String n2 = address("n2") + ":" + PORT;
+        long before = generations("n3").lastKey();
+        assertEquals(n2, upstream(generations("n3").get(before)), "www.n3.test proxies to n2, where pk runs");
+        assertEquals(address("n2"), binder(generations("n3").get(before)));
+
+        String out = ok("take", "n1", PK);
+        assertTrue(out.contains("pk runs on n1"), out);
+        java.util.NavigableMap<Long, mesh.model.Declaration> after = generations("n3").tailMap(before, false);
+        Long told = after.entrySet().stream().filter(e -> n1.equals(upstream(e.getValue()))).map(Map.Entry::getKey)
+                .findFirst().orElseThrow(() -> new AssertionError("n3 was never told www.n3.test's upstream n1: " + after));
+        mesh.model.Declaration first = after.get(told);
+        mesh.model.Declaration previous = generations("n3").floorEntry(told - 1).getValue();
+        assertEquals(previous.components(), first.components(), "the declaration that moves the route changes nothing else");
+        assertEquals(address("n2"), binder(first), "the binder is not replaced yet when the edge is told");
+        assertEquals(address("n1"), binder(generations("n3").lastEntry().getValue()), "the push after it replaces the binder");
+        assertTrue(generations("n3").lastKey() > told, "in a later generation");
+        assertEquals("n3", roster().get("www.n3.test"));
+        PackagedMesh.await("pk serves on n1", Duration.ofSeconds(30), () -> get("n1", PORT, "/health.txt") != null);
+    }
+
     // ---- helpers
+
+    /** Every declaration n's agent accepted, by generation (its records, {@code <state-dir>/declarations/}). */
+    java.util.NavigableMap<Long, mesh.model.Declaration> generations(String node) throws IOException {
+        java.util.NavigableMap<Long, mesh.model.Declaration> all = new java.util.TreeMap<>();
+        try (Stream<Path> files = Files.list(stateDirs.get(node).resolve("declarations"))) {
+            for (Path f : files.filter(p -> p.getFileName().toString().matches("\\d{12}\\.json")).toList()) {
+                mesh.host.DeclarationRecord r = mesh.model.DeclarationJson.MAPPER.readValue(f.toFile(), mesh.host.DeclarationRecord.class);
+                all.put(r.generation(), r.declaration());
+            }
+        }
+        return all;
+    }
+
+    /** Where the declaration's edge proxies www.n3.test, or null. */
+    static String upstream(mesh.model.Declaration d) {
+        return d.edge() == null ? null : d.edge().routes().stream().filter(r -> r.name().equals("www.n3.test"))
+                .map(mesh.model.EdgeTable.Route::upstream).findFirst().orElse(null);
+    }
+
+    /** The address pkbind.server resolves pk.internal to in the declaration. */
+    static String binder(mesh.model.Declaration d) {
+        return d.components().stream().filter(c -> c.name().equals("pkbind.server")).map(c -> c.hosts().get("pk.internal"))
+                .findFirst().orElse(null);
+    }
 
     static String process(String module, String component, String bundle, int port) {
         return """
