@@ -52,7 +52,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  * Every 200 ms throughout, the copies of the process are counted from /proc in each node's network
  * namespace: never more than one. While the take waits before its verify, {@code mesh status -o json}
  * shows it on both nodes with its step. A module whose pinned bundle the artifact store no longer holds
- * is refused by the preflight, naming the bundle, and keeps running on its node untouched.
+ * is refused by the preflight, naming the bundle, and keeps running on its node untouched. With a route on
+ * n3's edge and a binder on n3, a take tells n3's edge the route's new upstream before the binder is replaced.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
