@@ -153,6 +153,10 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
     com.github.dockerjava.core.command.CreateVolumeCmdImpl.class,
     com.github.dockerjava.core.command.ExecCreateCmdImpl.class,
     com.github.dockerjava.core.command.ExecStartCmdImpl.class,
+    mesh.wire.BundlesRequest.class,
+    mesh.wire.BundlesAnswer.class,
+    mesh.wire.BundlesAnswer.Missing.class,
+    mesh.wire.NodeTake.class,
 }, registerFullHierarchy = true)
 public final class NativeReflection {
 

@@ -25,7 +25,7 @@ import picocli.CommandLine.Spec;
             "and since when, and the configuration it refused, with Caddy's message.",
             "SEEN is how long ago the agent last looked at its engine (it looks every MESH_HOST_INTERVAL);",
             "--refresh has every agent look now before it answers (a few seconds at most).",
-            "Then one line per take under way ('mesh take'): its module, nodes and step.",
+            "Then one line per take under way ('mesh take'): its module, nodes and step (-o json: each node's 'takes').",
             "Exit 0 when every node is up to date and running everything; 1 otherwise."})
 public class StatusCommand implements Callable<Integer> {
 

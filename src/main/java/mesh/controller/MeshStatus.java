@@ -17,7 +17,8 @@ import mesh.wire.NodeView;
  * MeshStatus is {@code mesh status}: each node as the store knows it (sent, acknowledged) beside
  * what its agent says now (applied, converged, each component's state). The store is read in one
  * transaction and closed before any agent is asked, so a slow agent holds no connection; every
- * agent is asked at once and briefly, and one that does not answer is reported, not waited for.
+ * agent is asked at once and briefly, and one that does not answer is reported, not waited for. Each
+ * node carries the takes under way that involve it ({@link mesh.wire.NodeTake}), so {@code -o json} shows them.
  */
 @ApplicationScoped
 public class MeshStatus {
@@ -27,6 +28,9 @@ public class MeshStatus {
 
     @Inject
     MeshController controller;
+
+    @Inject
+    MeshTake takes;
 
     AgentClient agents = new AgentClient();
 
@@ -49,10 +53,12 @@ public class MeshStatus {
                 new Asked(new Node(v.name(), v.address(), v.agent(), v.publicDomain()), tokens.get(v.name()))));
         Map<String, Object> answers = AgentClient.askAll(asked, a -> refresh
                 ? agents.statusRefreshed(a.node(), a.token()) : agents.statusQuickly(a.node(), a.token()));
+        List<mesh.wire.TakeView> underWay = takes.running();
         List<NodeStatus> result = new ArrayList<>();
         for (NodeView view : views) {
             Object answer = answers.get(view.name());
-            result.add(answer instanceof HostStatus agent ? verdict(view, agent, null) : verdict(view, null, (String) answer));
+            result.add((answer instanceof HostStatus agent ? verdict(view, agent, null) : verdict(view, null, (String) answer))
+                    .withTakes(underWay));
         }
         return result;
     }

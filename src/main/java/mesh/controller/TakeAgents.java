@@ -79,7 +79,20 @@ class TakeAgents {
         return a == null || a.missing() == null ? List.of() : a.missing();
     }
 
-        /** The free bytes where a copy lands: {@code path}/{@code free} are the tighter of the engine's data root and the state dir. */
+    /**
+     * The bundles of {@code bundles} the node lacks and cannot get from {@code registry} (POST /v1/bundles):
+     * with {@code fetch} it fetches each one it lacks first; without, it asks the store whether it has it.
+     */
+    List<mesh.wire.BundlesAnswer.Missing> bundles(Node node, String token, List<String> bundles, String registry, boolean fetch) {
+        if (bundles.isEmpty()) {
+            return List.of();
+        }
+        mesh.wire.BundlesAnswer a = call(node, token, "POST", "/v1/bundles", new mesh.wire.BundlesRequest(bundles, registry, fetch),
+                mesh.wire.BundlesAnswer.class, SLOW);
+        return a == null || a.missing() == null ? List.of() : a.missing();
+    }
+
+    /** The free bytes where a copy lands: {@code path}/{@code free} are the tighter of the engine's data root and the state dir. */
     DiskView disk(Node node, String token) {
         return call(node, token, "GET", "/v1/disk", null, DiskView.class, AgentClient.REQUEST);
     }

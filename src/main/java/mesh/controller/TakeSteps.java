@@ -14,12 +14,14 @@ import mesh.model.Node;
 import mesh.model.Placement;
 import mesh.wire.VolumeManifest;
 import mesh.plan.BundlePins;
+import mesh.plan.EdgeFirst;
 import mesh.plan.Bytes;
 import mesh.plan.MeshPlan;
 import mesh.plan.MeshPlanner;
 import mesh.plan.PushDecision;
 import mesh.plan.Take;
 import mesh.plan.TakePlan;
+import mesh.plan.TakePreflight;
 import mesh.plan.TakeStart;
 import mesh.plan.TakeVerify;
 import mesh.store.MeshStore;
@@ -41,6 +43,8 @@ final class TakeSteps {
     static final Duration HEALTHY = Duration.ofMinutes(3);
     /** How long a step waits for a push in progress to end. */
     static final Duration PUSH_WAIT = Duration.ofMinutes(2);
+    /** How long the push after a switch waits for the edges told first to load their new routes. */
+    static final Duration EDGE_FIRST = Duration.ofSeconds(20);
 
     private final MeshStore store;
     private final MeshPush pushes;
@@ -108,49 +112,61 @@ final class TakeSteps {
         }
     }
 
-    /** The target answers, has (or pulls) the module's images and has room; the source's volumes and their sizes. */
+    /**
+     * The target answers, has (or gets) the module's images and bundles and has room; the source's volumes
+     * and their sizes. What is found is judged by {@link TakePreflight}, which names every problem at once.
+     */
     TakePlan.Outcome preflight(Take t, Where w) {
         return preflight(t, w, true);
     }
 
     /**
      * As above; {@code fetch} false (a dry run) only reads: an image the target lacks is not pulled, and not
-     * a failure, since the take would pull it.
+     * a failure, since the take would pull it; a bundle the target lacks is not fetched, and a failure only
+     * when the artifact store does not have it either.
      */
     TakePlan.Outcome preflight(Take t, Where w, boolean fetch) {
         Node target = w.node(t.to());
         agents.status(target, w.token(t.to()));
+        Map<String, String> missingImages = new java.util.TreeMap<>();
         List<String> images = w.manifest().components().values().stream().map(mesh.model.Manifest.Component::image)
                 .filter(java.util.Objects::nonNull).distinct().sorted().toList();
         if (fetch && !images.isEmpty()) {
-            List<mesh.wire.ImagesAnswer.Missing> missing = calls.images(target, w.token(t.to()), images);
-            if (!missing.isEmpty()) {
-                return new TakePlan.Failed("node " + t.to() + " lacks image " + missing.get(0).image() + " of module "
-                        + t.module() + " (" + missing.get(0).why() + "); nothing was fenced, " + t.module() + " runs where it ran");
-            }
+            calls.images(target, w.token(t.to()), images).forEach(m -> missingImages.put(m.image(), m.why()));
         }
-        if (t.from() == null) {
-            return new TakePlan.Preflighted(List.of());
+        Map<String, String> missingBundles = new java.util.TreeMap<>();
+        if (w.manifest().components().values().stream().anyMatch(c -> c.bundle() != null)) {
+            // pinned as the start step will pin them, from the store's artifact store: what the target must run
+            MeshStore.PushSnapshot s = store.pushSnapshot();
+            List<Placement> taken = TakeStart.asTaken(s.placements(), t.module(), t.to());
+            List<mesh.model.ComponentSpec> processes = plan(s, taken, taken).nodes().getOrDefault(t.to(), List.of()).stream()
+                    .filter(c -> c.module().equals(t.module()) && c.process()).toList();
+            List<String> bundles = processes.stream().map(mesh.model.ComponentSpec::bundle).distinct().sorted().toList();
+            String registry = MeshPlanner.registryUrl(s.nodes(), taken);
+            calls.bundles(target, w.token(t.to()), bundles, registry, fetch).forEach(m -> missingBundles.put(m.bundle(), m.why()));
         }
-        Node source = w.node(t.from());
-        List<Take.Volume> declared = TakeStart.volumes(w.manifest());
         List<Take.Volume> volumes = new ArrayList<>();
-        for (String kind : declared.stream().map(Take.Volume::kind).distinct().toList()) {
-            List<mesh.wire.VolumeView> there = calls.volumes(source, w.token(t.from()), t.module(), kind);
-            for (Take.Volume v : declared) {
-                there.stream().filter(x -> x.volume().equals(v.name()) && v.kind().equals(kind)).findFirst()
-                        .ifPresent(x -> volumes.add(new Take.Volume(v.name(), kind, x.bytes(), x.files(), false, null, null)));
+        long free = -1;
+        String freePath = null;
+        if (t.from() != null) {
+            Node source = w.node(t.from());
+            List<Take.Volume> declared = TakeStart.volumes(w.manifest());
+            for (String kind : declared.stream().map(Take.Volume::kind).distinct().toList()) {
+                List<mesh.wire.VolumeView> there = calls.volumes(source, w.token(t.from()), t.module(), kind);
+                for (Take.Volume v : declared) {
+                    there.stream().filter(x -> x.volume().equals(v.name()) && v.kind().equals(kind)).findFirst()
+                            .ifPresent(x -> volumes.add(new Take.Volume(v.name(), kind, x.bytes(), x.files(), false, null, null)));
+                }
+            }
+            if (TakePreflight.need(volumes) > 0) {
+                mesh.wire.DiskView d = calls.disk(target, w.token(t.to()));
+                free = d.free();
+                freePath = d.path();
             }
         }
-        long need = (long) (volumes.stream().mapToLong(Take.Volume::bytes).sum() * 1.1);
-        if (need > 0) {
-            mesh.wire.DiskView d = calls.disk(target, w.token(t.to()));
-            if (d.free() < need) {
-                return new TakePlan.Failed("node " + t.to() + " has " + Bytes.human(d.free()) + " free at " + d.path()
-                        + ", and the module's data needs " + Bytes.human(need) + " (its size and a tenth)");
-            }
-        }
-        return new TakePlan.Preflighted(volumes);
+        String refusal = TakePreflight.refusal(new TakePreflight.Facts(t.module(), t.from(), t.to(), missingImages,
+                missingBundles, volumes, free, freePath));
+        return refusal != null ? new TakePlan.Failed(refusal) : new TakePlan.Preflighted(t.from() == null ? List.of() : volumes);
     }
 
     private TakePlan.Outcome copy(Take t, Where w, Consumer<CopyProgress> progress) {
@@ -271,8 +287,13 @@ final class TakeSteps {
         });
     }
 
-    /** The push after the switch: the target, the source and the binders differ, and nothing else should. */
+    /**
+     * The push after the switch: first the edges whose routes move with the module are sent only their new
+     * routes ({@link EdgeFirst}), so no edge proxies to the stopped source while binders are replaced; then
+     * the ordinary push, where the target, the source and the binders differ, and nothing else should.
+     */
     private TakePlan.Outcome push(Take t) {
+        edgeFirst(t);
         PushReport report = pushWaiting(List.of(), t);
         List<String> behind = report.nodes().stream().filter(n -> n.outcome() == PushReport.Outcome.BEHIND)
                 .map(n -> n.node() + " (" + n.error() + ")").toList();
@@ -280,6 +301,48 @@ final class TakeSteps {
             return new TakePlan.Failed("the push did not reach " + String.join(", ", behind));
         }
         return new TakePlan.Done();
+    }
+
+    /**
+     * Sends each edge whose routes the switch moved its acknowledged declaration with only the new routes,
+     * under the push lock and recorded as a push records it, and waits (briefly) until each has applied it.
+     * An edge that does not answer is left to the push that follows, which sends it everything.
+     */
+    private void edgeFirst(Take t) {
+        Map<EdgeFirst.Send, Long> applied = new java.util.LinkedHashMap<>();
+        Map<String, String> tokens;
+        try (PushLock lock = pushLock()) {
+            MeshStore.PushSnapshot s = store.pushSnapshot();
+            tokens = s.tokens();
+            for (EdgeFirst.Send e : EdgeFirst.sends(plan(s, s.placements(), s.placements()), s.sent())) {
+                String node = e.node().name();
+                Declaration named = pushes.recordTakeSend(t, e.declaration());
+                try {
+                    Accepted a = pushes.sendNamed(e.node(), s.tokens().get(node), named);
+                    store.inTransaction(c -> {
+                        store.recordSent(c, node, a.generation());
+                        store.recordAcked(c, node, a.generation(), e.content());
+                        return null;
+                    });
+                    applied.put(e, a.generation());
+                } catch (AgentClient.Unreachable later) {
+                    // the push that follows sends this node its whole declaration
+                }
+            }
+        }
+        long deadline = System.nanoTime() + EDGE_FIRST.toNanos();
+        applied.forEach((e, generation) -> {
+            while (System.nanoTime() < deadline) {
+                try {
+                    if (agents.statusRefreshed(e.node(), tokens.get(e.node().name())).appliedGeneration() >= generation) {
+                        return;
+                    }
+                } catch (AgentClient.Unreachable gone) {
+                    return;
+                }
+                sleep(Duration.ofMillis(200));
+            }
+        });
     }
 
     private PushReport pushWaiting(List<String> named, Take t) {

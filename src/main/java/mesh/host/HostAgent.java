@@ -351,6 +351,30 @@ public class HostAgent implements ModuleControl {
         return engine;
     }
 
+    /**
+     * {@code POST /v1/bundles}: which of the bundles this node lacks and cannot get (fetching each one it
+     * lacks first when the request says so), on the loop, like every fetch of an apply.
+     */
+    public mesh.wire.BundlesAnswer bundles(mesh.wire.BundlesRequest request) {
+        List<String> wanted = request.bundles() == null ? List.of() : request.bundles().stream()
+                .filter(b -> b != null && !b.isBlank()).distinct().toList();
+        try {
+            return loop.submit(() -> {
+                List<mesh.wire.BundlesAnswer.Missing> missing = new java.util.ArrayList<>();
+                for (String b : wanted) {
+                    processes.bundleMissing(b, request.registry(), request.fetch())
+                            .ifPresent(why -> missing.add(new mesh.wire.BundlesAnswer.Missing(b, why)));
+                }
+                return new mesh.wire.BundlesAnswer(missing);
+            }).get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new HostFailure("interrupted while checking bundles", e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new HostFailure("could not check the bundles: " + e.getCause().getMessage(), e.getCause());
+        }
+    }
+
     /** The take side of this agent (docs/take.md, "On the nodes"). */
     public TakeService takes() {
         return takes;

@@ -155,6 +155,15 @@ public class TakeResource {
         return call(() -> ImageCheck.check(agent.engine(), request));
     }
 
+    @POST
+    @Path("/bundles")
+    @Consumes(MediaType.WILDCARD)
+    public mesh.wire.BundlesAnswer bundles(String body) {
+        mesh.wire.BundlesRequest request = read(body, mesh.wire.BundlesRequest.class,
+                "{\"bundles\": [\"it/web@sha256:...\"], \"registry\": \"http://10.77.0.11:5000\", \"fetch\": true}");
+        return call(() -> agent.bundles(request));
+    }
+
     @GET
     @Path("/disk")
     public DiskView disk() {

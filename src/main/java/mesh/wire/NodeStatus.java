@@ -1,8 +1,27 @@
 package mesh.wire;
 
+import java.util.List;
+
 /**
  * NodeStatus is one node of {@code mesh status} ({@code GET /v1/mesh/status}): the store's view, the
- * agent's answer (or why there is none), whether all is well, and the first thing to know, in words.
+ * agent's answer (or why there is none), whether all is well, the first thing to know, in words, and
+ * the takes under way that move a module off or onto this node, with their step.
  */
-public record NodeStatus(NodeView node, HostStatus agent, String agentError, boolean ok, String state) {
+public record NodeStatus(NodeView node, HostStatus agent, String agentError, boolean ok, String state, List<NodeTake> takes) {
+
+    public NodeStatus {
+        takes = takes == null ? List.of() : List.copyOf(takes);
+    }
+
+    /** A node with no take under way. */
+    public NodeStatus(NodeView node, HostStatus agent, String agentError, boolean ok, String state) {
+        this(node, agent, agentError, ok, state, List.of());
+    }
+
+    /** This node's status with the takes of {@code takes} that involve it. */
+    public NodeStatus withTakes(List<TakeView> takes) {
+        String name = node.name();
+        return new NodeStatus(node, agent, agentError, ok, state, takes.stream()
+                .filter(t -> name.equals(t.from()) || name.equals(t.to())).map(t -> NodeTake.of(t, name)).toList());
+    }
 }
