@@ -34,7 +34,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  *       {@code mesh take}: the first failure is named, the target's copy is gone and its agent keeps no fence
  *       and no copy mark of the module, the source's fence is lifted and tk runs there again;
  *   <li>the controller killed: the restarted controller carries the take on by itself (the step again) and
- *       it ends done: tk runs on the target with the source's data, the source keeps its old copy.
+ *       it ends done: tk runs on the target with the source's data, the source keeps its old copy; in the
+ *       middle of the copy, the dead controller's copy is cut on the target before the new one begins.
  * </ul>
  *
  * In every case tk never runs on two nodes (looked at every 200 ms) and no byte of the source's data
@@ -82,25 +83,25 @@ class TakeInterruptIT {
     @Test
     @Order(1)
     void theTargetAgentKilledInTheMiddleOfTheCopyRollsTheTakeBack() throws Exception {
-        agentKilled("n2", "copy", "n2");
+        agentKilled("n1", "n2", "copy", "n2");
     }
 
     @Test
     @Order(2)
     void theSourceAgentKilledInTheMiddleOfTheCopyRollsTheTakeBack() throws Exception {
-        agentKilled("n2", "copy", "n1");
+        agentKilled("n1", "n2", "copy", "n1");
     }
 
     @Test
     @Order(3)
     void theTargetAgentKilledInTheMiddleOfTheVerifyRollsTheTakeBack() throws Exception {
-        agentKilled("n2", "verify", "n2");
+        agentKilled("n1", "n2", "verify", "n2");
     }
 
     @Test
     @Order(4)
     void theSourceAgentKilledInTheMiddleOfTheVerifyRollsTheTakeBack() throws Exception {
-        agentKilled("n2", "verify", "n1");
+        agentKilled("n1", "n2", "verify", "n1");
     }
 
     @Test
@@ -116,13 +117,36 @@ class TakeInterruptIT {
     }
 
     /**
-     * Takes tk from n1 to {@code target}, holds it at {@code step} and kills {@code victim}'s agent there; the take
-     * must roll back by itself, leaving nothing of it on the target and tk on n1 with the same data.
+     * A take killed midway into a node that held an old copy of tk (n1, left by case 5's take) empties the old
+     * volume it copies into, and its rollback deletes that: {@code mesh take --forget-old} afterwards removes what
+     * is left of the old copies (n2's, left by case 6, and n1's other volume) and passes over the volume that is
+     * gone, instead of failing on it.
      */
-    void agentKilled(String target, String step, String victim) throws Exception {
-        String source = "n1";
+    @Test
+    @Order(7)
+    void aTakeRolledBackFromANodeThatHeldAnOldCopyLeavesForgetOldWorking() throws Exception {
+        assertTrue(bed.volumes("n1", "tk_").size() == 2 && bed.volumes("n2", "tk_").size() == 2,
+                "n1 and n2 hold old copies of tk: " + bed.volumes("n1", "tk_") + " " + bed.volumes("n2", "tk_"));
+        agentKilled("n3", "n1", "copy", "n1");
+        assertEquals(List.of("tk_files"), bed.volumes("n1", "tk_"),
+                "the take emptied n1's old bulk for its copy and deleted it rolling back; the old files it never reached");
+        String forgot = bed.ok("take", "--forget-old", TK);
+        assertTrue(forgot.contains("removed the old copy of tk on n2 left by the take at epoch "), forgot);
+        assertEquals(List.of(), bed.volumes("n2", "tk_"), "n2's old copy is gone");
+        assertEquals(List.of(), bed.volumes("n1", "tk_"), "n1's is gone too, since the rolled-back take");
+        assertEquals(2, bed.volumes("n3", "tk_").size(), "n3's volumes, which tk runs on, are kept");
+        assertTrue(bed.runs("n3", APP));
+    }
+
+    /**
+     * Takes tk from {@code source} to {@code target}, holds it at {@code step} and kills {@code victim}'s agent there;
+     * the take must roll back by itself, leaving nothing of it on the target and tk on the source with the same data.
+     */
+    void agentKilled(String source, String target, String step, String victim) throws Exception {
         assertTrue(bed.runs(source, APP), "tk runs on " + source + " when this begins");
         Source before = Source.of(bed, source);
+        JsonNode targetFences = bed.agent(target, "/v1/fences");
+        List<String> targetVolumes = bed.volumes(target, "tk_");
         try (TakeBed.Watch watch = bed.watch(APP)) {
             // the copy is held at the source's archive; a verify at the side to be killed (the source's manifest comes first)
             bed.hold("copy".equals(step) ? source : victim, step);
@@ -142,13 +166,16 @@ class TakeInterruptIT {
         }
         assertFalse(bed.runs(target, APP), target + " runs nothing of tk");
         assertEquals(source, bed.roster().get("tk.internal"));
-        assertEquals(List.of(), bed.volumes(target, "tk_"), "the target's copy is gone");
+        List<String> left = bed.volumes(target, "tk_");
+        assertTrue(targetVolumes.containsAll(left), "the take's copy is gone from the target: " + left + ", it had " + targetVolumes);
         PackagedMesh.await("both agents answer", Duration.ofSeconds(60), () -> quietly(() -> bed.agent(target, "/v1/fences") != null
                 && bed.agent(source, "/v1/fences") != null));
-        assertEquals(0, bed.agent(target, "/v1/fences").size(), "no fence stands on the target: " + bed.agent(target, "/v1/fences"));
+        assertEquals(targetFences, bed.agent(target, "/v1/fences"), "the target's fences are as they were (an earlier take's, if any)");
         assertEquals(0, bed.agent(source, "/v1/fences").size(), "the source's fence is lifted: " + bed.agent(source, "/v1/fences"));
-        assertEquals(0, bed.agent(target, "/v1/volumes/" + TK).size(), "the target keeps no copy of tk, nor a record of one: "
-                + bed.agent(target, "/v1/volumes/" + TK));
+        for (JsonNode v : bed.agent(target, "/v1/volumes/" + TK)) {
+            assertFalse(v.path("oldCopyOf").isNull() || v.path("oldCopyOf").isMissingNode(),
+                    "the target keeps nothing of tk but an earlier take's old copy: " + bed.agent(target, "/v1/volumes/" + TK));
+        }
         before.assertUnchanged(bed, "killed " + victim + "'s agent during the " + step);
     }
 
