@@ -133,7 +133,7 @@ class TakeInterruptIT {
         String forgot = bed.ok("take", "--forget-old", TK);
         assertTrue(forgot.contains("removed the old copy of tk on n2 left by the take at epoch "), forgot);
         assertEquals(List.of(), bed.volumes("n2", "tk_"), "n2's old copy is gone");
-        assertEquals(List.of(), bed.volumes("n1", "tk_"), "n1's is gone too, since the rolled-back take");
+        assertEquals(List.of(), bed.volumes("n1", "tk_"), "and what was left of n1's (its files), the rolled-back take having deleted its bulk");
         assertEquals(2, bed.volumes("n3", "tk_").size(), "n3's volumes, which tk runs on, are kept");
         assertTrue(bed.runs("n3", APP));
     }
