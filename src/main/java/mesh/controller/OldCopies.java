@@ -64,8 +64,16 @@ public class OldCopies {
                         + copy.node() + ", which is no longer a node; nothing was removed there");
             }
             for (String volume : copy.volumes()) {
-                calls.delete(node, f.tokens().get(copy.node()), module, volume, f.kinds().getOrDefault(volume, "container"),
-                        copy.epoch(), "forget-old");
+                try {
+                    calls.delete(node, f.tokens().get(copy.node()), module, volume, f.kinds().getOrDefault(volume, "container"),
+                            copy.epoch(), "forget-old");
+                } catch (AgentClient.Unreachable e) {
+                    if (!alreadyGone(e.status(), e.getMessage(), volume, copy.epoch())) {
+                        throw e;
+                    }
+                    // a later take into that node emptied this volume for its own copy (and took it, or its rollback
+                    // deleted it): the agent no longer records it as this old copy, so there is nothing left to remove
+                }
             }
             store.inTransaction(c -> {
                 TakeRecords.forget(c, module, copy.node(), copy.epoch());
@@ -76,5 +84,15 @@ public class OldCopies {
             removed.add(new ForgottenCopies.Copy(copy.node(), copy.epoch(), copy.volumes()));
         }
         return new ForgottenCopies(module, removed);
+    }
+
+    /**
+     * Whether an agent's refusal of a forget-old delete says the volume is no longer the old copy of the take at
+     * {@code epoch} there (409, "is not recorded here as the old copy of the take at epoch E"): a later take into
+     * that node emptied it for its own copy, which is done or rolled back, so nothing of the old copy is left.
+     */
+    static boolean alreadyGone(int status, String message, String volume, long epoch) {
+        return status == 409 && message != null && message.contains("volume " + volume + " of module ")
+                && message.contains(" is not recorded here as the old copy of the take at epoch " + epoch + ";");
     }
 }

@@ -41,7 +41,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * TakeIT moves a module with its data between three simulated nodes through the CLI, a real
- * controller and a real agent per node: module tk has a volume with one 20 MB file and one with
+ * controller and a real agent per node: module tk has a volume with one 200 MB file and one with
  * 2,000 small files and links, and its component appends a marker to its data on every start.
  * Taken from n1 to n2, the copy is byte-identical, tk.internal resolves to n2 in exactly its binders
  * (replaced on n1 and n3; every other container keeps its id) and n1 keeps its old copy and runs
@@ -58,7 +58,7 @@ class TakeIT {
     static final String TK = "tk";
     static final String APP = "tk.app";
     static final int SMALL_FILES = 2_000;
-    static final int LARGE_MB = 20;
+    static final int LARGE_MB = 200;
     /** Each component: a busybox loop that stops at once; tk's writes a marker on its data when it starts. */
     static final String LOOP = "trap 'exit 0' TERM; while true; do sleep 1; done";
 
@@ -207,7 +207,7 @@ class TakeIT {
             assertTrue(hosts.contains("tk.internal:" + testbed.get("n2").address()), binder + " resolves tk.internal to n2: " + hosts);
         }
 
-        assertEquals(tree(volume("n1", "bulk")), tree(volume("n2", "bulk")), "the 20 MB volume is byte-identical on n2");
+        assertEquals(tree(volume("n1", "bulk")), tree(volume("n2", "bulk")), "the 200 MB volume is byte-identical on n2");
         Map<String, String> onN1 = tree(volume("n1", "files"));
         Map<String, String> onN2 = tree(volume("n2", "files"));
         assertEquals(SMALL_FILES + 20 + 3 + 2, onN1.size(), "the files, their folders, the links, the marker and the root");
@@ -607,14 +607,24 @@ class TakeIT {
                 """.formatted(name, name, LOOP, binds));
     }
 
-    /** A 20 MB file in bulk; 2,000 small files in 20 folders and three links in files, and tk's first marker. */
+    /** A 200 MB file in bulk; 2,000 small files in 20 folders and three links in files, and tk's first marker. */
     static void fill(Path bulk, Path files) throws Exception {
-        byte[] big = new byte[LARGE_MB * 1024 * 1024];
-        new Random(7).nextBytes(big);
-        Files.write(bulk.resolve("big.bin"), big);
+        fill(bulk, files, LARGE_MB, SMALL_FILES);
+    }
+
+    /** As above with a {@code largeMb} MB file and {@code smallFiles} small files (a multiple of 20). */
+    static void fill(Path bulk, Path files, int largeMb, int smallFiles) throws Exception {
+        Random random = new Random(7);
+        byte[] mb = new byte[1024 * 1024];
+        try (var out = Files.newOutputStream(bulk.resolve("big.bin"))) {
+            for (int i = 0; i < largeMb; i++) {
+                random.nextBytes(mb);
+                out.write(mb);
+            }
+        }
         for (int d = 0; d < 20; d++) {
             Path dir = Files.createDirectories(files.resolve(String.format("d%02d", d)));
-            for (int f = 0; f < SMALL_FILES / 20; f++) {
+            for (int f = 0; f < smallFiles / 20; f++) {
                 Files.writeString(dir.resolve(String.format("f%04d.txt", f)), "file " + f + " in " + d + "\n".repeat(f % 5));
             }
         }

@@ -37,6 +37,7 @@ public final class TakeService {
     private final ModuleControl modules;
     private final Clock clock;
     private final VolumeCopy copier = new VolumeCopy();
+    private final RunningCopies running = new RunningCopies();
 
     public TakeService(TakeRecords records, VolumePlaces places, ModuleControl modules, Clock clock) {
         this.records = records;
@@ -122,6 +123,10 @@ public final class TakeService {
         TakeRules.name("volume", volume);
         TakeRules.kind(kind);
         boolean runs = modules.moduleRuns(module);
+        if (!running.cutRunning(module, volume, kind)) {
+            throw TakeRefused.conflict("an earlier copy of volume " + volume + " of module " + module
+                    + " is still writing here and did not stop; nothing was changed, try again");
+        }
         Optional<Path> existing = places.find(module, volume, kind);
         boolean holds = existing.isPresent() && VolumePlaces.holdsData(existing.get());
         records.update(module, st -> TakeRules.beginCopy(st, volume, epoch, kind, holds, runs));
@@ -133,10 +138,20 @@ public final class TakeService {
         return folder;
     }
 
-    /** Copies the volume from the source agent into {@code folder}; the last line is the outcome. */
+    /**
+     * Copies the volume from the source agent into {@code folder}; the last line is the outcome. A copy of the
+     * same volume asked for later (by a controller that carries the take on after this copy's caller died)
+     * cuts this one ({@link RunningCopies}).
+     */
     public CopyProgress copy(String module, String volume, String kind, String from, String ticket, Path folder,
                              Consumer<CopyProgress> progress) {
-        CopyProgress outcome = copier.copy(from, ticket, module, volume, kind, folder, progress);
+        RunningCopies.Run run = running.begin(module, volume, kind);
+        CopyProgress outcome;
+        try {
+            outcome = copier.copy(from, ticket, module, volume, kind, folder, progress, run);
+        } finally {
+            running.end(module, volume, kind, run);
+        }
         LOG.infof("copy of volume %s of module %s from %s: %s", volume, module, from,
                 Boolean.TRUE.equals(outcome.done()) ? outcome.bytes() + " bytes, " + outcome.files() + " entries in "
                         + outcome.seconds() + " s" : outcome.error());

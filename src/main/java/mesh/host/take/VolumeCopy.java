@@ -37,9 +37,10 @@ public final class VolumeCopy {
     /**
      * Copies the source's volume into {@code folder} (made and emptied by the caller); each progress line goes
      * to {@code progress}. Returns the final line: done with bytes, entries and seconds, or not done with why.
+     * The copy stops, not done, when {@code run} is cut or when a progress line cannot reach its caller.
      */
     public CopyProgress copy(String from, String ticket, String module, String volume, String kind, Path folder,
-                             Consumer<CopyProgress> progress) {
+                             Consumer<CopyProgress> progress, RunningCopies.Run run) {
         long started = System.nanoTime();
         AtomicLong bytes = new AtomicLong();
         AtomicLong entries = new AtomicLong();
@@ -67,6 +68,10 @@ public final class VolumeCopy {
                         + answer.statusCode() + "): " + error);
             }
             Process tar = TarStreams.extract(folder);
+            run.onCut(() -> {
+                tar.destroyForcibly();
+                quietlyClose(body);
+            });
             CompletableFuture<String> errors = TarStreams.tail(tar.getErrorStream());
             CompletableFuture<Void> members = CompletableFuture.runAsync(() -> count(tar.getInputStream(), entries),
                     r -> Thread.ofVirtual().start(r));
@@ -81,10 +86,19 @@ public final class VolumeCopy {
                 } catch (TimeoutException stillCopying) {
                     long now = System.nanoTime();
                     long b = bytes.get();
-                    progress.accept(CopyProgress.running(b, entries.get(), (b - lastBytes) * 1_000_000_000L / Math.max(1, now - lastAt)));
+                    try {
+                        progress.accept(CopyProgress.running(b, entries.get(), (b - lastBytes) * 1_000_000_000L / Math.max(1, now - lastAt)));
+                    } catch (RuntimeException callerGone) {
+                        run.cut();   // no one waits for this copy any more: stop writing the folder
+                    }
                     lastBytes = b;
                     lastAt = now;
                 } catch (ExecutionException e) {
+                    if (run.isCut()) {
+                        TarStreams.waitFor(tar);
+                        return CopyProgress.failed("the copy of volume " + volume + " was cut after " + bytes.get()
+                                + " bytes: its caller went away, or a newer copy of the volume began");
+                    }
                     // tar may have failed first (the feed then breaks on its closed stdin): its own words say more
                     boolean ended = tar.waitFor(2, TimeUnit.SECONDS);
                     if (ended && tar.exitValue() != 0) {
@@ -99,6 +113,10 @@ public final class VolumeCopy {
             }
             int exit = TarStreams.waitFor(tar);
             members.join();
+            if (run.isCut()) {
+                return CopyProgress.failed("the copy of volume " + volume + " was cut: its caller went away, or a newer"
+                        + " copy of the volume began");
+            }
             if (exit != 0) {
                 return CopyProgress.failed("tar could not write volume " + volume + " (exit " + exit + "): " + errors.join());
             }
@@ -108,6 +126,14 @@ public final class VolumeCopy {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return CopyProgress.failed("interrupted");
+        }
+    }
+
+    private static void quietlyClose(InputStream body) {
+        try {
+            body.close();
+        } catch (IOException e) {
+            // closing is how a cut copy stops reading; nothing more to do if it fails
         }
     }
 
