@@ -10,7 +10,8 @@ import picocli.CommandLine;
 /**
  * MeshMain decides, before Quarkus boots, whether this run may listen: only the serve verbs open a
  * port. Every other verb boots with the HTTP listener switched off, so `mesh --version` never binds
- * 8080 and never fights a running agent for its port.
+ * 8080 and never fights a running agent for its port. A bare {@code mesh --version} is answered
+ * before any of that ({@link VersionBeforeBoot}).
  */
 @QuarkusMain
 public class MeshMain implements QuarkusApplication {
@@ -19,6 +20,9 @@ public class MeshMain implements QuarkusApplication {
     CommandLine.IFactory factory;
 
     public static void main(String... given) {
+        if (VersionBeforeBoot.answered(given, System.out)) {
+            return;
+        }
         String[] args = LeadingOutput.moved(given);
         try {
             ServeMode mode = ServeMode.forArgs(args);

@@ -22,7 +22,6 @@ import com.github.dockerjava.core.SSLConfig;
 import com.github.dockerjava.core.DockerClientImpl;
 import com.github.dockerjava.core.RemoteApiVersion;
 import com.github.dockerjava.transport.DockerHttpClient;
-import javax.net.ssl.SSLContext;
 import com.github.dockerjava.httpclient5.ApacheDockerHttpClient;
 import java.time.Duration;
 import java.util.Arrays;
@@ -78,13 +77,14 @@ public final class DockerEngine implements Engine {
      * config docker-java's httpclient5 transport builds the JDK's default TLS context and reads the
      * system trust store at start (ApacheDockerHttpClientImpl falls back to
      * DefaultClientTlsStrategy.createSystemDefault()): about 140 classes and a second of the
-     * agent's start on this machine. So a unix socket gets a context that is never initialised nor used.
+     * agent's start on this machine. So a unix socket gets a context that no provider backs and that
+     * nothing uses ({@link NoTlsContext}; even an uninitialised provider context loads ~200 classes).
      */
     static SSLConfig sslConfig(DockerClientConfig config) {
         if (config.getSSLConfig() != null || !"unix".equals(config.getDockerHost().getScheme())) {
             return config.getSSLConfig();
         }
-        return () -> SSLContext.getInstance("TLS");
+        return NoTlsContext::new;
     }
 
     /** Whether the engine answers at all; used by checks before anything else is tried. */

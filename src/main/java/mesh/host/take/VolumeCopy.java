@@ -31,8 +31,15 @@ public final class VolumeCopy {
     private static final int CHUNK = 256 * 1024;
     private static final Duration PROGRESS_EVERY = Duration.ofSeconds(1);
 
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(10)).build();
+    /**
+     * Client holds the HTTP client, made at the first copy (the holder idiom): building one loads the
+     * JDK's TLS stack and trust store (~500 classes) and starts a selector thread, which an agent that
+     * takes nothing should not carry (docs/benchmarks.md, "footprint").
+     */
+    private static final class Client {
+        static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(10)).build();
+    }
 
     /**
      * Copies the source's volume into {@code folder} (made and emptied by the caller); each progress line goes
@@ -53,7 +60,7 @@ public final class VolumeCopy {
         }
         HttpResponse<InputStream> answer;
         try {
-            answer = http.send(HttpRequest.newBuilder(uri).header("Authorization", "Bearer " + ticket).GET().build(),
+            answer = Client.HTTP.send(HttpRequest.newBuilder(uri).header("Authorization", "Bearer " + ticket).GET().build(),
                     HttpResponse.BodyHandlers.ofInputStream());
         } catch (IOException e) {
             return CopyProgress.failed("the source agent at " + from + " did not answer: " + e.getMessage());
