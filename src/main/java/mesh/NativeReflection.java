@@ -95,6 +95,8 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
     mesh.wire.VolumeManifest.class,
     mesh.wire.VolumeManifest.Entry.class,
     mesh.wire.VolumeView.class,
+    mesh.wire.JoinRequest.class,
+    mesh.wire.JoinAnswer.class,
     com.github.dockerjava.api.model.Info.class,
     com.github.dockerjava.api.model.InfoRegistryConfig.class,
     com.github.dockerjava.api.model.InfoRegistryConfig.IndexConfig.class,

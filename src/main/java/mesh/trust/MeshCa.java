@@ -83,9 +83,14 @@ public record MeshCa(X509Certificate certificate, PrivateKey key) {
      */
     public Issued issue(Role role, String commonName, List<String> names, Instant now) {
         KeyPair pair = newKey();
+        return new Issued(certify(role, commonName, names, pair.getPublic(), now), pair.getPrivate());
+    }
+
+    /** A certificate as {@link #issue} makes, for a key someone else holds (a joining node's). */
+    public X509Certificate certify(Role role, String commonName, List<String> names, java.security.PublicKey publicKey, Instant now) {
         try {
             X509v3CertificateBuilder b = new JcaX509v3CertificateBuilder(certificate, serial(),
-                    Date.from(now.minus(Duration.ofHours(1))), Date.from(now.plus(CERT_VALIDITY)), name(commonName), pair.getPublic());
+                    Date.from(now.minus(Duration.ofHours(1))), Date.from(now.plus(CERT_VALIDITY)), name(commonName), publicKey);
             JcaX509ExtensionUtils ext = new JcaX509ExtensionUtils();
             b.addExtension(Extension.basicConstraints, true, new BasicConstraints(false));
             b.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature | KeyUsage.keyAgreement));
@@ -94,8 +99,8 @@ public record MeshCa(X509Certificate certificate, PrivateKey key) {
                     : new ExtendedKeyUsage(KeyPurposeId.id_kp_serverAuth));
             b.addExtension(Extension.subjectAlternativeName, false, sans(names));
             b.addExtension(Extension.authorityKeyIdentifier, false, ext.createAuthorityKeyIdentifier(certificate));
-            b.addExtension(Extension.subjectKeyIdentifier, false, ext.createSubjectKeyIdentifier(pair.getPublic()));
-            return new Issued(sign(b, key), pair.getPrivate());
+            b.addExtension(Extension.subjectKeyIdentifier, false, ext.createSubjectKeyIdentifier(publicKey));
+            return sign(b, key);
         } catch (GeneralSecurityException | CertIOException e) {
             throw new IllegalStateException("cannot issue a certificate for " + commonName + ": " + e.getMessage(), e);
         }
@@ -141,7 +146,8 @@ public record MeshCa(X509Certificate certificate, PrivateKey key) {
         }
     }
 
-    private static KeyPair newKey() {
+    /** A new ECDSA P-256 key pair (a joining node makes its own and sends only the public half). */
+    public static KeyPair newKey() {
         try {
             KeyPairGenerator g = KeyPairGenerator.getInstance("EC");
             g.initialize(new ECGenParameterSpec("secp256r1"), RANDOM);

@@ -101,6 +101,19 @@ public final class Pem {
         throw new IllegalArgumentException(where + ": no PEM private key (-----BEGIN PRIVATE KEY-----) in it");
     }
 
+    /** A public key from PEM ({@code PUBLIC KEY}); {@code where} names it in a message. */
+    public static java.security.PublicKey publicKey(String pem, String where) {
+        Object o = pem == null ? null : parse(pem, where);
+        if (!(o instanceof org.bouncycastle.asn1.x509.SubjectPublicKeyInfo info)) {
+            throw new IllegalArgumentException(where + ": no PEM public key (-----BEGIN PUBLIC KEY-----) in it");
+        }
+        try {
+            return new JcaPEMKeyConverter().getPublicKey(info);
+        } catch (IOException e) {
+            throw new IllegalArgumentException(where + ": not a readable public key (" + e.getMessage() + ")");
+        }
+    }
+
     /** The CA hash a join pins: {@code sha256:} and the hex SHA-256 of the certificate's DER encoding. */
     public static String hash(X509Certificate certificate) {
         try {

@@ -69,7 +69,31 @@ public final class ServeTls {
         props.put(ServerTrust.CERT, cert.toString());
         props.put(ServerTrust.KEY, key.toString());
         props.put(ServerTrust.CA, ca.toString());
+        if (!agent && isSet(env, "MESH_CA_KEY")) {
+            // the seat's controller issues a joining node's certificate (docs/trust.md): the key must be the CA's
+            Path caKey = file(env, "MESH_CA_KEY");
+            java.security.PrivateKey k = Pem.key(caKey);
+            if (!matches(mesh, k)) {
+                throw new IllegalArgumentException("MESH_CA_KEY: " + caKey + " is not the key of the mesh CA in " + CA);
+            }
+            props.put(ServerTrust.CA_KEY, caKey.toString());
+        }
         return props;
+    }
+
+    /** Whether {@code key} is the private half of {@code ca}'s key: a signature made with it verifies. */
+    static boolean matches(X509Certificate ca, java.security.PrivateKey key) {
+        try {
+            java.security.Signature s = java.security.Signature.getInstance("SHA256withECDSA");
+            s.initSign(key);
+            s.update(new byte[] {1});
+            byte[] sig = s.sign();
+            s.initVerify(ca.getPublicKey());
+            s.update(new byte[] {1});
+            return s.verify(sig);
+        } catch (java.security.GeneralSecurityException e) {
+            return false;
+        }
     }
 
     private static String missing(Map<String, String> env) {
