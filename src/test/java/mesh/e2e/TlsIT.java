@@ -222,11 +222,14 @@ class TlsIT {
         agents.remove(name(victim)).close();
         startAgent(victim, foreign);   // an impostor at the victim's address: a certificate for it, of another CA
         Path more = Files.createDirectories(dir.resolve("more"));
-        Files.writeString(more.resolve("tlsmore.yaml"), "module: tlsmore\ncomponents:\n  tlsmore.server:\n"
-                + "    image: mesh-test/busybox:1\n    args: [sh, -c, \"" + LOOP + "\"]\n    stop-timeout: 3s\n");
+        for (TestbedNodes.Node n : nodes) {
+            Files.writeString(more.resolve("tlsmore" + n.name() + ".yaml"), "module: tlsmore" + n.name() + "\ncomponents:\n"
+                    + "  tlsmore" + n.name() + ".server:\n    image: mesh-test/busybox:1\n    args: [sh, -c, \"" + LOOP + "\"]\n"
+                    + "    stop-timeout: 3s\n");
+        }
         ok("catalogue", "add", more.toString());
-        ok("assign", name(other), "tlsmore");
-        ok("assign", name(victim), "tlsmore");
+        ok("assign", name(other), "tlsmore" + other.name());
+        ok("assign", name(victim), "tlsmore" + victim.name());
         PackagedMesh.await("the impostor listens", Duration.ofSeconds(60), () -> {
             try {
                 send(HttpClient.newBuilder().sslContext(foreign.clientContext("controller")).build(), "GET",
@@ -247,8 +250,8 @@ class TlsIT {
         assertTrue(error.contains("not issued by this mesh's CA"), error);
         assertFalse(error.matches(".*\\b(javax|java\\.|sun\\.)\\S*Exception.*"), "no Java type in: " + error);
         PackagedMesh.await("the other node runs its new module", Duration.ofSeconds(90),
-                () -> cli("status", "-o", "json").out().contains("tlsmore.server"));
-        assertTrue(containers().keySet().stream().noneMatch(c -> c.contains("tlsmore") && c.contains(victim.name())),
+                () -> cli("status", "-o", "json").out().contains("tlsmore" + other.name() + ".server"));
+        assertTrue(containers().keySet().stream().noneMatch(c -> c.contains("tlsmore" + victim.name())),
                 "the impostor's node got nothing: " + containers());
     }
 
