@@ -30,6 +30,8 @@ final class ControllerClient {
     /** The mesh CA's certificate file (MESH_CA), which alone is trusted for an https:// controller. */
     private final String caFile;
     private javax.net.ssl.SSLSocketFactory tls;
+    /** The controller's certificate as its last HTTPS answer presented it, or null. */
+    private java.security.cert.X509Certificate controllerCertificate;
     static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
     /** A push waits for every node's preview and answer; the controller bounds each of those itself. */
     static final Duration READ_TIMEOUT = Duration.ofMinutes(10);
@@ -125,6 +127,29 @@ final class ControllerClient {
 
     String base() {
         return base;
+    }
+
+    /**
+     * The warnings for the certificates this client saw (the controller's, from its last answer, and
+     * the mesh CA in MESH_CA) that expire within 30 days ({@code mesh status}).
+     */
+    java.util.List<String> certificateWarnings(java.time.Instant now) {
+        java.util.List<String> warnings = new java.util.ArrayList<>();
+        if (controllerCertificate != null) {
+            mesh.trust.CertExpiry.warning("the controller's certificate", controllerCertificate.getNotAfter().toInstant(), now)
+                    .ifPresent(warnings::add);
+        }
+        if (caFile != null && !caFile.isBlank() && base.startsWith("https:")) {
+            try (InputStream in = java.nio.file.Files.newInputStream(java.nio.file.Path.of(caFile.strip()))) {
+                var ca = (java.security.cert.X509Certificate) java.security.cert.CertificateFactory.getInstance("X.509")
+                        .generateCertificate(in);
+                mesh.trust.CertExpiry.warning("the mesh CA (" + caFile.strip() + ")", ca.getNotAfter().toInstant(), now)
+                        .ifPresent(warnings::add);
+            } catch (IOException | java.security.GeneralSecurityException | ClassCastException e) {
+                // read before the request already; nothing to add
+            }
+        }
+        return warnings;
     }
 
     /** The hash a joining node pins the mesh CA by ({@code sha256:} + hex of its DER), or null without MESH_CA. */
@@ -244,6 +269,11 @@ final class ControllerClient {
                 }
             }
             int status = c.getResponseCode();
+            if (c instanceof javax.net.ssl.HttpsURLConnection https
+                    && https.getServerCertificates().length > 0
+                    && https.getServerCertificates()[0] instanceof java.security.cert.X509Certificate x) {
+                controllerCertificate = x;
+            }
             InputStream in = status >= 400 ? c.getErrorStream() : c.getInputStream();
             String text = in == null ? "" : new String(in.readAllBytes(), StandardCharsets.UTF_8);
             return new JsonHttp.Answer(status, text, c.getHeaderField("Retry-After") != null);
