@@ -37,7 +37,10 @@ import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
  * MeshCa is a mesh's certificate authority: an ECDSA P-256 key and its self-signed certificate,
  * which issues the controller's and each agent's certificate. The JDK can sign certificates only
  * through internal classes, so the certificates are built with Bouncy Castle's bcpkix; the keys and
- * signatures are the JDK's own (SunEC), so no security provider is registered, in JVM or native mode.
+ * signatures are the JDK's own (SunEC), so no security provider is registered, in JVM or native mode:
+ * bcpkix/bcprov are used in native mode too, and a native image cannot load the BC provider at run
+ * time (quarkusio/quarkus#23967, "Cannot load new security provider at runtime: BC"), so every
+ * Jca* helper here is left on the JDK's default providers.
  * Time is passed in: issuing is pure apart from the random numbers.
  */
 public record MeshCa(X509Certificate certificate, PrivateKey key) {
