@@ -23,6 +23,10 @@
 #                         It also sets APP_VERSION, the first line the copy's --version printed.
 # prepare_app needs: REPO, JAVA_HOME, WORK (a private temporary folder).
 
+# The benches run the servers by hand without TLS files: plain HTTP, which the serve verbs refuse
+# unless told (docs/trust.md); a bench that measures TLS gives the files (and so HTTPS) instead.
+export MESH_PLAIN_HTTP=yes
+
 readonly BUILD_LIMIT=900   # seconds a build may take
 
 log() { printf '%s: %s\n' "${BENCH_NAME:-bench}" "$*" >&2; }

@@ -96,6 +96,10 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
     mesh.wire.VolumeManifest.Entry.class,
     mesh.wire.VolumeView.class,
     mesh.model.PushOrigin.class,
+    // a join's exchange (mesh.install.JoinTls, mesh.controller.JoinResource); the certificates are made with
+    // bcpkix/bcprov, which run in native mode on the JDK's providers (mesh.trust.MeshCa)
+    mesh.wire.JoinRequest.class,
+    mesh.wire.JoinAnswer.class,
     com.github.dockerjava.api.model.Info.class,
     com.github.dockerjava.api.model.InfoRegistryConfig.class,
     com.github.dockerjava.api.model.InfoRegistryConfig.IndexConfig.class,

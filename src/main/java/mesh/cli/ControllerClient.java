@@ -27,6 +27,11 @@ final class ControllerClient {
 
     private final String base;
     private final String token;
+    /** The mesh CA's certificate file (MESH_CA), which alone is trusted for an https:// controller. */
+    private final String caFile;
+    private javax.net.ssl.SSLSocketFactory tls;
+    /** The controller's certificate as its last HTTPS answer presented it, or null. */
+    private java.security.cert.X509Certificate controllerCertificate;
     static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
     /** A push waits for every node's preview and answer; the controller bounds each of those itself. */
     static final Duration READ_TIMEOUT = Duration.ofMinutes(10);
@@ -36,6 +41,7 @@ final class ControllerClient {
     ControllerClient(Map<String, String> env) {
         this.base = controllerUrl(env.get("MESH_CONTROLLER"));
         this.token = env.get("MESH_TOKEN");
+        this.caFile = env.get("MESH_CA");
         if (token == null || token.isBlank()) {
             throw new VerbFailure("MESH_TOKEN is not set: give an operator token (one 'mesh token create NAME' made, or the"
                     + " controller's MESH_CONTROLLER_TOKEN), or run where mesh install wrote ~/.config/mesh/config");
@@ -123,6 +129,42 @@ final class ControllerClient {
         return base;
     }
 
+    /**
+     * The warnings for the certificates this client saw (the controller's, from its last answer, and
+     * the mesh CA in MESH_CA) that expire within 30 days ({@code mesh status}).
+     */
+    java.util.List<String> certificateWarnings(java.time.Instant now) {
+        java.util.List<String> warnings = new java.util.ArrayList<>();
+        if (controllerCertificate != null) {
+            mesh.trust.CertExpiry.warning("the controller's certificate", controllerCertificate.getNotAfter().toInstant(), now)
+                    .ifPresent(warnings::add);
+        }
+        if (caFile != null && !caFile.isBlank() && base.startsWith("https:")) {
+            try (InputStream in = java.nio.file.Files.newInputStream(java.nio.file.Path.of(caFile.strip()))) {
+                var ca = (java.security.cert.X509Certificate) java.security.cert.CertificateFactory.getInstance("X.509")
+                        .generateCertificate(in);
+                mesh.trust.CertExpiry.warning("the mesh CA (" + caFile.strip() + ")", ca.getNotAfter().toInstant(), now)
+                        .ifPresent(warnings::add);
+            } catch (IOException | java.security.GeneralSecurityException | ClassCastException e) {
+                // read before the request already; nothing to add
+            }
+        }
+        return warnings;
+    }
+
+    /** The hash a joining node pins the mesh CA by ({@code sha256:} + hex of its DER), or null without MESH_CA. */
+    String caHash() {
+        if (caFile == null || caFile.isBlank()) {
+            return null;
+        }
+        try (InputStream in = java.nio.file.Files.newInputStream(java.nio.file.Path.of(caFile.strip()))) {
+            byte[] der = java.security.cert.CertificateFactory.getInstance("X.509").generateCertificate(in).getEncoded();
+            return "sha256:" + java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(der));
+        } catch (IOException | java.security.GeneralSecurityException e) {
+            throw new VerbFailure("MESH_CA: cannot read a PEM certificate from " + caFile);
+        }
+    }
+
     <T> T get(String path, JavaType answer) {
         return call("GET", path, null, answer);
     }
@@ -175,6 +217,8 @@ final class ControllerClient {
         @Override
         public RuntimeException unreachable(Exception e) {
             return new VerbFailure(e instanceof InterruptedException ? "interrupted while asking the controller"
+                    : mesh.trust.TlsFailure.describe(e, base) != null
+                    ? "the controller at " + base + ": " + mesh.trust.TlsFailure.describe(e, base)
                     : "cannot reach the controller at " + base + " (" + JsonHttp.why(e)
                     + "); is 'mesh controller serve' running, and is MESH_CONTROLLER right?");
         }
@@ -211,6 +255,9 @@ final class ControllerClient {
         HttpURLConnection c = null;
         try {
             c = (HttpURLConnection) URI.create(base + path).toURL().openConnection();
+            if (c instanceof javax.net.ssl.HttpsURLConnection https) {
+                https.setSSLSocketFactory(tls());
+            }
             c.setRequestMethod(method);
             c.setConnectTimeout((int) CONNECT_TIMEOUT.toMillis());
             c.setReadTimeout((int) readTimeout.toMillis());
@@ -222,6 +269,11 @@ final class ControllerClient {
                 }
             }
             int status = c.getResponseCode();
+            if (c instanceof javax.net.ssl.HttpsURLConnection https
+                    && https.getServerCertificates().length > 0
+                    && https.getServerCertificates()[0] instanceof java.security.cert.X509Certificate x) {
+                controllerCertificate = x;
+            }
             InputStream in = status >= 400 ? c.getErrorStream() : c.getInputStream();
             String text = in == null ? "" : new String(in.readAllBytes(), StandardCharsets.UTF_8);
             return new JsonHttp.Answer(status, text, c.getHeaderField("Retry-After") != null);
@@ -232,6 +284,30 @@ final class ControllerClient {
                 c.disconnect();
             }
         }
+    }
+
+    /**
+     * The TLS of an https:// controller: only the mesh CA in MESH_CA is trusted (not the JDK's public
+     * roots), and the host name is checked against the certificate's names. Read with the JDK's
+     * certificate reader, not mesh.trust's Bouncy Castle one: a verb's start stays short.
+     */
+    private javax.net.ssl.SSLSocketFactory tls() {
+        if (tls == null) {
+            if (caFile == null || caFile.isBlank()) {
+                throw new VerbFailure("MESH_CONTROLLER is " + base + " but MESH_CA is not set: name the mesh CA's certificate"
+                        + " file (mesh install writes it into ~/.config/mesh/config), which alone is trusted");
+            }
+            java.security.cert.X509Certificate ca;
+            try (InputStream in = java.nio.file.Files.newInputStream(java.nio.file.Path.of(caFile.strip()))) {
+                ca = (java.security.cert.X509Certificate) java.security.cert.CertificateFactory.getInstance("X.509")
+                        .generateCertificate(in);
+            } catch (IOException | java.security.cert.CertificateException | ClassCastException e) {
+                throw new VerbFailure("MESH_CA: cannot read a PEM certificate from " + caFile + " ("
+                        + (e instanceof IOException ? e.getMessage() : "not a certificate") + ")");
+            }
+            tls = mesh.trust.TlsContexts.trusting(ca).getSocketFactory();
+        }
+        return tls;
     }
 
     /** The controller's refusal; several problems each on a line of their own, under one head line. */

@@ -24,7 +24,11 @@ import picocli.CommandLine.Spec;
             "                           characters; default: derived from MESH_CONTROLLER_TOKEN)",
             "  MESH_CONTROLLER_LISTEN   address to listen on (default 0.0.0.0:7700)",
             "  MESH_PUSH_BUDGET         a push replacing more containers stops unless --yes (default 10)",
-            "  MESH_CONTROLLER_EPOCH    this controller's epoch (default 0); one older than the store's refuses writes"})
+            "  MESH_CONTROLLER_EPOCH    this controller's epoch (default 0); one older than the store's refuses writes",
+            "  MESH_TLS_CERT, MESH_TLS_KEY, MESH_TLS_CA  its certificate, key and the mesh CA (PEM; required:",
+            "                           HTTPS only, and its certificate is its client certificate to the agents)",
+            "  MESH_CA_KEY              the mesh CA's key, to issue a joining node's certificate (the seat's)",
+            "  MESH_PLAIN_HTTP          yes: plain HTTP without TLS files (tests, a trusted loopback only)"})
 public class ControllerServeCommand implements Callable<Integer> {
 
     @Spec

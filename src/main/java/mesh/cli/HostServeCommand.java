@@ -22,7 +22,10 @@ import picocli.CommandLine.Spec;
             "  MESH_HOST_ENGINE     Docker host (default unix:///var/run/docker.sock)",
             "  MESH_HOST_STATE_DIR  where accepted declarations are kept (default /var/lib/mesh)",
             "  MESH_HOST_INTERVAL   how often to check the engine (default 15s)",
-            "  MESH_HOST_PARALLELISM  containers changed at once (default 8, 1 to 64)"})
+            "  MESH_HOST_PARALLELISM  containers changed at once (default 8, 1 to 64)",
+            "  MESH_TLS_CERT, MESH_TLS_KEY, MESH_TLS_CA  this agent's certificate, key and the mesh CA (PEM;",
+            "                       required: HTTPS only, calls only from the mesh's controller; docs/trust.md)",
+            "  MESH_PLAIN_HTTP      yes: plain HTTP without TLS files (tests, a trusted loopback only)"})
 public class HostServeCommand implements Callable<Integer> {
 
     @Spec
@@ -41,6 +44,10 @@ public class HostServeCommand implements Callable<Integer> {
     public Integer call() {
         // a bad setting is an InvalidInput, which FailureExits prints problem by problem (exit 1)
         HostSettings settings = HostSettings.forServe(ConfigFile.withEnvironment(config, System.getenv()));
+        if (mesh.trust.ServerTrust.enabled()) {
+            // a take's copy from another agent is HTTPS to a certificate of the mesh CA
+            javax.net.ssl.SSLContext.setDefault(mesh.trust.ServerTrust.meshAndPublicRoots());
+        }
         agent.start(settings);
         output.line(spec, "mesh host agent for node " + settings.node() + ": engine " + settings.engine()
                 + ", records in " + settings.stateDir() + ", listening on "

@@ -83,6 +83,10 @@ public class InstallCommand implements Callable<Integer> {
     @Option(names = "--token", paramLabel = "HEX", description = "with --join: this node's agent token, as 'mesh node add' printed it")
     String token;
 
+    @Option(names = "--ca-hash", paramLabel = "sha256:HEX", description = "with --join: the mesh CA's hash, as 'mesh node add'"
+            + " printed it; the controller's certificate must chain to that CA (nothing is trusted on first use)")
+    String caHash;
+
     /** Summary is the {@code -o json} document: where the mesh stands and how each step went. */
     public record Summary(String node, String address, String controller, String stateDir, boolean ok,
                           List<InstallRunner.Outcome> steps) {
@@ -93,11 +97,15 @@ public class InstallCommand implements Callable<Integer> {
         if (join != null && (token == null || node == null)) {
             throw new VerbFailure("--join needs --token and --node, as 'mesh node add' printed them");
         }
+        if (join != null && join.startsWith("https:") && (caHash == null || !caHash.matches("sha256:[0-9a-f]{64}"))) {
+            throw new VerbFailure("--join " + join + " needs --ca-hash sha256:<64 hex digits>, as 'mesh node add' printed it"
+                    + (caHash == null ? "" : "; got '" + caHash + "'"));
+        }
         String addr = address != null ? address : MachineFacts.defaultAddress();
         String name = node != null ? node : hostName();
         String home = System.getenv().getOrDefault("HOME", System.getProperty("user.home"));
         InstallOptions o = new InstallOptions(name, addr, publicDomain, storeUrl, stateDir.toAbsolutePath(),
-                configDir.toAbsolutePath(), engine, storeImage, registryImage, join, token, Path.of(home));
+                configDir.toAbsolutePath(), engine, storeImage, registryImage, join, token, Path.of(home), caHash);
         InstallJournal journal = new InstallJournal(o.stateDir());
         java.util.function.Consumer<String> say = format.json() ? line -> output.error(spec, line) : line -> output.line(spec, line);
         List<InstallPlan.Action> plan = InstallPlan.inOrder(InstallPlan.plan(o.joining(), journal.done()));
@@ -111,7 +119,7 @@ public class InstallCommand implements Callable<Integer> {
         }
         List<InstallRunner.Outcome> outcomes = new InstallRunner(journal, say, System::nanoTime).run(plan, steps);
         boolean ok = outcomes.size() == plan.size() && outcomes.stream().noneMatch(s -> s.result().equals("failed"));
-        String controller = o.joining() ? join : "http://" + addr + ":7700";
+        String controller = o.joining() ? join : "https://" + addr + ":7700";
         if (format.json()) {
             output.json(spec, new Summary(name, addr, controller, o.stateDir().toString(), ok, outcomes));
         } else if (ok) {

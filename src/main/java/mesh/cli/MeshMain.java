@@ -27,7 +27,12 @@ public class MeshMain implements QuarkusApplication {
         try {
             ServeMode mode = ServeMode.forArgs(args);
             Map<String, String> vars = ConfigFile.withEnvironment(ServeMode.configFile(args), System.getenv());
-            mode.properties(vars).forEach(System::setProperty);
+            Map<String, String> props = mode.properties(vars);
+            props.forEach(System::setProperty);
+            if (props.containsKey("mesh.tls.plain")) {
+                System.err.println("mesh: WARNING: MESH_PLAIN_HTTP=yes: serving plain HTTP, tokens travel in clear;"
+                        + " for tests and a trusted loopback only (docs/trust.md)");
+            }
         } catch (VerbFailure | IllegalArgumentException e) {
             System.err.println("mesh: " + e.getMessage());
             System.exit(ExitCodes.FAILED);

@@ -34,7 +34,7 @@ public class NodeCommand {
             description = {"Add a node. Prints its agent token once: run its host agent with it as MESH_HOST_TOKEN."})
     int add(@Parameters(paramLabel = "NAME") String name,
             @Option(names = "--address", required = true, paramLabel = "ADDR", description = "its mesh address") String address,
-            @Option(names = "--agent", paramLabel = "URL", description = "its host agent (default http://ADDR:7701)") String agent,
+            @Option(names = "--agent", paramLabel = "URL", description = "its host agent (default https://ADDR:7701, or http:// on a plain-HTTP test mesh)") String agent,
             @Option(names = "--token", paramLabel = "HEX", description = "the agent token its agent already runs with (mesh install"
                     + " gives its own node so); default: a new one") String token) {
         ControllerClient controller = ControllerClient.fromEnvironment();
@@ -48,8 +48,9 @@ public class NodeCommand {
             output.line(spec, "agent token (shown once; run the node's agent with MESH_HOST_TOKEN=<token>):");
             output.line(spec, added.token());
             output.line(spec, "on " + added.name() + ", as root, to install and start its agent:");
+            String caHash = controller.caHash();
             output.line(spec, "  mesh install --join " + controller.base() + " --token " + added.token() + " --node " + added.name()
-                    + " --address " + added.address());
+                    + " --address " + added.address() + (caHash == null ? "" : " --ca-hash " + caHash));
         }
         return ExitCodes.OK;
     }

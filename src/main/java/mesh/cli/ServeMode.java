@@ -56,6 +56,8 @@ public enum ServeMode {
         Map<String, String> props = new java.util.HashMap<>(Map.of(
                 "quarkus.http.host", listen.host(), "quarkus.http.port", Integer.toString(listen.port()),
                 ServerRole.PROPERTY, name()));
+        // HTTPS on the listen port, or plain HTTP when MESH_PLAIN_HTTP=yes (tests only): docs/trust.md
+        props.putAll(mesh.trust.ServeTls.properties(this == HOST, listen.port(), env));
         if (this == CONTROLLER) {
             // the store is the controller's alone; the datasource is configured only for it
             putIfSet(props, "quarkus.datasource.jdbc.url", env.get("MESH_STORE_URL"));

@@ -43,8 +43,11 @@ public class StatusCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        List<NodeStatus> nodes = ControllerClient.fromEnvironment().status(refresh);
+        ControllerClient client = ControllerClient.fromEnvironment();
+        List<NodeStatus> nodes = client.status(refresh);
         java.time.Instant now = java.time.Instant.now();
+        // from 30 days before the controller's certificate or the mesh CA expires (docs/trust.md)
+        client.certificateWarnings(now).forEach(w -> output.error(spec, "mesh: " + w));
         if (format.json()) {
             output.json(spec, nodes);
         } else {

@@ -16,6 +16,7 @@ import java.util.function.Function;
 import mesh.model.Declaration;
 import mesh.model.Node;
 import mesh.plan.PushDecision;
+import mesh.trust.ServerTrust;
 import mesh.wire.Accepted;
 import mesh.wire.ApiError;
 import mesh.wire.JsonHttp;
@@ -42,13 +43,32 @@ public class AgentClient {
 
     /** Made on first use: a verb that never pushes (all but the controller's) never builds an HTTP client. */
     private volatile HttpClient http;
+    /** The TLS this client speaks to agents with, or null for the serving process's ({@link ServerTrust}). */
+    private final javax.net.ssl.SSLContext tls;
+
+    /** A client with the serving controller's TLS (its certificate, the mesh CA only), or plain HTTP without. */
+    public AgentClient() {
+        this(null);
+    }
+
+    /** A client with {@code tls}: the installer's, with the controller's certificate or none (docs/trust.md). */
+    public AgentClient(javax.net.ssl.SSLContext tls) {
+        this.tls = tls;
+    }
 
     HttpClient http() {
         HttpClient h = http;
         if (h == null) {
             synchronized (this) {
                 if (http == null) {
-                    http = HttpClient.newBuilder().connectTimeout(CONNECT).build();
+                    HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(CONNECT);
+                    if (tls != null) {
+                        b.sslContext(tls);
+                    } else if (ServerTrust.enabled()) {
+                        // the controller's key and the mesh CA, read once: a rotation reloads by a new client
+                        b.sslContext(ServerTrust.clientContext());
+                    }
+                    http = b.build();
                 }
                 h = http;
             }
@@ -184,6 +204,10 @@ public class AgentClient {
             public RuntimeException unreachable(Exception e) {
                 if (e instanceof InterruptedException) {
                     return new Unreachable("interrupted while asking node " + node.name(), 0);
+                }
+                String tlsProblem = mesh.trust.TlsFailure.describe(e, node.agent());
+                if (tlsProblem != null) {
+                    return new Unreachable("node " + node.name() + "'s agent at " + node.agent() + ": " + tlsProblem, 0);
                 }
                 return new Unreachable("node " + node.name() + "'s agent at " + node.agent() + " did not answer ("
                         + JsonHttp.why(e) + ")", 0);

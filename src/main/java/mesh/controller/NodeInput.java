@@ -99,8 +99,9 @@ final class NodeInput {
         return null;
     }
 
+    /** The agent's URL by default: HTTPS when this controller serves it (and so its agents do), else plain. */
     static String defaultAgent(String address) {
-        return "http://" + address + ":7701";
+        return (mesh.trust.ServerTrust.enabled() ? "https://" : "http://") + address + ":7701";
     }
 
     static boolean isDomain(String domain) {

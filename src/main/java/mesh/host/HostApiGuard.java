@@ -19,9 +19,9 @@ public class HostApiGuard {
     HostAgent agent;
 
     @ServerRequestFilter
-    public Optional<Response> requireToken(ContainerRequestContext request) {
+    public Optional<Response> requireToken(ContainerRequestContext request, io.vertx.core.http.HttpServerRequest http) {
         String path = request.getUriInfo().getPath();
-        if (!path.startsWith("/v1/") || path.startsWith("/v1/mesh/")) {
+        if (!path.startsWith("/v1/") || path.startsWith("/v1/mesh/") || path.equals("/v1/join")) {
             return Optional.empty();
         }
         if (!agent.serving()) {
@@ -32,6 +32,10 @@ public class HostApiGuard {
         }
         if (readsWithTicket(request, path)) {
             return Optional.empty();
+        }
+        Optional<Response> refused = ControllerCertificate.check(request, http, path);
+        if (refused.isPresent()) {
+            return refused;
         }
         return BearerToken.check(request, agent.settings().token(), "MESH_HOST_TOKEN", "host agent");
     }

@@ -54,8 +54,9 @@ public final class AgentSetup {
             stopRecorded();
             copyApp();
             Files.createDirectories(o.configDir());
-            write(envFile(), AgentUnit.envFile(AgentUnit.settings(o.node(), token, o.address(), o.engine(),
-                    o.stateDir().toString())), "rw-------");
+            Map<String, String> settings = AgentUnit.settings(o.node(), token, o.address(), o.engine(), o.stateDir().toString());
+            settings.putAll(o.tls().serveEnv("agent"));   // HTTPS only, calls only from the controller (docs/trust.md)
+            write(envFile(), AgentUnit.envFile(settings), "rw-------");
             Path unit = o.configDir().resolve(AgentUnit.UNIT_NAME);
             write(unit, AgentUnit.unit(launcher().toString(), envFile().toString(), o.address()), "rw-r--r--");
             if (systemdRuns()) {
@@ -80,7 +81,7 @@ public final class AgentSetup {
      */
     public void revive(String token) {
         try {
-            new AgentClient().statusQuickly(node(), token);
+            client().statusQuickly(node(), token);
             return;
         } catch (RuntimeException down) {
             // not answering: start it again below
@@ -100,12 +101,25 @@ public final class AgentSetup {
 
     /** The seat as a node of the mesh, as the agent's settings name it. */
     public Node node() {
-        return new Node(o.node(), o.address(), "http://" + o.address() + ":7701", o.publicDomain());
+        return new Node(o.node(), o.address(), "https://" + o.address() + ":7701", o.publicDomain());
+    }
+
+    /**
+     * A client of this machine's agent: on the seat with the controller's certificate (the installer
+     * pushes the seat's first declarations itself), on a joining node trusting the mesh CA only (it
+     * reads the agent's status with the token, the one call that needs no controller certificate).
+     */
+    public AgentClient client() {
+        mesh.trust.TlsDir tls = o.tls();
+        if (Files.isRegularFile(tls.cert("controller"))) {
+            return new AgentClient(tls.clientContext("controller"));
+        }
+        return new AgentClient(mesh.trust.TlsContexts.trusting(mesh.trust.Pem.certificate(tls.caCert())));
     }
 
     /** Waits until the agent answers {@code GET /v1/status} with the token. */
     public HostStatus awaitAgent(String token, Duration timeout) {
-        AgentClient client = new AgentClient();
+        AgentClient client = client();
         long deadline = System.nanoTime() + timeout.toNanos();
         RuntimeException last = null;
         while (System.nanoTime() < deadline) {

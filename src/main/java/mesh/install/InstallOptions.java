@@ -8,10 +8,11 @@ import java.nio.file.Path;
  * @param join      the controller's URL when joining a mesh, else null (seat a new mesh)
  * @param joinToken the node's agent token, printed by {@code mesh node add}, when joining
  * @param home      the operator's home, where the CLI config is written
+ * @param caHash    when joining: the mesh CA's hash ({@code sha256:…}) the controller's certificate must chain to
  */
 public record InstallOptions(String node, String address, String publicDomain, String storeUrl, Path stateDir,
                              Path configDir, String engine, String storeImage, String registryImage, String join,
-                             String joinToken, Path home) {
+                             String joinToken, Path home, String caHash) {
 
     /** The official images, pinned by digest: the installer never runs a tag that could move under it. */
     public static final String DEFAULT_STORE_IMAGE =
@@ -21,5 +22,10 @@ public record InstallOptions(String node, String address, String publicDomain, S
 
     public boolean joining() {
         return join != null;
+    }
+
+    /** This machine's TLS files (docs/trust.md). */
+    public mesh.trust.TlsDir tls() {
+        return new mesh.trust.TlsDir(stateDir.resolve("tls"));
     }
 }

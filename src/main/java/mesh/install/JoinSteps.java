@@ -33,6 +33,7 @@ public final class JoinSteps implements InstallRunner.Steps {
             case PREFLIGHT -> SeatSteps.preflight(o, Preflight.JOIN_PORTS);
             case AGENT -> {
                 journal.put("MESH_HOST_TOKEN", o.joinToken());
+                JoinTls.fetch(o);
                 agent.install(o.joinToken());
             }
             case JOIN -> reachController();
@@ -43,12 +44,14 @@ public final class JoinSteps implements InstallRunner.Steps {
     /** Any HTTP answer (401 without the operator token) says the controller is reachable from here. */
     private void reachController() {
         try {
-            HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+            HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
+                    .sslContext(mesh.trust.TlsContexts.trusting(mesh.trust.Pem.certificate(o.tls().caCert()))).build();
             http.send(HttpRequest.newBuilder(URI.create(o.join().replaceAll("/+$", "") + "/v1/mesh/nodes"))
                     .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.discarding());
         } catch (Exception e) {
+            String tlsProblem = mesh.trust.TlsFailure.describe(e, o.join());
             throw new InstallFailure("the controller at " + o.join() + " cannot be reached from here: "
-                    + (e.getMessage() == null ? "no answer" : e.getMessage()), e);
+                    + (tlsProblem != null ? tlsProblem : e.getMessage() == null ? "no answer" : e.getMessage()), e);
         }
     }
 }

@@ -38,15 +38,18 @@ public final class SeatApi {
 
     private final String base;
     private final JsonHttp http;
-    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
+    private final HttpClient client;
 
-    public SeatApi(String base, String token) {
+    /** A client of the controller at {@code base}, over {@code tls} (trusting only the mesh CA). */
+    public SeatApi(String base, String token, javax.net.ssl.SSLContext tls) {
+        this.client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).sslContext(tls).build();
         this.base = base.replaceAll("/+$", "");
         this.http = new JsonHttp(this::exchange, token, new JsonHttp.Failures() {
             @Override
             public RuntimeException unreachable(Exception e) {
+                String tlsProblem = mesh.trust.TlsFailure.describe(e, SeatApi.this.base);
                 return new InstallFailure("cannot reach the controller at " + SeatApi.this.base + ": "
-                        + (e.getMessage() == null ? "no answer" : e.getMessage()));
+                        + (tlsProblem != null ? tlsProblem : e.getMessage() == null ? "no answer" : e.getMessage()));
             }
 
             @Override

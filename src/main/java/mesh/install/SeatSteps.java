@@ -53,7 +53,10 @@ public final class SeatSteps implements InstallRunner.Steps {
     public void run(InstallStep step) {
         switch (step) {
             case PREFLIGHT -> preflight(Preflight.SEAT_PORTS);
-            case AGENT -> agent.install(agentToken());
+            case AGENT -> {
+                seatTls();
+                agent.install(agentToken());
+            }
             case STORE -> store();
             case REGISTRY -> registry();
             case BUNDLE -> bundle();
@@ -74,6 +77,34 @@ public final class SeatSteps implements InstallRunner.Steps {
         if (!problems.isEmpty()) {
             throw new InstallFailure("this machine is not ready; nothing was changed:\n  " + String.join("\n  ", problems));
         }
+    }
+
+    /**
+     * The mesh CA, made here on the seat (its key 0600 under the state dir, never in the store), and
+     * the certificates of the seat's agent and of the controller (docs/trust.md). A rerun keeps them.
+     */
+    void seatTls() {
+        try {
+            java.time.Instant now = java.time.Instant.now();
+            mesh.trust.TlsDir tls = o.tls();
+            mesh.trust.MeshCa ca = tls.ensureCa(o.node(), now);
+            tls.ensureIssued(ca, "agent", mesh.trust.MeshCa.Role.AGENT, o.node(), List.of(o.node(), o.address()), now);
+            tls.ensureIssued(ca, "controller", mesh.trust.MeshCa.Role.CONTROLLER, mesh.trust.MeshCa.CONTROLLER,
+                    List.of(o.address(), "127.0.0.1", "localhost", o.node()), now);
+        } catch (IOException e) {
+            throw new InstallFailure("cannot write the mesh CA and certificates under " + o.tls().dir() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The controller's TLS settings, and the CA key it issues a joining node's certificate with. */
+    private Map<String, String> controllerTls() {
+        Map<String, String> env = o.tls().serveEnv("controller");
+        env.put("MESH_CA_KEY", o.tls().caKey().toString());
+        return env;
+    }
+
+    private SeatApi api(String url) {
+        return new SeatApi(url, controllerToken(), mesh.trust.TlsContexts.trusting(mesh.trust.Pem.certificate(o.tls().caCert())));
     }
 
     String agentToken() {
@@ -102,6 +133,7 @@ public final class SeatSteps implements InstallRunner.Steps {
         v.put("CONTROLLER_TOKEN", controllerToken());
         v.put("ADDRESS", o.address());
         v.put("EPOCH", Long.toString(epoch() + 1));
+        controllerTls().forEach((k, value) -> v.put(k.replace("MESH_", ""), value));
         String bundle = journal.secret("CONTROLLER_BUNDLE", () -> "");
         if (!bundle.isEmpty()) {
             v.put("CONTROLLER_BUNDLE", bundle);
@@ -138,7 +170,7 @@ public final class SeatSteps implements InstallRunner.Steps {
 
     /** Before a controller exists, the installer pushes the seat's declaration to its agent itself. */
     private void pushToAgent(List<String> modules) {
-        AgentClient client = new AgentClient();
+        AgentClient client = agent.client();
         HostStatus now = agent.awaitAgent(agentToken(), Duration.ofSeconds(30));
         Declaration d = SeatCatalogue.declaration(agent.node(), manifests(modules), modules, now.generation() + 1);
         try {
@@ -242,9 +274,10 @@ public final class SeatSteps implements InstallRunner.Steps {
         journal.put("EPOCH", Long.toString(Math.max(System.currentTimeMillis(), epoch() + 2)));
         Map<String, String> env = storeEnv();
         env.put("MESH_CONTROLLER_EPOCH", Long.toString(epoch()));
+        env.putAll(controllerTls());
         String url = temp.start(agent.launcher(), env);
         journal.put("TEMP_CONTROLLER", url);
-        SeatApi api = new SeatApi(url, controllerToken());
+        SeatApi api = api(url);
         TempController.await(api, Duration.ofSeconds(60), temp.log());
         api.addNode(o.node(), o.address(), agentToken());
         List<String> modules = seatModules(true, true);
@@ -260,7 +293,7 @@ public final class SeatSteps implements InstallRunner.Steps {
     }
 
     void pivot() {
-        SeatApi api = new SeatApi(controllerUrl(), controllerToken());
+        SeatApi api = api(controllerUrl());
         TempController.await(api, Duration.ofMinutes(2), null);
         List<NodeView> nodes = api.nodes();
         if (nodes.stream().noneMatch(n -> n.name().equals(o.node()))) {
@@ -284,7 +317,7 @@ public final class SeatSteps implements InstallRunner.Steps {
             return;
         }
         try {
-            new SeatApi(journal.secret("TEMP_CONTROLLER", () -> ""), controllerToken()).assign(o.node(), SeatCatalogue.CONTROLLER);
+            api(journal.secret("TEMP_CONTROLLER", () -> "")).assign(o.node(), SeatCatalogue.CONTROLLER);
         } catch (SeatApi.Refused e) {
             if (e.status() == 409 && e.getMessage().contains("replaced by a newer one")) {
                 say.accept("      the temporary controller is fenced: " + e.getMessage().replaceAll(".*answered 409: ", ""));
@@ -296,7 +329,7 @@ public final class SeatSteps implements InstallRunner.Steps {
     }
 
     public String controllerUrl() {
-        return "http://" + o.address() + ":7700";
+        return "https://" + o.address() + ":7700";
     }
 
     void config() {
@@ -304,7 +337,9 @@ public final class SeatSteps implements InstallRunner.Steps {
         try {
             java.nio.file.Files.createDirectories(file.getParent());
             AgentSetup.write(file, "# The operator's mesh CLI settings, written by mesh install (used when MESH_CONTROLLER/MESH_TOKEN are unset).\n"
-                    + "MESH_CONTROLLER=" + controllerUrl() + "\nMESH_TOKEN=" + controllerToken() + "\n", "rw-------");
+                    + "MESH_CONTROLLER=" + controllerUrl() + "\nMESH_TOKEN=" + controllerToken()
+                    + "\n# the mesh CA: the only one the CLI trusts for the controller's certificate\nMESH_CA=" + o.tls().caCert() + "\n",
+                    "rw-------");
         } catch (IOException e) {
             throw new InstallFailure("cannot write " + file + ": " + e.getMessage(), e);
         }

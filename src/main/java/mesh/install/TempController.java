@@ -42,7 +42,7 @@ public final class TempController {
         } catch (IOException e) {
             throw new InstallFailure("cannot start the temporary controller: " + e.getMessage(), e);
         }
-        return "http://127.0.0.1:" + port;
+        return (env.containsKey("MESH_TLS_CERT") ? "https" : "http") + "://127.0.0.1:" + port;
     }
 
     /** Ends the temporary controller, if one runs (SIGTERM, then SIGKILL after 20 s). */

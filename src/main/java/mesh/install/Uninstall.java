@@ -146,14 +146,17 @@ public final class Uninstall {
      * working folders, {@code host/volumes}: their module volumes) is kept in it, and so are the
      * install's secrets ({@code install/secrets.env}, 0600): the kept store volume only opens with the
      * password generated at the first install, and the nodes the store lists know this agent's token,
-     * so a later {@code mesh install} over the kept data must use the same ones.
+     * so a later {@code mesh install} over the kept data must use the same ones. The TLS files
+     * ({@code tls/}: the mesh CA with its key, 0600) are kept too: the nodes that joined trust that CA
+     * alone and hold its certificates, so a reinstall must be the same mesh to them (docs/trust.md).
      */
     private void removeState(boolean deleteData, List<String> removed, List<String> kept) {
         if (!Files.isDirectory(stateDir)) {
             return;
         }
         Path secrets = new InstallJournal(stateDir).secretsFile();
-        List<Path> data = List.of(stateDir.resolve("host/data"), stateDir.resolve("host/volumes"), secrets);
+        Path tls = stateDir.resolve("tls");
+        List<Path> data = List.of(stateDir.resolve("host/data"), stateDir.resolve("host/volumes"), secrets, tls);
         try (Stream<Path> top = Files.walk(stateDir)) {
             for (Path p : top.sorted(java.util.Comparator.reverseOrder()).toList()) {
                 if (!deleteData && data.stream().anyMatch(d -> p.startsWith(d) || d.startsWith(p))) {
@@ -166,7 +169,10 @@ public final class Uninstall {
         }
         removed.add("state " + stateDir);
         if (!deleteData) {
-            data.stream().filter(Files::isDirectory).forEach(d -> kept.add("process data " + d));
+            data.stream().filter(d -> !d.equals(tls)).filter(Files::isDirectory).forEach(d -> kept.add("process data " + d));
+            if (Files.isDirectory(tls)) {
+                kept.add("the mesh CA and certificates " + tls + " (the joined nodes trust this CA alone)");
+            }
             if (Files.isRegularFile(secrets)) {
                 kept.add("install secrets " + secrets + " (the store password and tokens a reinstall over the kept data needs)");
             }

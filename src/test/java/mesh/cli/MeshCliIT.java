@@ -56,7 +56,7 @@ class MeshCliIT {
     void hostServeWithoutNodeOrTokenRefusesToStart(QuarkusMainLauncher launcher) throws Exception {
         Path dir = Files.createTempDirectory("mesh-serve");
         Path config = Files.writeString(dir.resolve("host.env"),
-                "MESH_HOST_LISTEN=127.0.0.1:0\nMESH_HOST_STATE_DIR=" + dir + "\n");
+                "MESH_HOST_LISTEN=127.0.0.1:0\nMESH_PLAIN_HTTP=yes\nMESH_HOST_STATE_DIR=" + dir + "\n");
         LaunchResult result = launcher.launch("host", "serve", "--config", config.toString());
         assertEquals(1, result.exitCode());
         assertTrue(result.getErrorOutput().contains("MESH_HOST_NODE is not set"), result.getErrorOutput());

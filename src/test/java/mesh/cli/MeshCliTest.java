@@ -149,9 +149,10 @@ class MeshCliTest {
     @Test
     void onlyTheServeVerbsListen() {
         assertEquals("false", ServeMode.forArgs("host", "apply", "x").properties(java.util.Map.of()).get("quarkus.http.host-enabled"));
-        assertEquals("7701", ServeMode.forArgs("host", "serve").properties(java.util.Map.of()).get("quarkus.http.port"));
+        assertEquals("7701", ServeMode.forArgs("host", "serve").properties(java.util.Map.of("MESH_PLAIN_HTTP", "yes"))
+                .get("quarkus.http.port"));
         assertEquals("127.0.0.1", ServeMode.forArgs("host", "serve", "--config", "f")
-                .properties(java.util.Map.of("MESH_HOST_LISTEN", "127.0.0.1:9")).get("quarkus.http.host"));
+                .properties(java.util.Map.of("MESH_HOST_LISTEN", "127.0.0.1:9", "MESH_PLAIN_HTTP", "yes")).get("quarkus.http.host"));
         assertEquals(ServeMode.NONE, ServeMode.forArgs("--help", "host"));
     }
 

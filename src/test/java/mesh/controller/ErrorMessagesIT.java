@@ -91,7 +91,8 @@ class ErrorMessagesIT {
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         b.environment().keySet().removeIf(k -> k.startsWith("MESH_"));
         b.environment().putAll(Map.of("MESH_HOST_NODE", "ace", "MESH_HOST_TOKEN", AGENT_TOKEN,
-                "MESH_HOST_LISTEN", "127.0.0.1:" + port, "MESH_HOST_STATE_DIR", scratch.resolve("state").toString()));
+                "MESH_HOST_LISTEN", "127.0.0.1:" + port, "MESH_HOST_STATE_DIR", scratch.resolve("state").toString(),
+                "MESH_PLAIN_HTTP", "yes"));   // plain HTTP on loopback: tests only (docs/trust.md)
         agent = b.start();
         PackagedMesh.await("the agent answers at " + agentUrl, Duration.ofSeconds(60),
                 () -> agentCall("GET", "/v1/status", null, AGENT_TOKEN).statusCode() == 200);

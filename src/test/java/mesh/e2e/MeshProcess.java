@@ -31,7 +31,18 @@ final class MeshProcess implements AutoCloseable {
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         pb.environment().keySet().removeIf(k -> k.startsWith("MESH_"));
         pb.environment().putAll(env);
+        plainUnlessTls(pb.environment());
         return new MeshProcess(pb.start());
+    }
+
+    /**
+     * A test server given no TLS files serves plain HTTP (MESH_PLAIN_HTTP=yes, docs/trust.md): the
+     * one place the end-to-end tests opt out; TlsIT and SecurityIT give the files and get HTTPS.
+     */
+    static void plainUnlessTls(Map<String, String> env) {
+        if (!env.containsKey("MESH_TLS_CERT")) {
+            env.putIfAbsent("MESH_PLAIN_HTTP", "yes");
+        }
     }
 
     /** Kills it hard, as a crash or an operator's kill -9 would. */

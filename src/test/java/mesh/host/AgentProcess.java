@@ -87,6 +87,10 @@ final class AgentProcess implements AutoCloseable {
                 .redirectOutput(log.toFile());
         pb.environment().keySet().removeIf(k -> k.startsWith("MESH_"));
         pb.environment().putAll(env);
+        // an agent given no TLS files serves plain HTTP (docs/trust.md): this launcher's tests speak HTTP
+        if (!env.containsKey("MESH_TLS_CERT")) {
+            pb.environment().putIfAbsent("MESH_PLAIN_HTTP", "yes");
+        }
         process = pb.start();
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {

@@ -39,7 +39,8 @@ final class TestController implements AutoCloseable {
                 .redirectErrorStream(true).redirectOutput(log.toFile());
         pb.environment().keySet().removeIf(k -> k.startsWith("MESH_"));
         pb.environment().putAll(Map.of("MESH_STORE_URL", POSTGRES + database, "MESH_STORE_USER", "mesh",
-                "MESH_STORE_PASSWORD", "mesh", "MESH_CONTROLLER_TOKEN", token, "MESH_CONTROLLER_LISTEN", "127.0.0.1:" + port));
+                "MESH_STORE_PASSWORD", "mesh", "MESH_CONTROLLER_TOKEN", token, "MESH_CONTROLLER_LISTEN", "127.0.0.1:" + port,
+                "MESH_PLAIN_HTTP", "yes"));   // plain HTTP on loopback: tests only (docs/trust.md)
         process = pb.start();
         PackagedMesh.await("the controller answers", Duration.ofSeconds(60), () -> run("node", "list").exit() == 0);
     }

@@ -138,7 +138,7 @@ class InstallerIT {
         Thread poller = Thread.ofPlatform().daemon().start(() -> {
             while (polling.get()) {
                 try {
-                    MeshState.get(config.get("MESH_CONTROLLER"), config.get("MESH_TOKEN"), "/v1/mesh/nodes");
+                    MeshState.get(config.get("MESH_CONTROLLER"), config.get("MESH_TOKEN"), config.get("MESH_CA"), "/v1/mesh/nodes");
                     answers.incrementAndGet();
                 } catch (Exception | AssertionError e) {
                     failures.add(java.time.Instant.now() + " " + e);

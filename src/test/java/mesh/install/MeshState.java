@@ -40,18 +40,19 @@ record MeshState(List<String> nodes, List<String> catalogue, List<String> roster
         Map<String, String> config = envFile(target.home().resolve(".config/mesh/config"));
         String url = config.get("MESH_CONTROLLER");
         String token = config.get("MESH_TOKEN");
+        String ca = config.get("MESH_CA");
         List<String> nodes = new ArrayList<>();
-        for (JsonNode n : get(url, token, "/v1/mesh/nodes")) {
+        for (JsonNode n : get(url, token, ca, "/v1/mesh/nodes")) {
             nodes.add(n.path("name").asText() + " " + n.path("address").asText() + " " + n.path("publicDomain").asText());
         }
         List<String> catalogue = new ArrayList<>();
-        for (JsonNode m : get(url, token, "/v1/mesh/catalogue")) {
-            JsonNode d = get(url, token, "/v1/mesh/catalogue/" + m.path("module").asText());
+        for (JsonNode m : get(url, token, ca, "/v1/mesh/catalogue")) {
+            JsonNode d = get(url, token, ca, "/v1/mesh/catalogue/" + m.path("module").asText());
             catalogue.add(mask(d.path("module").asText() + " assigned=" + d.path("assigned").asText() + " taken="
                     + d.path("taken").asText() + " " + canonical(d.path("manifest")), secrets));
         }
         List<String> roster = new ArrayList<>();
-        for (JsonNode r : get(url, token, "/v1/mesh/roster")) {
+        for (JsonNode r : get(url, token, ca, "/v1/mesh/roster")) {
             roster.add(canonical(r));
         }
         return new MeshState(sorted(nodes), sorted(catalogue), sorted(roster), containers(target, secrets),
@@ -163,8 +164,13 @@ record MeshState(List<String> nodes, List<String> catalogue, List<String> roster
         return all;
     }
 
-    static JsonNode get(String url, String token, String path) throws IOException, InterruptedException {
-        HttpResponse<String> r = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build().send(
+    /** A GET of the controller's API, trusting only the mesh CA in {@code caFile} (the operator's MESH_CA). */
+    static JsonNode get(String url, String token, String caFile, String path) throws IOException, InterruptedException {
+        HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3));
+        if (caFile != null) {
+            b.sslContext(mesh.trust.TlsContexts.trusting(mesh.trust.Pem.certificate(java.nio.file.Path.of(caFile))));
+        }
+        HttpResponse<String> r = b.build().send(
                 HttpRequest.newBuilder(URI.create(url + path)).header("Authorization", "Bearer " + token)
                         .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() != 200) {

@@ -1,0 +1,94 @@
+package mesh.trust;
+
+import java.nio.file.Path;
+import java.security.cert.X509Certificate;
+import javax.net.ssl.SSLContext;
+
+/**
+ * ServerTrust is what a running server knows of its TLS: its certificate, key and the mesh CA, as
+ * {@link ServeTls} chose them before boot (system properties), or plain HTTP. The controller calls
+ * the agents with it (its certificate is its client certificate); a process started without the
+ * serve verbs (a test's Quarkus) has none and speaks plain HTTP.
+ */
+public final class ServerTrust {
+
+    static final String CERT = "mesh.tls.cert";
+    static final String KEY = "mesh.tls.key";
+    static final String CA = "mesh.tls.ca";
+    static final String PLAIN = "mesh.tls.plain";
+    static final String CA_KEY = "mesh.tls.ca-key";
+
+    private ServerTrust() {
+    }
+
+    /** Whether this server serves TLS (and so calls the agents over it). */
+    public static boolean enabled() {
+        return System.getProperty(CERT) != null;
+    }
+
+    /** The mesh CA's certificate, read now (a rotation replaces the file). */
+    public static X509Certificate ca() {
+        return Pem.certificate(Path.of(System.getProperty(CA)));
+    }
+
+    /** The mesh CA with its key, when this controller was given it (the seat's), to issue a joining node's certificate. */
+    public static java.util.Optional<MeshCa> issuer() {
+        String key = System.getProperty(CA_KEY);
+        return key == null ? java.util.Optional.empty() : java.util.Optional.of(new MeshCa(ca(), Pem.key(Path.of(key))));
+    }
+
+    /** A client context: this server's certificate and key, trusting only the mesh CA. Read from the files now. */
+    public static SSLContext clientContext() {
+        return TlsContexts.withKey(ca(), Pem.certificate(Path.of(System.getProperty(CERT))),
+                Pem.key(Path.of(System.getProperty(KEY))));
+    }
+
+    /**
+     * The agent process's default TLS: the mesh CA besides the JDK's own roots, so its other
+     * clients (a take's copy from another agent, a bundle registry over HTTPS) trust both. Set
+     * once at the agent's start ({@code SSLContext.setDefault}).
+     */
+    public static SSLContext meshAndPublicRoots() {
+        try {
+            javax.net.ssl.TrustManagerFactory jdk = javax.net.ssl.TrustManagerFactory.getInstance(
+                    javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
+            jdk.init((java.security.KeyStore) null);
+            javax.net.ssl.TrustManagerFactory mesh = javax.net.ssl.TrustManagerFactory.getInstance(
+                    javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
+            java.security.KeyStore ks = java.security.KeyStore.getInstance("PKCS12");
+            ks.load(null, null);
+            ks.setCertificateEntry("mesh-ca", ca());
+            mesh.init(ks);
+            SSLContext c = SSLContext.getInstance("TLS");
+            c.init(null, new javax.net.ssl.TrustManager[] {new EitherTrust(
+                    (javax.net.ssl.X509TrustManager) mesh.getTrustManagers()[0],
+                    (javax.net.ssl.X509TrustManager) jdk.getTrustManagers()[0])}, null);
+            return c;
+        } catch (java.security.GeneralSecurityException | java.io.IOException e) {
+            throw new IllegalStateException("cannot set up TLS: " + e.getMessage(), e);
+        }
+    }
+
+    /** EitherTrust trusts a server either trust manager trusts (the JDK has no composite; written by hand). */
+    private record EitherTrust(javax.net.ssl.X509TrustManager first, javax.net.ssl.X509TrustManager second)
+            implements javax.net.ssl.X509TrustManager {
+        @Override
+        public void checkClientTrusted(X509Certificate[] chain, String authType) throws java.security.cert.CertificateException {
+            first.checkClientTrusted(chain, authType);
+        }
+
+        @Override
+        public void checkServerTrusted(X509Certificate[] chain, String authType) throws java.security.cert.CertificateException {
+            try {
+                first.checkServerTrusted(chain, authType);
+            } catch (java.security.cert.CertificateException notMesh) {
+                second.checkServerTrusted(chain, authType);
+            }
+        }
+
+        @Override
+        public X509Certificate[] getAcceptedIssuers() {
+            return first.getAcceptedIssuers();
+        }
+    }
+}

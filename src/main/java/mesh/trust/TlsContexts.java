@@ -1,0 +1,70 @@
+package mesh.trust;
+
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.Principal;
+import java.security.PrivateKey;
+import java.security.cert.X509Certificate;
+import javax.net.ssl.KeyManager;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+
+/**
+ * TlsContexts makes the JDK SSLContexts mesh's clients use: trusting the mesh CA and nothing else
+ * (not the JDK's public roots: a certificate from any public CA is refused), with a client key for
+ * the controller's calls to the agents. Host names are checked by the clients (HTTPS endpoint
+ * identification), against the SANs the CA issued.
+ */
+public final class TlsContexts {
+
+    private static final char[] NO_PASSWORD = new char[0];
+
+    private TlsContexts() {
+    }
+
+    /** A context that trusts only {@code ca}, and presents no certificate. */
+    public static SSLContext trusting(X509Certificate ca) {
+        return context(ca, null, null);
+    }
+
+    /** A context that trusts only {@code ca} and presents {@code certificate} with {@code key} when asked. */
+    public static SSLContext withKey(X509Certificate ca, X509Certificate certificate, PrivateKey key) {
+        return context(ca, certificate, key);
+    }
+
+    private static SSLContext context(X509Certificate ca, X509Certificate certificate, PrivateKey key) {
+        try {
+            KeyStore trust = KeyStore.getInstance("PKCS12");
+            trust.load(null, null);
+            trust.setCertificateEntry("mesh-ca", ca);
+            TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            tmf.init(trust);
+            KeyManager[] keys = null;
+            if (certificate != null) {
+                KeyStore own = KeyStore.getInstance("PKCS12");
+                own.load(null, null);
+                own.setKeyEntry("mesh", key, NO_PASSWORD, new X509Certificate[] {certificate, ca});
+                KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+                kmf.init(own, NO_PASSWORD);
+                keys = kmf.getKeyManagers();
+            }
+            SSLContext c = SSLContext.getInstance("TLS");
+            c.init(keys, tmf.getTrustManagers(), null);
+            return c;
+        } catch (GeneralSecurityException | java.io.IOException e) {
+            throw new IllegalStateException("cannot set up TLS: " + e.getMessage(), e);
+        }
+    }
+
+    /** The common name of a certificate's subject (the node's name, or {@link MeshCa#CONTROLLER}), or "". */
+    public static String commonName(X509Certificate certificate) {
+        Principal p = certificate.getSubjectX500Principal();
+        for (String part : p.getName().split(",")) {
+            if (part.startsWith("CN=")) {
+                return part.substring(3).replace("\\", "");
+            }
+        }
+        return "";
+    }
+}

@@ -1,0 +1,330 @@
+package mesh.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.github.dockerjava.api.DockerClient;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.stream.Stream;
+import javax.net.ssl.SSLContext;
+import mesh.controller.StoreSnapshot;
+import mesh.testbed.PackagedMesh;
+import mesh.testbed.TestbedNodes;
+import mesh.trust.MeshCa;
+import mesh.trust.TlsContexts;
+import mesh.trust.TlsDir;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.function.Executable;
+import org.postgresql.ds.PGSimpleDataSource;
+
+/**
+ * TlsIT is the TLS half of trust (docs/trust.md) on real parts: a controller process serving HTTPS
+ * with a certificate of a mesh CA made here, and two host agents on test-bed nodes, each with its
+ * own certificate. A push reaches both over mutual TLS. Then every refusal: the controller and the
+ * agents over plain HTTP, the CLI trusting another CA, an agent called without a client
+ * certificate, with one of another CA and with one that is not the controller's, each refused
+ * with a clear message and nothing changed in the store or on the nodes. Last, a man in the
+ * middle: one node's agent is replaced by a server with another CA's certificate for its address;
+ * the push fails for that node, naming TLS, and the other node still gets its declaration.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class TlsIT {
+
+    static final ObjectMapper JSON = new ObjectMapper();
+    static final String LOOP = "trap 'exit 0' TERM; while :; do sleep 1; done";
+
+    final String admin = UUID.randomUUID().toString().replace("-", "");
+    final String database = "mesh_tls_" + UUID.randomUUID().toString().substring(0, 8);
+    final String logPrefix = "tls-" + UUID.randomUUID().toString().substring(0, 8);
+    final Map<String, MeshProcess> agents = new LinkedHashMap<>();
+    final Map<String, String> agentTokens = new HashMap<>();
+    final Map<String, Path> states = new HashMap<>();
+    List<TestbedNodes.Node> nodes;
+    MeshProcess controller;
+    Path dir;
+    TlsDir tls;
+    TlsDir foreign;
+    MeshCa ca;
+    String controllerUrl;
+    int port;
+    PGSimpleDataSource store;
+
+    static String name(TestbedNodes.Node n) {
+        return "tls" + n.name();
+    }
+
+    @BeforeAll
+    void raise() throws Exception {
+        nodes = TestbedNodes.up(2);
+        wipe();
+        dir = Files.createTempDirectory("mesh-tls-it");
+        Instant now = Instant.now();
+        tls = new TlsDir(dir.resolve("mesh"));
+        ca = tls.ensureCa("tls-it", now);
+        tls.ensureIssued(ca, "controller", MeshCa.Role.CONTROLLER, MeshCa.CONTROLLER, List.of("127.0.0.1", "localhost"), now);
+        foreign = new TlsDir(dir.resolve("foreign"));
+        MeshCa other = foreign.ensureCa("elsewhere", now);
+        foreign.ensureIssued(other, "controller", MeshCa.Role.CONTROLLER, MeshCa.CONTROLLER, List.of("127.0.0.1"), now);
+        for (TestbedNodes.Node n : nodes) {
+            tls.ensureIssued(ca, name(n), MeshCa.Role.AGENT, name(n), List.of(name(n), n.address()), now);
+            foreign.ensureIssued(other, name(n), MeshCa.Role.AGENT, name(n), List.of(name(n), n.address()), now);
+        }
+        try (var c = java.sql.DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/postgres", "mesh", "mesh")) {
+            c.createStatement().execute("create database " + database);
+        }
+        String url = "jdbc:postgresql://127.0.0.1:5432/" + database;
+        store = new PGSimpleDataSource();
+        store.setURL(url);
+        store.setUser("mesh");
+        store.setPassword("mesh");
+        port = PackagedMesh.freePort();
+        controllerUrl = "https://127.0.0.1:" + port;
+        Map<String, String> env = new HashMap<>(Map.of("MESH_STORE_URL", url, "MESH_STORE_USER", "mesh",
+                "MESH_STORE_PASSWORD", "mesh", "MESH_CONTROLLER_TOKEN", admin, "MESH_CONTROLLER_LISTEN", "127.0.0.1:" + port));
+        env.putAll(tls.serveEnv("controller"));
+        controller = MeshProcess.serve(logPrefix + "-controller", null, env, "controller", "serve");
+        PackagedMesh.await("the controller answers over HTTPS", Duration.ofSeconds(60), () -> cli("node", "list").exit() == 0);
+        Path catalogue = Files.createDirectories(dir.resolve("catalogue"));
+        for (TestbedNodes.Node n : nodes) {
+            JsonNode added = JSON.readTree(ok("node", "add", name(n), "--address", n.address(), "-o", "json"));
+            assertEquals("https://" + n.address() + ":7701", added.get("agent").asText(), "the default agent URL is HTTPS");
+            agentTokens.put(name(n), added.get("token").asText());
+            states.put(name(n), Files.createTempDirectory("mesh-tls-state"));
+            startAgent(n, tls);
+            Files.writeString(catalogue.resolve("tlsweb" + n.name() + ".yaml"), "module: tlsweb" + n.name() + "\ncomponents:\n"
+                    + "  tlsweb" + n.name() + ".server:\n    image: mesh-test/busybox:1\n    args: [sh, -c, \"" + LOOP + "\"]\n"
+                    + "    stop-timeout: 3s\n");
+        }
+        ok("catalogue", "add", catalogue.toString());
+        for (TestbedNodes.Node n : nodes) {
+            ok("assign", name(n), "tlsweb" + n.name());
+        }
+    }
+
+    void startAgent(TestbedNodes.Node n, TlsDir files) throws IOException {
+        Map<String, String> env = new HashMap<>(Map.of("MESH_HOST_NODE", name(n), "MESH_HOST_TOKEN", agentTokens.get(name(n)),
+                "MESH_HOST_LISTEN", n.address() + ":7701", "MESH_HOST_ENGINE", n.dockerHost(),
+                "MESH_HOST_STATE_DIR", states.get(name(n)).toString(), "MESH_HOST_INTERVAL", "60s",
+                "MESH_TLS_CERT", files.cert(name(n)).toString(), "MESH_TLS_KEY", files.key(name(n)).toString(),
+                "MESH_TLS_CA", files.caCert().toString()));
+        agents.put(name(n), MeshProcess.serve(logPrefix + "-agent-" + n.name(), n.name(), env, "host", "serve"));
+    }
+
+    @AfterAll
+    void tearDown() throws Exception {
+        for (MeshProcess a : agents.values()) {
+            a.close();
+        }
+        if (controller != null) {
+            controller.close();
+        }
+        if (nodes != null) {
+            wipe();
+        }
+        try (var c = java.sql.DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/postgres", "mesh", "mesh")) {
+            c.createStatement().execute("drop database if exists " + database + " with (force)");
+        }
+        for (Path p : Stream.concat(Stream.ofNullable(dir), states.values().stream()).toList()) {
+            PackagedMesh.deleteTree(p);
+        }
+    }
+
+    @Test
+    @Order(1)
+    void aPushReachesEveryAgentOverMutualTls() throws Exception {
+        PackagedMesh.await("both agents take the push over mutual TLS", Duration.ofSeconds(90),
+                () -> cli("push", "--wait", "--wait-timeout", "60").exit() == 0);
+        JsonNode status = JSON.readTree(ok("status", "-o", "json"));
+        for (TestbedNodes.Node n : nodes) {
+            assertTrue(status.toString().contains("tlsweb" + n.name() + ".server"), status.toString());
+        }
+    }
+
+    @Test
+    @Order(2)
+    void everyPlainForeignOrCertificateLessCallIsRefusedClearlyAndNothingChanges() throws Exception {
+        String before = StoreSnapshot.of(store);
+        Map<String, String> containers = containers();
+        List<Executable> checks = new ArrayList<>();
+
+        // the CLI: plain HTTP to an HTTPS-only controller, and a controller whose CA is not the one it trusts
+        checks.add(() -> refusedVerb(Map.of("MESH_CONTROLLER", "http://127.0.0.1:" + port), "serves HTTPS only"));
+        checks.add(() -> refusedVerb(Map.of("MESH_CA", foreign.caCert().toString()), "not issued by this mesh's CA"));
+        checks.add(() -> refusedVerb(Map.of("MESH_CA", ""), "MESH_CA is not set"));
+
+        // every controller endpoint over plain HTTP: no answer at all (nothing is served in clear)
+        HttpClient plain = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        for (String[] e : ControllerEndpoints.all()) {
+            String path = e[1].replace("{name}", "x").replace("{node}", "x").replace("{module}", "x");
+            checks.add(() -> noAnswer(plain, e[0], "http://127.0.0.1:" + port + path, "Bearer " + admin));
+        }
+        // every agent endpoint: plain HTTP, no client certificate, another CA's, a certificate that is not the controller's
+        SSLContext none = TlsContexts.trusting(ca.certificate());
+        SSLContext otherCa = foreign.clientContext("controller");
+        MeshCa.Issued intruder = ca.issue(MeshCa.Role.CONTROLLER, "intruder", List.of("127.0.0.1"), Instant.now());
+        SSLContext notController = TlsContexts.withKey(ca.certificate(), intruder.certificate(), intruder.key());
+        HttpClient withoutCert = HttpClient.newBuilder().sslContext(none).connectTimeout(Duration.ofSeconds(5)).build();
+        HttpClient foreignCert = HttpClient.newBuilder().sslContext(otherCa).connectTimeout(Duration.ofSeconds(5)).build();
+        HttpClient wrongName = HttpClient.newBuilder().sslContext(notController).connectTimeout(Duration.ofSeconds(5)).build();
+        for (TestbedNodes.Node n : nodes) {
+            String token = "Bearer " + agentTokens.get(name(n));
+            for (String[] e : List.of(new String[] {"PUT", "/v1/declaration"}, new String[] {"POST", "/v1/plan"},
+                    new String[] {"GET", "/v1/declarations"}, new String[] {"GET", "/v1/declarations/1"},
+                    new String[] {"GET", "/v1/status"})) {
+                checks.add(() -> noAnswer(plain, e[0], "http://" + n.address() + ":7701" + e[1], token));
+                checks.add(() -> assertThrows(IOException.class, () -> send(foreignCert, e[0],
+                        "https://" + n.address() + ":7701" + e[1], token), "another CA's certificate is refused in the handshake"));
+                if (!e[1].equals("/v1/status")) {
+                    checks.add(() -> refused(withoutCert, e[0], "https://" + n.address() + ":7701" + e[1], token,
+                            "no client certificate was presented"));
+                    checks.add(() -> refused(wrongName, e[0], "https://" + n.address() + ":7701" + e[1], token,
+                            "the client certificate presented is 'intruder', not the controller's"));
+                }
+            }
+        }
+        assertAll(checks);
+        assertEquals("", StoreSnapshot.diff(before, StoreSnapshot.of(store)), "no refused call changes the store");
+        assertEquals(containers, containers(), "no refused call changes a node");
+    }
+
+    @Test
+    @Order(3)
+    void aManInTheMiddleFailsThePushForItsNodeWithATlsErrorAndTheOtherNodeGetsItsOwn() throws Exception {
+        TestbedNodes.Node victim = nodes.get(1);
+        TestbedNodes.Node other = nodes.get(0);
+        agents.remove(name(victim)).close();
+        startAgent(victim, foreign);   // an impostor at the victim's address: a certificate for it, of another CA
+        Path more = Files.createDirectories(dir.resolve("more"));
+        for (TestbedNodes.Node n : nodes) {
+            Files.writeString(more.resolve("tlsmore" + n.name() + ".yaml"), "module: tlsmore" + n.name() + "\ncomponents:\n"
+                    + "  tlsmore" + n.name() + ".server:\n    image: mesh-test/busybox:1\n    args: [sh, -c, \"" + LOOP + "\"]\n"
+                    + "    stop-timeout: 3s\n");
+        }
+        ok("catalogue", "add", more.toString());
+        ok("assign", name(other), "tlsmore" + other.name());
+        ok("assign", name(victim), "tlsmore" + victim.name());
+        PackagedMesh.await("the impostor listens", Duration.ofSeconds(60), () -> {
+            try {
+                send(HttpClient.newBuilder().sslContext(foreign.clientContext("controller")).build(), "GET",
+                        "https://" + victim.address() + ":7701/v1/status", "Bearer " + agentTokens.get(name(victim)));
+                return true;
+            } catch (Exception e) {
+                return false;
+            }
+        });
+        PackagedMesh.Result push = cli("push", "-o", "json");
+        assertTrue(push.exit() != 0, "a push that left a node behind fails: " + push);
+        JsonNode report = JSON.readTree(push.out());
+        Map<String, JsonNode> byNode = new TreeMap<>();
+        report.get("nodes").forEach(r -> byNode.put(r.get("node").asText(), r));
+        assertEquals("sent", byNode.get(name(other)).get("outcome").asText(), push.toString());
+        assertEquals("behind", byNode.get(name(victim)).get("outcome").asText(), push.toString());
+        String error = byNode.get(name(victim)).get("error").asText();
+        assertTrue(error.contains("not issued by this mesh's CA"), error);
+        assertFalse(error.matches(".*\\b(javax|java\\.|sun\\.)\\S*Exception.*"), "no Java type in: " + error);
+        PackagedMesh.await("the other node runs its new module", Duration.ofSeconds(90),
+                () -> cli("status", "-o", "json").out().contains("tlsmore" + other.name() + ".server"));
+        assertTrue(containers().keySet().stream().noneMatch(c -> c.contains("tlsmore" + victim.name())),
+                "the impostor's node got nothing: " + containers());
+    }
+
+    // ---- helpers
+
+    Map<String, String> cliEnv() {
+        return Map.of("MESH_CONTROLLER", controllerUrl, "MESH_TOKEN", admin, "MESH_CA", tls.caCert().toString());
+    }
+
+    PackagedMesh.Result cli(String... args) {
+        return PackagedMesh.run(cliEnv(), args);
+    }
+
+    String ok(String... args) {
+        PackagedMesh.Result r = cli(args);
+        assertEquals(0, r.exit(), r::toString);
+        return r.out();
+    }
+
+    void refusedVerb(Map<String, String> change, String message) {
+        Map<String, String> env = new HashMap<>(cliEnv());
+        env.putAll(change);
+        PackagedMesh.Result r = PackagedMesh.run(env, "node", "list");
+        assertEquals(1, r.exit(), r::toString);
+        assertTrue(r.err().contains(message), r::toString);
+        assertFalse(r.err().matches("(?s).*\\b(javax|java\\.|sun\\.)\\S*(Exception|Error).*"), "no Java type in: " + r.err());
+    }
+
+    static HttpResponse<String> send(HttpClient client, String method, String url, String authorization)
+            throws IOException, InterruptedException {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10))
+                .method(method, method.equals("GET") || method.equals("DELETE") ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString("{}"));
+        if (authorization != null) {
+            b.header("Authorization", authorization);
+        }
+        return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    static void noAnswer(HttpClient client, String method, String url, String authorization) {
+        assertThrows(IOException.class, () -> send(client, method, url, authorization), method + " " + url + " over plain HTTP");
+    }
+
+    static void refused(HttpClient client, String method, String url, String authorization, String message) throws Exception {
+        HttpResponse<String> r = send(client, method, url, authorization);
+        assertEquals(401, r.statusCode(), method + " " + url + ": " + r.body());
+        assertTrue(JSON.readTree(r.body()).get("error").asText().contains(message), method + " " + url + ": " + r.body());
+    }
+
+    Map<String, String> containers() {
+        Map<String, String> ids = new TreeMap<>();
+        for (TestbedNodes.Node n : nodes) {
+            try (DockerClient engine = TestbedNodes.client(n)) {
+                engine.listContainersCmd().withShowAll(true).withLabelFilter(Map.of("mesh.node", name(n))).exec()
+                        .forEach(c -> ids.put(n.name() + c.getNames()[0], c.getId() + " " + c.getState()));
+            } catch (IOException e) {
+                throw new AssertionError(e);
+            }
+        }
+        return ids;
+    }
+
+    void wipe() throws IOException {
+        for (TestbedNodes.Node n : nodes) {
+            try (DockerClient engine = TestbedNodes.client(n)) {
+                engine.listContainersCmd().withShowAll(true).withLabelFilter(Map.of("mesh.node", name(n))).exec()
+                        .forEach(c -> engine.removeContainerCmd(c.getId()).withForce(true).exec());
+                engine.listVolumesCmd().withFilter("label", List.of("mesh.node=" + name(n))).exec().getVolumes()
+                        .forEach(v -> engine.removeVolumeCmd(v.getName()).exec());
+                engine.listNetworksCmd().exec().stream()
+                        .filter(x -> x.getLabels() != null && name(n).equals(x.getLabels().get("mesh.node")))
+                        .forEach(x -> engine.removeNetworkCmd(x.getId()).exec());
+            }
+        }
+    }
+}
