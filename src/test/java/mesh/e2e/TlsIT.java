@@ -19,6 +19,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -49,7 +50,9 @@ import org.postgresql.ds.PGSimpleDataSource;
  * own certificate. A push reaches both over mutual TLS. Then every refusal: the controller and the
  * agents over plain HTTP, the CLI trusting another CA, an agent called without a client
  * certificate, with one of another CA and with one that is not the controller's, each refused
- * with a clear message and nothing changed in the store or on the nodes. Last, a man in the
+ * with a clear message and nothing changed in the store or on the nodes. Then a take: a module's
+ * volumes copied agent to agent over HTTPS, byte-identical, and the ticket reads refusing anyone
+ * without a ticket. Last, a man in the
  * middle: one node's agent is replaced by a server with another CA's certificate for its address;
  * the push fails for that node, naming TLS, and the other node still gets its declaration.
  */
@@ -59,6 +62,8 @@ class TlsIT {
 
     static final ObjectMapper JSON = new ObjectMapper();
     static final String LOOP = "trap 'exit 0' TERM; while :; do sleep 1; done";
+    /** The module taken over TLS (test 3). */
+    static final String TAKEN = "tlstake";
 
     final String admin = UUID.randomUUID().toString().replace("-", "");
     final String database = "mesh_tls_" + UUID.randomUUID().toString().substring(0, 8);
@@ -214,8 +219,75 @@ class TlsIT {
         assertEquals(containers, containers(), "no refused call changes a node");
     }
 
+    /**
+     * A take over TLS: module tlstake (a 4 MB file, 200 small files and links, a marker written on every
+     * start) pushed to the first node and taken to the second with the packaged CLI over HTTPS. The target
+     * agent GETs the archives from the source agent over HTTPS, trusting the mesh CA and checking the
+     * source's address in its certificate; the take ends done, the target runs the module on byte-identical
+     * data and the source runs nothing of it. The source's ticket reads answer nothing in clear, and over
+     * TLS refuse a caller without a valid ticket.
+     */
     @Test
     @Order(3)
+    void aTakeCopiesItsVolumesAgentToAgentOverHttpsAndTheTicketReadsRefuseAnyoneElse() throws Exception {
+        TestbedNodes.Node source = nodes.get(0);
+        TestbedNodes.Node target = nodes.get(1);
+        Path catalogue = Files.createDirectories(dir.resolve("take"));
+        Files.writeString(catalogue.resolve(TAKEN + ".yaml"), """
+                module: %s
+                components:
+                  %s.app:
+                    image: mesh-test/busybox:1
+                    args: [sh, -c, "echo started >> /files/markers.log; %s"]
+                    volumes: {bulk: /bulk, files: /files}
+                    stop-timeout: 1s
+                """.formatted(TAKEN, TAKEN, LOOP));
+        ok("catalogue", "add", catalogue.toString());
+        ok("assign", name(source), TAKEN);
+        ok("push", "--wait", "--wait-timeout", "60");
+        PackagedMesh.await(TAKEN + " starts on " + name(source), Duration.ofSeconds(60),
+                () -> MeshE2EIT.quietly(() -> Files.exists(volume(source, "files").resolve("markers.log"))));
+        TakeIT.fill(volume(source, "bulk"), volume(source, "files"), 4, 200);
+        Path targetLog = MeshProcess.LOGS.resolve(logPrefix + "-agent-" + target.name() + ".log");
+        long mark = Files.size(targetLog);
+
+        PackagedMesh.Result take = cli("take", name(target), TAKEN, "-o", "json");
+        assertEquals(0, take.exit(), take::toString);
+        assertEquals("done", JSON.readTree(take.out()).get("state").asText(), take::toString);
+
+        Map<String, String> running = containers();
+        assertTrue(running.getOrDefault(target.name() + "/" + TAKEN + ".app", "").endsWith(" running"), running.toString());
+        assertFalse(running.containsKey(source.name() + "/" + TAKEN + ".app") && running.get(source.name() + "/" + TAKEN + ".app")
+                .endsWith(" running"), "the source runs no copy: " + running);
+        assertEquals(TakeIT.tree(volume(source, "bulk")), TakeIT.tree(volume(target, "bulk")), "the 4 MB volume is byte-identical");
+        Map<String, String> onSource = TakeIT.tree(volume(source, "files"));
+        Map<String, String> onTarget = TakeIT.tree(volume(target, "files"));
+        assertEquals(200 + 20 + 3 + 2, onSource.size(), "the files, their folders, the links, the marker and the root");
+        assertEquals("started\nstarted\n", Files.readString(volume(target, "files").resolve("markers.log")),
+                "the module started on the target on the copied data");
+        onSource.remove("markers.log");
+        onTarget.remove("markers.log");
+        assertEquals(onSource, onTarget, "the small files and links are identical");
+        String copied = new String(Files.readAllBytes(targetLog), java.nio.charset.StandardCharsets.UTF_8).substring((int) mark);
+        for (String v : List.of("bulk", "files")) {
+            assertTrue(copied.contains("copy of volume " + v + " of module " + TAKEN + " from https://" + source.address()
+                    + ":7701: "), "the target copied " + v + " over HTTPS:\n" + copied);
+        }
+
+        // the ticket reads: nothing in clear; over TLS, no ticket, a wrong one or none at all is refused
+        String read = source.address() + ":7701/v1/volumes/" + TAKEN + "/bulk/archive?kind=container";
+        HttpClient plain = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        noAnswer(plain, "GET", "http://" + read, "Bearer " + "0".repeat(64));
+        HttpClient trusting = HttpClient.newBuilder().sslContext(TlsContexts.trusting(ca.certificate()))
+                .connectTimeout(Duration.ofSeconds(5)).build();
+        for (String ticket : Arrays.asList(null, "Bearer " + "0".repeat(64), "Bearer not-a-ticket")) {
+            refused(trusting, "GET", "https://" + read, ticket, "no client certificate was presented");
+            refused(trusting, "GET", "https://" + read.replace("/archive", "/manifest"), ticket, "no client certificate was presented");
+        }
+    }
+
+    @Test
+    @Order(4)
     void aManInTheMiddleFailsThePushForItsNodeWithATlsErrorAndTheOtherNodeGetsItsOwn() throws Exception {
         TestbedNodes.Node victim = nodes.get(1);
         TestbedNodes.Node other = nodes.get(0);
@@ -301,6 +373,13 @@ class TlsIT {
         assertTrue(JSON.readTree(r.body()).get("error").asText().contains(message), method + " " + url + ": " + r.body());
     }
 
+    /** The folder of the taken module's engine volume on the node (the test runs as root, as the agents do). */
+    static Path volume(TestbedNodes.Node n, String volume) throws IOException {
+        try (DockerClient engine = TestbedNodes.client(n)) {
+            return Path.of(engine.inspectVolumeCmd(TAKEN + "_" + volume).exec().getMountpoint());
+        }
+    }
+
     Map<String, String> containers() {
         Map<String, String> ids = new TreeMap<>();
         for (TestbedNodes.Node n : nodes) {
@@ -321,6 +400,10 @@ class TlsIT {
                         .forEach(c -> engine.removeContainerCmd(c.getId()).withForce(true).exec());
                 engine.listVolumesCmd().withFilter("label", List.of("mesh.node=" + name(n))).exec().getVolumes()
                         .forEach(v -> engine.removeVolumeCmd(v.getName()).exec());
+                var volumes = engine.listVolumesCmd().exec().getVolumes();   // a take's copy and old copy
+                if (volumes != null) {
+                    volumes.stream().filter(v -> v.getName().startsWith(TAKEN + "_")).forEach(v -> engine.removeVolumeCmd(v.getName()).exec());
+                }
                 engine.listNetworksCmd().exec().stream()
                         .filter(x -> x.getLabels() != null && name(n).equals(x.getLabels().get("mesh.node")))
                         .forEach(x -> engine.removeNetworkCmd(x.getId()).exec());
