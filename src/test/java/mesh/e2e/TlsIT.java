@@ -52,9 +52,9 @@ import org.postgresql.ds.PGSimpleDataSource;
  * certificate, with one of another CA and with one that is not the controller's, each refused
  * with a clear message and nothing changed in the store or on the nodes. Then a take: a module's
  * volumes copied agent to agent over HTTPS, byte-identical, and the ticket reads refusing anyone
- * without a ticket. Last, a man in the
- * middle: one node's agent is replaced by a server with another CA's certificate for its address;
- * the push fails for that node, naming TLS, and the other node still gets its declaration.
+ * without a ticket. Last, a man in the middle: one node's agent is replaced by a server with another
+ * CA's certificate for its address; the push fails for that node, naming TLS, and the other node
+ * still gets its declaration.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
