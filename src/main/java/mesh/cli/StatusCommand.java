@@ -26,6 +26,8 @@ import picocli.CommandLine.Spec;
             "SEEN is how long ago the agent last looked at its engine (it looks every MESH_HOST_INTERVAL);",
             "--refresh has every agent look now before it answers (a few seconds at most).",
             "Then one line per take under way ('mesh take'): its module, nodes and step (-o json: each node's 'takes').",
+            "On stderr, a warning from 30 days before the controller's certificate, the mesh CA or a node's agent",
+            "certificate expires (-o json: each agent's 'certificateNotAfter').",
             "Exit 0 when every node is up to date and running everything; 1 otherwise."})
 public class StatusCommand implements Callable<Integer> {
 
@@ -48,6 +50,7 @@ public class StatusCommand implements Callable<Integer> {
         java.time.Instant now = java.time.Instant.now();
         // from 30 days before the controller's certificate or the mesh CA expires (docs/trust.md)
         client.certificateWarnings(now).forEach(w -> output.error(spec, "mesh: " + w));
+        agentCertificateWarnings(nodes, now).forEach(w -> output.error(spec, "mesh: " + w));
         if (format.json()) {
             output.json(spec, nodes);
         } else {
@@ -74,6 +77,27 @@ public class StatusCommand implements Callable<Integer> {
         output.error(spec, "mesh: " + attention.size() + (attention.size() == 1 ? " node needs" : " nodes need") + " attention: "
                 + String.join(", ", attention));
         return ExitCodes.FAILED;
+    }
+
+    /**
+     * One warning per node whose agent's certificate expires within 30 days or has expired (CertExpiry), from
+     * the expiry its agent reports; an agent on plain HTTP, or older than the field, reports none and gets none.
+     */
+    static List<String> agentCertificateWarnings(List<NodeStatus> nodes, java.time.Instant now) {
+        List<String> warnings = new java.util.ArrayList<>();
+        for (NodeStatus n : nodes) {
+            String notAfter = n.agent() == null ? null : n.agent().certificateNotAfter();
+            if (notAfter == null) {
+                continue;
+            }
+            String what = "node " + n.node().name() + "'s agent certificate";
+            try {
+                mesh.trust.CertExpiry.warning(what, java.time.Instant.parse(notAfter), now).ifPresent(warnings::add);
+            } catch (java.time.format.DateTimeParseException e) {
+                warnings.add("warning: " + what + ": its agent reports an expiry that is not an instant ('" + notAfter + "')");
+            }
+        }
+        return warnings;
     }
 
     /** The takes under way, read with the same client; none when the controller does not say (an older one). */

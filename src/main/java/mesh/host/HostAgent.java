@@ -508,7 +508,8 @@ public class HostAgent implements ModuleControl {
     public HostStatus status() {
         return HostStatus.of(settings.node(), desired, appliedGeneration, converged, lastPass, lastObserved,
                 failures.reasons(), lastProcesses, lastVitals, judgedGeneration, clock.instant(), lastFenced)
-                .withEdge(edge == null ? null : edge.status());
+                .withEdge(edge == null ? null : edge.status())
+                .withCertificateNotAfter(mesh.trust.ServerTrust.certificateNotAfter().orElse(null));
     }
 
     public DeclarationRecords records() {

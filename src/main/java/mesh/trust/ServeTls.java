@@ -67,6 +67,7 @@ public final class ServeTls {
             props.put("quarkus.http.ssl.client-auth", "request");
         }
         props.put(ServerTrust.CERT, cert.toString());
+        props.put(ServerTrust.CERT_NOT_AFTER, own.getNotAfter().toInstant().toString());
         props.put(ServerTrust.KEY, key.toString());
         props.put(ServerTrust.CA, ca.toString());
         if (!agent && isSet(env, "MESH_CA_KEY")) {

@@ -17,6 +17,8 @@ public final class ServerTrust {
     static final String CA = "mesh.tls.ca";
     static final String PLAIN = "mesh.tls.plain";
     static final String CA_KEY = "mesh.tls.ca-key";
+    /** When the certificate this server serves expires, as {@link ServeTls} read it before boot (an instant). */
+    static final String CERT_NOT_AFTER = "mesh.tls.cert-not-after";
 
     private ServerTrust() {
     }
@@ -24,6 +26,15 @@ public final class ServerTrust {
     /** Whether this server serves TLS (and so calls the agents over it). */
     public static boolean enabled() {
         return System.getProperty(CERT) != null;
+    }
+
+    /**
+     * When the certificate this server serves expires: the one read at start, which is the one Quarkus
+     * serves until a restart; empty on plain HTTP. Costs no file read, so a status answer can carry it.
+     */
+    public static java.util.Optional<java.time.Instant> certificateNotAfter() {
+        String notAfter = System.getProperty(CERT_NOT_AFTER);
+        return notAfter == null ? java.util.Optional.empty() : java.util.Optional.of(java.time.Instant.parse(notAfter));
     }
 
     /** The mesh CA's certificate, read now (a rotation replaces the file). */

@@ -16,10 +16,20 @@ import mesh.plan.ComponentVerdict;
 /**
  * HostStatus is {@code GET /v1/status}: which generation the agent holds and has applied, each
  * declared component's state on the engine and, on an edge node, the edge's routes ({@link EdgeStatus}).
+ * {@code certificateNotAfter} is when the certificate the agent serves HTTPS with expires (an instant,
+ * {@code 2027-11-30T12:00:00Z}), so {@code mesh status} can warn before it does (docs/trust.md); null
+ * from an agent serving plain HTTP, and from an agent older than the field (it is optional on the wire).
  */
 public record HostStatus(String node, long generation, long appliedGeneration, boolean converged,
                          String lastPass, String engineError, List<Component> components, EdgeStatus edge,
-                         long judgedGeneration) {
+                         long judgedGeneration, String certificateNotAfter) {
+
+    /** A status without its certificate's expiry (plain HTTP). */
+    public HostStatus(String node, long generation, long appliedGeneration, boolean converged,
+                      String lastPass, String engineError, List<Component> components, EdgeStatus edge,
+                      long judgedGeneration) {
+        this(node, generation, appliedGeneration, converged, lastPass, engineError, components, edge, judgedGeneration, null);
+    }
 
     /** A status whose components' states were judged against its own generation. */
     public HostStatus(String node, long generation, long appliedGeneration, boolean converged,
@@ -36,7 +46,13 @@ public record HostStatus(String node, long generation, long appliedGeneration, b
     /** This status with the edge's part. */
     public HostStatus withEdge(EdgeStatus edge) {
         return new HostStatus(node, generation, appliedGeneration, converged, lastPass, engineError, components, edge,
-                judgedGeneration);
+                judgedGeneration, certificateNotAfter);
+    }
+
+    /** This status with the expiry of the agent's certificate, null when it serves plain HTTP. */
+    public HostStatus withCertificateNotAfter(Instant notAfter) {
+        return new HostStatus(node, generation, appliedGeneration, converged, lastPass, engineError, components, edge,
+                judgedGeneration, notAfter == null ? null : notAfter.toString());
     }
 
     /** The key under which the agent keeps a failure of the engine itself (not of one component). */

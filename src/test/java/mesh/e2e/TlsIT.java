@@ -98,7 +98,9 @@ class TlsIT {
         MeshCa other = foreign.ensureCa("elsewhere", now);
         foreign.ensureIssued(other, "controller", MeshCa.Role.CONTROLLER, MeshCa.CONTROLLER, List.of("127.0.0.1"), now);
         for (TestbedNodes.Node n : nodes) {
-            tls.ensureIssued(ca, name(n), MeshCa.Role.AGENT, name(n), List.of(name(n), n.address()), now);
+            // the first agent's certificate is issued as of 350 days ago, so it expires in 15: mesh status warns of it
+            tls.ensureIssued(ca, name(n), MeshCa.Role.AGENT, name(n), List.of(name(n), n.address()),
+                    n == nodes.get(0) ? now.minus(Duration.ofDays(350)) : now);
             foreign.ensureIssued(other, name(n), MeshCa.Role.AGENT, name(n), List.of(name(n), n.address()), now);
         }
         try (var c = java.sql.DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/postgres", "mesh", "mesh")) {
@@ -166,9 +168,17 @@ class TlsIT {
     void aPushReachesEveryAgentOverMutualTls() throws Exception {
         PackagedMesh.await("both agents take the push over mutual TLS", Duration.ofSeconds(90),
                 () -> cli("push", "--wait", "--wait-timeout", "60").exit() == 0);
-        JsonNode status = JSON.readTree(ok("status", "-o", "json"));
+        PackagedMesh.Result result = cli("status", "-o", "json");
+        assertEquals(0, result.exit(), result::toString);
+        JsonNode status = JSON.readTree(result.out());
         for (TestbedNodes.Node n : nodes) {
             assertTrue(status.toString().contains("tlsweb" + n.name() + ".server"), status.toString());
+            JsonNode node = java.util.stream.StreamSupport.stream(status.spliterator(), false)
+                    .filter(x -> x.get("node").get("name").asText().equals(name(n))).findFirst().orElseThrow();
+            assertEquals(mesh.trust.Pem.certificate(tls.cert(name(n))).getNotAfter().toInstant().toString(),
+                    node.get("agent").get("certificateNotAfter").asText(), "each agent reports its certificate's expiry");
+            assertEquals(n == nodes.get(0), result.err().contains("warning: node " + name(n) + "'s agent certificate expires on"),
+                    result::toString);
         }
     }
 

@@ -29,6 +29,8 @@ class ServeTlsTest {
         assertEquals(tls.cert("agent").toString(), props.get("quarkus.tls.key-store.pem.mesh.cert"));
         assertEquals(tls.caCert().toString(), props.get("quarkus.tls.trust-store.pem.certs"));
         assertFalse(props.containsKey(ServerTrust.PLAIN));
+        assertEquals(Pem.certificate(tls.cert("agent")).getNotAfter().toInstant().toString(),
+                props.get(ServerTrust.CERT_NOT_AFTER), "what the agent's status reports");
     }
 
     @Test

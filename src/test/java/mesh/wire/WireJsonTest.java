@@ -37,6 +37,28 @@ class WireJsonTest {
     }
 
     @Test
+    void anAgentsCertificateExpiryIsAnOptionalInstantBothWays() throws Exception {
+        HostStatus tls = new HostStatus("ace", 3, 3, true, null, null, List.of())
+                .withCertificateNotAfter(java.time.Instant.parse("2027-11-30T12:00:00Z"));
+        String json = DeclarationJson.write(tls);
+        assertEquals(true, json.contains("\"certificateNotAfter\":\"2027-11-30T12:00:00Z\""), json);
+        assertEquals(tls, DeclarationJson.MAPPER.readValue(json, HostStatus.class));
+
+        HostStatus plain = new HostStatus("ace", 3, 3, true, null, null, List.of());
+        assertEquals(false, DeclarationJson.write(plain).contains("certificateNotAfter"), "plain HTTP reports nothing");
+        // an agent older than the field: its status still reads, with no expiry
+        HostStatus old = DeclarationJson.MAPPER.readValue("{\"node\":\"ace\",\"generation\":3,\"appliedGeneration\":3,"
+                + "\"converged\":true,\"components\":[],\"judgedGeneration\":3}", HostStatus.class);
+        assertEquals(null, old.certificateNotAfter());
+        assertEquals(3, old.appliedGeneration());
+        // and the controller passes it on in the node's status
+        NodeStatus node = new NodeStatus(new NodeView("ace", "10.0.0.1", "https://10.0.0.1:7701", null, 3, 3, null), tls,
+                null, true, "ok");
+        assertEquals("2027-11-30T12:00:00Z", DeclarationJson.MAPPER.readValue(DeclarationJson.write(node), NodeStatus.class)
+                .agent().certificateNotAfter());
+    }
+
+    @Test
     void aRefusalBodyIsDecodedOrNullWhenItIsNotOne() {
         assertEquals(new ApiError("no", List.of("a", "b")), JsonHttp.apiError("{\"error\":\"no\",\"problems\":[\"a\",\"b\"]}"));
         assertEquals(null, JsonHttp.apiError("<html>bad gateway</html>"));
