@@ -47,9 +47,11 @@ public final class Uninstall {
         stopAgent(removed);
         new TempController(stateDir).stop();
         stopProcesses(removed);
-        String node = settings.get("MESH_HOST_NODE");
+        Map<String, String> nodeSettings = settings.containsKey("MESH_HOST_NODE") ? settings : keptNode();
+        String node = nodeSettings.get("MESH_HOST_NODE");
+        String engineUrl = nodeSettings.getOrDefault("MESH_HOST_ENGINE", "unix:///var/run/docker.sock");
         if (node != null) {
-            try (DockerEngine engine = new DockerEngine(settings.getOrDefault("MESH_HOST_ENGINE", "unix:///var/run/docker.sock"))) {
+            try (DockerEngine engine = new DockerEngine(engineUrl)) {
                 for (ObservedContainer c : engine.list(node)) {
                     engine.stop(c.id(), Duration.ofSeconds(60));
                     engine.remove(c.id());
@@ -66,6 +68,9 @@ public final class Uninstall {
             }
         }
         removeState(deleteData, removed, kept);
+        if (!deleteData && node != null && kept.stream().anyMatch(k -> k.startsWith("volume "))) {
+            rememberNode(node, engineUrl);
+        }
         for (Path f : List.of(configDir.resolve("host.env"), configDir.resolve(AgentUnit.UNIT_NAME),
                 home.resolve(".config/mesh/config"))) {
             try {
@@ -77,6 +82,45 @@ public final class Uninstall {
             }
         }
         return new Report(removed, kept);
+    }
+
+    /**
+     * The node and engine of volumes an earlier uninstall kept ({@code install/kept-node.env}): that
+     * uninstall removed host.env, so without this a later {@code --delete-data} could not find the
+     * volumes it was told it would delete.
+     */
+    private Map<String, String> keptNode() {
+        Path f = keptNodeFile();
+        if (!Files.isRegularFile(f)) {
+            return Map.of();
+        }
+        try {
+            Map<String, String> m = new java.util.HashMap<>();
+            for (String line : Files.readAllLines(f)) {
+                int eq = line.indexOf('=');
+                if (eq > 0 && !line.startsWith("#")) {
+                    m.put(line.substring(0, eq).strip(), line.substring(eq + 1).strip());
+                }
+            }
+            return m;
+        } catch (IOException e) {
+            throw new InstallFailure("cannot read " + f + ": " + e.getMessage(), e);
+        }
+    }
+
+    private void rememberNode(String node, String engineUrl) {
+        Path f = keptNodeFile();
+        try {
+            Files.createDirectories(f.getParent());
+            Files.writeString(f, "# the node and engine of the volumes 'mesh uninstall' kept; 'mesh uninstall --delete-data' reads it\n"
+                    + "MESH_HOST_NODE=" + node + "\nMESH_HOST_ENGINE=" + engineUrl + "\n");
+        } catch (IOException e) {
+            throw new InstallFailure("cannot write " + f + ": " + e.getMessage(), e);
+        }
+    }
+
+    private Path keptNodeFile() {
+        return stateDir.resolve("install/kept-node.env");
     }
 
     private void stopAgent(List<String> removed) {
@@ -156,7 +200,7 @@ public final class Uninstall {
         }
         Path secrets = new InstallJournal(stateDir).secretsFile();
         Path tls = stateDir.resolve("tls");
-        List<Path> data = List.of(stateDir.resolve("host/data"), stateDir.resolve("host/volumes"), secrets, tls);
+        List<Path> data = List.of(stateDir.resolve("host/data"), stateDir.resolve("host/volumes"), secrets, tls, keptNodeFile());
         try (Stream<Path> top = Files.walk(stateDir)) {
             for (Path p : top.sorted(java.util.Comparator.reverseOrder()).toList()) {
                 if (!deleteData && data.stream().anyMatch(d -> p.startsWith(d) || d.startsWith(p))) {
