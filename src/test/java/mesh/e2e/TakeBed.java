@@ -49,7 +49,7 @@ final class TakeBed implements AutoCloseable {
     final Map<String, Path> agentLogs = new HashMap<>();
     final Map<String, Map<String, String>> agentEnv = new HashMap<>();
     final Map<String, String> agentTokens = new HashMap<>();
-    /** Each agent's hold file: {@code copy} pauses its archives after their first chunk, {@code verify} its manifests. */
+    /** Each agent's hold file: {@code copy} pauses its archives after their first 64 KiB, {@code verify} its manifests. */
     final Map<String, Path> holds = new HashMap<>();
     final List<Path> temps = new ArrayList<>();
     final HttpClient http = HttpClient.newHttpClient();

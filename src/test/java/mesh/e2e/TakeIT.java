@@ -472,7 +472,7 @@ class TakeIT {
 
     /**
      * Must-show 2, the agents' part in the middle of a stream: the source's and the target's agents are both
-     * killed (SIGKILL) while the archive streams from n2 to n1 (paused after its first chunk by the agents'
+     * killed (SIGKILL) while the archive streams from n2 to n1 (paused after its first 64 KiB by the agents'
      * test hook), and again while the source makes its manifest in the verify. Each time the take rolls
      * back once the agents are back (by itself, or carried on by {@code mesh take} again): tk runs on n2
      * again, n1's copy is gone, tk never ran on two nodes (checked every 200 ms) and no byte of n2's data

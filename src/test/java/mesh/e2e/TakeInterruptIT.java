@@ -26,7 +26,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 /**
  * TakeInterruptIT kills (SIGKILL, the real process) each party of a take, one at a time: the source's
  * agent, the target's agent and the controller, each once in the middle of the copy stream (the source's
- * archive paused after its first chunk by the agents' test hold) and once in the middle of the verify (one
+ * archive paused after its first 64 KiB by the agents' test hold) and once in the middle of the verify (one
  * side's manifest paused before its scan), and starts it again at once. What each case must end in:
  *
  * <ul>

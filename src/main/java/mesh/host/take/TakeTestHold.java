@@ -10,7 +10,7 @@ import java.time.Duration;
 /**
  * TakeTestHold is the agent's test hook for interrupted takes, the agent-side twin of the controller's
  * MESH_TAKE_TEST_HOLD: while the file MESH_HOST_TAKE_TEST_HOLD names holds {@code copy}, an archive stream
- * pauses after its first chunk (so a copy is cut in the middle when a test kills an agent); while it holds
+ * pauses after its first 64 KiB (so a copy is cut in the middle when a test kills an agent); while it holds
  * {@code verify}, a manifest pauses before it scans (so a verify is cut in the middle). Two minutes at
  * most. Unset in production, where it does nothing.
  */
@@ -39,18 +39,28 @@ final class TakeTestHold {
         }
     }
 
-    /** {@code out}, pausing at {@code copy} once the first bytes went through (nothing changes when the hook is unset). */
+    /**
+     * How much of an archive goes through before {@code copy} pauses it: several whole tar records (10 KiB
+     * each), so the target's tar, which extracts a record only once it has all of it, has written part of the
+     * first file. A pause after the first write alone let a short pipe read (4 KiB) through, which the target
+     * could not extract: nothing landed, and a test waiting for the copy to be midway waited in vain.
+     */
+    static final int MIDWAY = 64 * 1024;
+
+    /** {@code out}, pausing at {@code copy} once {@link #MIDWAY} bytes went through (nothing changes when the hook is unset). */
     static OutputStream midway(OutputStream out) {
         if (System.getenv(VARIABLE) == null) {
             return out;
         }
         return new FilterOutputStream(out) {
             private boolean held;
+            private long passed;
 
             @Override
             public void write(byte[] b, int off, int len) throws IOException {
                 out.write(b, off, len);
-                if (!held) {
+                passed += len;
+                if (!held && passed >= MIDWAY) {
                     held = true;
                     out.flush();
                     at("copy");
