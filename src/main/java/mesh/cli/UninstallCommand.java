@@ -40,7 +40,9 @@ public class UninstallCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Path env = configDir.resolve("host.env");
-        Map<String, String> settings = Files.isRegularFile(env) ? ConfigFile.read(env) : Map.of();
+        Path kept = Uninstall.keptNodeFile(stateDir.toAbsolutePath());
+        Map<String, String> settings = Files.isRegularFile(env) ? ConfigFile.read(env)
+                : Files.isRegularFile(kept) ? ConfigFile.read(kept) : Map.of();
         String home = System.getenv().getOrDefault("HOME", System.getProperty("user.home"));
         java.util.function.Consumer<String> say = line -> output.error(spec, line);
         Uninstall.Report report;

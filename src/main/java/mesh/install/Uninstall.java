@@ -32,7 +32,10 @@ public final class Uninstall {
     private final Consumer<String> say;
     private final Map<String, String> settings;
 
-    /** {@code settings}: the agent's host.env as read (empty if there is none), for its node and engine. */
+    /**
+     * {@code settings}: the agent's host.env as read, or else what an earlier uninstall kept in
+     * {@link #keptNodeFile} (empty if neither exists), for the node and its engine.
+     */
     public Uninstall(Path stateDir, Path configDir, Path home, Map<String, String> settings, Consumer<String> say) {
         this.settings = settings;
         this.stateDir = stateDir;
@@ -47,9 +50,8 @@ public final class Uninstall {
         stopAgent(removed);
         new TempController(stateDir).stop();
         stopProcesses(removed);
-        Map<String, String> nodeSettings = settings.containsKey("MESH_HOST_NODE") ? settings : keptNode();
-        String node = nodeSettings.get("MESH_HOST_NODE");
-        String engineUrl = nodeSettings.getOrDefault("MESH_HOST_ENGINE", "unix:///var/run/docker.sock");
+        String node = settings.get("MESH_HOST_NODE");
+        String engineUrl = settings.getOrDefault("MESH_HOST_ENGINE", "unix:///var/run/docker.sock");
         if (node != null) {
             try (DockerEngine engine = new DockerEngine(engineUrl)) {
                 for (ObservedContainer c : engine.list(node)) {
@@ -84,30 +86,6 @@ public final class Uninstall {
         return new Report(removed, kept);
     }
 
-    /**
-     * The node and engine of volumes an earlier uninstall kept ({@code install/kept-node.env}): that
-     * uninstall removed host.env, so without this a later {@code --delete-data} could not find the
-     * volumes it was told it would delete.
-     */
-    private Map<String, String> keptNode() {
-        Path f = keptNodeFile();
-        if (!Files.isRegularFile(f)) {
-            return Map.of();
-        }
-        try {
-            Map<String, String> m = new java.util.HashMap<>();
-            for (String line : Files.readAllLines(f)) {
-                int eq = line.indexOf('=');
-                if (eq > 0 && !line.startsWith("#")) {
-                    m.put(line.substring(0, eq).strip(), line.substring(eq + 1).strip());
-                }
-            }
-            return m;
-        } catch (IOException e) {
-            throw new InstallFailure("cannot read " + f + ": " + e.getMessage(), e);
-        }
-    }
-
     private void rememberNode(String node, String engineUrl) {
         Path f = keptNodeFile();
         try {
@@ -120,6 +98,15 @@ public final class Uninstall {
     }
 
     private Path keptNodeFile() {
+        return keptNodeFile(stateDir);
+    }
+
+    /**
+     * Where a plain uninstall records the node and engine of the volumes it kept (KEY=VALUE lines, as
+     * host.env): it removes host.env, so a later {@code --delete-data} reads this file instead to find
+     * the volumes it was told it would delete.
+     */
+    public static Path keptNodeFile(Path stateDir) {
         return stateDir.resolve("install/kept-node.env");
     }
 

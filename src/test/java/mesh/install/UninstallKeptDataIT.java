@@ -10,12 +10,13 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import mesh.testbed.PackagedMesh;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * UninstallKeptDataIT: {@code mesh uninstall} keeps a node's volumes and says a later
+ * UninstallKeptDataIT: the packaged {@code mesh uninstall} keeps a node's volumes and says a later
  * {@code mesh uninstall --delete-data} deletes them; that later run has no host.env any more (the
  * first removed it), and must still find and delete exactly them, on the real root engine.
  */
@@ -42,24 +43,43 @@ class UninstallKeptDataIT {
         Files.createDirectories(state.resolve("install"));
         Files.createDirectories(config);
         Files.writeString(config.resolve("host.env"), "MESH_HOST_NODE=" + NODE + "\nMESH_HOST_ENGINE=" + ENGINE + "\n");
-        List<String> said = new ArrayList<>();
+        Map<String, String> env = Map.of("HOME", dir.toString());
+        String[] uninstall = {"uninstall", "--state-dir", state.toString(), "--config-dir", config.toString(), "-o", "json"};
 
-        Uninstall.Report first = new Uninstall(state, config, dir, Map.of("MESH_HOST_NODE", NODE, "MESH_HOST_ENGINE", ENGINE),
-                said::add).run(false);
-        assertTrue(first.kept().contains("volume " + NODE + "-data"), "the plain uninstall keeps the volume: " + first);
+        PackagedMesh.Result first = PackagedMesh.run(env, uninstall);
+        assertEquals(0, first.exit(), first.toString());
+        assertTrue(first.out().contains("\"volume " + NODE + "-data\""), "the plain uninstall keeps the volume: " + first);
         assertTrue(volumeExists(NODE + "-data"));
         assertTrue(!Files.exists(config.resolve("host.env")), "the plain uninstall removed host.env");
 
-        Uninstall.Report second = new Uninstall(state, config, dir, Map.of(), said::add).run(true);
-        assertEquals(List.of("volume " + NODE + "-data"), second.removed().stream().filter(r -> r.startsWith("volume ")).toList(),
-                "the later --delete-data deletes exactly the kept volume: " + second);
+        PackagedMesh.Result second = PackagedMesh.run(env, with(uninstall, "--delete-data"));
+        assertEquals(0, second.exit(), second.toString());
+        assertEquals(List.of("volume " + NODE + "-data"), volumesIn(second), "the later --delete-data deletes exactly the kept volume: " + second);
         assertTrue(!volumeExists(NODE + "-data"), "the kept volume is gone");
         assertTrue(volumeExists(OTHER + "-data"), "another node's volume on the same engine is left alone");
         assertTrue(!Files.exists(state), "the state dir is gone with the record of the kept node");
 
-        Uninstall.Report third = new Uninstall(state, config, dir, Map.of(), said::add).run(true);
-        assertTrue(third.removed().stream().noneMatch(r -> r.startsWith("volume ")), "nothing left to delete: " + third);
+        PackagedMesh.Result third = PackagedMesh.run(env, with(uninstall, "--delete-data"));
+        assertEquals(0, third.exit(), third.toString());
+        assertEquals(List.of(), volumesIn(third), "nothing left to delete: " + third);
         assertTrue(volumeExists(OTHER + "-data"));
+    }
+
+    private static String[] with(String[] args, String more) {
+        List<String> all = new ArrayList<>(List.of(args));
+        all.add(more);
+        return all.toArray(String[]::new);
+    }
+
+    /** The volumes an uninstall's JSON report says it removed. */
+    private static List<String> volumesIn(PackagedMesh.Result r) throws IOException {
+        List<String> volumes = new ArrayList<>();
+        for (var removed : mesh.model.DeclarationJson.MAPPER.readTree(r.out()).path("removed")) {
+            if (removed.asText().startsWith("volume ")) {
+                volumes.add(removed.asText());
+            }
+        }
+        return volumes;
     }
 
     private static boolean volumeExists(String name) throws Exception {
