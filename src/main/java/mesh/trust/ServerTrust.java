@@ -64,18 +64,11 @@ public final class ServerTrust {
             javax.net.ssl.TrustManagerFactory jdk = javax.net.ssl.TrustManagerFactory.getInstance(
                     javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
             jdk.init((java.security.KeyStore) null);
-            javax.net.ssl.TrustManagerFactory mesh = javax.net.ssl.TrustManagerFactory.getInstance(
-                    javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
-            java.security.KeyStore ks = java.security.KeyStore.getInstance("PKCS12");
-            ks.load(null, null);
-            ks.setCertificateEntry("mesh-ca", ca());
-            mesh.init(ks);
             SSLContext c = SSLContext.getInstance("TLS");
-            c.init(null, new javax.net.ssl.TrustManager[] {new EitherTrust(
-                    (javax.net.ssl.X509TrustManager) mesh.getTrustManagers()[0],
+            c.init(null, new javax.net.ssl.TrustManager[] {new EitherTrust(TlsContexts.trustManager(ca()),
                     (javax.net.ssl.X509TrustManager) jdk.getTrustManagers()[0])}, null);
             return c;
-        } catch (java.security.GeneralSecurityException | java.io.IOException e) {
+        } catch (java.security.GeneralSecurityException e) {
             throw new IllegalStateException("cannot set up TLS: " + e.getMessage(), e);
         }
     }

@@ -9,6 +9,7 @@ import javax.net.ssl.KeyManager;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
+import javax.net.ssl.X509TrustManager;
 
 /**
  * TlsContexts makes the JDK SSLContexts mesh's clients use: trusting the mesh CA and nothing else
@@ -35,11 +36,6 @@ public final class TlsContexts {
 
     private static SSLContext context(X509Certificate ca, X509Certificate certificate, PrivateKey key) {
         try {
-            KeyStore trust = KeyStore.getInstance("PKCS12");
-            trust.load(null, null);
-            trust.setCertificateEntry("mesh-ca", ca);
-            TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-            tmf.init(trust);
             KeyManager[] keys = null;
             if (certificate != null) {
                 KeyStore own = KeyStore.getInstance("PKCS12");
@@ -50,8 +46,22 @@ public final class TlsContexts {
                 keys = kmf.getKeyManagers();
             }
             SSLContext c = SSLContext.getInstance("TLS");
-            c.init(keys, tmf.getTrustManagers(), null);
+            c.init(keys, new javax.net.ssl.TrustManager[] {trustManager(ca)}, null);
             return c;
+        } catch (GeneralSecurityException | java.io.IOException e) {
+            throw new IllegalStateException("cannot set up TLS: " + e.getMessage(), e);
+        }
+    }
+
+    /** The JDK's trust manager for a trust store holding {@code ca} alone. */
+    static X509TrustManager trustManager(X509Certificate ca) {
+        try {
+            KeyStore trust = KeyStore.getInstance("PKCS12");
+            trust.load(null, null);
+            trust.setCertificateEntry("mesh-ca", ca);
+            TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            tmf.init(trust);
+            return (X509TrustManager) tmf.getTrustManagers()[0];
         } catch (GeneralSecurityException | java.io.IOException e) {
             throw new IllegalStateException("cannot set up TLS: " + e.getMessage(), e);
         }
