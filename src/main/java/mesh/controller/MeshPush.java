@@ -140,21 +140,30 @@ public class MeshPush {
     }
 
     /**
-     * Records that a take sends its target {@code d} outside a push (its start declaration): the
-     * generation, as a push records it, and an audit row; returns {@code d} named as that push.
+     * Sends {@code d} to {@code node} for a take, outside a push (the target's start declaration, an
+     * edge told first at the switch), recorded as a push records it: the generation and an audit row
+     * naming the take before sending, the answer ({@code content} acknowledged) after. The caller holds
+     * the push lock.
      */
-    Declaration recordTakeSend(Take take, Declaration d) {
-        return store.inTransaction(c -> {
+    Accepted sendForTake(Take take, Node node, String token, Declaration d, String content) {
+        Declaration named = store.inTransaction(c -> {
             store.recordSent(c, d.node(), d.generation());
             return d.withPush(recordPush(c, Map.of(d.node(), d.generation()), take));
         });
+        Accepted a = sendNamed(node, token, named);
+        store.inTransaction(c -> {
+            store.recordSent(c, node.name(), a.generation());
+            store.recordAcked(c, node.name(), a.generation(), content);
+            return null;
+        });
+        return a;
     }
 
     /**
      * Sends a declaration that names its push ({@link AgentClient#pushGrowing}); an agent older than
      * named pushes refuses the name, and gets the declaration again without it ({@link PushDecision#unnamed}).
      */
-    Accepted sendNamed(Node node, String token, Declaration d) {
+    private Accepted sendNamed(Node node, String token, Declaration d) {
         try {
             return agents.pushGrowing(node, token, d);
         } catch (AgentClient.Unreachable refused) {

@@ -27,7 +27,6 @@ import mesh.plan.TakeVerify;
 import mesh.store.MeshStore;
 import mesh.store.PushLock;
 import mesh.store.TakeRecords;
-import mesh.wire.Accepted;
 import mesh.wire.HostStatus;
 import mesh.wire.PushReport;
 import mesh.wire.CopyProgress;
@@ -45,6 +44,8 @@ final class TakeSteps {
     static final Duration PUSH_WAIT = Duration.ofMinutes(2);
     /** How long the push after a switch waits for the edges told first to load their new routes. */
     static final Duration EDGE_FIRST = Duration.ofSeconds(20);
+    /** How long the push step waits for the nodes it sent to apply (the binders' replacement) before the take ends. */
+    static final Duration PUSH_APPLIED = Duration.ofSeconds(60);
 
     private final MeshStore store;
     private final MeshPush pushes;
@@ -100,7 +101,7 @@ final class TakeSteps {
                 case VERIFY -> verify(t, w);
                 case START -> start(t, w);
                 case SWITCH -> switchOver(t);
-                case PUSH -> push(t);
+                case PUSH -> push(t, w);
                 case OLD_COPY -> oldCopy(t, w);
                 case STOP_TARGET -> stopTarget(t, w);
                 case DELETE_COPY -> deleteCopy(t, w);
@@ -212,13 +213,7 @@ final class TakeSteps {
                     .findFirst().orElse(0);
             Declaration d = TakeStart.declaration(now, asTaken, t.module(), target, last);
             String content = DeclarationJson.write(new Declaration(d.node(), d.address(), 0, d.components(), d.registry(), d.edge()));
-            Accepted a = pushes.sendNamed(target, w.token(t.to()), pushes.recordTakeSend(t, d));
-            generation = a.generation();
-            store.inTransaction(c -> {
-                store.recordSent(c, t.to(), a.generation());
-                store.recordAcked(c, t.to(), a.generation(), content);
-                return null;
-            });
+            generation = pushes.sendForTake(t, target, w.token(t.to()), d, content).generation();
         }
         return awaitRunning(t, target, w.token(t.to()), generation);
     }
@@ -292,7 +287,7 @@ final class TakeSteps {
      * routes ({@link EdgeFirst}), so no edge proxies to the stopped source while binders are replaced; then
      * the ordinary push, where the target, the source and the binders differ, and nothing else should.
      */
-    private TakePlan.Outcome push(Take t) {
+    private TakePlan.Outcome push(Take t, Where w) {
         edgeFirst(t);
         PushReport report = pushWaiting(List.of(), t);
         List<String> behind = report.nodes().stream().filter(n -> n.outcome() == PushReport.Outcome.BEHIND)
@@ -300,6 +295,11 @@ final class TakeSteps {
         if (report.nodes().stream().anyMatch(n -> n.node().equals(t.to()) && n.outcome() == PushReport.Outcome.BEHIND)) {
             return new TakePlan.Failed("the push did not reach " + String.join(", ", behind));
         }
+        // the take ends once the binders run with the moved names, as 'mesh push --wait' would see them
+        Map<Node, Long> sent = new java.util.LinkedHashMap<>();
+        report.nodes().stream().filter(n -> n.outcome() == PushReport.Outcome.SENT && w.nodes().containsKey(n.node()))
+                .forEach(n -> sent.put(w.node(n.node()), n.generation()));
+        awaitApplied(sent, w.tokens(), PUSH_APPLIED);
         return new TakePlan.Done();
     }
 
@@ -309,32 +309,33 @@ final class TakeSteps {
      * An edge that does not answer is left to the push that follows, which sends it everything.
      */
     private void edgeFirst(Take t) {
-        Map<EdgeFirst.Send, Long> applied = new java.util.LinkedHashMap<>();
+        Map<Node, Long> sent = new java.util.LinkedHashMap<>();
         Map<String, String> tokens;
         try (PushLock lock = pushLock()) {
             MeshStore.PushSnapshot s = store.pushSnapshot();
             tokens = s.tokens();
             for (EdgeFirst.Send e : EdgeFirst.sends(plan(s, s.placements(), s.placements()), s.sent())) {
-                String node = e.node().name();
-                Declaration named = pushes.recordTakeSend(t, e.declaration());
                 try {
-                    Accepted a = pushes.sendNamed(e.node(), s.tokens().get(node), named);
-                    store.inTransaction(c -> {
-                        store.recordSent(c, node, a.generation());
-                        store.recordAcked(c, node, a.generation(), e.content());
-                        return null;
-                    });
-                    applied.put(e, a.generation());
+                    sent.put(e.node(), pushes.sendForTake(t, e.node(), s.tokens().get(e.node().name()), e.declaration(), e.content())
+                            .generation());
                 } catch (AgentClient.Unreachable later) {
                     // the push that follows sends this node its whole declaration
                 }
             }
         }
-        long deadline = System.nanoTime() + EDGE_FIRST.toNanos();
-        applied.forEach((e, generation) -> {
+        awaitApplied(sent, tokens, EDGE_FIRST);
+    }
+
+    /**
+     * Waits, {@code limit} at most in all, until each node has applied at least its generation; a node
+     * that does not answer is not waited for (the agent applies its record when it is back).
+     */
+    private void awaitApplied(Map<Node, Long> generations, Map<String, String> tokens, Duration limit) {
+        long deadline = System.nanoTime() + limit.toNanos();
+        generations.forEach((node, generation) -> {
             while (System.nanoTime() < deadline) {
                 try {
-                    if (agents.statusRefreshed(e.node(), tokens.get(e.node().name())).appliedGeneration() >= generation) {
+                    if (agents.statusRefreshed(node, tokens.get(node.name())).appliedGeneration() >= generation) {
                         return;
                     }
                 } catch (AgentClient.Unreachable gone) {
