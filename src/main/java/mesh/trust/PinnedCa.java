@@ -1,14 +1,8 @@
 package mesh.trust;
 
 import java.security.GeneralSecurityException;
-import java.security.cert.CertPathValidator;
 import java.security.cert.CertificateException;
-import java.security.cert.CertificateFactory;
-import java.security.cert.PKIXParameters;
-import java.security.cert.TrustAnchor;
 import java.security.cert.X509Certificate;
-import java.util.List;
-import java.util.Set;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509TrustManager;
@@ -56,11 +50,8 @@ public final class PinnedCa implements X509TrustManager {
                     + " (--ca-hash): another mesh, or a man in the middle");
         }
         try {
-            PKIXParameters p = new PKIXParameters(Set.of(new TrustAnchor(ca, null)));
-            p.setRevocationEnabled(false);
-            CertPathValidator.getInstance("PKIX").validate(
-                    CertificateFactory.getInstance("X.509").generateCertPath(List.of(chain[0])), p);
-        } catch (GeneralSecurityException e) {
+            TlsContexts.trustManager(ca).checkServerTrusted(chain, authType);
+        } catch (CertificateException e) {
             throw new CertificateException("the controller's certificate is not issued by the pinned mesh CA: " + e.getMessage());
         }
         found = ca;
