@@ -29,7 +29,7 @@ public class MeshMain implements QuarkusApplication {
             Map<String, String> vars = ConfigFile.withEnvironment(ServeMode.configFile(args), System.getenv());
             Map<String, String> props = mode.properties(vars);
             props.forEach(System::setProperty);
-            if (props.containsKey("mesh.tls.plain")) {
+            if (props.containsKey(mesh.trust.ServerTrust.PLAIN)) {
                 System.err.println("mesh: WARNING: MESH_PLAIN_HTTP=yes: serving plain HTTP, tokens travel in clear;"
                         + " for tests and a trusted loopback only (docs/trust.md)");
             }

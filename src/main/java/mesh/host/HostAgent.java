@@ -358,20 +358,28 @@ public class HostAgent implements ModuleControl {
     public mesh.wire.BundlesAnswer bundles(mesh.wire.BundlesRequest request) {
         List<String> wanted = request.bundles() == null ? List.of() : request.bundles().stream()
                 .filter(b -> b != null && !b.isBlank()).distinct().toList();
+        return onLoop("checking bundles", "check the bundles", () -> {
+            List<mesh.wire.BundlesAnswer.Missing> missing = new java.util.ArrayList<>();
+            for (String b : wanted) {
+                processes.bundleMissing(b, request.registry(), request.fetch())
+                        .ifPresent(why -> missing.add(new mesh.wire.BundlesAnswer.Missing(b, why)));
+            }
+            return new mesh.wire.BundlesAnswer(missing);
+        });
+    }
+
+    /**
+     * Runs {@code work} on the agent's loop, between passes, and waits for it; a failure is a HostFailure
+     * saying "interrupted while {@code doing}" or "could not {@code todo}: why".
+     */
+    private <T> T onLoop(String doing, String todo, java.util.concurrent.Callable<T> work) {
         try {
-            return loop.submit(() -> {
-                List<mesh.wire.BundlesAnswer.Missing> missing = new java.util.ArrayList<>();
-                for (String b : wanted) {
-                    processes.bundleMissing(b, request.registry(), request.fetch())
-                            .ifPresent(why -> missing.add(new mesh.wire.BundlesAnswer.Missing(b, why)));
-                }
-                return new mesh.wire.BundlesAnswer(missing);
-            }).get();
+            return loop.submit(work).get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new HostFailure("interrupted while checking bundles", e);
+            throw new HostFailure("interrupted while " + doing, e);
         } catch (java.util.concurrent.ExecutionException e) {
-            throw new HostFailure("could not check the bundles: " + e.getCause().getMessage(), e.getCause());
+            throw new HostFailure("could not " + todo + ": " + e.getCause().getMessage(), e.getCause());
         }
     }
 
@@ -389,14 +397,7 @@ public class HostAgent implements ModuleControl {
 
     @Override
     public List<String> stopModule(String module) {
-        try {
-            return loop.submit(() -> stopNow(module)).get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new HostFailure("interrupted while stopping module " + module, e);
-        } catch (java.util.concurrent.ExecutionException e) {
-            throw new HostFailure("could not stop module " + module + ": " + e.getCause().getMessage(), e.getCause());
-        }
+        return onLoop("stopping module " + module, "stop module " + module, () -> stopNow(module));
     }
 
     /** Stops every running container and process of the module, each with its declared stop timeout. */
@@ -433,24 +434,16 @@ public class HostAgent implements ModuleControl {
 
     @Override
     public List<String> removeStoppedContainers(String module) {
-        try {
-            return loop.submit(() -> {
-                List<String> removed = new java.util.ArrayList<>();
-                for (ObservedContainer o : engine.list(settings.node())) {
-                    if (module.equals(o.module()) && !o.process() && !o.running()) {
-                        engine.remove(o.id());
-                        removed.add(o.name());
-                    }
+        return onLoop("removing the containers of module " + module, "remove the containers of module " + module, () -> {
+            List<String> removed = new java.util.ArrayList<>();
+            for (ObservedContainer o : engine.list(settings.node())) {
+                if (module.equals(o.module()) && !o.process() && !o.running()) {
+                    engine.remove(o.id());
+                    removed.add(o.name());
                 }
-                return removed;
-            }).get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new HostFailure("interrupted while removing the containers of module " + module, e);
-        } catch (java.util.concurrent.ExecutionException e) {
-            throw new HostFailure("could not remove the containers of module " + module + ": " + e.getCause().getMessage(),
-                    e.getCause());
-        }
+            }
+            return removed;
+        });
     }
 
     @Override

@@ -15,7 +15,8 @@ public final class ServerTrust {
     static final String CERT = "mesh.tls.cert";
     static final String KEY = "mesh.tls.key";
     static final String CA = "mesh.tls.ca";
-    static final String PLAIN = "mesh.tls.plain";
+    /** Set when a server was let serve plain HTTP (MESH_PLAIN_HTTP=yes). */
+    public static final String PLAIN = "mesh.tls.plain";
     static final String CA_KEY = "mesh.tls.ca-key";
     /** When the certificate this server serves expires, as {@link ServeTls} read it before boot (an instant). */
     static final String CERT_NOT_AFTER = "mesh.tls.cert-not-after";
