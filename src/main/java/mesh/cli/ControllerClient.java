@@ -110,8 +110,17 @@ final class ControllerClient {
         return new ControllerClient(withConfigFile(System.getenv()));
     }
 
-    /** The environment, or, when it sets neither MESH_CONTROLLER nor MESH_TOKEN, the operator's config file under it. */
+    /**
+     * The environment, or, when it sets neither MESH_CONTROLLER nor MESH_TOKEN, the operator's config file
+     * under it. Never the two mixed: the file's token belongs to the file's controller, and must not be sent
+     * to another one named in the environment; so MESH_CONTROLLER alone is refused, saying why.
+     */
     static Map<String, String> withConfigFile(Map<String, String> env) {
+        if (env.containsKey("MESH_CONTROLLER") && !env.containsKey("MESH_TOKEN")) {
+            throw new VerbFailure("MESH_TOKEN is not set, and MESH_CONTROLLER is (" + env.get("MESH_CONTROLLER")
+                    + "): with MESH_CONTROLLER in the environment the config file (~/.config/mesh/config) is not read,"
+                    + " as its token belongs to its own controller; set MESH_TOKEN too, or unset MESH_CONTROLLER");
+        }
         if (env.containsKey("MESH_CONTROLLER") || env.containsKey("MESH_TOKEN")) {
             return env;
         }

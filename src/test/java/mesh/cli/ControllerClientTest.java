@@ -49,7 +49,24 @@ class ControllerClientTest {
 
     @AfterEach
     void stop() {
-        server.stop(0);
+        if (server != null) {
+            server.stop(0);
+        }
+    }
+
+    @Test
+    void aControllerInTheEnvironmentWithoutItsTokenIsRefusedNamingWhyTheConfigFileIsNotRead(@org.junit.jupiter.api.io.TempDir
+            java.nio.file.Path home) throws IOException {
+        java.nio.file.Path file = home.resolve(".config/mesh/config");
+        java.nio.file.Files.createDirectories(file.getParent());
+        java.nio.file.Files.writeString(file, "MESH_CONTROLLER=https://10.0.0.1:7700\nMESH_TOKEN=from-file\n");
+        VerbFailure refused = assertThrows(VerbFailure.class, () -> ControllerClient.withConfigFile(
+                Map.of("HOME", home.toString(), "MESH_CONTROLLER", "http://127.0.0.1:9")));
+        assertEquals("MESH_TOKEN is not set, and MESH_CONTROLLER is (http://127.0.0.1:9): with MESH_CONTROLLER in the"
+                + " environment the config file (~/.config/mesh/config) is not read, as its token belongs to its own"
+                + " controller; set MESH_TOKEN too, or unset MESH_CONTROLLER", refused.getMessage());
+        assertEquals("from-file", ControllerClient.withConfigFile(Map.of("HOME", home.toString())).get("MESH_TOKEN"));
+        assertEquals("t", ControllerClient.withConfigFile(Map.of("HOME", home.toString(), "MESH_TOKEN", "t")).get("MESH_TOKEN"));
     }
 
     @Test
