@@ -69,8 +69,11 @@ public final class ServerTrust {
 
     /** A client context: this server's certificate and key, trusting only the mesh CA. Read from the files now. */
     public static SSLContext clientContext() {
-        return TlsContexts.withKey(ca(), Pem.certificate(Path.of(System.getProperty(CERT))),
-                Pem.key(Path.of(System.getProperty(KEY))));
+        X509Certificate own = Pem.certificate(Path.of(System.getProperty(CERT)));
+        // said once per client built (at the first call, after each rotation): which certificate the agents see
+        org.jboss.logging.Logger.getLogger("mesh.trust").infof("calls to the agents present the certificate serial %s",
+                own.getSerialNumber().toString(16));
+        return TlsContexts.withKey(ca(), own, Pem.key(Path.of(System.getProperty(KEY))));
     }
 
     /**
