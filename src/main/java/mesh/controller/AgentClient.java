@@ -43,6 +43,8 @@ public class AgentClient {
 
     /** Made on first use: a verb that never pushes (all but the controller's) never builds an HTTP client. */
     private volatile HttpClient http;
+    /** The {@link ServerTrust#generation()} of the certificate {@link #http} presents. */
+    private volatile long builtFor;
     /** The TLS this client speaks to agents with, or null for the serving process's ({@link ServerTrust}). */
     private final javax.net.ssl.SSLContext tls;
 
@@ -58,17 +60,24 @@ public class AgentClient {
 
     HttpClient http() {
         HttpClient h = http;
-        if (h == null) {
+        if (h == null || tls == null && builtFor != ServerTrust.generation()) {
             synchronized (this) {
-                if (http == null) {
+                long generation = ServerTrust.generation();
+                if (http == null || tls == null && builtFor != generation) {
                     HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(CONNECT);
                     if (tls != null) {
                         b.sslContext(tls);
                     } else if (ServerTrust.enabled()) {
-                        // the controller's key and the mesh CA, read once: a rotation reloads by a new client
+                        // the controller's key and the mesh CA, read from the files: after a rotation
+                        // (a new generation) a new client, so its pooled connections with the old certificate go too
                         b.sslContext(ServerTrust.clientContext());
                     }
+                    HttpClient old = http;
                     http = b.build();
+                    builtFor = generation;
+                    if (old != null) {
+                        old.shutdown();   // calls under way finish; it takes no new ones (JDK 21)
+                    }
                 }
                 h = http;
             }

@@ -50,6 +50,11 @@ public final class ServeTls {
         Path cert = file(env, CERT);
         Path key = file(env, KEY);
         Path ca = file(env, CA);
+        try {
+            CertFiles.recover(cert, key);   // a rotation a crash cut short is finished or undone first
+        } catch (java.io.IOException e) {
+            throw new IllegalArgumentException(CERT + ": " + cert + " cannot be checked against " + KEY + " (" + e.getMessage() + ")");
+        }
         X509Certificate own = Pem.certificate(cert);
         Pem.key(key);
         X509Certificate mesh = Pem.certificate(ca);

@@ -21,7 +21,25 @@ public final class ServerTrust {
     /** When the certificate this server serves expires, as {@link ServeTls} read it before boot (an instant). */
     static final String CERT_NOT_AFTER = "mesh.tls.cert-not-after";
 
+    /**
+     * How many times this process's certificate was replaced while it ran ({@link ServedCertificate}):
+     * a client built with {@link #clientContext()} before a change is rebuilt, so a later call presents
+     * the new certificate. Process state, like the properties above.
+     */
+    private static final java.util.concurrent.atomic.AtomicLong GENERATION = new java.util.concurrent.atomic.AtomicLong();
+
     private ServerTrust() {
+    }
+
+    /** The generation of this process's certificate: 0 as started, one more for each replacement. */
+    public static long generation() {
+        return GENERATION.get();
+    }
+
+    /** Records that {@code certificate} is served from now on (its expiry for the status, a new generation). */
+    static void served(X509Certificate certificate) {
+        System.setProperty(CERT_NOT_AFTER, certificate.getNotAfter().toInstant().toString());
+        GENERATION.incrementAndGet();
     }
 
     /** Whether this server serves TLS (and so calls the agents over it). */
@@ -30,8 +48,8 @@ public final class ServerTrust {
     }
 
     /**
-     * When the certificate this server serves expires: the one read at start, which is the one Quarkus
-     * serves until a restart; empty on plain HTTP. Costs no file read, so a status answer can carry it.
+     * When the certificate this server serves expires: the one read at start, or the one a rotation
+     * replaced it with ({@link ServedCertificate}); empty on plain HTTP. Costs no file read, so a status answer can carry it.
      */
     public static java.util.Optional<java.time.Instant> certificateNotAfter() {
         String notAfter = System.getProperty(CERT_NOT_AFTER);
@@ -51,8 +69,11 @@ public final class ServerTrust {
 
     /** A client context: this server's certificate and key, trusting only the mesh CA. Read from the files now. */
     public static SSLContext clientContext() {
-        return TlsContexts.withKey(ca(), Pem.certificate(Path.of(System.getProperty(CERT))),
-                Pem.key(Path.of(System.getProperty(KEY))));
+        X509Certificate own = Pem.certificate(Path.of(System.getProperty(CERT)));
+        // said once per client built (at the first call, after each rotation): which certificate the agents see
+        org.jboss.logging.Logger.getLogger("mesh.trust").infof("calls to the agents present the certificate serial %s",
+                own.getSerialNumber().toString(16));
+        return TlsContexts.withKey(ca(), own, Pem.key(Path.of(System.getProperty(KEY))));
     }
 
     /**

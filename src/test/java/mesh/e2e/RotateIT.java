@@ -1,0 +1,408 @@
+package mesh.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.github.dockerjava.api.DockerClient;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocket;
+import mesh.controller.StoreSnapshot;
+import mesh.testbed.PackagedMesh;
+import mesh.testbed.TestbedNodes;
+import mesh.trust.MeshCa;
+import mesh.trust.Pem;
+import mesh.trust.TlsContexts;
+import mesh.trust.TlsDir;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.function.Executable;
+import org.postgresql.ds.PGSimpleDataSource;
+
+/**
+ * RotateIT is certificate rotation on real parts (docs/trust.md, "Rotating certificates"): a
+ * controller process serving HTTPS with the mesh CA's key (as the seat's does) and two host agents on
+ * test-bed nodes, each with its certificate. The packaged {@code mesh ca rotate-certs} reissues all
+ * three: each server, read with a fresh TLS connection, presents a new certificate, from the same
+ * process; each agent's key changed on its node and never crossed the wire. A push afterwards reaches
+ * both agents with the controller's new client certificate, and {@code mesh status} shows the new
+ * expiries. An agent that is down is named and left (exit 1), the other rotated; rotated once back.
+ * Bad input changes nothing. Its own node names ({@code rot…}), port (7719) and database.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class RotateIT {
+
+    static final ObjectMapper JSON = new ObjectMapper();
+    static final String LOOP = "trap 'exit 0' TERM; while :; do sleep 1; done";
+    static final int AGENT_PORT = 7719;
+
+    final String admin = UUID.randomUUID().toString().replace("-", "");
+    final String database = "mesh_rot_" + UUID.randomUUID().toString().substring(0, 8);
+    final String logPrefix = "rot-" + UUID.randomUUID().toString().substring(0, 8);
+    final Map<String, MeshProcess> agents = new LinkedHashMap<>();
+    final Map<String, String> agentTokens = new HashMap<>();
+    final Map<String, Path> states = new HashMap<>();
+    List<TestbedNodes.Node> nodes;
+    MeshProcess controller;
+    Path dir;
+    TlsDir tls;
+    MeshCa ca;
+    String controllerUrl;
+    int port;
+    PGSimpleDataSource store;
+    /** Every key PEM an agent held, before and after each rotation: none may appear off its node. */
+    final List<String> agentKeys = new ArrayList<>();
+
+    static String name(TestbedNodes.Node n) {
+        return "rot" + n.name();
+    }
+
+    @BeforeAll
+    void raise() throws Exception {
+        nodes = TestbedNodes.up(2);
+        wipe();
+        dir = Files.createTempDirectory("mesh-rotate-it");
+        Instant now = Instant.now();
+        tls = new TlsDir(dir.resolve("mesh"));
+        ca = tls.ensureCa("rotate-it", now);
+        tls.ensureIssued(ca, "controller", MeshCa.Role.CONTROLLER, MeshCa.CONTROLLER, List.of("127.0.0.1", "localhost"), now);
+        for (TestbedNodes.Node n : nodes) {
+            // issued 350 days ago: expires in 15 days, the case rotation is for
+            tls.ensureIssued(ca, name(n), MeshCa.Role.AGENT, name(n), List.of(name(n), n.address()), now.minus(Duration.ofDays(350)));
+        }
+        try (var c = java.sql.DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/postgres", "mesh", "mesh")) {
+            c.createStatement().execute("create database " + database);
+        }
+        String url = "jdbc:postgresql://127.0.0.1:5432/" + database;
+        store = new PGSimpleDataSource();
+        store.setURL(url);
+        store.setUser("mesh");
+        store.setPassword("mesh");
+        port = PackagedMesh.freePort();
+        controllerUrl = "https://127.0.0.1:" + port;
+        Map<String, String> env = new HashMap<>(Map.of("MESH_STORE_URL", url, "MESH_STORE_USER", "mesh",
+                "MESH_STORE_PASSWORD", "mesh", "MESH_CONTROLLER_TOKEN", admin, "MESH_CONTROLLER_LISTEN", "127.0.0.1:" + port,
+                "MESH_CA_KEY", tls.caKey().toString()));
+        env.putAll(tls.serveEnv("controller"));
+        controller = MeshProcess.serve(logPrefix + "-controller", null, env, "controller", "serve");
+        PackagedMesh.await("the controller answers over HTTPS", Duration.ofSeconds(60), () -> cli("node", "list").exit() == 0);
+        Path catalogue = Files.createDirectories(dir.resolve("catalogue"));
+        for (TestbedNodes.Node n : nodes) {
+            JsonNode added = JSON.readTree(ok("node", "add", name(n), "--address", n.address(),
+                    "--agent", "https://" + n.address() + ":" + AGENT_PORT, "-o", "json"));
+            agentTokens.put(name(n), added.get("token").asText());
+            states.put(name(n), Files.createTempDirectory("mesh-rotate-state"));
+            startAgent(n);
+            for (String module : List.of("rotweb", "rotmore")) {
+                Files.writeString(catalogue.resolve(module + n.name() + ".yaml"), "module: " + module + n.name()
+                        + "\ncomponents:\n  " + module + n.name() + ".server:\n    image: mesh-test/busybox:1\n"
+                        + "    args: [sh, -c, \"" + LOOP + "\"]\n    stop-timeout: 3s\n");
+            }
+        }
+        ok("catalogue", "add", catalogue.toString());
+        for (TestbedNodes.Node n : nodes) {
+            ok("assign", name(n), "rotweb" + n.name());
+        }
+        PackagedMesh.await("both agents take a push over mutual TLS", Duration.ofSeconds(90),
+                () -> cli("push", "--wait", "--wait-timeout", "60").exit() == 0);
+    }
+
+    void startAgent(TestbedNodes.Node n) throws IOException {
+        Map<String, String> env = new HashMap<>(Map.of("MESH_HOST_NODE", name(n), "MESH_HOST_TOKEN", agentTokens.get(name(n)),
+                "MESH_HOST_LISTEN", n.address() + ":" + AGENT_PORT, "MESH_HOST_ENGINE", n.dockerHost(),
+                "MESH_HOST_STATE_DIR", states.get(name(n)).toString(), "MESH_HOST_INTERVAL", "60s",
+                "MESH_TLS_CERT", tls.cert(name(n)).toString(), "MESH_TLS_KEY", tls.key(name(n)).toString(),
+                "MESH_TLS_CA", tls.caCert().toString()));
+        agents.put(name(n), MeshProcess.serve(logPrefix + "-agent-" + n.name(), n.name(), env, "host", "serve"));
+    }
+
+    @AfterAll
+    void tearDown() throws Exception {
+        for (MeshProcess a : agents.values()) {
+            a.close();
+        }
+        if (controller != null) {
+            controller.close();
+        }
+        if (nodes != null) {
+            wipe();
+        }
+        try (var c = java.sql.DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/postgres", "mesh", "mesh")) {
+            c.createStatement().execute("drop database if exists " + database + " with (force)");
+        }
+        for (Path p : Stream.concat(Stream.ofNullable(dir), states.values().stream()).toList()) {
+            PackagedMesh.deleteTree(p);
+        }
+    }
+
+    @Test
+    @Order(1)
+    void rotateCertsReissuesTheControllerAndEveryAgentWithoutARestartAndNoKeyCrossesTheWire() throws Exception {
+        Map<String, X509Certificate> before = served();
+        Map<String, Long> pids = pids();
+        Map<String, String> keysBefore = agentKeyFiles();
+        agentKeys.addAll(keysBefore.values());
+
+        PackagedMesh.Result r = cli("ca", "rotate-certs", "-o", "json");
+        assertEquals(0, r.exit(), r::toString);
+        Map<String, JsonNode> parties = parties(r.out());
+        Map<String, X509Certificate> after = served();
+        Map<String, String> keysAfter = agentKeyFiles();
+        agentKeys.addAll(keysAfter.values());
+        List<Executable> checks = new ArrayList<>();
+        for (String party : before.keySet()) {
+            checks.add(() -> assertEquals("reissued", parties.get(party).get("outcome").asText(), party + ": " + r.out()));
+            checks.add(() -> assertNotEquals(before.get(party).getSerialNumber(), after.get(party).getSerialNumber(),
+                    party + " presents a new certificate to a fresh connection"));
+            checks.add(() -> assertEquals(after.get(party).getSerialNumber().toString(16), parties.get(party).get("serial").asText(),
+                    party + ": the answer names the certificate it serves"));
+            checks.add(() -> assertTrue(after.get(party).getNotAfter().after(before.get(party).getNotAfter()),
+                    party + ": a later notAfter"));
+            checks.add(() -> assertEquals(after.get(party).getNotAfter().toInstant().toString(),
+                    parties.get(party).get("notAfter").asText(), party));
+        }
+        checks.add(() -> assertEquals(pids, pids(), "the same processes serve: nothing was restarted"));
+        for (TestbedNodes.Node n : nodes) {
+            checks.add(() -> assertNotEquals(keysBefore.get(name(n)), keysAfter.get(name(n)), name(n) + "'s key file changed"));
+            checks.add(() -> assertTrue(Pem.certificate(tls.cert(name(n))).getPublicKey()
+                    .equals(after.get(name(n)).getPublicKey()), name(n) + " serves the pair written on its node"));
+        }
+        checks.add(() -> assertEquals(Pem.certificate(tls.cert("controller")).getSerialNumber(),
+                after.get("controller").getSerialNumber(), "the controller serves the pair written on the seat"));
+        checks.add(() -> noAgentKeyIn("the CLI's output", r.out() + r.err()));
+        checks.add(() -> noAgentKeyIn("the controller's log", Files.readString(log("controller"))));
+        String audit = ok("audit");
+        checks.add(() -> assertTrue(audit.contains("ca rotate-certs") && audit.contains("certificates reissued: "
+                + name(nodes.get(0)) + ", " + name(nodes.get(1)) + ", controller"), audit));
+        assertAll(checks);
+    }
+
+    @Test
+    @Order(2)
+    void aPushAfterTheRotationReachesBothAgentsWithTheControllersNewCertificateAndStatusShowsTheNewExpiry() throws Exception {
+        Map<String, X509Certificate> now = served();
+        for (TestbedNodes.Node n : nodes) {
+            ok("assign", name(n), "rotmore" + n.name());
+        }
+        PackagedMesh.Result push = cli("push", "--wait", "--wait-timeout", "60", "-o", "json");
+        assertEquals(0, push.exit(), push::toString);
+        for (JsonNode node : JSON.readTree(push.out()).get("nodes")) {
+            assertEquals("sent", node.get("outcome").asText().toLowerCase(), push.out());
+        }
+        assertTrue(Files.readString(log("controller")).contains("calls to the agents present the certificate serial "
+                + now.get("controller").getSerialNumber().toString(16)), "the push's client was built with the new certificate");
+        PackagedMesh.Result status = cli("status", "-o", "json");
+        assertEquals(0, status.exit(), status::toString);
+        for (TestbedNodes.Node n : nodes) {
+            JsonNode node = StreamSupport.stream(JSON.readTree(status.out()).spliterator(), false)
+                    .filter(x -> x.get("node").get("name").asText().equals(name(n))).findFirst().orElseThrow();
+            assertEquals(now.get(name(n)).getNotAfter().toInstant().toString(),
+                    node.get("agent").get("certificateNotAfter").asText(), name(n) + "'s status shows its new certificate");
+            assertTrue(status.out().contains("rotmore" + n.name() + ".server"), status.out());
+            assertFalse(status.err().contains("warning: node " + name(n)), "no expiry warning once reissued: " + status.err());
+        }
+    }
+
+    @Test
+    @Order(3)
+    void anAgentThatIsDownIsNamedAndLeftTheOtherRotatedAndARerunRotatesItOnceBack() throws Exception {
+        TestbedNodes.Node down = nodes.get(1);
+        TestbedNodes.Node up = nodes.get(0);
+        Map<String, X509Certificate> before = served();
+        agents.remove(name(down)).close();
+
+        PackagedMesh.Result r = cli("ca", "rotate-certs");
+        assertEquals(1, r.exit(), r::toString);
+        assertTrue(r.err().contains(name(down) + ": left with its old certificate: unreachable"), r::toString);
+        assertTrue(r.out().contains(name(up) + ": reissued") && r.out().contains("controller: reissued"), r::toString);
+        assertFalse(r.err().matches("(?s).*\\b(javax|java\\.|sun\\.)\\S*(Exception|Error).*"), "no Java type in: " + r.err());
+        assertEquals(before.get(name(down)).getSerialNumber(), Pem.certificate(tls.cert(name(down))).getSerialNumber(),
+                "the node that was down keeps its certificate");
+        assertNotEquals(before.get(name(up)).getSerialNumber(), served(up).getSerialNumber());
+        assertTrue(ok("audit").contains("left: " + name(down) + " (unreachable)"), ok("audit"));
+
+        startAgent(down);
+        PackagedMesh.await(name(down) + "'s agent is back", Duration.ofSeconds(60), () -> {
+            try {
+                served(down);
+                return true;
+            } catch (IOException notYet) {
+                return false;
+            }
+        });
+        PackagedMesh.Result again = cli("ca", "rotate-certs", "--node", name(down));
+        assertEquals(0, again.exit(), again::toString);
+        assertTrue(again.out().contains("controller: left as it is, not asked"), again::toString);
+        assertNotEquals(before.get(name(down)).getSerialNumber(), served(down).getSerialNumber(), "rotated once back");
+    }
+
+    @Test
+    @Order(4)
+    void badInputChangesNothing() throws Exception {
+        String store0 = StoreSnapshot.of(store);
+        Map<String, X509Certificate> before = served();
+        Map<String, String> keys = agentKeyFiles();
+        PackagedMesh.Result ghost = cli("ca", "rotate-certs", "--node", "ghost");
+        assertEquals(1, ghost.exit(), ghost::toString);
+        assertTrue(ghost.err().contains("no node named ghost in this mesh"), ghost::toString);
+
+        // the agent's endpoints: only the controller's certificate opens them, and a certificate of another CA is refused
+        TestbedNodes.Node n = nodes.get(0);
+        String base = "https://" + n.address() + ":" + AGENT_PORT;
+        String token = "Bearer " + agentTokens.get(name(n));
+        HttpClient withoutCert = client(TlsContexts.trusting(ca.certificate()));
+        MeshCa.Issued intruder = ca.issue(MeshCa.Role.CONTROLLER, "intruder", List.of("127.0.0.1"), Instant.now());
+        HttpClient wrongName = client(TlsContexts.withKey(ca.certificate(), intruder.certificate(), intruder.key()));
+        HttpClient asController = client(tls.clientContext("controller"));
+        List<Executable> checks = new ArrayList<>();
+        for (String[] e : List.of(new String[] {"POST", "/v1/tls/key"}, new String[] {"PUT", "/v1/tls/certificate"})) {
+            checks.add(() -> assertAnswer(withoutCert, e[0], base + e[1], token, "{}", 401, "no client certificate was presented"));
+            checks.add(() -> assertAnswer(wrongName, e[0], base + e[1], token, "{}", 401, "not the controller's"));
+        }
+        assertAll(checks);
+        assertAnswer(asController, "POST", base + "/v1/tls/key", token, "", 200, "publicKey");
+        MeshCa other = MeshCa.create("elsewhere", Instant.now());
+        MeshCa.Issued foreign = other.issue(MeshCa.Role.AGENT, name(n), List.of(name(n), n.address()), Instant.now());
+        assertAnswer(asController, "PUT", base + "/v1/tls/certificate", token,
+                JSON.writeValueAsString(Map.of("certificate", Pem.text(foreign.certificate()))), 400, "not issued by this mesh's CA");
+        assertAll(
+                () -> assertEquals("", StoreSnapshot.diff(store0, StoreSnapshot.of(store)), "no refused request changes the store"),
+                () -> assertEquals(serials(before), serials(served()), "every server serves what it served"),
+                () -> assertEquals(keys, agentKeyFiles(), "no key file changed"));
+    }
+
+    // ---- helpers
+
+    /** The certificate each server presents to a new TLS connection, by party (the controller, each node). */
+    Map<String, X509Certificate> served() throws IOException {
+        Map<String, X509Certificate> out = new LinkedHashMap<>();
+        for (TestbedNodes.Node n : nodes) {
+            out.put(name(n), served(n));
+        }
+        out.put("controller", served("127.0.0.1", port));
+        return out;
+    }
+
+    X509Certificate served(TestbedNodes.Node n) throws IOException {
+        return served(n.address(), AGENT_PORT);
+    }
+
+    X509Certificate served(String host, int port) throws IOException {
+        SSLContext trusting = TlsContexts.trusting(ca.certificate());
+        try (SSLSocket s = (SSLSocket) trusting.getSocketFactory().createSocket()) {
+            s.connect(new java.net.InetSocketAddress(host, port), 5000);
+            s.setSoTimeout(5000);
+            s.startHandshake();
+            return (X509Certificate) s.getSession().getPeerCertificates()[0];
+        }
+    }
+
+    static Map<String, String> serials(Map<String, X509Certificate> certs) {
+        Map<String, String> out = new LinkedHashMap<>();
+        certs.forEach((k, v) -> out.put(k, v.getSerialNumber().toString(16)));
+        return out;
+    }
+
+    Map<String, Long> pids() {
+        Map<String, Long> out = new LinkedHashMap<>();
+        out.put("controller", controller.process.isAlive() ? controller.process.pid() : -1);
+        agents.forEach((k, v) -> out.put(k, v.process.isAlive() ? v.process.pid() : -1));
+        return out;
+    }
+
+    Map<String, String> agentKeyFiles() throws IOException {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (TestbedNodes.Node n : nodes) {
+            out.put(name(n), Files.readString(tls.key(name(n))));
+        }
+        return out;
+    }
+
+    /** No agent key, nor any line of its base64 body, in {@code text}. */
+    void noAgentKeyIn(String where, String text) {
+        for (String key : agentKeys) {
+            for (String line : key.lines().filter(l -> !l.startsWith("-----")).toList()) {
+                assertFalse(text.contains(line), "an agent's private key in " + where);
+            }
+        }
+    }
+
+    Path log(String who) {
+        return MeshProcess.LOGS.resolve(logPrefix + "-" + who + ".log");
+    }
+
+    static Map<String, JsonNode> parties(String json) throws IOException {
+        Map<String, JsonNode> out = new LinkedHashMap<>();
+        JSON.readTree(json).get("parties").forEach(p -> out.put(p.get("party").asText(), p));
+        return out;
+    }
+
+    static HttpClient client(SSLContext tls) {
+        return HttpClient.newBuilder().sslContext(tls).connectTimeout(Duration.ofSeconds(5)).build();
+    }
+
+    static void assertAnswer(HttpClient client, String method, String url, String authorization, String body, int status,
+                             String contains) throws Exception {
+        HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10))
+                .header("Authorization", authorization).header("Content-Type", "application/json")
+                .method(method, HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(status, r.statusCode(), method + " " + url + ": " + r.body());
+        assertTrue(r.body().contains(contains), method + " " + url + ": " + r.body());
+    }
+
+    Map<String, String> cliEnv() {
+        return Map.of("MESH_CONTROLLER", controllerUrl, "MESH_TOKEN", admin, "MESH_CA", tls.caCert().toString());
+    }
+
+    PackagedMesh.Result cli(String... args) {
+        return PackagedMesh.run(cliEnv(), args);
+    }
+
+    String ok(String... args) {
+        PackagedMesh.Result r = cli(args);
+        assertEquals(0, r.exit(), r::toString);
+        return r.out();
+    }
+
+    void wipe() throws IOException {
+        for (TestbedNodes.Node n : nodes) {
+            try (DockerClient engine = TestbedNodes.client(n)) {
+                engine.listContainersCmd().withShowAll(true).withLabelFilter(Map.of("mesh.node", name(n))).exec()
+                        .forEach(c -> engine.removeContainerCmd(c.getId()).withForce(true).exec());
+                engine.listVolumesCmd().withFilter("label", List.of("mesh.node=" + name(n))).exec().getVolumes()
+                        .forEach(v -> engine.removeVolumeCmd(v.getName()).exec());
+                engine.listNetworksCmd().exec().stream()
+                        .filter(x -> x.getLabels() != null && name(n).equals(x.getLabels().get("mesh.node")))
+                        .forEach(x -> engine.removeNetworkCmd(x.getId()).exec());
+            }
+        }
+    }
+}
