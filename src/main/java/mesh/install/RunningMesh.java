@@ -32,12 +32,44 @@ public final class RunningMesh {
                 .orElseThrow(() -> new InstallFailure("cannot tell the path of this executable"));
     }
 
-    /** The launcher {@code bin/mesh}: runs the app folder above it with the Java this mesh runs on. */
+    /**
+     * The launcher {@code bin/mesh}: runs the app folder above it with the Java this mesh runs on; the
+     * serve verbs with their own JVM flags ({@link #serveFlags}), the same that scripts/install's
+     * launcher gives them, so an agent installed by {@code mesh install} holds as little memory.
+     * {@code -XX:+IgnoreUnrecognizedVMOptions}: the Java may be older than the one the flags were measured on.
+     */
     public static String launcherScript() {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        java.util.Properties flags = serveFlags();
+        String serve = "exec '" + java + "' -XX:+IgnoreUnrecognizedVMOptions " + flags.getProperty("serve") + " ";
         return "#!/bin/sh\n"
-                + "# mesh launcher, written by mesh install: runs the app folder above it with the Java it was installed with.\n"
+                + "# mesh launcher, written by mesh install: runs the app folder above it with the Java it was installed with;\n"
+                + "# the serve verbs with a small heap that shrinks back (mesh/serve-flags.properties in the app).\n"
                 + "app=$(cd \"$(dirname \"$0\")/..\" && pwd)\n"
+                + "case \"$1 $2\" in\n"
+                + "  \"host serve\") " + serve + flags.getProperty("host") + " -jar \"$app/quarkus-run.jar\" \"$@\" ;;\n"
+                + "  \"controller serve\") " + serve + flags.getProperty("controller") + " -jar \"$app/quarkus-run.jar\" \"$@\" ;;\n"
+                + "esac\n"
                 + "exec '" + java + "' -jar \"$app/quarkus-run.jar\" \"$@\"\n";
+    }
+
+    /** The serve verbs' JVM flags (serve, host, controller), read from the one file scripts/install reads too. */
+    static java.util.Properties serveFlags() {
+        java.util.Properties p = new java.util.Properties();
+        try (java.io.InputStream in = RunningMesh.class.getResourceAsStream("/mesh/serve-flags.properties")) {
+            if (in == null) {
+                throw new InstallFailure("this mesh was packaged without mesh/serve-flags.properties: rebuild it");
+            }
+            p.load(in);
+        } catch (java.io.IOException e) {
+            throw new InstallFailure("cannot read mesh/serve-flags.properties: " + e.getMessage(), e);
+        }
+        for (String key : java.util.List.of("serve", "host", "controller")) {
+            // written into a shell script unquoted: JVM flags only, nothing the shell would read
+            if (!p.getProperty(key, "").matches("[-+:=.A-Za-z0-9 ]+")) {
+                throw new InstallFailure("mesh/serve-flags.properties: '" + key + "' is missing or holds more than JVM flags");
+            }
+        }
+        return p;
     }
 }
