@@ -68,7 +68,9 @@ final class AgentProcess implements AutoCloseable {
         this.base = URI.create("http://" + address + ":" + port);
         Map<String, String> e = new TreeMap<>();
         e.put("MESH_HOST_NODE", node);
-        e.put("MESH_HOST_TOKEN", token);
+        if (token != null) {   // a plain-HTTP agent's test credential; null: an agent a controller pushes to
+            e.put("MESH_HOST_TOKEN", token);
+        }
         e.put("MESH_HOST_LISTEN", address + ":" + port);
         e.put("MESH_HOST_STATE_DIR", stateDir.toString());
         e.put("MESH_HOST_INTERVAL", "1s");
@@ -134,12 +136,17 @@ final class AgentProcess implements AutoCloseable {
     Answer put(String declarationJson) throws IOException, InterruptedException {
         HttpRequest request = HttpRequest.newBuilder(base.resolve("/v1/declaration"))
                 .timeout(Duration.ofSeconds(30))
-                .header("Authorization", "Bearer " + token)
+                .headers(bearer(token))
                 .header("Content-Type", "application/json")
                 .PUT(HttpRequest.BodyPublishers.ofString(declarationJson))
                 .build();
         HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
         return new Answer(r.statusCode(), r.body());
+    }
+
+    /** The Authorization header for {@code token}, or none for null (an agent without MESH_HOST_TOKEN takes every call). */
+    private static String[] bearer(String token) {
+        return token == null ? new String[0] : new String[] {"Authorization", "Bearer " + token};
     }
 
     /** The agent's base URL, as another node's agent would call it. */
@@ -151,7 +158,7 @@ final class AgentProcess implements AutoCloseable {
     Answer send(String method, String path, String body, String bearer) throws IOException, InterruptedException {
         HttpRequest request = HttpRequest.newBuilder(base.resolve(path))
                 .timeout(Duration.ofSeconds(120))
-                .header("Authorization", "Bearer " + (bearer == null ? token : bearer))
+                .headers(bearer(bearer == null ? token : bearer))
                 .header("Content-Type", "application/json")
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
                 .build();
@@ -162,7 +169,7 @@ final class AgentProcess implements AutoCloseable {
     Answer get(String path) throws IOException, InterruptedException {
         HttpRequest request = HttpRequest.newBuilder(base.resolve(path))
                 .timeout(Duration.ofSeconds(10))
-                .header("Authorization", "Bearer " + token)
+                .headers(bearer(token))
                 .GET()
                 .build();
         HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
