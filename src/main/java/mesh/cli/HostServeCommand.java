@@ -43,8 +43,7 @@ public class HostServeCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         // a bad setting is an InvalidInput, which FailureExits prints problem by problem (exit 1)
-        java.util.Map<String, String> vars = ConfigFile.withEnvironment(config, System.getenv());
-        HostSettings settings = HostSettings.forServe(vars);
+        HostSettings settings = HostSettings.forServe(ConfigFile.withEnvironment(config, System.getenv()));
         if (settings.token() != null && mesh.trust.ServerTrust.enabled()) {
             output.error(spec, "mesh: note: MESH_HOST_TOKEN is set but not read over HTTPS: this agent takes calls on its"
                     + " mesh's controller's client certificate alone; remove it from its settings (docs/trust.md)");

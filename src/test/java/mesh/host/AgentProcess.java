@@ -134,9 +134,8 @@ final class AgentProcess implements AutoCloseable {
     }
 
     Answer put(String declarationJson) throws IOException, InterruptedException {
-        HttpRequest request = HttpRequest.newBuilder(base.resolve("/v1/declaration"))
+        HttpRequest request = bearer(HttpRequest.newBuilder(base.resolve("/v1/declaration")), token)
                 .timeout(Duration.ofSeconds(30))
-                .headers(bearer(token))
                 .header("Content-Type", "application/json")
                 .PUT(HttpRequest.BodyPublishers.ofString(declarationJson))
                 .build();
@@ -144,9 +143,9 @@ final class AgentProcess implements AutoCloseable {
         return new Answer(r.statusCode(), r.body());
     }
 
-    /** The Authorization header for {@code token}, or none for null (an agent without MESH_HOST_TOKEN takes every call). */
-    private static String[] bearer(String token) {
-        return token == null ? new String[0] : new String[] {"Authorization", "Bearer " + token};
+    /** {@code b} with the Authorization header for {@code token}, or without for null (an agent without MESH_HOST_TOKEN takes every call). */
+    private static HttpRequest.Builder bearer(HttpRequest.Builder b, String token) {
+        return token == null ? b : b.header("Authorization", "Bearer " + token);
     }
 
     /** The agent's base URL, as another node's agent would call it. */
@@ -156,9 +155,8 @@ final class AgentProcess implements AutoCloseable {
 
     /** Any call: method, path, JSON body (null for none) and bearer (null: the agent's token). */
     Answer send(String method, String path, String body, String bearer) throws IOException, InterruptedException {
-        HttpRequest request = HttpRequest.newBuilder(base.resolve(path))
+        HttpRequest request = bearer(HttpRequest.newBuilder(base.resolve(path)), bearer == null ? token : bearer)
                 .timeout(Duration.ofSeconds(120))
-                .headers(bearer(bearer == null ? token : bearer))
                 .header("Content-Type", "application/json")
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
                 .build();
@@ -167,9 +165,8 @@ final class AgentProcess implements AutoCloseable {
     }
 
     Answer get(String path) throws IOException, InterruptedException {
-        HttpRequest request = HttpRequest.newBuilder(base.resolve(path))
+        HttpRequest request = bearer(HttpRequest.newBuilder(base.resolve(path)), token)
                 .timeout(Duration.ofSeconds(10))
-                .headers(bearer(token))
                 .GET()
                 .build();
         HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
