@@ -20,8 +20,6 @@ import picocli.CommandLine.Spec;
             "  MESH_STORE_USER, MESH_STORE_PASSWORD",
             "  MESH_CONTROLLER_TOKEN    the bootstrap operator token, named 'admin' (required); 'mesh token create'",
             "                           makes more, each named and revocable (docs/trust.md)",
-            "  MESH_SECRETS_KEY         what the agent tokens in the store are sealed with (optional, at least 32",
-            "                           characters; default: derived from MESH_CONTROLLER_TOKEN)",
             "  MESH_CONTROLLER_LISTEN   address to listen on (default 0.0.0.0:7700)",
             "  MESH_PUSH_BUDGET         a push replacing more containers stops unless --yes (default 10)",
             "  MESH_CONTROLLER_EPOCH    this controller's epoch (default 0); one older than the store's refuses writes",

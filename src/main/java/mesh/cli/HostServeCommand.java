@@ -17,7 +17,7 @@ import picocli.CommandLine.Spec;
             "",
             "Configured by environment (over the --config file):",
             "  MESH_HOST_NODE       this node's name (required)",
-            "  MESH_HOST_TOKEN      the bearer token pushes must carry (required)",
+            "  MESH_HOST_TOKEN      over plain HTTP only (tests): the bearer callers must send (optional)",
             "  MESH_HOST_LISTEN     address to listen on (default 0.0.0.0:7701)",
             "  MESH_HOST_ENGINE     Docker host (default unix:///var/run/docker.sock)",
             "  MESH_HOST_STATE_DIR  where accepted declarations are kept (default /var/lib/mesh)",
@@ -25,7 +25,7 @@ import picocli.CommandLine.Spec;
             "  MESH_HOST_PARALLELISM  containers changed at once (default 8, 1 to 64)",
             "  MESH_TLS_CERT, MESH_TLS_KEY, MESH_TLS_CA  this agent's certificate, key and the mesh CA (PEM;",
             "                       required: HTTPS only, calls only from the mesh's controller; docs/trust.md)",
-            "  MESH_PLAIN_HTTP      yes: plain HTTP without TLS files (tests, a trusted loopback only)"})
+            "  MESH_PLAIN_HTTP      yes: plain HTTP without TLS files (tests only: no certificate to check)"})
 public class HostServeCommand implements Callable<Integer> {
 
     @Spec
@@ -44,6 +44,10 @@ public class HostServeCommand implements Callable<Integer> {
     public Integer call() {
         // a bad setting is an InvalidInput, which FailureExits prints problem by problem (exit 1)
         HostSettings settings = HostSettings.forServe(ConfigFile.withEnvironment(config, System.getenv()));
+        if (settings.token() != null && mesh.trust.ServerTrust.enabled()) {
+            output.error(spec, "mesh: note: MESH_HOST_TOKEN is set but not read over HTTPS: this agent takes calls on its"
+                    + " mesh's controller's client certificate alone; remove it from its settings (docs/trust.md)");
+        }
         if (mesh.trust.ServerTrust.enabled()) {
             // a take's copy from another agent is HTTPS to a certificate of the mesh CA
             javax.net.ssl.SSLContext.setDefault(mesh.trust.ServerTrust.meshAndPublicRoots());

@@ -80,7 +80,7 @@ public class InstallCommand implements Callable<Integer> {
     @Option(names = "--join", paramLabel = "URL", description = "join the mesh whose controller is at URL instead of seating one")
     String join;
 
-    @Option(names = "--token", paramLabel = "HEX", description = "with --join: this node's agent token, as 'mesh node add' printed it")
+    @Option(names = "--token", paramLabel = "HEX", description = "with --join: this node's one-time join token, as 'mesh node add' printed it (24 h)")
     String token;
 
     @Option(names = "--ca-hash", paramLabel = "sha256:HEX", description = "with --join: the mesh CA's hash, as 'mesh node add'"
@@ -112,7 +112,7 @@ public class InstallCommand implements Callable<Integer> {
         InstallRunner.Steps steps = o.joining() ? new JoinSteps(o, journal, say) : new SeatSteps(o, journal, say);
         if (journal.done().contains(mesh.plan.InstallStep.AGENT)) {
             try {
-                new mesh.install.AgentSetup(o, say).revive(journal.secret("MESH_HOST_TOKEN", () -> token));
+                new mesh.install.AgentSetup(o, say).revive();
             } catch (RuntimeException e) {
                 throw new VerbFailure(e.getMessage());
             }

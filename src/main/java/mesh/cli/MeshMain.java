@@ -30,8 +30,9 @@ public class MeshMain implements QuarkusApplication {
             Map<String, String> props = mode.properties(vars);
             props.forEach(System::setProperty);
             if (props.containsKey(mesh.trust.ServerTrust.PLAIN)) {
-                System.err.println("mesh: WARNING: MESH_PLAIN_HTTP=yes: serving plain HTTP, tokens travel in clear;"
-                        + " for tests and a trusted loopback only (docs/trust.md)");
+                System.err.println("mesh: WARNING: MESH_PLAIN_HTTP=yes: serving plain HTTP: tokens travel in clear,"
+                        + " and a host agent has no certificate to check (it takes MESH_HOST_TOKEN as bearer if set, else"
+                        + " every call); for tests on a trusted network only (docs/trust.md)");
             }
         } catch (VerbFailure | IllegalArgumentException e) {
             System.err.println("mesh: " + e.getMessage());

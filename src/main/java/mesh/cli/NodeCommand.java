@@ -31,28 +31,30 @@ public class NodeCommand {
     OutputOption format;
 
     @Command(name = "add", mixinStandardHelpOptions = true,
-            description = {"Add a node. Prints its agent token once: run its host agent with it as MESH_HOST_TOKEN."})
+            description = {"Add a node. Prints its join line once, with a one-time join token that works for 24 h:",
+                "run it on the node to install its agent ('mesh node token NAME --rotate' makes a new one)."})
     int add(@Parameters(paramLabel = "NAME") String name,
             @Option(names = "--address", required = true, paramLabel = "ADDR", description = "its mesh address") String address,
-            @Option(names = "--agent", paramLabel = "URL", description = "its host agent (default https://ADDR:7701, or http:// on a plain-HTTP test mesh)") String agent,
-            @Option(names = "--token", paramLabel = "HEX", description = "the agent token its agent already runs with (mesh install"
-                    + " gives its own node so); default: a new one") String token) {
+            @Option(names = "--agent", paramLabel = "URL", description = "its host agent (default https://ADDR:7701, or http:// on a plain-HTTP test mesh)") String agent) {
         ControllerClient controller = ControllerClient.fromEnvironment();
         AddedNode added = controller.send("POST", "/v1/mesh/nodes",
-                Map.of("name", name, "address", address, "agent", agent == null ? "" : agent, "token", token == null ? "" : token),
-                AddedNode.class);
+                Map.of("name", name, "address", address, "agent", agent == null ? "" : agent), AddedNode.class);
         if (format.json()) {
             output.json(spec, added);
         } else {
             output.line(spec, "added node " + added.name() + " at " + added.address() + ", agent " + added.agent());
-            output.line(spec, "agent token (shown once; run the node's agent with MESH_HOST_TOKEN=<token>):");
-            output.line(spec, added.token());
-            output.line(spec, "on " + added.name() + ", as root, to install and start its agent:");
-            String caHash = controller.caHash();
-            output.line(spec, "  mesh install --join " + controller.base() + " --token " + added.token() + " --node " + added.name()
-                    + " --address " + added.address() + (caHash == null ? "" : " --ca-hash " + caHash));
+            joinLine(controller, added.name(), added.address(), added.joinToken(), added.joinTokenExpires());
         }
         return ExitCodes.OK;
+    }
+
+    /** The join line, with what its token allows: the one place it is shown. */
+    private void joinLine(ControllerClient controller, String node, String address, String token, String expires) {
+        output.line(spec, "on " + node + ", as root, to install its agent (the join token works once, until " + expires
+                + ", 24 h; shown only now):");
+        String caHash = controller.caHash();
+        output.line(spec, "  mesh install --join " + controller.base() + " --token " + token + " --node " + node
+                + " --address " + address + (caHash == null ? "" : " --ca-hash " + caHash));
     }
 
     @Command(name = "list", mixinStandardHelpOptions = true, description = {"List the nodes and where their pushes stand."})
@@ -95,8 +97,9 @@ public class NodeCommand {
     }
 
     @Command(name = "token", mixinStandardHelpOptions = true,
-            description = {"Give a node a new agent token (--rotate) and print it once. From then on the controller",
-                "pushes with it only: set it as the agent's MESH_HOST_TOKEN, restart the agent, then push."})
+            description = {"Give a node a new one-time join token (--rotate) and print its join line once, to (re-)install",
+                "its agent with 'mesh install --join'. It works once, for 24 h; the node's earlier one, if unspent,",
+                "no longer works. A running agent is not concerned: it takes calls on the controller's certificate."})
     int token(@Parameters(paramLabel = "NAME") String name,
               @Option(names = "--rotate", description = "make a new token (required: a token is shown only when made)")
               boolean rotate) {
@@ -104,14 +107,13 @@ public class NodeCommand {
             throw new ParameterException(spec.commandLine().getSubcommands().get("token"),
                     "node token needs --rotate: a token is shown only once, when it is made");
         }
-        NodeToken made = ControllerClient.fromEnvironment().send("POST",
-                ControllerClient.path("/v1/mesh/nodes", name, "/token"), null, NodeToken.class);
+        ControllerClient controller = ControllerClient.fromEnvironment();
+        NodeToken made = controller.send("POST", ControllerClient.path("/v1/mesh/nodes", name, "/token"), null, NodeToken.class);
         if (format.json()) {
             output.json(spec, made);
         } else {
-            output.line(spec, "node " + made.name() + " has a new agent token; the old one is refused from now on.");
-            output.line(spec, "set it as the agent's MESH_HOST_TOKEN, restart the agent, then 'mesh push':");
-            output.line(spec, made.token());
+            output.line(spec, "node " + made.name() + " has a new join token; its earlier one, if unspent, no longer works.");
+            joinLine(controller, made.name(), made.address(), made.joinToken(), made.joinTokenExpires());
         }
         return ExitCodes.OK;
     }

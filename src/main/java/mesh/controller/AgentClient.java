@@ -99,12 +99,12 @@ public class AgentClient {
         }
     }
 
-    public PlanView preview(Node node, String token, Declaration d) {
-        return call(node, token, "POST", "/v1/plan", d, PlanView.class, REQUEST, STARTING);
+    public PlanView preview(Node node, Declaration d) {
+        return call(node, "POST", "/v1/plan", d, PlanView.class, REQUEST, STARTING);
     }
 
-    public Accepted push(Node node, String token, Declaration d) {
-        return call(node, token, "PUT", "/v1/declaration", d, Accepted.class, REQUEST, STARTING);
+    public Accepted push(Node node, Declaration d) {
+        return call(node, "PUT", "/v1/declaration", d, Accepted.class, REQUEST, STARTING);
     }
 
     /**
@@ -113,16 +113,16 @@ public class AgentClient {
      * only grow, so it gets the same content again, numbered after its newest
      * ({@link PushDecision#resend}); the agent's records keep what it had.
      */
-    public Accepted pushGrowing(Node node, String token, Declaration d) {
+    public Accepted pushGrowing(Node node, Declaration d) {
         try {
-            return push(node, token, d);
+            return push(node, d);
         } catch (Unreachable refused) {
             if (refused.status() != 409) {
                 throw refused;
             }
             long newest;
             try {
-                newest = status(node, token).generation();
+                newest = status(node).generation();
             } catch (Unreachable unread) {
                 throw new Unreachable(refused.getMessage() + "; and its generation could not be read: "
                         + unread.getMessage(), refused.status());
@@ -130,13 +130,13 @@ public class AgentClient {
             Declaration again = PushDecision.resend(d, newest).orElseThrow(() -> refused);
             LOG.infof("push: node %s has accepted generation %d, which this store does not know of; sending as %d",
                     node.name(), newest, again.generation());
-            return push(node, token, again);
+            return push(node, again);
         }
     }
 
     /** The agent's status ({@code GET /v1/status}); a starting agent is waited for. */
-    public HostStatus status(Node node, String token) {
-        return call(node, token, "GET", "/v1/status", null, HostStatus.class, REQUEST, STARTING);
+    public HostStatus status(Node node) {
+        return call(node, "GET", "/v1/status", null, HostStatus.class, REQUEST, STARTING);
     }
 
     /**
@@ -144,18 +144,18 @@ public class AgentClient {
      * {@code mesh status --refresh}): bounded by {@link #REFRESH}; the agent waits at most
      * {@code mesh.host.HostAgent.REFRESH_WAIT} for its pass.
      */
-    public HostStatus statusRefreshed(Node node, String token) {
-        return call(node, token, "GET", "/v1/status?refresh=true", null, HostStatus.class, REFRESH, Duration.ZERO);
+    public HostStatus statusRefreshed(Node node) {
+        return call(node, "GET", "/v1/status?refresh=true", null, HostStatus.class, REFRESH, Duration.ZERO);
     }
 
     /** The root certificate of the node's edge CA ({@code GET /v1/edge/ca}), asked in passing. */
-    public mesh.wire.EdgeCa edgeCa(Node node, String token) {
-        return call(node, token, "GET", "/v1/edge/ca", null, mesh.wire.EdgeCa.class, QUICK, Duration.ZERO);
+    public mesh.wire.EdgeCa edgeCa(Node node) {
+        return call(node, "GET", "/v1/edge/ca", null, mesh.wire.EdgeCa.class, QUICK, Duration.ZERO);
     }
 
     /** The same, asked in passing: bounded by {@link #QUICK}, and a starting agent is not waited for. */
-    public HostStatus statusQuickly(Node node, String token) {
-        return call(node, token, "GET", "/v1/status", null, HostStatus.class, QUICK, Duration.ZERO);
+    public HostStatus statusQuickly(Node node) {
+        return call(node, "GET", "/v1/status", null, HostStatus.class, QUICK, Duration.ZERO);
     }
 
     /**
@@ -181,16 +181,16 @@ public class AgentClient {
         return answers;
     }
 
-    private <T> T call(Node node, String token, String method, String path, Object body, Class<T> answer,
+    private <T> T call(Node node, String method, String path, Object body, Class<T> answer,
                        Duration timeout, Duration waitWhileStarting) {
-        return new JsonHttp((m, p, headers, json, t) -> exchange(node, m, p, headers, json, t), token, failures(node))
+        return new JsonHttp((m, p, headers, json, t) -> exchange(node, m, p, headers, json, t), null, failures(node))
                 .call(method, path, body, answer, timeout, waitWhileStarting);
     }
 
     /** Any JSON call of the agent's API (the take's calls, {@link TakeAgents}); a starting agent is waited for. */
-    <T> T call(Node node, String token, String method, String path, Object body,
+    <T> T call(Node node, String method, String path, Object body,
                com.fasterxml.jackson.databind.JavaType answer, Duration timeout) {
-        return new JsonHttp((m, p, headers, json, t) -> exchange(node, m, p, headers, json, t), token, failures(node))
+        return new JsonHttp((m, p, headers, json, t) -> exchange(node, m, p, headers, json, t), null, failures(node))
                 .call(method, path, body, answer, timeout, STARTING);
     }
 

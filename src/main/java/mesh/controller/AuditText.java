@@ -34,9 +34,10 @@ final class AuditText {
         return "operator token " + name + " revoked";
     }
 
-    static String nodeAdded(Node n, boolean tokenGiven) {
+    /** A node added by an operator gets a join token; the seat's own node, added by its installer, none. */
+    static String nodeAdded(Node n, boolean joinToken) {
         return "node " + n.name() + " added at " + n.address() + ", agent " + n.agent()
-                + (tokenGiven ? ", with the agent token its agent runs with" : ", with a new agent token");
+                + (joinToken ? ", with a new join token" : ", without a join token (its certificate is issued on the seat)");
     }
 
     /** Only what differs, each as "was → is"; "no change" when nothing does. */
@@ -47,8 +48,12 @@ final class AuditText {
         return "node " + after.name() + ": " + (changes.isEmpty() ? "no change" : String.join(", ", changes));
     }
 
-    static String agentTokenRotated(String node) {
-        return "node " + node + ": new agent token (the old one is no longer sent)";
+    static String joinTokenMade(String node) {
+        return "node " + node + ": new join token (the node's earlier one, if unspent, no longer works)";
+    }
+
+    static String nodeJoined(String node) {
+        return "node " + node + " joined: its agent certificate issued, its join token spent";
     }
 
     static String publicDomain(String node, String before, String after) {

@@ -60,8 +60,9 @@ public class ControllerResource {
     @POST
     @Path("/nodes")
     public Response addNode(String body) {
-        NewNode n = Bodies.read(body, NewNode.class, "a node: {\"name\", \"address\", \"agent\", \"token\"}");
-        return Response.status(201).entity(controller.addNode(n.name(), n.address(), n.agent(), n.token())).build();
+        NewNode n = Bodies.read(body, NewNode.class, "a node: {\"name\", \"address\", \"agent\", \"withJoinToken\"}");
+        return Response.status(201).entity(controller.addNode(n.name(), n.address(), n.agent(),
+                n.withJoinToken() == null || n.withJoinToken())).build();
     }
 
     @GET
@@ -85,7 +86,7 @@ public class ControllerResource {
         return controller.setNode(name, change.address(), change.agent());
     }
 
-    /** Gives a node a new agent token ({@code mesh node token NAME --rotate}); the body is ignored. */
+    /** Gives a node a new join token ({@code mesh node token NAME --rotate}); the body is ignored. */
     @POST
     @Path("/nodes/{name}/token")
     public NodeToken rotateToken(@PathParam("name") String name) {

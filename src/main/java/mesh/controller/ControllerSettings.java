@@ -9,21 +9,11 @@ import mesh.model.InvalidInput;
  * ControllerSettings is the controller's configuration (environment over the config file). The
  * store URL and the operator token are required: a controller without them refuses to start.
  * {@code token} is the bootstrap operator token (named {@value OperatorTokens#BOOTSTRAP} in the
- * store, docs/trust.md); {@code secretsKey} (MESH_SECRETS_KEY, optional) is what the agent tokens
- * in the store are sealed with, the bootstrap token when it is not set.
+ * store, docs/trust.md). The controller keeps no agent token, so it needs no key to seal them.
  */
-public record ControllerSettings(String storeUrl, String token, int pushBudget, long epoch, String secretsKey) {
+public record ControllerSettings(String storeUrl, String token, int pushBudget, long epoch) {
 
     public static final int DEFAULT_PUSH_BUDGET = 10;
-
-    public ControllerSettings(String storeUrl, String token, int pushBudget, long epoch) {
-        this(storeUrl, token, pushBudget, epoch, null);
-    }
-
-    /** The secret the agent tokens' key is derived from ({@link mesh.store.TokenSeal}). */
-    public String sealSecret() {
-        return secretsKey != null ? secretsKey : token;
-    }
 
     public static ControllerSettings read(Map<String, String> vars) {
         List<String> problems = new ArrayList<>();
@@ -48,14 +38,9 @@ public record ControllerSettings(String storeUrl, String token, int pushBudget, 
         } catch (NumberFormatException e) {
             problems.add("MESH_CONTROLLER_EPOCH must be a whole number");
         }
-        String secretsKey = vars.get("MESH_SECRETS_KEY") == null || vars.get("MESH_SECRETS_KEY").isBlank() ? null
-                : vars.get("MESH_SECRETS_KEY");
-        if (secretsKey != null && secretsKey.strip().length() < 32) {
-            problems.add("MESH_SECRETS_KEY must be at least 32 characters (e.g. 64 hex digits of random bytes), or unset");
-        }
         if (!problems.isEmpty()) {
             throw new InvalidInput(problems);
         }
-        return new ControllerSettings(url, token, budget, epoch, secretsKey == null ? null : secretsKey.strip());
+        return new ControllerSettings(url, token, budget, epoch);
     }
 }

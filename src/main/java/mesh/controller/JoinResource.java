@@ -8,13 +8,12 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.time.Instant;
 import java.util.List;
 import mesh.api.ApiErrors;
 import mesh.api.ServerRole;
 import mesh.model.Node;
+import mesh.plan.JoinTokenRule;
 import mesh.store.MeshStore;
 import mesh.trust.MeshCa;
 import mesh.trust.Pem;
@@ -25,10 +24,11 @@ import mesh.wire.JoinRequest;
 /**
  * JoinResource issues a joining node's agent certificate ({@code POST /v1/join}): the node's
  * installer, having pinned the mesh CA by the hash its join line carries, sends its name and public
- * key with the agent token {@code mesh node add} printed; the seat's controller, which holds the
- * CA's key file (MESH_CA_KEY), answers with a certificate for the node's name and its address as
- * the store has them. The token is the node's proof, so this is outside the operator API: no
- * operator token opens it, and it changes nothing in the store (docs/trust.md).
+ * key with the one-time join token {@code mesh node add} printed; the seat's controller, which
+ * holds the CA's key file (MESH_CA_KEY), answers with a certificate for the node's name and its
+ * address as the store has them, and spends the token ({@link JoinTokenRule}: once, within 24 h).
+ * The token is the node's proof, so this is outside the operator API: no operator token opens it.
+ * A refused join changes nothing in the store (docs/trust.md).
  */
 @Path("/v1/join")
 public class JoinResource {
@@ -38,6 +38,9 @@ public class JoinResource {
 
     @Inject
     MeshStore store;
+
+    @Inject
+    AuditTrail audit;
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
@@ -49,7 +52,8 @@ public class JoinResource {
                     : ApiErrors.error(404, "this process is not a controller", List.of());
         }
         if (authorization == null || !authorization.startsWith("Bearer ")) {
-            return ApiErrors.error(401, "missing bearer token: send 'Authorization: Bearer <the node's agent token>'", List.of());
+            return ApiErrors.error(401, "missing join token: send 'Authorization: Bearer <the node's join token>'"
+                    + " (its join line has it)", List.of());
         }
         if (request == null || request.node() == null || request.publicKey() == null) {
             return ApiErrors.error(400, "a join needs the node's name and its public key (PEM)", List.of());
@@ -59,28 +63,34 @@ public class JoinResource {
             return ApiErrors.error(409, "this controller cannot issue certificates: it was started without the mesh CA's key"
                     + " (MESH_CA_KEY; the seat's controller has it, docs/trust.md)", List.of());
         }
-        String presented = authorization.substring("Bearer ".length());
-        Node node;
-        String token;
-        try {
-            node = store.inTransaction(c -> store.node(c, request.node())).orElse(null);
-            token = node == null ? null : store.inTransaction(c -> store.agentTokens(c)).get(node.name());
-        } catch (RuntimeException e) {
-            return ApiErrors.error(503, "the store cannot be read: " + e.getMessage(), List.of());
-        }
-        if (node == null || token == null || !MessageDigest.isEqual(token.getBytes(StandardCharsets.UTF_8),
-                presented.getBytes(StandardCharsets.UTF_8))) {
-            return ApiErrors.error(401, "wrong bearer token: not the agent token of a node named '" + request.node()
-                    + "' ('mesh node add' printed it, 'mesh node token NAME --rotate' makes a new one)", List.of());
-        }
         java.security.PublicKey key;
         try {
             key = Pem.publicKey(request.publicKey(), "publicKey");
         } catch (IllegalArgumentException e) {
             return ApiErrors.error(400, e.getMessage(), List.of());
         }
+        byte[] presented = OperatorTokens.hash(authorization.substring("Bearer ".length()));
         MeshCa ca = issuer.get();
-        var cert = ca.certify(MeshCa.Role.AGENT, node.name(), List.of(node.name(), node.address()), key, Instant.now());
-        return Response.ok(new JoinAnswer(Pem.text(cert) + Pem.text(ca.certificate()), Pem.text(ca.certificate()))).build();
+        try {
+            return store.inTransaction(c -> {
+                Node node = store.node(c, request.node()).orElse(null);
+                MeshStore.JoinTokenRow row = node == null ? null : store.joinToken(c, node.name()).orElse(null);
+                if (node == null || row == null) {
+                    return ApiErrors.error(401, "wrong join token: there is no node named '" + request.node()
+                            + "' ('mesh node add' adds it and prints its join line)", List.of());
+                }
+                String refusal = JoinTokenRule.refusal(node.name(), row.hash(), row.made(), presented, row.now());
+                if (refusal != null) {
+                    return ApiErrors.error(401, refusal, List.of());
+                }
+                var cert = ca.certify(MeshCa.Role.AGENT, node.name(), List.of(node.name(), node.address()), key, Instant.now());
+                store.spendJoinToken(c, node.name());
+                audit.record(c, "node join", AuditText.nodeJoined(node.name()));
+                return Response.ok(new JoinAnswer(Pem.text(cert) + Pem.text(ca.certificate()), Pem.text(ca.certificate())))
+                        .build();
+            });
+        } catch (mesh.store.StoreFailure e) {
+            return ApiErrors.error(503, e.getMessage(), List.of());
+        }
     }
 }

@@ -18,6 +18,7 @@ import mesh.model.Manifests;
 import mesh.model.Node;
 import mesh.model.NotFound;
 import mesh.model.Placement;
+import mesh.plan.JoinTokenRule;
 import mesh.plan.MeshPlan;
 import mesh.store.MeshStore;
 import mesh.wire.AddedNode;
@@ -41,8 +42,6 @@ public class MeshController {
         static final SecureRandom RANDOM = new SecureRandom();
     }
 
-    private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger("mesh.controller");
-
     @Inject
     MeshStore store;
 
@@ -55,18 +54,12 @@ public class MeshController {
     private volatile ControllerSettings settings;
 
     /**
-     * Migrates the store, claims this controller's epoch, seals any agent token still stored in
-     * clear and stores the bootstrap operator token (docs/trust.md); only then does it serve.
+     * Migrates the store, claims this controller's epoch and stores the bootstrap operator token
+     * (docs/trust.md); only then does it serve.
      */
     public void start(ControllerSettings settings) {
         store.migrate();
         store.claimEpoch(settings.epoch());
-        List<String> unreadable = store.sealAgentTokens(mesh.store.TokenSeal.fromSecret(settings.sealSecret()));
-        if (!unreadable.isEmpty()) {
-            LOG.warnf("the agent tokens of %s were sealed with another key (MESH_SECRETS_KEY, or MESH_CONTROLLER_TOKEN when"
-                    + " it is unset, changed); pushes to them fail until 'mesh node token NAME --rotate' gives each a new one",
-                    String.join(", ", unreadable));
-        }
         operatorTokens.bootstrap(settings.token());
         this.settings = settings;
     }
@@ -82,29 +75,32 @@ public class MeshController {
     // nodes
 
     public AddedNode addNode(String name, String address, String agent) {
-        return addNode(name, address, agent, null);
+        return addNode(name, address, agent, true);
     }
 
-    /** Adds a node; {@code given} is the agent token its agent already runs with (the installer's), or null to make one. */
-    public AddedNode addNode(String name, String address, String agent, String given) {
-        List<String> problems = new java.util.ArrayList<>(NodeInput.problems(name, address, agent));
-        if (given != null && !given.isEmpty() && !NodeInput.TOKEN.matcher(given).matches()) {
-            problems.add("token: 32 to 128 lower-case hex characters, as mesh install makes them");
-        }
+    /**
+     * Adds a node; with {@code joinToken} it gets a one-time join token for its installer's
+     * {@code POST /v1/join}, shown this once (the store keeps its SHA-256 only); without, none (the
+     * seat's own node, whose certificate the installer issues on the seat).
+     */
+    public AddedNode addNode(String name, String address, String agent, boolean joinToken) {
+        List<String> problems = NodeInput.problems(name, address, agent);
         if (!problems.isEmpty()) {
             throw new InvalidInput(problems);
         }
         String url = agent == null || agent.isBlank() ? NodeInput.defaultAgent(address) : agent;
-        String token = given != null && !given.isEmpty() ? given : HexFormat.of().formatHex(randomBytes());
+        String token = joinToken ? HexFormat.of().formatHex(randomBytes()) : null;
         return store.inTransaction(c -> {
             if (store.node(c, name).isPresent()) {
                 throw new Conflict("node " + name + " already exists");
             }
             refuseShared(c, name, address, url);
             Node node = new Node(name, address, url, null);
-            store.addNode(c, node, token);
-            audit.record(c, "node add", AuditText.nodeAdded(node, given != null && !given.isEmpty()));
-            return new AddedNode(name, address, url, token);
+            store.addNode(c, node);
+            String expires = token == null ? null
+                    : JoinTokenRule.expiry(store.setJoinToken(c, name, OperatorTokens.hash(token))).toString();
+            audit.record(c, "node add", AuditText.nodeAdded(node, joinToken));
+            return new AddedNode(name, address, url, token, expires);
         });
     }
 
@@ -137,16 +133,17 @@ public class MeshController {
     }
 
     /**
-     * Gives a node a new agent token and returns it, shown this once. The controller's pushes use it
-     * from now on, so the node's agent must be restarted with it as MESH_HOST_TOKEN (docs/cli.md).
+     * Gives a node a new one-time join token and returns it, shown this once, for a (re-)join with
+     * {@code mesh install --join} (docs/cli.md); the node's earlier join token, if unspent, no longer
+     * works. The running agent is not concerned: it answers to the controller's certificate.
      */
     public NodeToken rotateToken(String name) {
         String token = HexFormat.of().formatHex(randomBytes());
         return store.inTransaction(c -> {
-            existingNode(c, name);
-            store.setAgentToken(c, name, token);
-            audit.record(c, "node token", AuditText.agentTokenRotated(name));
-            return new NodeToken(name, token);
+            Node node = existingNode(c, name);
+            java.time.Instant made = store.setJoinToken(c, name, OperatorTokens.hash(token));
+            audit.record(c, "node token", AuditText.joinTokenMade(name));
+            return new NodeToken(name, node.address(), token, JoinTokenRule.expiry(made).toString());
         });
     }
 
@@ -166,7 +163,7 @@ public class MeshController {
     }
 
     private static byte[] randomBytes() {
-        byte[] bytes = new byte[24];
+        byte[] bytes = new byte[32];   // as operator tokens: a plain SHA-256 of it cannot be reversed
         Tokens.RANDOM.nextBytes(bytes);
         return bytes;
     }

@@ -20,22 +20,16 @@ public class MeshEdge {
 
     AgentClient agents = new AgentClient();
 
-    record Asked(Node node, String token) {
-    }
-
     /** The root certificate of the node's edge CA, from its agent. */
     public EdgeCa ca(String name) {
-        Asked asked = store.inTransaction(c -> {
-            Node node = store.node(c, name).orElseThrow(() -> new NotFound("unknown node " + name
-                    + "; 'mesh node list' shows the nodes"));
-            return new Asked(node, store.agentTokens(c).get(name));
-        });
-        if (asked.node().publicDomain() == null) {
+        Node node = store.inTransaction(c -> store.node(c, name).orElseThrow(() -> new NotFound("unknown node " + name
+                + "; 'mesh node list' shows the nodes")));
+        if (node.publicDomain() == null) {
             throw new Conflict("node " + name + " has no public domain, so it runs no edge;"
                     + " 'mesh node public-domain " + name + " DOMAIN' gives it one");
         }
         try {
-            return agents.edgeCa(asked.node(), asked.token());
+            return agents.edgeCa(node);
         } catch (AgentClient.Unreachable e) {
             throw new Conflict("node " + name + "'s edge CA: " + e.getMessage());
         }

@@ -68,10 +68,10 @@ public class MeshPush {
             MeshPlan plan = MeshPlanner.plan(s.catalogue(), s.nodes(), s.placements(), pins);
             List<PushDecision.Draft> drafts = PushDecision.drafts(plan, s.sent());
             Map<String, Object> held = ask(PushDecision.toAsk(drafts), PushDecision.Draft::node,
-                    d -> agents.statusQuickly(d.node(), s.tokens().get(d.node().name())));
+                    d -> agents.statusQuickly(d.node()));
             PushDecision.Choice choice = PushDecision.choose(drafts, PushResults.generations(held), named);
             Map<String, Object> previews = ask(choice.targets(), PushDecision.Target::node,
-                    t -> agents.preview(t.node(), s.tokens().get(t.node().name()), t.declaration()));
+                    t -> agents.preview(t.node(), t.declaration()));
             PushDecision.Verdict verdict = PushDecision.judge(previews.values().stream()
                     .filter(PlanView.class::isInstance).map(p -> ((PlanView) p).replace().size()).toList(),
                     controller.settings().pushBudget(), dryRun, yes);
@@ -80,7 +80,7 @@ public class MeshPush {
             });
             List<String> notes = new ArrayList<>(choice.notes());
             List<PushReport.NodeResult> results = dryRun ? PushResults.previewed(choice.targets(), previews)
-                    : send(plan, choice.targets(), s.tokens(), notes, take);
+                    : send(plan, choice.targets(), notes, take);
             choice.unchanged().forEach(n -> results.add(new PushReport.NodeResult(n, PushReport.Outcome.UNCHANGED, 0, false, null, null)));
             return new PushReport(dryRun, verdict.replacements(), results, notes);
         }
@@ -90,7 +90,7 @@ public class MeshPush {
      * Records the roster and each target's generation, sends, and records the answers. The
      * generation is recorded before sending, so it only grows even if this controller dies mid-push.
      */
-    private List<PushReport.NodeResult> send(MeshPlan plan, List<PushDecision.Target> targets, Map<String, String> tokens,
+    private List<PushReport.NodeResult> send(MeshPlan plan, List<PushDecision.Target> targets,
                                              List<String> notes, Take take) {
         PushOrigin origin = store.inTransaction(c -> {
             store.replaceRoster(c, List.copyOf(plan.roster().values()));
@@ -102,7 +102,7 @@ public class MeshPush {
             return sent.isEmpty() ? null : recordPush(c, sent, take);
         });
         Map<String, Object> answers = ask(targets, PushDecision.Target::node,
-                t -> sendNamed(t.node(), tokens.get(t.node().name()), t.declaration().withPush(origin)));
+                t -> sendNamed(t.node(), t.declaration().withPush(origin)));
         List<PushReport.NodeResult> results = PushResults.sent(targets, answers);
         answers.values().stream().filter(String.class::isInstance).forEach(e -> LOG.warnf("push: %s", e));
         notes.addAll(PushResults.acceptedNotes(targets, answers));
@@ -145,12 +145,12 @@ public class MeshPush {
      * naming the take before sending, the answer ({@code content} acknowledged) after. The caller holds
      * the push lock.
      */
-    Accepted sendForTake(Take take, Node node, String token, Declaration d, String content) {
+    Accepted sendForTake(Take take, Node node, Declaration d, String content) {
         Declaration named = store.inTransaction(c -> {
             store.recordSent(c, d.node(), d.generation());
             return d.withPush(recordPush(c, Map.of(d.node(), d.generation()), take));
         });
-        Accepted a = sendNamed(node, token, named);
+        Accepted a = sendNamed(node, named);
         store.inTransaction(c -> {
             store.recordSent(c, node.name(), a.generation());
             store.recordAcked(c, node.name(), a.generation(), content);
@@ -163,13 +163,13 @@ public class MeshPush {
      * Sends a declaration that names its push ({@link AgentClient#pushGrowing}); an agent older than
      * named pushes refuses the name, and gets the declaration again without it ({@link PushDecision#unnamed}).
      */
-    private Accepted sendNamed(Node node, String token, Declaration d) {
+    private Accepted sendNamed(Node node, Declaration d) {
         try {
-            return agents.pushGrowing(node, token, d);
+            return agents.pushGrowing(node, d);
         } catch (AgentClient.Unreachable refused) {
             Declaration unnamed = PushDecision.unnamed(d, refused.status(), refused.getMessage()).orElseThrow(() -> refused);
             LOG.infof("push: node %s's agent does not take named pushes (an older mesh); sent without the name", node.name());
-            return agents.pushGrowing(node, token, unnamed);
+            return agents.pushGrowing(node, unnamed);
         }
     }
 

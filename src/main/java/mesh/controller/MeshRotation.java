@@ -55,19 +55,15 @@ public class MeshRotation {
 
     AgentClient agents = new AgentClient();
 
-    record Asked(Node node, String token) {
-    }
-
     public RotateReport rotate(List<String> asked) {
         if (!ServerTrust.enabled()) {
             throw new Conflict("this controller serves plain HTTP (MESH_PLAIN_HTTP=yes): there are no certificates to rotate");
         }
         MeshCa ca = ServerTrust.issuer().orElseThrow(() -> new Conflict("this controller cannot issue certificates: it was"
                 + " started without the mesh CA's key (MESH_CA_KEY; the seat's controller has it, docs/trust.md)"));
-        Map<String, Asked> nodes = new LinkedHashMap<>();
+        Map<String, Node> nodes = new LinkedHashMap<>();
         store.inTransaction(c -> {
-            Map<String, String> tokens = store.agentTokens(c);
-            store.nodes(c).forEach(n -> nodes.put(n.name(), new Asked(n, tokens.get(n.name()))));
+            store.nodes(c).forEach(n -> nodes.put(n.name(), n));
             return null;
         });
         List<String> unknown = CertRotation.unknown(asked, nodes.keySet());
@@ -76,15 +72,15 @@ public class MeshRotation {
                     + " in this mesh ('mesh node list' shows them); nothing was reissued"));
         }
         Set<String> wanted = asked.isEmpty() ? nodes.keySet() : Set.copyOf(asked);
-        Map<String, Asked> looked = nodes.entrySet().stream().filter(e -> wanted.contains(e.getKey()))
+        Map<String, Node> looked = nodes.entrySet().stream().filter(e -> wanted.contains(e.getKey()))
                 .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue, (a, b) -> a, LinkedHashMap::new));
         Map<String, CertRotation.Look> looks = new LinkedHashMap<>();
-        AgentClient.askAll(looked, a -> agents.statusQuickly(a.node(), a.token())).forEach((name, answer) ->
+        AgentClient.askAll(looked, a -> agents.statusQuickly(a)).forEach((name, answer) ->
                 looks.put(name, answer instanceof HostStatus s
                         ? CertRotation.Look.serving(s.certificateNotAfter() == null ? null : Instant.parse(s.certificateNotAfter()))
                         : CertRotation.Look.down(String.valueOf(answer))));
         List<CertRotation.Decision> decisions = CertRotation.decide(List.copyOf(nodes.keySet()), asked, looks, Instant.now());
-        Map<String, Asked> reissue = new LinkedHashMap<>();
+        Map<String, Node> reissue = new LinkedHashMap<>();
         decisions.stream().filter(d -> d.reissue() && nodes.containsKey(d.party()))
                 .forEach(d -> reissue.put(d.party(), nodes.get(d.party())));
         Map<String, Object> done = AgentClient.askAll(reissue, a -> reissueAgent(ca, a));
@@ -105,14 +101,14 @@ public class MeshRotation {
     }
 
     /** One agent: its new public key, a certificate for it, sent back and served. The agent's private key stays there. */
-    private CertificateServed reissueAgent(MeshCa ca, Asked a) {
+    private CertificateServed reissueAgent(MeshCa ca, Node a) {
         AgentKey key = call(a, "POST", "/v1/tls/key", null, AgentKey.class);
-        java.security.PublicKey publicKey = Pem.publicKey(key.publicKey(), "node " + a.node().name() + "'s new public key");
-        X509Certificate cert = ca.certify(MeshCa.Role.AGENT, a.node().name(), List.of(a.node().name(), a.node().address()),
+        java.security.PublicKey publicKey = Pem.publicKey(key.publicKey(), "node " + a.name() + "'s new public key");
+        X509Certificate cert = ca.certify(MeshCa.Role.AGENT, a.name(), List.of(a.name(), a.address()),
                 publicKey, Instant.now());
         CertificateServed served = call(a, "PUT", "/v1/tls/certificate",
                 new AgentCertificate(Pem.text(cert) + Pem.text(ca.certificate())), CertificateServed.class);
-        LOG.infof("rotate-certs: node %s serves a new certificate (serial %s, until %s)", a.node().name(), served.serial(),
+        LOG.infof("rotate-certs: node %s serves a new certificate (serial %s, until %s)", a.name(), served.serial(),
                 served.notAfter());
         return served;
     }
@@ -130,8 +126,8 @@ public class MeshRotation {
         }
     }
 
-    private <T> T call(Asked a, String method, String path, Object body, Class<T> answer) {
-        return agents.call(a.node(), a.token(), method, path, body, DeclarationJson.MAPPER.constructType(answer), CALL);
+    private <T> T call(Node a, String method, String path, Object body, Class<T> answer) {
+        return agents.call(a, method, path, body, DeclarationJson.MAPPER.constructType(answer), CALL);
     }
 
     private void record(List<RotateReport.Party> parties) {

@@ -34,25 +34,17 @@ public class MeshStatus {
 
     AgentClient agents = new AgentClient();
 
-    record Asked(Node node, String token) {
-    }
-
     public List<NodeStatus> status() {
         return status(false);
     }
 
     /** Each node's status; with {@code refresh}, each agent looks at its engine before it answers. */
     public List<NodeStatus> status(boolean refresh) {
-        Map<String, String> tokens = new LinkedHashMap<>();
-        List<NodeView> views = store.inTransaction(c -> {
-            tokens.putAll(store.agentTokens(c));
-            return controller.nodes(c);
-        });
-        Map<String, Asked> asked = new LinkedHashMap<>();
-        views.forEach(v -> asked.put(v.name(),
-                new Asked(new Node(v.name(), v.address(), v.agent(), v.publicDomain()), tokens.get(v.name()))));
-        Map<String, Object> answers = AgentClient.askAll(asked, a -> refresh
-                ? agents.statusRefreshed(a.node(), a.token()) : agents.statusQuickly(a.node(), a.token()));
+        List<NodeView> views = store.inTransaction(controller::nodes);
+        Map<String, Node> asked = new LinkedHashMap<>();
+        views.forEach(v -> asked.put(v.name(), new Node(v.name(), v.address(), v.agent(), v.publicDomain())));
+        Map<String, Object> answers = AgentClient.askAll(asked, n -> refresh
+                ? agents.statusRefreshed(n) : agents.statusQuickly(n));
         List<mesh.wire.TakeView> underWay = takes.running();
         List<NodeStatus> result = new ArrayList<>();
         for (NodeView view : views) {

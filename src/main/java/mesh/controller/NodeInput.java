@@ -14,7 +14,6 @@ import java.util.regex.Pattern;
 final class NodeInput {
 
     static final Pattern NAME = Pattern.compile("[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?");
-    static final Pattern TOKEN = Pattern.compile("[0-9a-f]{32,128}");
     static final Pattern DOMAIN = Pattern.compile("([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z]{2,63}");
     static final Pattern IPV4 = Pattern.compile(
             "((25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.){3}(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)");
@@ -94,7 +93,7 @@ final class NodeInput {
             return "the port must be 1-65535, got " + uri.getPort() + " in " + quoted(agent);
         }
         if (uri.getUserInfo() != null || uri.getQuery() != null || uri.getFragment() != null) {
-            return "just scheme, host, port and path" + example + "; the agent's token is sent apart, got " + quoted(agent);
+            return "just scheme, host, port and path" + example + "; no credentials belong in it (the controller presents its certificate), got " + quoted(agent);
         }
         return null;
     }

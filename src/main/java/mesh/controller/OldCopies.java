@@ -31,7 +31,7 @@ public class OldCopies {
     AgentClient agents = new AgentClient();
 
     public ForgottenCopies forget(String module) {
-        record Found(List<TakeRecords.OldCopy> copies, Map<String, Node> nodes, Map<String, String> tokens, String runsOn,
+        record Found(List<TakeRecords.OldCopy> copies, Map<String, Node> nodes, String runsOn,
                      Map<String, String> kinds) {
         }
         Found f = store.inTransaction(c -> {
@@ -50,7 +50,7 @@ public class OldCopies {
                     .orElse(new Placement(module, null, null));
             Map<String, String> kinds = new java.util.TreeMap<>();
             TakeStart.volumes(m.manifest()).forEach(v -> kinds.put(v.name(), v.kind()));
-            return new Found(copies, nodes, store.agentTokens(c), p.taken(), kinds);
+            return new Found(copies, nodes, p.taken(), kinds);
         });
         TakeAgents calls = new TakeAgents(agents);
         List<ForgottenCopies.Copy> removed = new ArrayList<>();
@@ -65,7 +65,7 @@ public class OldCopies {
             }
             for (String volume : copy.volumes()) {
                 try {
-                    calls.delete(node, f.tokens().get(copy.node()), module, volume, f.kinds().getOrDefault(volume, "container"),
+                    calls.delete(node, module, volume, f.kinds().getOrDefault(volume, "container"),
                             copy.epoch(), "forget-old");
                 } catch (AgentClient.Unreachable e) {
                     if (!alreadyGone(e.status(), e.getMessage(), volume, copy.epoch())) {

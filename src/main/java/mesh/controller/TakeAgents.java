@@ -45,36 +45,36 @@ class TakeAgents {
         return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20");
     }
 
-    private <T> T call(Node node, String token, String method, String path, Object body, Class<T> answer, Duration timeout) {
-        return agents.call(node, token, method, path, body, answer == null ? null
+    private <T> T call(Node node, String method, String path, Object body, Class<T> answer, Duration timeout) {
+        return agents.call(node, method, path, body, answer == null ? null
                 : DeclarationJson.MAPPER.constructType(answer), timeout);
     }
 
-    FenceView fence(Node node, String token, String module, long epoch) {
-        return call(node, token, "PUT", "/v1/fences/" + seg(module), new TakeEpoch(epoch), FenceView.class, SLOW);
+    FenceView fence(Node node, String module, long epoch) {
+        return call(node, "PUT", "/v1/fences/" + seg(module), new TakeEpoch(epoch), FenceView.class, SLOW);
     }
 
-    FenceLifted unfence(Node node, String token, String module, long epoch) {
-        return call(node, token, "DELETE", "/v1/fences/" + seg(module) + "?epoch=" + epoch, null, FenceLifted.class,
+    FenceLifted unfence(Node node, String module, long epoch) {
+        return call(node, "DELETE", "/v1/fences/" + seg(module) + "?epoch=" + epoch, null, FenceLifted.class,
                 AgentClient.REQUEST);
     }
 
-    String ticket(Node node, String token, String module, long epoch) {
-        return call(node, token, "POST", "/v1/volumes/" + seg(module) + "/tickets", new TakeEpoch(epoch),
+    String ticket(Node node, String module, long epoch) {
+        return call(node, "POST", "/v1/volumes/" + seg(module) + "/tickets", new TakeEpoch(epoch),
                 ReadTicket.class, AgentClient.REQUEST).ticket();
     }
 
     /** The module's volumes of {@code kind} on the node. */
-    List<VolumeView> volumes(Node node, String token, String module, String kind) {
+    List<VolumeView> volumes(Node node, String module, String kind) {
         JavaType list = DeclarationJson.MAPPER.getTypeFactory().constructCollectionType(List.class, VolumeView.class);
-        List<VolumeView> found = agents.call(node, token, "GET", "/v1/volumes/" + seg(module) + "?kind=" + kind, null,
+        List<VolumeView> found = agents.call(node, "GET", "/v1/volumes/" + seg(module) + "?kind=" + kind, null,
                 list, SLOW);
         return found == null ? List.of() : found;
     }
 
     /** The images of {@code images} the node's engine lacks even after pulling them (POST /v1/images). */
-    List<mesh.wire.ImagesAnswer.Missing> images(Node node, String token, List<String> images) {
-        mesh.wire.ImagesAnswer a = call(node, token, "POST", "/v1/images", new mesh.wire.ImagesRequest(images, true),
+    List<mesh.wire.ImagesAnswer.Missing> images(Node node, List<String> images) {
+        mesh.wire.ImagesAnswer a = call(node, "POST", "/v1/images", new mesh.wire.ImagesRequest(images, true),
                 mesh.wire.ImagesAnswer.class, SLOW);
         return a == null || a.missing() == null ? List.of() : a.missing();
     }
@@ -83,32 +83,32 @@ class TakeAgents {
      * The bundles of {@code bundles} the node lacks and cannot get from {@code registry} (POST /v1/bundles):
      * with {@code fetch} it fetches each one it lacks first; without, it asks the store whether it has it.
      */
-    List<mesh.wire.BundlesAnswer.Missing> bundles(Node node, String token, List<String> bundles, String registry, boolean fetch) {
+    List<mesh.wire.BundlesAnswer.Missing> bundles(Node node, List<String> bundles, String registry, boolean fetch) {
         if (bundles.isEmpty()) {
             return List.of();
         }
-        mesh.wire.BundlesAnswer a = call(node, token, "POST", "/v1/bundles", new mesh.wire.BundlesRequest(bundles, registry, fetch),
+        mesh.wire.BundlesAnswer a = call(node, "POST", "/v1/bundles", new mesh.wire.BundlesRequest(bundles, registry, fetch),
                 mesh.wire.BundlesAnswer.class, SLOW);
         return a == null || a.missing() == null ? List.of() : a.missing();
     }
 
     /** The free bytes where a copy lands: {@code path}/{@code free} are the tighter of the engine's data root and the state dir. */
-    DiskView disk(Node node, String token) {
-        return call(node, token, "GET", "/v1/disk", null, DiskView.class, AgentClient.REQUEST);
+    DiskView disk(Node node) {
+        return call(node, "GET", "/v1/disk", null, DiskView.class, AgentClient.REQUEST);
     }
 
-    VolumeManifest manifest(Node node, String token, String module, String volume, String kind) {
-        return call(node, token, "GET", "/v1/volumes/" + seg(module) + "/" + seg(volume) + "/manifest?kind=" + kind, null,
+    VolumeManifest manifest(Node node, String module, String volume, String kind) {
+        return call(node, "GET", "/v1/volumes/" + seg(module) + "/" + seg(volume) + "/manifest?kind=" + kind, null,
                 VolumeManifest.class, SLOW);
     }
 
-    void oldCopy(Node node, String token, String module, long epoch, List<String> volumes) {
-        call(node, token, "POST", "/v1/volumes/" + seg(module) + "/old-copy", new OldCopyRequest(epoch, volumes), null,
+    void oldCopy(Node node, String module, long epoch, List<String> volumes) {
+        call(node, "POST", "/v1/volumes/" + seg(module) + "/old-copy", new OldCopyRequest(epoch, volumes), null,
                 AgentClient.REQUEST);
     }
 
-    void delete(Node node, String token, String module, String volume, String kind, long epoch, String reason) {
-        call(node, token, "DELETE", "/v1/volumes/" + seg(module) + "/" + seg(volume) + "?kind=" + kind + "&epoch=" + epoch
+    void delete(Node node, String module, String volume, String kind, long epoch, String reason) {
+        call(node, "DELETE", "/v1/volumes/" + seg(module) + "/" + seg(volume) + "?kind=" + kind + "&epoch=" + epoch
                 + "&reason=" + reason, null, null, SLOW);
     }
 
@@ -117,11 +117,11 @@ class TakeAgents {
      * {@code progress}; returns the last line. Streamed (application/x-ndjson): no timeout on the
      * whole, as a volume may take long; a dead agent on either side closes the stream.
      */
-    CopyProgress copy(Node target, String token, String module, String volume, VolumeCopyRequest body,
+    CopyProgress copy(Node target, String module, String volume, VolumeCopyRequest body,
                            Consumer<CopyProgress> progress) {
         HttpRequest request = HttpRequest.newBuilder(URI.create(target.agent().replaceAll("/+$", "") + "/v1/volumes/"
                         + seg(module) + "/" + seg(volume) + "/copy"))
-                .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
+                .header("Content-Type", "application/json")
                 .header("Accept", "application/x-ndjson")
                 .POST(HttpRequest.BodyPublishers.ofString(DeclarationJson.write(body))).build();
         JsonHttp.Failures failures = AgentClient.failures(target);

@@ -59,18 +59,14 @@ final class TakeSteps {
         this.calls = new TakeAgents(agents);
     }
 
-    /** Nodes and tokens as the store holds them now. */
-    record Where(Map<String, Node> nodes, Map<String, String> tokens, Manifest manifest, Placement placement) {
+    /** Nodes, the module and its placement as the store holds them now. */
+    record Where(Map<String, Node> nodes, Manifest manifest, Placement placement) {
         Node node(String name) {
             Node n = nodes.get(name);
             if (n == null) {
                 throw new Conflict("node " + name + " is no longer a node");
             }
             return n;
-        }
-
-        String token(String name) {
-            return tokens.get(name);
         }
     }
 
@@ -82,7 +78,7 @@ final class TakeSteps {
                     .orElseThrow(() -> new Conflict("module " + module + " is no longer in the catalogue"));
             Placement p = store.placements(c).stream().filter(x -> x.module().equals(module)).findFirst()
                     .orElse(new Placement(module, null, null));
-            return new Where(nodes, store.agentTokens(c), m, p);
+            return new Where(nodes, m, p);
         });
     }
 
@@ -93,10 +89,10 @@ final class TakeSteps {
             return switch (t.step()) {
                 case PREFLIGHT -> preflight(t, w);
                 case FENCE -> {
-                    calls.fence(w.node(t.from()), w.token(t.from()), t.module(), t.epoch());
+                    calls.fence(w.node(t.from()), t.module(), t.epoch());
                     yield new TakePlan.Done();
                 }
-                case TICKET -> new TakePlan.Ticketed(calls.ticket(w.node(t.from()), w.token(t.from()), t.module(), t.epoch()));
+                case TICKET -> new TakePlan.Ticketed(calls.ticket(w.node(t.from()), t.module(), t.epoch()));
                 case COPY -> copy(t, w, progress);
                 case VERIFY -> verify(t, w);
                 case START -> start(t, w);
@@ -128,12 +124,12 @@ final class TakeSteps {
      */
     TakePlan.Outcome preflight(Take t, Where w, boolean fetch) {
         Node target = w.node(t.to());
-        agents.status(target, w.token(t.to()));
+        agents.status(target);
         Map<String, String> missingImages = new java.util.TreeMap<>();
         List<String> images = w.manifest().components().values().stream().map(mesh.model.Manifest.Component::image)
                 .filter(java.util.Objects::nonNull).distinct().sorted().toList();
         if (fetch && !images.isEmpty()) {
-            calls.images(target, w.token(t.to()), images).forEach(m -> missingImages.put(m.image(), m.why()));
+            calls.images(target, images).forEach(m -> missingImages.put(m.image(), m.why()));
         }
         Map<String, String> missingBundles = new java.util.TreeMap<>();
         if (w.manifest().components().values().stream().anyMatch(c -> c.bundle() != null)) {
@@ -144,7 +140,7 @@ final class TakeSteps {
                     .filter(c -> c.module().equals(t.module()) && c.process()).toList();
             List<String> bundles = processes.stream().map(mesh.model.ComponentSpec::bundle).distinct().sorted().toList();
             String registry = MeshPlanner.registryUrl(s.nodes(), taken);
-            calls.bundles(target, w.token(t.to()), bundles, registry, fetch).forEach(m -> missingBundles.put(m.bundle(), m.why()));
+            calls.bundles(target, bundles, registry, fetch).forEach(m -> missingBundles.put(m.bundle(), m.why()));
         }
         List<Take.Volume> volumes = new ArrayList<>();
         long free = -1;
@@ -153,14 +149,14 @@ final class TakeSteps {
             Node source = w.node(t.from());
             List<Take.Volume> declared = TakeStart.volumes(w.manifest());
             for (String kind : declared.stream().map(Take.Volume::kind).distinct().toList()) {
-                List<mesh.wire.VolumeView> there = calls.volumes(source, w.token(t.from()), t.module(), kind);
+                List<mesh.wire.VolumeView> there = calls.volumes(source, t.module(), kind);
                 for (Take.Volume v : declared) {
                     there.stream().filter(x -> x.volume().equals(v.name()) && v.kind().equals(kind)).findFirst()
                             .ifPresent(x -> volumes.add(new Take.Volume(v.name(), kind, x.bytes(), x.files(), false, null, null)));
                 }
             }
             if (TakePreflight.need(volumes) > 0) {
-                mesh.wire.DiskView d = calls.disk(target, w.token(t.to()));
+                mesh.wire.DiskView d = calls.disk(target);
                 free = d.free();
                 freePath = d.path();
             }
@@ -173,7 +169,7 @@ final class TakeSteps {
     private TakePlan.Outcome copy(Take t, Where w, Consumer<CopyProgress> progress) {
         Take.Volume v = t.nextToCopy();
         Node source = w.node(t.from());
-        CopyProgress last = calls.copy(w.node(t.to()), w.token(t.to()), t.module(), v.name(),
+        CopyProgress last = calls.copy(w.node(t.to()), t.module(), v.name(),
                 new mesh.wire.VolumeCopyRequest(t.epoch(), v.kind(), source.agent(), t.ticket()), progress);
         if (!Boolean.TRUE.equals(last.done())) {
             return new TakePlan.Failed("volume " + v.name() + ": " + (last.error() == null ? "the copy failed" : last.error()));
@@ -185,8 +181,8 @@ final class TakeSteps {
         List<Take.Volume> checked = new ArrayList<>();
         String difference = null;
         for (Take.Volume v : t.volumes()) {
-            VolumeManifest here = calls.manifest(w.node(t.from()), w.token(t.from()), t.module(), v.name(), v.kind());
-            VolumeManifest there = calls.manifest(w.node(t.to()), w.token(t.to()), t.module(), v.name(), v.kind());
+            VolumeManifest here = calls.manifest(w.node(t.from()), t.module(), v.name(), v.kind());
+            VolumeManifest there = calls.manifest(w.node(t.to()), t.module(), v.name(), v.kind());
             checked.add(new Take.Volume(v.name(), v.kind(), v.bytes(), v.files(), v.copied(), here.digest(), there.digest()));
             if (difference == null) {
                 difference = TakeVerify.difference(here, there);
@@ -202,7 +198,7 @@ final class TakeSteps {
      */
     private TakePlan.Outcome start(Take t, Where w) {
         Node target = w.node(t.to());
-        calls.unfence(target, w.token(t.to()), t.module(), t.epoch());
+        calls.unfence(target, t.module(), t.epoch());
         long generation;
         try (PushLock lock = pushLock()) {
             MeshStore.PushSnapshot s = store.pushSnapshot();
@@ -213,9 +209,9 @@ final class TakeSteps {
                     .findFirst().orElse(0);
             Declaration d = TakeStart.declaration(now, asTaken, t.module(), target, last);
             String content = DeclarationJson.write(new Declaration(d.node(), d.address(), 0, d.components(), d.registry(), d.edge()));
-            generation = pushes.sendForTake(t, target, w.token(t.to()), d, content).generation();
+            generation = pushes.sendForTake(t, target, d, content).generation();
         }
-        return awaitRunning(t, target, w.token(t.to()), generation);
+        return awaitRunning(t, target, generation);
     }
 
     private MeshPlan plan(MeshStore.PushSnapshot s, List<Placement> placements, List<Placement> resolveFor) {
@@ -238,12 +234,12 @@ final class TakeSteps {
     }
 
     /** Waits until the target has applied {@code generation} and runs every component of the module without an error. */
-    private TakePlan.Outcome awaitRunning(Take t, Node target, String token, long generation) {
+    private TakePlan.Outcome awaitRunning(Take t, Node target, long generation) {
         long deadline = System.nanoTime() + HEALTHY.toNanos();
         String last = "its agent did not answer";
         while (System.nanoTime() < deadline) {
             try {
-                HostStatus s = agents.statusRefreshed(target, token);
+                HostStatus s = agents.statusRefreshed(target);
                 List<HostStatus.Component> mine = s.components().stream().filter(c -> t.module().equals(c.module())).toList();
                 List<String> notYet = mine.stream().filter(c -> c.state() != ComponentState.RUNNING || c.error() != null)
                         .map(c -> c.name() + " (" + (c.error() != null ? c.error() : c.state()) + ")").toList();
@@ -299,7 +295,7 @@ final class TakeSteps {
         Map<Node, Long> sent = new java.util.LinkedHashMap<>();
         report.nodes().stream().filter(n -> n.outcome() == PushReport.Outcome.SENT && w.nodes().containsKey(n.node()))
                 .forEach(n -> sent.put(w.node(n.node()), n.generation()));
-        awaitApplied(sent, w.tokens(), PUSH_APPLIED);
+        awaitApplied(sent, PUSH_APPLIED);
         return new TakePlan.Done();
     }
 
@@ -310,32 +306,30 @@ final class TakeSteps {
      */
     private void edgeFirst(Take t) {
         Map<Node, Long> sent = new java.util.LinkedHashMap<>();
-        Map<String, String> tokens;
         try (PushLock lock = pushLock()) {
             MeshStore.PushSnapshot s = store.pushSnapshot();
-            tokens = s.tokens();
             for (EdgeFirst.Send e : EdgeFirst.sends(plan(s, s.placements(), s.placements()), s.sent())) {
                 try {
-                    sent.put(e.node(), pushes.sendForTake(t, e.node(), s.tokens().get(e.node().name()), e.declaration(), e.content())
+                    sent.put(e.node(), pushes.sendForTake(t, e.node(), e.declaration(), e.content())
                             .generation());
                 } catch (AgentClient.Unreachable later) {
                     // the push that follows sends this node its whole declaration
                 }
             }
         }
-        awaitApplied(sent, tokens, EDGE_FIRST);
+        awaitApplied(sent, EDGE_FIRST);
     }
 
     /**
      * Waits, {@code limit} at most in all, until each node has applied at least its generation; a node
      * that does not answer is not waited for (the agent applies its record when it is back).
      */
-    private void awaitApplied(Map<Node, Long> generations, Map<String, String> tokens, Duration limit) {
+    private void awaitApplied(Map<Node, Long> generations, Duration limit) {
         long deadline = System.nanoTime() + limit.toNanos();
         generations.forEach((node, generation) -> {
             while (System.nanoTime() < deadline) {
                 try {
-                    if (agents.statusRefreshed(node, tokens.get(node.name())).appliedGeneration() >= generation) {
+                    if (agents.statusRefreshed(node).appliedGeneration() >= generation) {
                         return;
                     }
                 } catch (AgentClient.Unreachable gone) {
@@ -362,7 +356,7 @@ final class TakeSteps {
 
     private TakePlan.Outcome oldCopy(Take t, Where w) {
         List<String> names = t.volumes().stream().map(Take.Volume::name).toList();
-        calls.oldCopy(w.node(t.from()), w.token(t.from()), t.module(), t.epoch(), names);
+        calls.oldCopy(w.node(t.from()), t.module(), t.epoch(), names);
         store.inTransaction(c -> {
             TakeRecords.recordOldCopy(c, t.module(), t.from(), t.epoch(), names);
             TakeRecords.forget(c, t.module(), t.to(), 0);  // the copy there was emptied before this take's copy
@@ -377,7 +371,7 @@ final class TakeSteps {
      * fence later starts nothing.
      */
     private TakePlan.Outcome stopTarget(Take t, Where w) {
-        calls.fence(w.node(t.to()), w.token(t.to()), t.module(), t.epoch());
+        calls.fence(w.node(t.to()), t.module(), t.epoch());
         PushReport report = pushWaiting(List.of(t.to()), t);
         return report.nodes().stream().filter(n -> n.node().equals(t.to()) && n.outcome() == PushReport.Outcome.BEHIND)
                 .findFirst().<TakePlan.Outcome>map(n -> new TakePlan.Failed("node " + t.to() + " was not sent its"
@@ -393,7 +387,7 @@ final class TakeSteps {
     private TakePlan.Outcome deleteCopy(Take t, Where w) {
         for (Take.Volume v : t.volumes()) {
             try {
-                calls.delete(w.node(t.to()), w.token(t.to()), t.module(), v.name(), v.kind(), t.epoch(), "rollback");
+                calls.delete(w.node(t.to()), t.module(), v.name(), v.kind(), t.epoch(), "rollback");
             } catch (AgentClient.Unreachable e) {
                 if (e.status() != 409 || !e.getMessage().contains("was not made here by the take at epoch " + t.epoch())) {
                     throw e;
@@ -406,10 +400,10 @@ final class TakeSteps {
     /** Lifts the target's fence (when the rollback set one), then the source's: the source starts the module again. */
     private TakePlan.Outcome unfence(Take t, Where w) {
         if (TakePlan.targetFenced(t)) {
-            calls.unfence(w.node(t.to()), w.token(t.to()), t.module(), t.epoch());
+            calls.unfence(w.node(t.to()), t.module(), t.epoch());
         }
         if (t.from() != null) {
-            calls.unfence(w.node(t.from()), w.token(t.from()), t.module(), t.epoch());
+            calls.unfence(w.node(t.from()), t.module(), t.epoch());
         }
         return new TakePlan.Done();
     }

@@ -1,7 +1,6 @@
 package mesh.host;
 
 import io.vertx.core.http.HttpServerRequest;
-import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.Response;
 import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
@@ -11,30 +10,23 @@ import javax.net.ssl.SSLPeerUnverifiedException;
 import javax.net.ssl.SSLSession;
 import mesh.api.ApiErrors;
 import mesh.trust.MeshCa;
-import mesh.trust.ServerTrust;
 import mesh.trust.TlsContexts;
 
 /**
  * ControllerCertificate is the agent's half of mutual TLS: over HTTPS, a call must come with the
  * client certificate of its mesh's controller (issued by the mesh CA, which the handshake already
- * checked, and named {@link MeshCa#CONTROLLER}); the bearer token is still checked after it, for one
- * release (docs/trust.md). Two calls are exempt: a take's ticket reads (checked before) and
- * {@code GET /v1/status} with the token, which a joining node's installer asks to see its agent up.
- * An agent serving plain HTTP (MESH_PLAIN_HTTP, tests) has no certificates to check.
+ * checked, and named {@link MeshCa#CONTROLLER}), and that certificate alone: a bearer token is
+ * neither needed nor read, so an agent's host.env holds no secret the store has (docs/trust.md).
+ * One kind of call is exempt: a take's ticket reads (agent to agent, checked before). An agent
+ * serving plain HTTP (MESH_PLAIN_HTTP, tests only) has no certificate to check ({@link HostApiGuard}).
  */
 final class ControllerCertificate {
 
     private ControllerCertificate() {
     }
 
-    static Optional<Response> check(ContainerRequestContext request, HttpServerRequest http, String path) {
-        if (!ServerTrust.enabled() || http == null || !http.isSSL()) {
-            return Optional.empty();
-        }
-        if ("GET".equals(request.getMethod()) && path.equals("/v1/status")) {
-            return Optional.empty();
-        }
-        SSLSession session = http.sslSession();
+    static Optional<Response> check(HttpServerRequest http) {
+        SSLSession session = http == null || !http.isSSL() ? null : http.sslSession();
         Certificate[] chain;
         try {
             chain = session == null ? null : session.getPeerCertificates();

@@ -12,7 +12,12 @@ import mesh.api.BearerToken;
 import mesh.api.ServerRole;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
-/** HostApiGuard: the host agent's API answers only to its bearer token, and only in a host agent. */
+/**
+ * HostApiGuard: the host agent's API answers, over HTTPS, only to its mesh's controller's client
+ * certificate ({@link ControllerCertificate}), a take's ticket reads aside, and only in a host
+ * agent; no bearer token is read. Over plain HTTP (MESH_PLAIN_HTTP, tests only) there is no
+ * certificate to check: the agent takes MESH_HOST_TOKEN as bearer when it is set, else every call.
+ */
 public class HostApiGuard {
 
     @Inject
@@ -33,11 +38,11 @@ public class HostApiGuard {
         if (readsWithTicket(request, path)) {
             return Optional.empty();
         }
-        Optional<Response> refused = ControllerCertificate.check(request, http, path);
-        if (refused.isPresent()) {
-            return refused;
+        if (mesh.trust.ServerTrust.enabled()) {
+            return ControllerCertificate.check(http);
         }
-        return BearerToken.check(request, agent.settings().token(), "MESH_HOST_TOKEN", "host agent");
+        String testToken = agent.settings().token();
+        return testToken == null ? Optional.empty() : BearerToken.check(request, testToken, "MESH_HOST_TOKEN", "host agent");
     }
 
     /** A volume's manifest or archive, read by a take's target with the source's read ticket for that module (docs/take.md). */

@@ -39,7 +39,7 @@ import mesh.wire.VolumeView;
 /**
  * TakeResource is the agent's take API (docs/take.md, "On the nodes"): fences, read tickets, manifests,
  * archives, the target's copy, deleting a copy, old-copy records and free disk. Every call but manifest and
- * archive needs the agent's token; those two also take a read ticket of their module
+ * archive needs the controller's certificate; those two also take a read ticket of their module
  * ({@link HostApiGuard}). Each refusal is the agent's error body and changes nothing.
  */
 @Path("/v1")

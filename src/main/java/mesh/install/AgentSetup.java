@@ -49,12 +49,12 @@ public final class AgentSetup {
     }
 
     /** Copies the running mesh into the state dir, writes the settings and unit, starts the agent and waits for it. */
-    public void install(String token) {
+    public void install() {
         try {
             stopRecorded();
             copyApp();
             Files.createDirectories(o.configDir());
-            Map<String, String> settings = AgentUnit.settings(o.node(), token, o.address(), o.engine(), o.stateDir().toString());
+            Map<String, String> settings = AgentUnit.settings(o.node(), o.address(), o.engine(), o.stateDir().toString());
             settings.putAll(o.tls().serveEnv("agent"));   // HTTPS only, calls only from the controller (docs/trust.md)
             write(envFile(), AgentUnit.envFile(settings), "rw-------");
             Path unit = o.configDir().resolve(AgentUnit.UNIT_NAME);
@@ -72,16 +72,16 @@ public final class AgentSetup {
         } catch (IOException e) {
             throw new InstallFailure("cannot install the agent: " + e.getMessage(), e);
         }
-        awaitAgent(token, Duration.ofSeconds(60));
+        awaitAgent(Duration.ofSeconds(60));
     }
 
     /**
      * On a rerun after the agent step: an agent that does not answer (killed, the machine
      * restarted without systemd) is started again, as systemd would, and waited for.
      */
-    public void revive(String token) {
+    public void revive() {
         try {
-            client().statusQuickly(node(), token);
+            answered(() -> client().statusQuickly(node()));
             return;
         } catch (RuntimeException down) {
             // not answering: start it again below
@@ -96,7 +96,7 @@ public final class AgentSetup {
         } catch (IOException e) {
             throw new InstallFailure("cannot start the host agent again: " + e.getMessage(), e);
         }
-        awaitAgent(token, Duration.ofSeconds(60));
+        awaitAgent(Duration.ofSeconds(60));
     }
 
     /** The seat as a node of the mesh, as the agent's settings name it. */
@@ -106,8 +106,8 @@ public final class AgentSetup {
 
     /**
      * A client of this machine's agent: on the seat with the controller's certificate (the installer
-     * pushes the seat's first declarations itself), on a joining node trusting the mesh CA only (it
-     * reads the agent's status with the token, the one call that needs no controller certificate).
+     * pushes the seat's first declarations itself), on a joining node trusting the mesh CA only, with
+     * no certificate the agent answers to ({@link #awaitAgent}).
      */
     public AgentClient client() {
         mesh.trust.TlsDir tls = o.tls();
@@ -117,14 +117,21 @@ public final class AgentSetup {
         return new AgentClient(mesh.trust.TlsContexts.trusting(mesh.trust.Pem.certificate(tls.caCert())));
     }
 
-    /** Waits until the agent answers {@code GET /v1/status} with the token. */
-    public HostStatus awaitAgent(String token, Duration timeout) {
+    /**
+     * Waits until the agent answers {@code GET /v1/status}, and returns its status: on the seat, whose
+     * installer calls with the controller's certificate. A joining node holds no certificate its agent
+     * answers to (the agent takes calls from the controller alone), so there the agent's refusal is
+     * the proof that it runs, and null is returned: the refusal came over a TLS handshake checked
+     * against the mesh CA and this node's address, which only this node's agent key passes
+     * (docs/trust.md).
+     */
+    public HostStatus awaitAgent(Duration timeout) {
         AgentClient client = client();
         long deadline = System.nanoTime() + timeout.toNanos();
         RuntimeException last = null;
         while (System.nanoTime() < deadline) {
             try {
-                return client.status(node(), token);
+                return answered(() -> client.status(node()));
             } catch (RuntimeException e) {
                 last = e;
                 sleep(300);
@@ -132,6 +139,18 @@ public final class AgentSetup {
         }
         throw new InstallFailure("the host agent did not answer at " + node().agent() + " within " + timeout.toSeconds()
                 + " s (" + (last == null ? "" : last.getMessage()) + "); its log: " + o.stateDir().resolve("agent.log"));
+    }
+
+    /** The agent's status, or null when it answered a joining node's installer with its refusal (see {@link #awaitAgent}). */
+    private HostStatus answered(java.util.function.Supplier<HostStatus> ask) {
+        try {
+            return ask.get();
+        } catch (AgentClient.Unreachable refused) {
+            if (refused.status() == 401 && !Files.isRegularFile(o.tls().cert("controller"))) {
+                return null;
+            }
+            throw refused;
+        }
     }
 
     /** An agent this step started before (the installer was killed after it): ended before its app is replaced. */

@@ -108,7 +108,7 @@ public final class InstallJournal {
         }
     }
 
-    /** A fresh random token of 48 hex characters, as node tokens are. */
+    /** A fresh random token of 48 hex characters (the bootstrap operator token, the store's password). */
     public static String newToken() {
         byte[] b = new byte[24];
         new java.security.SecureRandom().nextBytes(b);

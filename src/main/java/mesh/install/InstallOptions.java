@@ -6,7 +6,7 @@ import java.nio.file.Path;
  * InstallOptions is what the operator asked of {@code mesh install} (see {@code mesh install --help}).
  *
  * @param join      the controller's URL when joining a mesh, else null (seat a new mesh)
- * @param joinToken the node's agent token, printed by {@code mesh node add}, when joining
+ * @param joinToken the node's one-time join token, printed by {@code mesh node add}, when joining
  * @param home      the operator's home, where the CLI config is written
  * @param caHash    when joining: the mesh CA's hash ({@code sha256:…}) the controller's certificate must chain to
  */

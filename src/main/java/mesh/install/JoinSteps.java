@@ -11,8 +11,9 @@ import mesh.plan.Preflight;
 
 /**
  * JoinSteps adds this machine to a mesh whose controller runs elsewhere: the same preflight (the
- * agent's port only) and the same agent as a seat, with the agent token {@code mesh node add}
- * printed; then it checks that the controller can be reached from here. The controller sends the
+ * agent's port only) and the same agent as a seat, its certificate got with the one-time join token
+ * {@code mesh node add} printed ({@link JoinTls}); then it checks that the controller can be reached
+ * from here. The controller sends the
  * node its declaration at the next push.
  */
 public final class JoinSteps implements InstallRunner.Steps {
@@ -32,9 +33,8 @@ public final class JoinSteps implements InstallRunner.Steps {
         switch (step) {
             case PREFLIGHT -> SeatSteps.preflight(o, Preflight.JOIN_PORTS);
             case AGENT -> {
-                journal.put("MESH_HOST_TOKEN", o.joinToken());
                 JoinTls.fetch(o);
-                agent.install(o.joinToken());
+                agent.install();
             }
             case JOIN -> reachController();
             default -> throw new InstallFailure("step " + step.word() + " is not part of joining a mesh");

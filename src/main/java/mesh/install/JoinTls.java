@@ -21,7 +21,7 @@ import mesh.wire.JoinRequest;
 /**
  * JoinTls gets a joining node its agent's certificate: it makes a key here, pins the mesh CA by the
  * join line's {@code --ca-hash} on its first contact with the controller ({@link PinnedCa}), and
- * asks the controller ({@code POST /v1/join}, with the node's agent token) to certify the key. It
+ * asks the controller ({@code POST /v1/join}, with the node's one-time join token) to certify the key. It
  * writes the CA, the certificate and the key (0600) under the state dir's {@code tls/}. A rerun
  * with the files there does nothing.
  */

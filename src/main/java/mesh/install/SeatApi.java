@@ -79,10 +79,13 @@ public final class SeatApi {
                 .constructCollectionType(List.class, ModuleView.class), Duration.ofSeconds(10), Duration.ofSeconds(15));
     }
 
-    /** Adds the node with the agent token the installer gave its agent; a node already there (a rerun) is kept. */
-    public void addNode(String name, String address, String token) {
+    /**
+     * Adds the seat's own node, without a join token (its certificate is issued here, on the seat);
+     * a node already there (a rerun) is kept.
+     */
+    public void addNode(String name, String address) {
         try {
-            http.call("POST", "/v1/mesh/nodes", Map.of("name", name, "address", address, "agent", "", "token", token),
+            http.call("POST", "/v1/mesh/nodes", Map.of("name", name, "address", address, "agent", "", "withJoinToken", false),
                     (Class<?>) null, Duration.ofSeconds(10), Duration.ofSeconds(15));
         } catch (Refused e) {
             if (e.status() != 409) {

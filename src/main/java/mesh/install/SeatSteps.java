@@ -55,7 +55,7 @@ public final class SeatSteps implements InstallRunner.Steps {
             case PREFLIGHT -> preflight(Preflight.SEAT_PORTS);
             case AGENT -> {
                 seatTls();
-                agent.install(agentToken());
+                agent.install();
             }
             case STORE -> store();
             case REGISTRY -> registry();
@@ -105,10 +105,6 @@ public final class SeatSteps implements InstallRunner.Steps {
 
     private SeatApi api(String url) {
         return new SeatApi(url, controllerToken(), mesh.trust.TlsContexts.trusting(mesh.trust.Pem.certificate(o.tls().caCert())));
-    }
-
-    String agentToken() {
-        return journal.secret("MESH_HOST_TOKEN", InstallJournal::newToken);
     }
 
     String controllerToken() {
@@ -171,10 +167,10 @@ public final class SeatSteps implements InstallRunner.Steps {
     /** Before a controller exists, the installer pushes the seat's declaration to its agent itself. */
     private void pushToAgent(List<String> modules) {
         AgentClient client = agent.client();
-        HostStatus now = agent.awaitAgent(agentToken(), Duration.ofSeconds(30));
+        HostStatus now = agent.awaitAgent(Duration.ofSeconds(30));
         Declaration d = SeatCatalogue.declaration(agent.node(), manifests(modules), modules, now.generation() + 1);
         try {
-            client.pushGrowing(agent.node(), agentToken(), d);
+            client.pushGrowing(agent.node(), d);
         } catch (AgentClient.Unreachable e) {
             throw new InstallFailure("the seat's agent refused its declaration: " + e.getMessage(), e);
         }
@@ -186,7 +182,7 @@ public final class SeatSteps implements InstallRunner.Steps {
         long deadline = System.nanoTime() + RUNNING.toNanos();
         HostStatus s = null;
         while (System.nanoTime() < deadline) {
-            s = agent.awaitAgent(agentToken(), Duration.ofSeconds(30));
+            s = agent.awaitAgent(Duration.ofSeconds(30));
             List<HostStatus.Component> mine = s.components().stream().filter(c -> modules.contains(c.module())).toList();
             if (!mine.isEmpty() && mine.stream().allMatch(c -> c.state() == ComponentState.RUNNING)) {
                 return s;
@@ -279,7 +275,7 @@ public final class SeatSteps implements InstallRunner.Steps {
         journal.put("TEMP_CONTROLLER", url);
         SeatApi api = api(url);
         TempController.await(api, Duration.ofSeconds(60), temp.log());
-        api.addNode(o.node(), o.address(), agentToken());
+        api.addNode(o.node(), o.address());
         List<String> modules = seatModules(true, true);
         api.addCatalogue(manifests(modules));
         for (String m : modules) {

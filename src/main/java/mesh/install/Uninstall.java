@@ -176,8 +176,8 @@ public final class Uninstall {
      * Deletes the state dir; without --delete-data, the processes' data ({@code host/data}: their
      * working folders, {@code host/volumes}: their module volumes) is kept in it, and so are the
      * install's secrets ({@code install/secrets.env}, 0600): the kept store volume only opens with the
-     * password generated at the first install, and the nodes the store lists know this agent's token,
-     * so a later {@code mesh install} over the kept data must use the same ones. The TLS files
+     * password generated at the first install, and the store's operator token is the one the config
+     * file held, so a later {@code mesh install} over the kept data must use the same ones. The TLS files
      * ({@code tls/}: the mesh CA with its key, 0600) are kept too: the nodes that joined trust that CA
      * alone and hold its certificates, so a reinstall must be the same mesh to them (docs/trust.md).
      */

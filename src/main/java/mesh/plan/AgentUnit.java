@@ -17,10 +17,9 @@ public final class AgentUnit {
     }
 
     /** The agent's settings, in the order written. */
-    public static Map<String, String> settings(String node, String token, String address, String engine, String stateDir) {
+    public static Map<String, String> settings(String node, String address, String engine, String stateDir) {
         Map<String, String> s = new LinkedHashMap<>();
         s.put("MESH_HOST_NODE", node);
-        s.put("MESH_HOST_TOKEN", token);
         s.put("MESH_HOST_LISTEN", address + ":7701");
         s.put("MESH_HOST_ENGINE", engine);
         s.put("MESH_HOST_STATE_DIR", stateDir + "/host");
@@ -28,7 +27,7 @@ public final class AgentUnit {
     }
 
     public static String envFile(Map<String, String> settings) {
-        StringBuilder b = new StringBuilder("# The host agent's settings, written by mesh install (mode 0600: it holds the agent token).\n");
+        StringBuilder b = new StringBuilder("# The host agent's settings, written by mesh install (mode 0600).\n");
         settings.forEach((k, v) -> b.append(k).append('=').append(v).append('\n'));
         return b.toString();
     }

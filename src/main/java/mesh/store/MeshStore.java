@@ -55,28 +55,6 @@ public class MeshStore {
     /** This controller's epoch (0 unless set): sent with every transaction, see V2__controller_epoch.sql. */
     private volatile long epoch;
 
-    /** How agent tokens are kept in the store ({@link TokenSeal}); set by the controller at start. */
-    private volatile TokenSeal seal;
-
-    /**
-     * Seals agent tokens with {@code seal} from now on, and seals each one stored in clear (before V4)
-     * now. Returns the nodes whose sealed token this seal cannot open (sealed with another key).
-     */
-    public List<String> sealAgentTokens(TokenSeal seal) {
-        this.seal = seal;
-        return inTransaction(c -> {
-            List<String> unreadable = new ArrayList<>();
-            for (Map.Entry<String, String> t : storedAgentTokens(c).entrySet()) {
-                if (!TokenSeal.isSealed(t.getValue())) {
-                    setAgentToken(c, t.getKey(), t.getValue());
-                } else if (!seal.opens(t.getKey(), t.getValue())) {
-                    unreadable.add(t.getKey());
-                }
-            }
-            return unreadable;
-        });
-    }
-
     public void migrate() {
         flyway.get().migrate();
     }
@@ -176,32 +154,17 @@ public class MeshStore {
         }
     }
 
-    /** Each node's agent token, by node name, in one query, opened ({@link TokenSeal}). */
-    public Map<String, String> agentTokens(Connection c) throws SQLException {
-        Map<String, String> tokens = new LinkedHashMap<>();
-        storedAgentTokens(c).forEach((node, stored) -> tokens.put(node, sealed().open(node, stored)));
-        return tokens;
-    }
-
-    private Map<String, String> storedAgentTokens(Connection c) throws SQLException {
-        Map<String, String> tokens = new LinkedHashMap<>();
-        try (PreparedStatement s = c.prepareStatement("select name, agent_token from nodes order by name");
-             ResultSet r = s.executeQuery()) {
-            while (r.next()) {
-                tokens.put(r.getString(1), r.getString(2));
-            }
-        }
-        return tokens;
-    }
-
-    public void addNode(Connection c, Node node, String token) throws SQLException {
+    /**
+     * Adds a node, with no join token ({@link #setJoinToken} gives it one). The store holds no token
+     * that commands a node: agents answer only to the controller's certificate (docs/trust.md).
+     */
+    public void addNode(Connection c, Node node) throws SQLException {
         try (PreparedStatement s = c.prepareStatement(
-                "insert into nodes (name, address, agent, agent_token, public_domain) values (?, ?, ?, ?, ?)")) {
+                "insert into nodes (name, address, agent, public_domain) values (?, ?, ?, ?)")) {
             s.setString(1, node.name());
             s.setString(2, node.address());
             s.setString(3, node.agent());
-            s.setString(4, sealed().seal(node.name(), token));
-            s.setString(5, node.publicDomain());
+            s.setString(4, node.publicDomain());
             s.executeUpdate();
         }
         try (PreparedStatement s = c.prepareStatement("insert into node_pushes (node) values (?)")) {
@@ -219,17 +182,42 @@ public class MeshStore {
         update(c, "update nodes set address = ?, agent = ? where name = ?", address, agent, node);
     }
 
-    /** Replaces a node's agent token (node token --rotate): pushes use the new one from now on. */
-    public void setAgentToken(Connection c, String node, String token) throws SQLException {
-        update(c, "update nodes set agent_token = ? where name = ?", sealed().seal(node, token), node);
+    /** JoinTokenRow is a node's join token as stored (its hash, null once spent or never made), and the store's time now. */
+    public record JoinTokenRow(byte[] hash, java.time.Instant made, java.time.Instant now) {
     }
 
-    private TokenSeal sealed() {
-        TokenSeal s = seal;
-        if (s == null) {
-            throw new IllegalStateException("the controller has not set how agent tokens are sealed");
+    /** The node's join token row, read under a row lock so that two joins with one token cannot both spend it. */
+    public Optional<JoinTokenRow> joinToken(Connection c, String node) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement(
+                "select join_token_hash, join_token_made, now() from nodes where name = ? for update")) {
+            s.setString(1, node);
+            try (ResultSet r = s.executeQuery()) {
+                return r.next() ? Optional.of(new JoinTokenRow(r.getBytes(1), instant(r.getTimestamp(2)),
+                        instant(r.getTimestamp(3)))) : Optional.empty();
+            }
         }
-        return s;
+    }
+
+    /** Gives a node a new join token ({@code hash}, its SHA-256), made now; returns when (the store's time). */
+    public java.time.Instant setJoinToken(Connection c, String node, byte[] hash) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement(
+                "update nodes set join_token_hash = ?, join_token_made = now() where name = ? returning join_token_made")) {
+            s.setBytes(1, hash);
+            s.setString(2, node);
+            try (ResultSet r = s.executeQuery()) {
+                r.next();
+                return r.getTimestamp(1).toInstant();
+            }
+        }
+    }
+
+    /** Spends a node's join token: its hash is cleared, when it was made is kept (so a second join is told it was spent). */
+    public void spendJoinToken(Connection c, String node) throws SQLException {
+        update(c, "update nodes set join_token_hash = null where name = ?", node);
+    }
+
+    private static java.time.Instant instant(java.sql.Timestamp t) {
+        return t == null ? null : t.toInstant();
     }
 
     public void removeNode(Connection c, String node) throws SQLException {
@@ -349,7 +337,7 @@ public class MeshStore {
 
     /** PushSnapshot is all a push reads from the store, read in one transaction: each node's push state as {@link PushDecision.Sent}. */
     public record PushSnapshot(List<Node> nodes, List<Manifest> catalogue, List<Placement> placements,
-                               List<PushDecision.Sent> sent, Map<String, String> tokens) {
+                               List<PushDecision.Sent> sent) {
     }
 
     public PushSnapshot pushSnapshot() {
@@ -359,7 +347,7 @@ public class MeshStore {
             nodes.forEach(n -> byName.put(n.name(), n));
             List<PushDecision.Sent> sent = pushStates(c).stream().map(p -> new PushDecision.Sent(byName.get(p.node()),
                     p.lastGeneration(), p.ackedGeneration(), p.ackedDeclaration())).toList();
-            return new PushSnapshot(nodes, catalogue(c), placements(c), sent, agentTokens(c));
+            return new PushSnapshot(nodes, catalogue(c), placements(c), sent);
         });
     }
 

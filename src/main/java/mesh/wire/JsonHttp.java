@@ -69,7 +69,9 @@ public final class JsonHttp {
     public <T> T call(String method, String path, Object body, JavaType answer, Duration timeout, Duration whileStarting) {
         String json = body == null ? null : DeclarationJson.write(body);
         Map<String, String> headers = new LinkedHashMap<>();
-        headers.put("Authorization", "Bearer " + token);
+        if (token != null) {   // the controller calls its agents with its certificate, no token (docs/trust.md)
+            headers.put("Authorization", "Bearer " + token);
+        }
         headers.put("Accept", "application/json");
         if (json != null) {
             headers.put("Content-Type", "application/json");

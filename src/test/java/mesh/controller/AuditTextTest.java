@@ -27,11 +27,14 @@ class AuditTextTest {
     }
 
     @Test
-    void aNodeAddSaysWhichTokenItGotButNeverTheToken() {
-        assertEquals("node novox added at 10.77.0.11, agent http://10.77.0.11:7701, with a new agent token",
-                AuditText.nodeAdded(NOVOX, false));
-        assertEquals("node novox added at 10.77.0.11, agent http://10.77.0.11:7701, with the agent token its agent runs with",
+    void aNodeAddSaysWhetherItGotAJoinTokenButNeverTheToken() {
+        assertEquals("node novox added at 10.77.0.11, agent http://10.77.0.11:7701, with a new join token",
                 AuditText.nodeAdded(NOVOX, true));
+        assertEquals("node novox added at 10.77.0.11, agent http://10.77.0.11:7701, without a join token (its certificate"
+                + " is issued on the seat)", AuditText.nodeAdded(NOVOX, false));
+        assertEquals("node novox: new join token (the node's earlier one, if unspent, no longer works)",
+                AuditText.joinTokenMade("novox"));
+        assertEquals("node novox joined: its agent certificate issued, its join token spent", AuditText.nodeJoined("novox"));
     }
 
     @Test

@@ -1,7 +1,6 @@
 package mesh.controller;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.HashMap;
@@ -10,7 +9,7 @@ import java.util.Map;
 import mesh.model.InvalidInput;
 import org.junit.jupiter.api.Test;
 
-/** ControllerSettingsTest: what the agent tokens are sealed with, MESH_SECRETS_KEY or the bootstrap token. */
+/** ControllerSettingsTest: the store and the bootstrap token are required, every problem named at once. */
 class ControllerSettingsTest {
 
     static Map<String, String> vars(String... kv) {
@@ -23,24 +22,25 @@ class ControllerSettingsTest {
     }
 
     @Test
-    void withoutASecretsKeyTheBootstrapTokenSealsTheAgentTokens() {
+    void theDefaultsAndTheBootstrapToken() {
         ControllerSettings s = ControllerSettings.read(vars());
-        assertNull(s.secretsKey());
-        assertEquals("the-bootstrap-token", s.sealSecret());
-        assertEquals("the-bootstrap-token", ControllerSettings.read(vars("MESH_SECRETS_KEY", " ")).sealSecret(),
-                "a blank key is no key");
+        assertEquals(new ControllerSettings("jdbc:postgresql://h:5432/mesh", "the-bootstrap-token",
+                ControllerSettings.DEFAULT_PUSH_BUDGET, 0), s);
     }
 
     @Test
-    void aSecretsKeySealsThemWhenSet() {
-        String key = "0123456789abcdef0123456789abcdef";
-        assertEquals(key, ControllerSettings.read(vars("MESH_SECRETS_KEY", key + "\n")).sealSecret());
+    void everyProblemIsNamedAtOnce() {
+        InvalidInput e = assertThrows(InvalidInput.class, () -> ControllerSettings.read(vars("MESH_STORE_URL", "mysql://h",
+                "MESH_CONTROLLER_TOKEN", " ", "MESH_PUSH_BUDGET", "many", "MESH_CONTROLLER_EPOCH", "x")));
+        assertEquals(List.of("MESH_STORE_URL must be a PostgreSQL JDBC URL (jdbc:postgresql://HOST:PORT/DB), got 'mysql://h'",
+                "MESH_CONTROLLER_TOKEN is not set: the controller refuses to serve without a token",
+                "MESH_PUSH_BUDGET must be a whole number of containers",
+                "MESH_CONTROLLER_EPOCH must be a whole number"), e.problems());
     }
 
     @Test
-    void aShortSecretsKeyIsRefusedByName() {
-        InvalidInput e = assertThrows(InvalidInput.class, () -> ControllerSettings.read(vars("MESH_SECRETS_KEY", "short")));
-        assertEquals(List.of("MESH_SECRETS_KEY must be at least 32 characters (e.g. 64 hex digits of random bytes), or unset"),
-                e.problems());
+    void theSecretsKeyOfEarlierReleasesIsNoLongerRead() {
+        assertEquals(ControllerSettings.read(vars()), ControllerSettings.read(vars("MESH_SECRETS_KEY", "short")),
+                "MESH_SECRETS_KEY sealed the agent tokens, which the store no longer holds");
     }
 }

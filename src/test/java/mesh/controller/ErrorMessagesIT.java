@@ -90,9 +90,8 @@ class ErrorMessagesIT {
                 .redirectErrorStream(true).redirectOutput(scratch.resolve("agent.log").toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         b.environment().keySet().removeIf(k -> k.startsWith("MESH_"));
-        b.environment().putAll(Map.of("MESH_HOST_NODE", "ace", "MESH_HOST_TOKEN", AGENT_TOKEN,
-                "MESH_HOST_LISTEN", "127.0.0.1:" + port, "MESH_HOST_STATE_DIR", scratch.resolve("state").toString(),
-                "MESH_PLAIN_HTTP", "yes"));   // plain HTTP on loopback: tests only (docs/trust.md)
+        b.environment().putAll(Map.of("MESH_HOST_NODE", "ace", "MESH_HOST_TOKEN", AGENT_TOKEN, "MESH_HOST_LISTEN", "127.0.0.1:" + port, "MESH_HOST_STATE_DIR", scratch.resolve("state").toString(),
+                "MESH_PLAIN_HTTP", "yes"));   // plain HTTP on loopback, MESH_HOST_TOKEN its test credential (docs/trust.md)
         agent = b.start();
         PackagedMesh.await("the agent answers at " + agentUrl, Duration.ofSeconds(60),
                 () -> agentCall("GET", "/v1/status", null, AGENT_TOKEN).statusCode() == 200);

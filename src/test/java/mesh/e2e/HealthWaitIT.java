@@ -67,8 +67,7 @@ class HealthWaitIT {
                 "http://" + bed.address() + ":7701", "-o", "json"));
         state = Files.createTempDirectory("mesh-hw-state");
         agent = MeshProcess.serve("health-agent", bed.name(), Map.of(
-                "MESH_HOST_NODE", NODE, "MESH_HOST_TOKEN", added.get("token").asText(),
-                "MESH_HOST_LISTEN", bed.address() + ":7701", "MESH_HOST_ENGINE", bed.dockerHost(),
+                "MESH_HOST_NODE", NODE, "MESH_HOST_LISTEN", bed.address() + ":7701", "MESH_HOST_ENGINE", bed.dockerHost(),
                 "MESH_HOST_STATE_DIR", state.toString(), "MESH_HOST_INTERVAL", "2s"), "host", "serve");
         catalogue = Files.createTempDirectory("mesh-hw-catalogue");
         module("hwok", "mesh-test/busybox:1", "[sh, -c, \"" + LOOP + "\"]", "{command: [\"true\"], timeoutSeconds: 5}");

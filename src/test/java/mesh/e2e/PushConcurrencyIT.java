@@ -67,8 +67,7 @@ class PushConcurrencyIT {
                     """);
             ok(cli, "catalogue", "add", catalogue.resolve("web.yaml").toString());
             agent = MeshProcess.serve("push-concurrency-agent", bed.name(), Map.of(
-                    "MESH_HOST_NODE", NODE, "MESH_HOST_TOKEN", JSON.readTree(added.out()).get("token").asText(),
-                    "MESH_HOST_LISTEN", bed.address() + ":7701", "MESH_HOST_ENGINE", bed.dockerHost(),
+                    "MESH_HOST_NODE", NODE, "MESH_HOST_LISTEN", bed.address() + ":7701", "MESH_HOST_ENGINE", bed.dockerHost(),
                     "MESH_HOST_STATE_DIR", state.toString(), "MESH_HOST_INTERVAL", "2s"), "host", "serve");
             PackagedMesh.await("the agent answers", Duration.ofSeconds(60),
                     () -> PackagedMesh.run(cli, "status").out().contains("never pushed"));

@@ -56,7 +56,6 @@ class PushNameIT {
     final Map<String, TestbedNodes.Node> testbed = new LinkedHashMap<>();
     final Map<String, DockerClient> engines = new LinkedHashMap<>();
     final Map<String, MeshProcess> agents = new LinkedHashMap<>();
-    final Map<String, String> agentTokens = new LinkedHashMap<>();
     final Map<String, Path> states = new LinkedHashMap<>();
     final List<Path> temps = new ArrayList<>();
     final HttpClient http = HttpClient.newHttpClient();
@@ -85,7 +84,6 @@ class PushNameIT {
         for (String name : NAMES) {
             TestbedNodes.Node node = testbed.get(name);
             JsonNode added = JSON.readTree(ok("admin", "node", "add", name, "--address", node.address(), "-o", "json"));
-            agentTokens.put(name, added.get("token").asText());
             states.put(name, temp("mesh-pushname-" + name));
             agents.put(name, MeshProcess.serve(logPrefix + "-agent-" + name, node.name(), agentEnv(name), "host", "serve"));
         }
@@ -200,8 +198,7 @@ class PushNameIT {
 
     Map<String, String> agentEnv(String name) {
         TestbedNodes.Node node = testbed.get(name);
-        return Map.of("MESH_HOST_NODE", name, "MESH_HOST_TOKEN", agentTokens.get(name),
-                "MESH_HOST_LISTEN", node.address() + ":7701", "MESH_HOST_ENGINE", node.dockerHost(),
+        return Map.of("MESH_HOST_NODE", name, "MESH_HOST_LISTEN", node.address() + ":7701", "MESH_HOST_ENGINE", node.dockerHost(),
                 "MESH_HOST_STATE_DIR", states.get(name).toString(), "MESH_HOST_INTERVAL", "1s");
     }
 
@@ -229,8 +226,7 @@ class PushNameIT {
     }
 
     JsonNode agentGet(String name, String path) throws Exception {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://" + testbed.get(name).address() + ":7701" + path))
-                .header("Authorization", "Bearer " + agentTokens.get(name)).timeout(Duration.ofSeconds(10)).GET().build(),
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://" + testbed.get(name).address() + ":7701" + path)).timeout(Duration.ofSeconds(10)).GET().build(),
                 HttpResponse.BodyHandlers.ofString());
         assertEquals(200, r.statusCode(), r.body());
         return JSON.readTree(r.body());

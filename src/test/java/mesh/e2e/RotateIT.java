@@ -68,7 +68,6 @@ class RotateIT {
     final String database = "mesh_rot_" + UUID.randomUUID().toString().substring(0, 8);
     final String logPrefix = "rot-" + UUID.randomUUID().toString().substring(0, 8);
     final Map<String, MeshProcess> agents = new LinkedHashMap<>();
-    final Map<String, String> agentTokens = new HashMap<>();
     final Map<String, Path> states = new HashMap<>();
     List<TestbedNodes.Node> nodes;
     MeshProcess controller;
@@ -116,9 +115,7 @@ class RotateIT {
         PackagedMesh.await("the controller answers over HTTPS", Duration.ofSeconds(60), () -> cli("node", "list").exit() == 0);
         Path catalogue = Files.createDirectories(dir.resolve("catalogue"));
         for (TestbedNodes.Node n : nodes) {
-            JsonNode added = JSON.readTree(ok("node", "add", name(n), "--address", n.address(),
-                    "--agent", "https://" + n.address() + ":" + AGENT_PORT, "-o", "json"));
-            agentTokens.put(name(n), added.get("token").asText());
+            ok("node", "add", name(n), "--address", n.address(), "--agent", "https://" + n.address() + ":" + AGENT_PORT);
             states.put(name(n), Files.createTempDirectory("mesh-rotate-state"));
             startAgent(n);
             for (String module : List.of("rotweb", "rotmore")) {
@@ -136,7 +133,7 @@ class RotateIT {
     }
 
     void startAgent(TestbedNodes.Node n) throws IOException {
-        Map<String, String> env = new HashMap<>(Map.of("MESH_HOST_NODE", name(n), "MESH_HOST_TOKEN", agentTokens.get(name(n)),
+        Map<String, String> env = new HashMap<>(Map.of("MESH_HOST_NODE", name(n),
                 "MESH_HOST_LISTEN", n.address() + ":" + AGENT_PORT, "MESH_HOST_ENGINE", n.dockerHost(),
                 "MESH_HOST_STATE_DIR", states.get(name(n)).toString(), "MESH_HOST_INTERVAL", "60s",
                 "MESH_TLS_CERT", tls.cert(name(n)).toString(), "MESH_TLS_KEY", tls.key(name(n)).toString(),
@@ -277,21 +274,20 @@ class RotateIT {
         // the agent's endpoints: only the controller's certificate opens them, and a certificate of another CA is refused
         TestbedNodes.Node n = nodes.get(0);
         String base = "https://" + n.address() + ":" + AGENT_PORT;
-        String token = "Bearer " + agentTokens.get(name(n));
         HttpClient withoutCert = client(TlsContexts.trusting(ca.certificate()));
         MeshCa.Issued intruder = ca.issue(MeshCa.Role.CONTROLLER, "intruder", List.of("127.0.0.1"), Instant.now());
         HttpClient wrongName = client(TlsContexts.withKey(ca.certificate(), intruder.certificate(), intruder.key()));
         HttpClient asController = client(tls.clientContext("controller"));
         List<Executable> checks = new ArrayList<>();
         for (String[] e : List.of(new String[] {"POST", "/v1/tls/key"}, new String[] {"PUT", "/v1/tls/certificate"})) {
-            checks.add(() -> assertAnswer(withoutCert, e[0], base + e[1], token, "{}", 401, "no client certificate was presented"));
-            checks.add(() -> assertAnswer(wrongName, e[0], base + e[1], token, "{}", 401, "not the controller's"));
+            checks.add(() -> assertAnswer(withoutCert, e[0], base + e[1], "{}", 401, "no client certificate was presented"));
+            checks.add(() -> assertAnswer(wrongName, e[0], base + e[1], "{}", 401, "not the controller's"));
         }
         assertAll(checks);
-        assertAnswer(asController, "POST", base + "/v1/tls/key", token, "", 200, "publicKey");
+        assertAnswer(asController, "POST", base + "/v1/tls/key", "", 200, "publicKey");
         MeshCa other = MeshCa.create("elsewhere", Instant.now());
         MeshCa.Issued foreign = other.issue(MeshCa.Role.AGENT, name(n), List.of(name(n), n.address()), Instant.now());
-        assertAnswer(asController, "PUT", base + "/v1/tls/certificate", token,
+        assertAnswer(asController, "PUT", base + "/v1/tls/certificate",
                 JSON.writeValueAsString(Map.of("certificate", Pem.text(foreign.certificate()))), 400, "not issued by this mesh's CA");
         assertAll(
                 () -> assertEquals("", StoreSnapshot.diff(store0, StoreSnapshot.of(store)), "no refused request changes the store"),
@@ -369,10 +365,10 @@ class RotateIT {
         return HttpClient.newBuilder().sslContext(tls).connectTimeout(Duration.ofSeconds(5)).build();
     }
 
-    static void assertAnswer(HttpClient client, String method, String url, String authorization, String body, int status,
+    static void assertAnswer(HttpClient client, String method, String url, String body, int status,
                              String contains) throws Exception {
         HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10))
-                .header("Authorization", authorization).header("Content-Type", "application/json")
+                .header("Content-Type", "application/json")
                 .method(method, HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(status, r.statusCode(), method + " " + url + ": " + r.body());
         assertTrue(r.body().contains(contains), method + " " + url + ": " + r.body());

@@ -48,7 +48,6 @@ final class TakeBed implements AutoCloseable {
     /** Each agent's log file, as it runs now. */
     final Map<String, Path> agentLogs = new HashMap<>();
     final Map<String, Map<String, String>> agentEnv = new HashMap<>();
-    final Map<String, String> agentTokens = new HashMap<>();
     /** Each agent's hold file: {@code copy} pauses its archives after their first 64 KiB, {@code verify} its manifests. */
     final Map<String, Path> holds = new HashMap<>();
     final List<Path> temps = new ArrayList<>();
@@ -90,10 +89,8 @@ final class TakeBed implements AutoCloseable {
             JsonNode added = json(ok("node", "add", name, "--address", testbed.get(name).address(), "-o", "json"));
             TestbedNodes.Node node = testbed.get(name);
             holds.put(name, holdDir.resolve(name));
-            agentTokens.put(name, added.get("token").asText());
             agentEnv.put(name, Map.of(
-                    "MESH_HOST_NODE", name, "MESH_HOST_TOKEN", added.get("token").asText(),
-                    "MESH_HOST_LISTEN", node.address() + ":7701", "MESH_HOST_ENGINE", node.dockerHost(),
+                    "MESH_HOST_NODE", name, "MESH_HOST_LISTEN", node.address() + ":7701", "MESH_HOST_ENGINE", node.dockerHost(),
                     "MESH_HOST_STATE_DIR", temp(prefix + "-" + name).toString(), "MESH_HOST_INTERVAL", "1s",
                     "MESH_HOST_TAKE_TEST_HOLD", holds.get(name).toString()));
             agents.put(name, MeshProcess.serve(prefix + "-agent-" + name, node.name(), agentEnv.get(name), "host", "serve"));
@@ -143,8 +140,7 @@ final class TakeBed implements AutoCloseable {
 
     /** GET {@code path} of the node's agent, with its token; the answer's JSON. */
     JsonNode agent(String node, String path) throws Exception {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://" + testbed.get(node).address() + ":7701" + path))
-                .header("Authorization", "Bearer " + agentTokens.get(node)).timeout(Duration.ofSeconds(30)).GET().build(),
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://" + testbed.get(node).address() + ":7701" + path)).timeout(Duration.ofSeconds(30)).GET().build(),
                 HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() != 200) {
             throw new IOException("GET " + path + " on " + node + ": " + r.statusCode() + " " + r.body());

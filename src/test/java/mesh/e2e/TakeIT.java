@@ -103,8 +103,7 @@ class TakeIT {
             JsonNode added = json(ok("node", "add", name, "--address", testbed.get(name).address(), "-o", "json"));
             TestbedNodes.Node node = testbed.get(name);
             agentEnv.put(name, Map.of(
-                    "MESH_HOST_NODE", name, "MESH_HOST_TOKEN", added.get("token").asText(),
-                    "MESH_HOST_LISTEN", node.address() + ":7701", "MESH_HOST_ENGINE", node.dockerHost(),
+                    "MESH_HOST_NODE", name, "MESH_HOST_LISTEN", node.address() + ":7701", "MESH_HOST_ENGINE", node.dockerHost(),
                     "MESH_HOST_STATE_DIR", temp("mesh-take-" + name).toString(), "MESH_HOST_INTERVAL", "1s",
                     "MESH_HOST_TAKE_TEST_HOLD", agentHold.toString()));
             agents.put(name, MeshProcess.serve("take-agent-" + name, node.name(), agentEnv.get(name), "host", "serve"));

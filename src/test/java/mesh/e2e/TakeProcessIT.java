@@ -118,8 +118,7 @@ class TakeProcessIT {
             TestbedNodes.Node node = testbed.get(name);
             stateDirs.put(name, temp("mesh-takeproc-" + name));
             agents.put(name, MeshProcess.serve("takeproc-agent-" + name, node.name(), Map.of(
-                    "MESH_HOST_NODE", name, "MESH_HOST_TOKEN", added.get("token").asText(),
-                    "MESH_HOST_LISTEN", node.address() + ":7701", "MESH_HOST_ENGINE", node.dockerHost(),
+                    "MESH_HOST_NODE", name, "MESH_HOST_LISTEN", node.address() + ":7701", "MESH_HOST_ENGINE", node.dockerHost(),
                     "MESH_HOST_STATE_DIR", stateDirs.get(name).toString(), "MESH_HOST_INTERVAL", "1s"), "host", "serve"));
         }
         PackagedMesh.await("every agent answers", Duration.ofSeconds(60), () -> quietly(() -> mesh("status").out().contains("never pushed")

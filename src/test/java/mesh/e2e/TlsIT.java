@@ -69,7 +69,6 @@ class TlsIT {
     final String database = "mesh_tls_" + UUID.randomUUID().toString().substring(0, 8);
     final String logPrefix = "tls-" + UUID.randomUUID().toString().substring(0, 8);
     final Map<String, MeshProcess> agents = new LinkedHashMap<>();
-    final Map<String, String> agentTokens = new HashMap<>();
     final Map<String, Path> states = new HashMap<>();
     List<TestbedNodes.Node> nodes;
     MeshProcess controller;
@@ -122,7 +121,6 @@ class TlsIT {
         for (TestbedNodes.Node n : nodes) {
             JsonNode added = JSON.readTree(ok("node", "add", name(n), "--address", n.address(), "-o", "json"));
             assertEquals("https://" + n.address() + ":7701", added.get("agent").asText(), "the default agent URL is HTTPS");
-            agentTokens.put(name(n), added.get("token").asText());
             states.put(name(n), Files.createTempDirectory("mesh-tls-state"));
             startAgent(n, tls);
             Files.writeString(catalogue.resolve("tlsweb" + n.name() + ".yaml"), "module: tlsweb" + n.name() + "\ncomponents:\n"
@@ -135,9 +133,9 @@ class TlsIT {
         }
     }
 
+    /** An agent with its certificate and no MESH_HOST_TOKEN at all: it takes calls on the controller's certificate alone. */
     void startAgent(TestbedNodes.Node n, TlsDir files) throws IOException {
-        Map<String, String> env = new HashMap<>(Map.of("MESH_HOST_NODE", name(n), "MESH_HOST_TOKEN", agentTokens.get(name(n)),
-                "MESH_HOST_LISTEN", n.address() + ":7701", "MESH_HOST_ENGINE", n.dockerHost(),
+        Map<String, String> env = new HashMap<>(Map.of("MESH_HOST_NODE", name(n), "MESH_HOST_LISTEN", n.address() + ":7701", "MESH_HOST_ENGINE", n.dockerHost(),
                 "MESH_HOST_STATE_DIR", states.get(name(n)).toString(), "MESH_HOST_INTERVAL", "60s",
                 "MESH_TLS_CERT", files.cert(name(n)).toString(), "MESH_TLS_KEY", files.key(name(n)).toString(),
                 "MESH_TLS_CA", files.caCert().toString()));
@@ -180,6 +178,15 @@ class TlsIT {
             assertEquals(n == nodes.get(0), result.err().contains("warning: node " + name(n) + "'s agent certificate expires on"),
                     result::toString);
         }
+        // the agents run with no token and took the push; a bearer token, right or wrong, is not read
+        HttpClient asController = HttpClient.newBuilder().sslContext(tls.clientContext("controller"))
+                .connectTimeout(Duration.ofSeconds(5)).build();
+        for (TestbedNodes.Node n : nodes) {
+            for (String bearer : Arrays.asList(null, "Bearer " + "0".repeat(64))) {
+                HttpResponse<String> r = send(asController, "GET", "https://" + n.address() + ":7701/v1/status", bearer);
+                assertEquals(200, r.statusCode(), r.body());
+            }
+        }
     }
 
     @Test
@@ -208,20 +215,23 @@ class TlsIT {
         HttpClient withoutCert = HttpClient.newBuilder().sslContext(none).connectTimeout(Duration.ofSeconds(5)).build();
         HttpClient foreignCert = HttpClient.newBuilder().sslContext(otherCa).connectTimeout(Duration.ofSeconds(5)).build();
         HttpClient wrongName = HttpClient.newBuilder().sslContext(notController).connectTimeout(Duration.ofSeconds(5)).build();
+        // every endpoint of the agent, from its resource classes; GET /v1/status is no longer exempt
+        List<String[]> agentEndpoints = ControllerEndpoints.agent();
+        assertTrue(agentEndpoints.size() >= 15 && agentEndpoints.stream().anyMatch(e -> e[1].equals("/v1/status")),
+                "the agent's endpoints as found: " + agentEndpoints.size());
+        // a bearer token opens nothing over HTTPS: no certificate with one is still no certificate
+        String bearer = "Bearer " + "0".repeat(64);
         for (TestbedNodes.Node n : nodes) {
-            String token = "Bearer " + agentTokens.get(name(n));
-            for (String[] e : List.of(new String[] {"PUT", "/v1/declaration"}, new String[] {"POST", "/v1/plan"},
-                    new String[] {"GET", "/v1/declarations"}, new String[] {"GET", "/v1/declarations/1"},
-                    new String[] {"GET", "/v1/status"})) {
-                checks.add(() -> noAnswer(plain, e[0], "http://" + n.address() + ":7701" + e[1], token));
+            for (String[] e : agentEndpoints) {
+                checks.add(() -> noAnswer(plain, e[0], "http://" + n.address() + ":7701" + e[1], bearer));
                 checks.add(() -> assertThrows(IOException.class, () -> send(foreignCert, e[0],
-                        "https://" + n.address() + ":7701" + e[1], token), "another CA's certificate is refused in the handshake"));
-                if (!e[1].equals("/v1/status")) {
-                    checks.add(() -> refused(withoutCert, e[0], "https://" + n.address() + ":7701" + e[1], token,
-                            "no client certificate was presented"));
-                    checks.add(() -> refused(wrongName, e[0], "https://" + n.address() + ":7701" + e[1], token,
-                            "the client certificate presented is 'intruder', not the controller's"));
-                }
+                        "https://" + n.address() + ":7701" + e[1], bearer), "another CA's certificate is refused in the handshake"));
+                checks.add(() -> refused(withoutCert, e[0], "https://" + n.address() + ":7701" + e[1], bearer,
+                        "no client certificate was presented"));
+                checks.add(() -> refused(withoutCert, e[0], "https://" + n.address() + ":7701" + e[1], null,
+                        "no client certificate was presented"));
+                checks.add(() -> refused(wrongName, e[0], "https://" + n.address() + ":7701" + e[1], bearer,
+                        "the client certificate presented is 'intruder', not the controller's"));
             }
         }
         assertAll(checks);
@@ -315,7 +325,7 @@ class TlsIT {
         PackagedMesh.await("the impostor listens", Duration.ofSeconds(60), () -> {
             try {
                 send(HttpClient.newBuilder().sslContext(foreign.clientContext("controller")).build(), "GET",
-                        "https://" + victim.address() + ":7701/v1/status", "Bearer " + agentTokens.get(name(victim)));
+                        "https://" + victim.address() + ":7701/v1/status", null);
                 return true;
             } catch (Exception e) {
                 return false;

@@ -68,7 +68,9 @@ final class AgentProcess implements AutoCloseable {
         this.base = URI.create("http://" + address + ":" + port);
         Map<String, String> e = new TreeMap<>();
         e.put("MESH_HOST_NODE", node);
-        e.put("MESH_HOST_TOKEN", token);
+        if (token != null) {   // a plain-HTTP agent's test credential; null: an agent a controller pushes to
+            e.put("MESH_HOST_TOKEN", token);
+        }
         e.put("MESH_HOST_LISTEN", address + ":" + port);
         e.put("MESH_HOST_STATE_DIR", stateDir.toString());
         e.put("MESH_HOST_INTERVAL", "1s");
@@ -132,14 +134,18 @@ final class AgentProcess implements AutoCloseable {
     }
 
     Answer put(String declarationJson) throws IOException, InterruptedException {
-        HttpRequest request = HttpRequest.newBuilder(base.resolve("/v1/declaration"))
+        HttpRequest request = bearer(HttpRequest.newBuilder(base.resolve("/v1/declaration")), token)
                 .timeout(Duration.ofSeconds(30))
-                .header("Authorization", "Bearer " + token)
                 .header("Content-Type", "application/json")
                 .PUT(HttpRequest.BodyPublishers.ofString(declarationJson))
                 .build();
         HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
         return new Answer(r.statusCode(), r.body());
+    }
+
+    /** {@code b} with the Authorization header for {@code token}, or without for null (an agent without MESH_HOST_TOKEN takes every call). */
+    private static HttpRequest.Builder bearer(HttpRequest.Builder b, String token) {
+        return token == null ? b : b.header("Authorization", "Bearer " + token);
     }
 
     /** The agent's base URL, as another node's agent would call it. */
@@ -149,9 +155,8 @@ final class AgentProcess implements AutoCloseable {
 
     /** Any call: method, path, JSON body (null for none) and bearer (null: the agent's token). */
     Answer send(String method, String path, String body, String bearer) throws IOException, InterruptedException {
-        HttpRequest request = HttpRequest.newBuilder(base.resolve(path))
+        HttpRequest request = bearer(HttpRequest.newBuilder(base.resolve(path)), bearer == null ? token : bearer)
                 .timeout(Duration.ofSeconds(120))
-                .header("Authorization", "Bearer " + (bearer == null ? token : bearer))
                 .header("Content-Type", "application/json")
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
                 .build();
@@ -160,9 +165,8 @@ final class AgentProcess implements AutoCloseable {
     }
 
     Answer get(String path) throws IOException, InterruptedException {
-        HttpRequest request = HttpRequest.newBuilder(base.resolve(path))
+        HttpRequest request = bearer(HttpRequest.newBuilder(base.resolve(path)), token)
                 .timeout(Duration.ofSeconds(10))
-                .header("Authorization", "Bearer " + token)
                 .GET()
                 .build();
         HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());

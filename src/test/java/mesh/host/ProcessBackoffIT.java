@@ -33,7 +33,7 @@ class ProcessBackoffIT {
         try (ProcessBed bed = new ProcessBed("process-backoff", n1);
              TestController controller = new TestController(PackagedMesh.app(), bed.runDir.resolve("controller.log"))) {
             bed.startAgent();
-            ok(controller.run("node", "add", bed.node, "--address", n1.address(), "--agent", bed.agent.url(), "--token", bed.token));
+            ok(controller.run("node", "add", bed.node, "--address", n1.address(), "--agent", bed.agent.url()));
             ok(controller.run("catalogue", "add", manifest(bed, "mesh-registry", """
                     module: mesh-registry
                     components:

@@ -55,8 +55,6 @@ final class ProcessBed implements AutoCloseable {
             "");
 
     final String node = "proc-" + UUID.randomUUID().toString().substring(0, 8);
-    /** The agent's token: hex, so a controller can be told it ({@code mesh node add --token}). */
-    final String token = UUID.randomUUID().toString().replace("-", "");
     /** The address the agent and its processes listen on: 127.0.0.1, or the simulated node's. */
     final String address;
     final Path runDir;
@@ -87,7 +85,7 @@ final class ProcessBed implements AutoCloseable {
         Files.createDirectories(stateDir);
         registry = new RegistryFixture(engine, address);
         appCopy = Files.createTempDirectory("mesh-" + what + "-");
-        agent = new AgentProcess(PackagedMesh.copyApp(appCopy), node, token, stateDir, engine,
+        agent = new AgentProcess(PackagedMesh.copyApp(appCopy), node, null, stateDir, engine,
                 on == null ? null : on.name(), address);
     }
 

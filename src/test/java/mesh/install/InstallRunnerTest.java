@@ -50,9 +50,9 @@ class InstallRunnerTest {
 
     @Test
     void secretsAreMadeOnceAndKeptAcrossRuns(@TempDir Path state) {
-        String token = new InstallJournal(state).secret("MESH_HOST_TOKEN", InstallJournal::newToken);
+        String token = new InstallJournal(state).secret("MESH_CONTROLLER_TOKEN", InstallJournal::newToken);
         assertEquals(48, token.length());
-        assertEquals(token, new InstallJournal(state).secret("MESH_HOST_TOKEN", () -> "other"));
+        assertEquals(token, new InstallJournal(state).secret("MESH_CONTROLLER_TOKEN", () -> "other"));
         new InstallJournal(state).put("CONTROLLER_BUNDLE", "a");
         new InstallJournal(state).put("CONTROLLER_BUNDLE", "b");
         assertEquals("b", new InstallJournal(state).secret("CONTROLLER_BUNDLE", () -> "none"));

@@ -1,6 +1,7 @@
 package mesh.install;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -187,7 +188,19 @@ class InstallerIT {
                     "--config-dir", other.config().toString()));
             PackagedMesh.Result done = other.mesh(args);
             assertEquals(0, done.exit(), done.toString());
+            joinTokens.put(n.name(), args.get(args.indexOf("--token") + 1));
+            assertFalse(Files.readString(other.config().resolve("host.env")).contains("MESH_HOST_TOKEN"),
+                    "a joined agent runs with no token");
         }
+        // the join token is spent: a second join with it is refused, saying so, as is a wrong one; nothing changes
+        String seat = "https://" + target.node.address() + ":7700";
+        String before = storeSnapshot();
+        for (TestbedNodes.Node n : nodes.subList(1, 3)) {
+            assertJoinRefused(seat, n.name(), joinTokens.get(n.name()), "spent join token: node " + n.name() + "'s join token");
+            assertJoinRefused(seat, n.name(), "0".repeat(64), "spent join token");
+        }
+        assertJoinRefused(seat, "nosuch", "0".repeat(64), "wrong join token: there is no node named 'nosuch'");
+        assertEquals("", mesh.controller.StoreSnapshot.diff(before, storeSnapshot()), "a refused join changes nothing");
         TestbedNodes.Node n3 = nodes.get(2);
         Path web = target.root.resolve("web.yaml");
         Files.writeString(web, """
@@ -212,6 +225,59 @@ class InstallerIT {
             assertTrue(docker.listContainersCmd().exec().stream().noneMatch(c -> List.of(c.getNames()).contains("/web2.server")),
                     "web2.server runs on " + nodes.get(1).name() + " too");
         }
+        // the store, read in full after the install, the joins and the pushes, holds no agent token of any form
+        String all = storeSnapshot();
+        assertTrue(all.contains("table nodes"), all);
+        assertFalse(all.contains("sealed:v1:"), "no sealed agent token: " + all);
+        for (String token : joinTokens.values()) {
+            assertFalse(all.contains(token), "a join token is in the store in clear: " + all);
+            assertFalse(all.contains(sha256(token)), "a spent join token's hash is kept: " + all);
+        }
+        try (var c = storeSource().getConnection(); var r = c.createStatement().executeQuery(
+                "select column_name from information_schema.columns where table_schema = current_schema() and table_name = 'nodes'"
+                        + " order by 1")) {
+            List<String> columns = new java.util.ArrayList<>();
+            while (r.next()) {
+                columns.add(r.getString(1));
+            }
+            assertFalse(columns.contains("agent_token"), columns.toString());
+            assertTrue(columns.contains("join_token_hash"), columns.toString());
+        }
+    }
+
+    /** The join tokens the join lines carried, by node. */
+    static final java.util.Map<String, String> joinTokens = new java.util.TreeMap<>();
+
+    /** POST /v1/join to the seat's controller, trusting the mesh CA alone, is refused (401) with {@code message}. */
+    static void assertJoinRefused(String seat, String node, String token, String message) throws Exception {
+        var ca = mesh.trust.Pem.certificate(target.state().resolve("tls/ca.crt"));
+        var http = java.net.http.HttpClient.newBuilder().sslContext(mesh.trust.TlsContexts.trusting(ca)).build();
+        var key = mesh.trust.MeshCa.newKey();
+        String body = DeclarationJson.MAPPER.writeValueAsString(new mesh.wire.JoinRequest(node, mesh.trust.Pem.text(key.getPublic())));
+        var answer = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(seat + "/v1/join"))
+                .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(body)).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertEquals(401, answer.statusCode(), answer.body());
+        assertTrue(answer.body().contains(message), answer.body());
+    }
+
+    /** The seat's store, as its controller reaches it (the password the installer made). */
+    static javax.sql.DataSource storeSource() throws Exception {
+        var ds = new org.postgresql.ds.PGSimpleDataSource();
+        ds.setURL("jdbc:postgresql://" + target.node.address() + ":5432/mesh");
+        ds.setUser("mesh");
+        ds.setPassword(MeshState.envFile(target.state().resolve("install/secrets.env")).get("MESH_STORE_PASSWORD"));
+        return ds;
+    }
+
+    static String storeSnapshot() throws Exception {
+        return mesh.controller.StoreSnapshot.of(storeSource());
+    }
+
+    static String sha256(String token) throws Exception {
+        return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                .digest(token.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
     }
 
     @Test

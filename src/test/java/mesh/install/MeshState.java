@@ -33,7 +33,7 @@ record MeshState(List<String> nodes, List<String> catalogue, List<String> roster
                  List<String> processes) {
 
     /** The secrets.env keys whose values are generated per install (see {@code InstallJournal}). */
-    static final List<String> GENERATED = List.of("MESH_HOST_TOKEN", "MESH_CONTROLLER_TOKEN", "MESH_STORE_PASSWORD", "EPOCH");
+    static final List<String> GENERATED = List.of("MESH_CONTROLLER_TOKEN", "MESH_STORE_PASSWORD", "EPOCH");
 
     static MeshState of(InstallTarget target) throws Exception {
         Map<String, String> secrets = secrets(target.state().resolve("install/secrets.env"));

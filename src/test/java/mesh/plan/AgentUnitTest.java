@@ -18,7 +18,7 @@ class AgentUnitTest {
         Files.writeString(launcher, "#!/bin/sh\nexit 0\n");
         Files.setPosixFilePermissions(launcher, PosixFilePermissions.fromString("rwxr-xr-x"));
         Path env = dir.resolve("host.env");
-        Files.writeString(env, AgentUnit.envFile(AgentUnit.settings("n1", "ab".repeat(24), "10.77.0.11",
+        Files.writeString(env, AgentUnit.envFile(AgentUnit.settings("n1", "10.77.0.11",
                 "unix:///var/run/docker.sock", "/var/lib/mesh")));
         String unit = AgentUnit.unit(launcher.toString(), env.toString(), "10.77.0.11");
         assertTrue(unit.contains("\nRestart=always\n") && unit.contains("\nKillMode=process\n"), unit);
@@ -35,14 +35,13 @@ class AgentUnitTest {
     }
 
     @Test
-    void theSettingsNameTheNodeTokenListenEngineAndRecords() {
+    void theSettingsNameTheNodeListenEngineAndRecordsAndNoToken() {
         assertEquals("""
-                # The host agent's settings, written by mesh install (mode 0600: it holds the agent token).
+                # The host agent's settings, written by mesh install (mode 0600).
                 MESH_HOST_NODE=n1
-                MESH_HOST_TOKEN=t
                 MESH_HOST_LISTEN=10.77.0.11:7701
                 MESH_HOST_ENGINE=unix:///run/mesh-n1/docker.sock
                 MESH_HOST_STATE_DIR=/var/lib/mesh/host
-                """, AgentUnit.envFile(AgentUnit.settings("n1", "t", "10.77.0.11", "unix:///run/mesh-n1/docker.sock", "/var/lib/mesh")));
+                """, AgentUnit.envFile(AgentUnit.settings("n1", "10.77.0.11", "unix:///run/mesh-n1/docker.sock", "/var/lib/mesh")));
     }
 }

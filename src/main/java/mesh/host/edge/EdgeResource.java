@@ -12,7 +12,7 @@ import mesh.api.Refusal;
 import mesh.wire.EdgeCa;
 
 /**
- * EdgeResource is the edge part of the agent's API (behind the agent's token, like the rest of
+ * EdgeResource is the edge part of the agent's API (behind the controller's certificate, like the rest of
  * {@code /v1/}): {@code GET /v1/edge/ca} answers the root certificate of the edge's internal CA, so
  * a client of a mesh with {@code MESH_EDGE_TLS: internal} can verify its routes: as PEM, or as
  * {@link EdgeCa} to a caller that accepts JSON (the controller, for {@code mesh route ca NODE}).
