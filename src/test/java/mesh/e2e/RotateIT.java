@@ -7,8 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.github.dockerjava.api.DockerClient;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -20,12 +18,9 @@ import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
-import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
@@ -35,8 +30,6 @@ import mesh.testbed.TestbedNodes;
 import mesh.trust.MeshCa;
 import mesh.trust.Pem;
 import mesh.trust.TlsContexts;
-import mesh.trust.TlsDir;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -44,7 +37,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.function.Executable;
-import org.postgresql.ds.PGSimpleDataSource;
 
 /**
  * RotateIT is certificate rotation on real parts (docs/trust.md, "Rotating certificates"): a
@@ -58,66 +50,24 @@ import org.postgresql.ds.PGSimpleDataSource;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class RotateIT {
+class RotateIT extends TlsMesh {
 
-    static final ObjectMapper JSON = new ObjectMapper();
-    static final String LOOP = "trap 'exit 0' TERM; while :; do sleep 1; done";
     static final int AGENT_PORT = 7719;
 
-    final String admin = UUID.randomUUID().toString().replace("-", "");
-    final String database = "mesh_rot_" + UUID.randomUUID().toString().substring(0, 8);
-    final String logPrefix = "rot-" + UUID.randomUUID().toString().substring(0, 8);
-    final Map<String, MeshProcess> agents = new LinkedHashMap<>();
-    final Map<String, Path> states = new HashMap<>();
-    List<TestbedNodes.Node> nodes;
-    MeshProcess controller;
-    Path dir;
-    TlsDir tls;
-    MeshCa ca;
-    String controllerUrl;
-    int port;
-    PGSimpleDataSource store;
     /** Every key PEM an agent held, before and after each rotation: none may appear off its node. */
     final List<String> agentKeys = new ArrayList<>();
 
-    static String name(TestbedNodes.Node n) {
-        return "rot" + n.name();
+    RotateIT() {
+        super("rot", AGENT_PORT);
     }
 
     @BeforeAll
-    void raise() throws Exception {
-        nodes = TestbedNodes.up(2);
-        wipe();
-        dir = Files.createTempDirectory("mesh-rotate-it");
-        Instant now = Instant.now();
-        tls = new TlsDir(dir.resolve("mesh"));
-        ca = tls.ensureCa("rotate-it", now);
-        tls.ensureIssued(ca, "controller", MeshCa.Role.CONTROLLER, MeshCa.CONTROLLER, List.of("127.0.0.1", "localhost"), now);
-        for (TestbedNodes.Node n : nodes) {
-            // issued 350 days ago: expires in 15 days, the case rotation is for
-            tls.ensureIssued(ca, name(n), MeshCa.Role.AGENT, name(n), List.of(name(n), n.address()), now.minus(Duration.ofDays(350)));
-        }
-        try (var c = java.sql.DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/postgres", "mesh", "mesh")) {
-            c.createStatement().execute("create database " + database);
-        }
-        String url = "jdbc:postgresql://127.0.0.1:5432/" + database;
-        store = new PGSimpleDataSource();
-        store.setURL(url);
-        store.setUser("mesh");
-        store.setPassword("mesh");
-        port = PackagedMesh.freePort();
-        controllerUrl = "https://127.0.0.1:" + port;
-        Map<String, String> env = new HashMap<>(Map.of("MESH_STORE_URL", url, "MESH_STORE_USER", "mesh",
-                "MESH_STORE_PASSWORD", "mesh", "MESH_CONTROLLER_TOKEN", admin, "MESH_CONTROLLER_LISTEN", "127.0.0.1:" + port,
-                "MESH_CA_KEY", tls.caKey().toString()));
-        env.putAll(tls.serveEnv("controller"));
-        controller = MeshProcess.serve(logPrefix + "-controller", null, env, "controller", "serve");
-        PackagedMesh.await("the controller answers over HTTPS", Duration.ofSeconds(60), () -> cli("node", "list").exit() == 0);
+    void raiseMesh() throws Exception {
+        // the agents' certificates issued 350 days ago: they expire in 15 days, the case rotation is for
+        Instant issued = Instant.now().minus(Duration.ofDays(350));
+        raise(2, true, n -> issued);
         Path catalogue = Files.createDirectories(dir.resolve("catalogue"));
         for (TestbedNodes.Node n : nodes) {
-            ok("node", "add", name(n), "--address", n.address(), "--agent", "https://" + n.address() + ":" + AGENT_PORT);
-            states.put(name(n), Files.createTempDirectory("mesh-rotate-state"));
-            startAgent(n);
             for (String module : List.of("rotweb", "rotmore")) {
                 Files.writeString(catalogue.resolve(module + n.name() + ".yaml"), "module: " + module + n.name()
                         + "\ncomponents:\n  " + module + n.name() + ".server:\n    image: mesh-test/busybox:1\n"
@@ -130,34 +80,6 @@ class RotateIT {
         }
         PackagedMesh.await("both agents take a push over mutual TLS", Duration.ofSeconds(90),
                 () -> cli("push", "--wait", "--wait-timeout", "60").exit() == 0);
-    }
-
-    void startAgent(TestbedNodes.Node n) throws IOException {
-        Map<String, String> env = new HashMap<>(Map.of("MESH_HOST_NODE", name(n),
-                "MESH_HOST_LISTEN", n.address() + ":" + AGENT_PORT, "MESH_HOST_ENGINE", n.dockerHost(),
-                "MESH_HOST_STATE_DIR", states.get(name(n)).toString(), "MESH_HOST_INTERVAL", "60s",
-                "MESH_TLS_CERT", tls.cert(name(n)).toString(), "MESH_TLS_KEY", tls.key(name(n)).toString(),
-                "MESH_TLS_CA", tls.caCert().toString()));
-        agents.put(name(n), MeshProcess.serve(logPrefix + "-agent-" + n.name(), n.name(), env, "host", "serve"));
-    }
-
-    @AfterAll
-    void tearDown() throws Exception {
-        for (MeshProcess a : agents.values()) {
-            a.close();
-        }
-        if (controller != null) {
-            controller.close();
-        }
-        if (nodes != null) {
-            wipe();
-        }
-        try (var c = java.sql.DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/postgres", "mesh", "mesh")) {
-            c.createStatement().execute("drop database if exists " + database + " with (force)");
-        }
-        for (Path p : Stream.concat(Stream.ofNullable(dir), states.values().stream()).toList()) {
-            PackagedMesh.deleteTree(p);
-        }
     }
 
     @Test
@@ -246,7 +168,7 @@ class RotateIT {
         assertNotEquals(before.get(name(up)).getSerialNumber(), served(up).getSerialNumber());
         assertTrue(ok("audit").contains("left: " + name(down) + " (unreachable)"), ok("audit"));
 
-        startAgent(down);
+        startAgent(down, tls);
         PackagedMesh.await(name(down) + "'s agent is back", Duration.ofSeconds(60), () -> {
             try {
                 served(down);
@@ -372,33 +294,5 @@ class RotateIT {
                 .method(method, HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(status, r.statusCode(), method + " " + url + ": " + r.body());
         assertTrue(r.body().contains(contains), method + " " + url + ": " + r.body());
-    }
-
-    Map<String, String> cliEnv() {
-        return Map.of("MESH_CONTROLLER", controllerUrl, "MESH_TOKEN", admin, "MESH_CA", tls.caCert().toString());
-    }
-
-    PackagedMesh.Result cli(String... args) {
-        return PackagedMesh.run(cliEnv(), args);
-    }
-
-    String ok(String... args) {
-        PackagedMesh.Result r = cli(args);
-        assertEquals(0, r.exit(), r::toString);
-        return r.out();
-    }
-
-    void wipe() throws IOException {
-        for (TestbedNodes.Node n : nodes) {
-            try (DockerClient engine = TestbedNodes.client(n)) {
-                engine.listContainersCmd().withShowAll(true).withLabelFilter(Map.of("mesh.node", name(n))).exec()
-                        .forEach(c -> engine.removeContainerCmd(c.getId()).withForce(true).exec());
-                engine.listVolumesCmd().withFilter("label", List.of("mesh.node=" + name(n))).exec().getVolumes()
-                        .forEach(v -> engine.removeVolumeCmd(v.getName()).exec());
-                engine.listNetworksCmd().exec().stream()
-                        .filter(x -> x.getLabels() != null && name(n).equals(x.getLabels().get("mesh.node")))
-                        .forEach(x -> engine.removeNetworkCmd(x.getId()).exec());
-            }
-        }
     }
 }

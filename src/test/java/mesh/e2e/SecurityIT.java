@@ -185,7 +185,7 @@ class SecurityIT {
     void everyEndpointRefusesNoTokenAWrongOneAndARevokedOneAndNothingChanges() throws Exception {
         String before = StoreSnapshot.of(store);
         Map<String, String> containers = containers();
-        List<String[]> endpoints = ControllerEndpoints.all();
+        List<String[]> endpoints = ApiEndpoints.controller();
         assertTrue(endpoints.size() >= 19, "the controller's endpoints as found: " + endpoints.size());
         List<Executable> checks = new ArrayList<>();
         for (String[] e : endpoints) {

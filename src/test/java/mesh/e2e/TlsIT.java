@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.dockerjava.api.DockerClient;
 import java.io.IOException;
 import java.net.URI;
@@ -21,12 +20,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.UUID;
-import java.util.stream.Stream;
 import javax.net.ssl.SSLContext;
 import mesh.controller.StoreSnapshot;
 import mesh.testbed.PackagedMesh;
@@ -34,7 +30,6 @@ import mesh.testbed.TestbedNodes;
 import mesh.trust.MeshCa;
 import mesh.trust.TlsContexts;
 import mesh.trust.TlsDir;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -42,7 +37,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.function.Executable;
-import org.postgresql.ds.PGSimpleDataSource;
 
 /**
  * TlsIT is the TLS half of trust (docs/trust.md) on real parts: a controller process serving HTTPS
@@ -58,71 +52,31 @@ import org.postgresql.ds.PGSimpleDataSource;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class TlsIT {
+class TlsIT extends TlsMesh {
 
-    static final ObjectMapper JSON = new ObjectMapper();
-    static final String LOOP = "trap 'exit 0' TERM; while :; do sleep 1; done";
     /** The module taken over TLS (test 3). */
     static final String TAKEN = "tlstake";
 
-    final String admin = UUID.randomUUID().toString().replace("-", "");
-    final String database = "mesh_tls_" + UUID.randomUUID().toString().substring(0, 8);
-    final String logPrefix = "tls-" + UUID.randomUUID().toString().substring(0, 8);
-    final Map<String, MeshProcess> agents = new LinkedHashMap<>();
-    final Map<String, Path> states = new HashMap<>();
-    List<TestbedNodes.Node> nodes;
-    MeshProcess controller;
-    Path dir;
-    TlsDir tls;
     TlsDir foreign;
-    MeshCa ca;
-    String controllerUrl;
-    int port;
-    PGSimpleDataSource store;
 
-    static String name(TestbedNodes.Node n) {
-        return "tls" + n.name();
+    TlsIT() {
+        super("tls", 7701);
     }
 
     @BeforeAll
-    void raise() throws Exception {
-        nodes = TestbedNodes.up(2);
-        wipe();
-        dir = Files.createTempDirectory("mesh-tls-it");
+    void raiseMesh() throws Exception {
+        // the first agent's certificate is issued as of 350 days ago, so it expires in 15: mesh status warns of it
         Instant now = Instant.now();
-        tls = new TlsDir(dir.resolve("mesh"));
-        ca = tls.ensureCa("tls-it", now);
-        tls.ensureIssued(ca, "controller", MeshCa.Role.CONTROLLER, MeshCa.CONTROLLER, List.of("127.0.0.1", "localhost"), now);
+        raise(2, false, n -> n == nodes.get(0) ? now.minus(Duration.ofDays(350)) : now);
         foreign = new TlsDir(dir.resolve("foreign"));
         MeshCa other = foreign.ensureCa("elsewhere", now);
         foreign.ensureIssued(other, "controller", MeshCa.Role.CONTROLLER, MeshCa.CONTROLLER, List.of("127.0.0.1"), now);
         for (TestbedNodes.Node n : nodes) {
-            // the first agent's certificate is issued as of 350 days ago, so it expires in 15: mesh status warns of it
-            tls.ensureIssued(ca, name(n), MeshCa.Role.AGENT, name(n), List.of(name(n), n.address()),
-                    n == nodes.get(0) ? now.minus(Duration.ofDays(350)) : now);
             foreign.ensureIssued(other, name(n), MeshCa.Role.AGENT, name(n), List.of(name(n), n.address()), now);
+            assertEquals("https://" + n.address() + ":7701", added.get(name(n)).get("agent").asText(), "the default agent URL is HTTPS");
         }
-        try (var c = java.sql.DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/postgres", "mesh", "mesh")) {
-            c.createStatement().execute("create database " + database);
-        }
-        String url = "jdbc:postgresql://127.0.0.1:5432/" + database;
-        store = new PGSimpleDataSource();
-        store.setURL(url);
-        store.setUser("mesh");
-        store.setPassword("mesh");
-        port = PackagedMesh.freePort();
-        controllerUrl = "https://127.0.0.1:" + port;
-        Map<String, String> env = new HashMap<>(Map.of("MESH_STORE_URL", url, "MESH_STORE_USER", "mesh",
-                "MESH_STORE_PASSWORD", "mesh", "MESH_CONTROLLER_TOKEN", admin, "MESH_CONTROLLER_LISTEN", "127.0.0.1:" + port));
-        env.putAll(tls.serveEnv("controller"));
-        controller = MeshProcess.serve(logPrefix + "-controller", null, env, "controller", "serve");
-        PackagedMesh.await("the controller answers over HTTPS", Duration.ofSeconds(60), () -> cli("node", "list").exit() == 0);
         Path catalogue = Files.createDirectories(dir.resolve("catalogue"));
         for (TestbedNodes.Node n : nodes) {
-            JsonNode added = JSON.readTree(ok("node", "add", name(n), "--address", n.address(), "-o", "json"));
-            assertEquals("https://" + n.address() + ":7701", added.get("agent").asText(), "the default agent URL is HTTPS");
-            states.put(name(n), Files.createTempDirectory("mesh-tls-state"));
-            startAgent(n, tls);
             Files.writeString(catalogue.resolve("tlsweb" + n.name() + ".yaml"), "module: tlsweb" + n.name() + "\ncomponents:\n"
                     + "  tlsweb" + n.name() + ".server:\n    image: mesh-test/busybox:1\n    args: [sh, -c, \"" + LOOP + "\"]\n"
                     + "    stop-timeout: 3s\n");
@@ -130,34 +84,6 @@ class TlsIT {
         ok("catalogue", "add", catalogue.toString());
         for (TestbedNodes.Node n : nodes) {
             ok("assign", name(n), "tlsweb" + n.name());
-        }
-    }
-
-    /** An agent with its certificate and no MESH_HOST_TOKEN at all: it takes calls on the controller's certificate alone. */
-    void startAgent(TestbedNodes.Node n, TlsDir files) throws IOException {
-        Map<String, String> env = new HashMap<>(Map.of("MESH_HOST_NODE", name(n), "MESH_HOST_LISTEN", n.address() + ":7701", "MESH_HOST_ENGINE", n.dockerHost(),
-                "MESH_HOST_STATE_DIR", states.get(name(n)).toString(), "MESH_HOST_INTERVAL", "60s",
-                "MESH_TLS_CERT", files.cert(name(n)).toString(), "MESH_TLS_KEY", files.key(name(n)).toString(),
-                "MESH_TLS_CA", files.caCert().toString()));
-        agents.put(name(n), MeshProcess.serve(logPrefix + "-agent-" + n.name(), n.name(), env, "host", "serve"));
-    }
-
-    @AfterAll
-    void tearDown() throws Exception {
-        for (MeshProcess a : agents.values()) {
-            a.close();
-        }
-        if (controller != null) {
-            controller.close();
-        }
-        if (nodes != null) {
-            wipe();
-        }
-        try (var c = java.sql.DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/postgres", "mesh", "mesh")) {
-            c.createStatement().execute("drop database if exists " + database + " with (force)");
-        }
-        for (Path p : Stream.concat(Stream.ofNullable(dir), states.values().stream()).toList()) {
-            PackagedMesh.deleteTree(p);
         }
     }
 
@@ -203,7 +129,7 @@ class TlsIT {
 
         // every controller endpoint over plain HTTP: no answer at all (nothing is served in clear)
         HttpClient plain = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-        for (String[] e : ControllerEndpoints.all()) {
+        for (String[] e : ApiEndpoints.controller()) {
             String path = e[1].replace("{name}", "x").replace("{node}", "x").replace("{module}", "x");
             checks.add(() -> noAnswer(plain, e[0], "http://127.0.0.1:" + port + path, "Bearer " + admin));
         }
@@ -216,7 +142,7 @@ class TlsIT {
         HttpClient foreignCert = HttpClient.newBuilder().sslContext(otherCa).connectTimeout(Duration.ofSeconds(5)).build();
         HttpClient wrongName = HttpClient.newBuilder().sslContext(notController).connectTimeout(Duration.ofSeconds(5)).build();
         // every endpoint of the agent, from its resource classes; GET /v1/status is no longer exempt
-        List<String[]> agentEndpoints = ControllerEndpoints.agent();
+        List<String[]> agentEndpoints = ApiEndpoints.agent();
         assertTrue(agentEndpoints.size() >= 15 && agentEndpoints.stream().anyMatch(e -> e[1].equals("/v1/status")),
                 "the agent's endpoints as found: " + agentEndpoints.size());
         // a bearer token opens nothing over HTTPS: no certificate with one is still no certificate
@@ -349,20 +275,6 @@ class TlsIT {
 
     // ---- helpers
 
-    Map<String, String> cliEnv() {
-        return Map.of("MESH_CONTROLLER", controllerUrl, "MESH_TOKEN", admin, "MESH_CA", tls.caCert().toString());
-    }
-
-    PackagedMesh.Result cli(String... args) {
-        return PackagedMesh.run(cliEnv(), args);
-    }
-
-    String ok(String... args) {
-        PackagedMesh.Result r = cli(args);
-        assertEquals(0, r.exit(), r::toString);
-        return r.out();
-    }
-
     void refusedVerb(Map<String, String> change, String message) {
         Map<String, String> env = new HashMap<>(cliEnv());
         env.putAll(change);
@@ -413,21 +325,8 @@ class TlsIT {
         return ids;
     }
 
-    void wipe() throws IOException {
-        for (TestbedNodes.Node n : nodes) {
-            try (DockerClient engine = TestbedNodes.client(n)) {
-                engine.listContainersCmd().withShowAll(true).withLabelFilter(Map.of("mesh.node", name(n))).exec()
-                        .forEach(c -> engine.removeContainerCmd(c.getId()).withForce(true).exec());
-                engine.listVolumesCmd().withFilter("label", List.of("mesh.node=" + name(n))).exec().getVolumes()
-                        .forEach(v -> engine.removeVolumeCmd(v.getName()).exec());
-                var volumes = engine.listVolumesCmd().exec().getVolumes();   // a take's copy and old copy
-                if (volumes != null) {
-                    volumes.stream().filter(v -> v.getName().startsWith(TAKEN + "_")).forEach(v -> engine.removeVolumeCmd(v.getName()).exec());
-                }
-                engine.listNetworksCmd().exec().stream()
-                        .filter(x -> x.getLabels() != null && name(n).equals(x.getLabels().get("mesh.node")))
-                        .forEach(x -> engine.removeNetworkCmd(x.getId()).exec());
-            }
-        }
+    @Override
+    String unlabelledVolumes() {
+        return TAKEN + "_";   // a take's copy and old copy
     }
 }

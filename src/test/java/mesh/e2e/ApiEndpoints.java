@@ -15,21 +15,21 @@ import java.util.stream.Stream;
 import mesh.testbed.PackagedMesh;
 
 /**
- * ControllerEndpoints are every call of the controller's API, read from its resource classes (each
+ * ApiEndpoints are every call of the controller's API ({@link #controller}), read from its resource classes (each
  * class of mesh.controller with a {@code @Path} under {@code /v1/mesh}), so a test that must cover
  * every endpoint covers one added later without being told; {@link #agent} the same of the host
  * agent's API (mesh.host and mesh.host.edge, under {@code /v1}).
  */
-final class ControllerEndpoints {
+final class ApiEndpoints {
 
     private static final Map<Class<? extends java.lang.annotation.Annotation>, String> METHODS =
             Map.of(GET.class, "GET", POST.class, "POST", PUT.class, "PUT", DELETE.class, "DELETE");
 
-    private ControllerEndpoints() {
+    private ApiEndpoints() {
     }
 
     /** Each endpoint as {method, path template}. */
-    static List<String[]> all() throws IOException, ClassNotFoundException {
+    static List<String[]> controller() throws IOException, ClassNotFoundException {
         return of("mesh.controller", "/v1/mesh");
     }
 
