@@ -39,11 +39,6 @@ public class ServedCertificate {
     @Inject
     Event<CertificateUpdatedEvent> updated;
 
-    /** The certificate this server serves now, read from its file. */
-    public X509Certificate current() {
-        return Pem.certificate(Path.of(System.getProperty(ServerTrust.CERT)));
-    }
-
     /** Writes {@code certificate} (issued by the mesh CA) and its key in place of the served pair, and serves it. */
     public synchronized void replace(X509Certificate certificate, PrivateKey key) throws IOException {
         X509Certificate ca = ServerTrust.ca();
@@ -64,7 +59,7 @@ public class ServedCertificate {
      * the seat), the same subject and names as the one it serves, issued by {@code ca}; then served.
      */
     public X509Certificate reissueOwn(MeshCa ca, java.time.Instant now) throws IOException {
-        X509Certificate had = current();
+        X509Certificate had = ServerTrust.certificate();
         MeshCa.Issued issued = ca.issue(MeshCa.Role.CONTROLLER, TlsContexts.commonName(had), names(had), now);
         replace(issued.certificate(), issued.key());
         return issued.certificate();

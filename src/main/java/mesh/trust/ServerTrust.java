@@ -67,9 +67,14 @@ public final class ServerTrust {
         return key == null ? java.util.Optional.empty() : java.util.Optional.of(new MeshCa(ca(), Pem.key(Path.of(key))));
     }
 
+    /** The certificate this server serves, read now from its file (a rotation replaces it, {@link ServedCertificate}). */
+    public static X509Certificate certificate() {
+        return Pem.certificate(Path.of(System.getProperty(CERT)));
+    }
+
     /** A client context: this server's certificate and key, trusting only the mesh CA. Read from the files now. */
     public static SSLContext clientContext() {
-        X509Certificate own = Pem.certificate(Path.of(System.getProperty(CERT)));
+        X509Certificate own = certificate();
         // said once per client built (at the first call, after each rotation): which certificate the agents see
         org.jboss.logging.Logger.getLogger("mesh.trust").infof("calls to the agents present the certificate serial %s",
                 own.getSerialNumber().toString(16));
