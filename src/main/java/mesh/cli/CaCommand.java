@@ -46,7 +46,7 @@ public class CaCommand {
             for (RotateReport.Party p : report.parties()) {
                 if (p.outcome().equals("reissued")) {
                     output.line(spec, p.party() + ": reissued, valid until " + p.notAfter() + " (serial " + p.serial() + ")");
-                } else if (p.why().startsWith("not asked")) {
+                } else if (mesh.plan.CertRotation.notAsked(p.why())) {
                     output.line(spec, p.party() + ": left as it is, " + p.why());
                 } else {
                     output.error(spec, p.party() + ": left with its old certificate: " + p.why());

@@ -96,7 +96,7 @@ public class MeshRotation {
             }
         }
         record(parties);
-        boolean complete = parties.stream().allMatch(p -> p.outcome().equals("reissued") || p.why().startsWith("not asked"));
+        boolean complete = parties.stream().noneMatch(p -> CertRotation.failed(p.outcome().equals("reissued"), p.why()));
         return new RotateReport(parties, complete);
     }
 
@@ -133,7 +133,7 @@ public class MeshRotation {
     private void record(List<RotateReport.Party> parties) {
         List<String> reissued = parties.stream().filter(p -> p.outcome().equals("reissued")).map(RotateReport.Party::party).toList();
         Map<String, String> left = new LinkedHashMap<>();
-        parties.stream().filter(p -> !p.outcome().equals("reissued") && !p.why().startsWith("not asked"))
+        parties.stream().filter(p -> CertRotation.failed(p.outcome().equals("reissued"), p.why()))
                 .forEach(p -> left.put(p.party(), p.why()));
         if (reissued.isEmpty() && left.isEmpty()) {
             return;

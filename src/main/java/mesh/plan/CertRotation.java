@@ -81,7 +81,20 @@ public final class CertRotation {
 
     /** Whether a party left for this reason is a failure of the rotation (an operator's choice, {@code --node}, is not). */
     public static boolean failed(Decision left) {
-        return !left.reissue() && !left.why().startsWith("not asked");
+        return failed(left.reissue(), left.why());
+    }
+
+    /**
+     * The same of a party as a rotation's answer names it (reissued, or left and why), so the controller's
+     * report, its audit words and the CLI's exit status judge by this one rule.
+     */
+    public static boolean failed(boolean reissued, String why) {
+        return !reissued && !notAsked(why);
+    }
+
+    /** Whether a party was left because the operator did not ask for it ({@code --node}). */
+    public static boolean notAsked(String why) {
+        return why != null && why.startsWith("not asked");
     }
 
     /**
