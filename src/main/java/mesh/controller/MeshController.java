@@ -2,11 +2,9 @@ package mesh.controller;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,11 +34,6 @@ import mesh.wire.NodeView;
  */
 @ApplicationScoped
 public class MeshController {
-
-    /** Tokens holds the random source apart, so that loading this bean (every verb does) loads no security provider. */
-    private static final class Tokens {
-        static final SecureRandom RANDOM = new SecureRandom();
-    }
 
     @Inject
     MeshStore store;
@@ -89,7 +82,7 @@ public class MeshController {
             throw new InvalidInput(problems);
         }
         String url = agent == null || agent.isBlank() ? NodeInput.defaultAgent(address) : agent;
-        String token = joinToken ? HexFormat.of().formatHex(randomBytes()) : null;
+        String token = joinToken ? OperatorTokens.newToken() : null;
         return store.inTransaction(c -> {
             if (store.node(c, name).isPresent()) {
                 throw new Conflict("node " + name + " already exists");
@@ -138,7 +131,7 @@ public class MeshController {
      * works. The running agent is not concerned: it answers to the controller's certificate.
      */
     public NodeToken rotateToken(String name) {
-        String token = HexFormat.of().formatHex(randomBytes());
+        String token = OperatorTokens.newToken();
         return store.inTransaction(c -> {
             Node node = existingNode(c, name);
             java.time.Instant made = store.setJoinToken(c, name, OperatorTokens.hash(token));
@@ -160,12 +153,6 @@ public class MeshController {
                 throw new Conflict("agent " + agent + " is already node " + other.name() + "'s");
             }
         }
-    }
-
-    private static byte[] randomBytes() {
-        byte[] bytes = new byte[32];   // as operator tokens: a plain SHA-256 of it cannot be reversed
-        Tokens.RANDOM.nextBytes(bytes);
-        return bytes;
     }
 
     public List<NodeView> nodes() {

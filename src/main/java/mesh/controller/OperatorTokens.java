@@ -63,6 +63,16 @@ public class OperatorTokens {
      * install makes it, 24), so a plain hash cannot be reversed or guessed and needs no salt or
      * slow password hash; a slow one would only slow down every request.
      */
+    /**
+     * A new secret token: 32 random bytes as 64 hex digits, so its plain {@link #hash} cannot be
+     * reversed. Operator tokens and nodes' join tokens are both made here.
+     */
+    static String newToken() {
+        byte[] random = new byte[32];
+        Random.SOURCE.nextBytes(random);
+        return HexFormat.of().formatHex(random);
+    }
+
     static byte[] hash(String token) {
         try {
             return MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8));
@@ -123,9 +133,7 @@ public class OperatorTokens {
             throw new InvalidInput(List.of("token name: lower-case letters, digits and '-', at most 63, not '"
                     + AuditTrail.CONTROLLER + "'; got '" + name + "'"));
         }
-        byte[] random = new byte[32];
-        Random.SOURCE.nextBytes(random);
-        String token = HexFormat.of().formatHex(random);
+        String token = newToken();
         return store.inTransaction(c -> {
             TrustStore.TokenRow existing = trust.token(c, name).orElse(null);
             if (existing != null) {
