@@ -69,7 +69,7 @@ public class InstallCommand implements Callable<Integer> {
     Path configDir = Path.of("/etc/mesh");
 
     @Option(names = "--engine", paramLabel = "URL", description = "the Docker engine (default unix:///var/run/docker.sock)")
-    String engine = "unix:///var/run/docker.sock";
+    String engine = mesh.host.HostSettings.DEFAULT_ENGINE;
 
     @Option(names = "--store-image", paramLabel = "IMAGE", description = "the store's image (default the official postgres:15, pinned)")
     String storeImage = InstallOptions.DEFAULT_STORE_IMAGE;

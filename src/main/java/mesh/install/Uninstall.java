@@ -51,7 +51,7 @@ public final class Uninstall {
         new TempController(stateDir).stop();
         stopProcesses(removed);
         String node = settings.get("MESH_HOST_NODE");
-        String engineUrl = settings.getOrDefault("MESH_HOST_ENGINE", "unix:///var/run/docker.sock");
+        String engineUrl = settings.getOrDefault("MESH_HOST_ENGINE", mesh.host.HostSettings.DEFAULT_ENGINE);
         if (node != null) {
             try (DockerEngine engine = new DockerEngine(engineUrl)) {
                 for (ObservedContainer c : engine.list(node)) {
