@@ -27,7 +27,7 @@ final class MeshProcess implements AutoCloseable {
     static MeshProcess serve(String name, String netns, Map<String, String> env, String... args) throws IOException {
         Files.createDirectories(LOGS);
         Path log = LOGS.resolve(name + ".log");
-        ProcessBuilder pb = new ProcessBuilder(PackagedMesh.command(PackagedMesh.app(), netns, List.of(args)))
+        ProcessBuilder pb = new ProcessBuilder(mesh.testbed.Launcher.shared().command(netns, List.of(args)))
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         pb.environment().keySet().removeIf(k -> k.startsWith("MESH_"));
         pb.environment().putAll(env);

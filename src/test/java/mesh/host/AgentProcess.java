@@ -18,7 +18,8 @@ import mesh.testbed.PackagedMesh;
 /**
  * AgentProcess is one real host agent, the packaged {@code mesh host serve}, run as a separate OS
  * process so a test can SIGKILL it and start it again on the same state dir. It runs from a private
- * copy of the packaged app ({@link PackagedMesh#copyApp}), taken once per test class.
+ * copy of the packaged app ({@link PackagedMesh#copyApp}), taken once per test class, through the launcher
+ * {@code mesh install} writes ({@link mesh.testbed.Launcher}: the installed serve flags, a 64 MB heap).
  * Each launch writes its stdout and stderr to its own log file, kept for the post-mortem.
  */
 final class AgentProcess implements AutoCloseable {
@@ -84,7 +85,7 @@ final class AgentProcess implements AutoCloseable {
             throw new IllegalStateException("the agent is already running, pid " + process.pid());
         }
         Files.createDirectories(log.getParent());
-        ProcessBuilder pb = new ProcessBuilder(PackagedMesh.command(app, netns, List.of("host", "serve")))
+        ProcessBuilder pb = new ProcessBuilder(mesh.testbed.Launcher.installed(app).command(netns, List.of("host", "serve")))
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile());
         pb.environment().keySet().removeIf(k -> k.startsWith("MESH_"));

@@ -31,7 +31,7 @@ class ProcessBackoffIT {
     void aProcessThatExitsOneIsRestartedWithBackoffAndItsExitAndOutputAreShown() throws Exception {
         TestbedNodes.Node n1 = TestbedNodes.up(1).get(0);
         try (ProcessBed bed = new ProcessBed("process-backoff", n1);
-             TestController controller = new TestController(PackagedMesh.app(), bed.runDir.resolve("controller.log"))) {
+             TestController controller = new TestController(bed.runDir.resolve("controller.log"))) {
             bed.startAgent();
             ok(controller.run("node", "add", bed.node, "--address", n1.address(), "--agent", bed.agent.url()));
             ok(controller.run("catalogue", "add", manifest(bed, "mesh-registry", """

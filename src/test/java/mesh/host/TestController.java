@@ -27,7 +27,7 @@ final class TestController implements AutoCloseable {
     final Map<String, String> env;
     private final Process process;
 
-    TestController(Path app, Path log) throws IOException, SQLException, InterruptedException {
+    TestController(Path log) throws IOException, SQLException, InterruptedException {
         try (Connection c = DriverManager.getConnection(POSTGRES + "postgres", "mesh", "mesh")) {
             c.createStatement().execute("create database " + database);
         }
@@ -35,7 +35,7 @@ final class TestController implements AutoCloseable {
         String token = UUID.randomUUID().toString().replace("-", "");
         env = Map.of("MESH_CONTROLLER", "http://127.0.0.1:" + port, "MESH_TOKEN", token);
         Files.createDirectories(log.getParent());
-        ProcessBuilder pb = new ProcessBuilder(PackagedMesh.command(app, null, List.of("controller", "serve")))
+        ProcessBuilder pb = new ProcessBuilder(mesh.testbed.Launcher.shared().command(null, List.of("controller", "serve")))
                 .redirectErrorStream(true).redirectOutput(log.toFile());
         pb.environment().keySet().removeIf(k -> k.startsWith("MESH_"));
         pb.environment().putAll(Map.of("MESH_STORE_URL", POSTGRES + database, "MESH_STORE_USER", "mesh",

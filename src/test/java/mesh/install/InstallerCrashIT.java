@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import mesh.testbed.PackagedMesh;
+import mesh.testbed.InstalledNode;
 import mesh.testbed.TestbedNodes;
 import org.junit.jupiter.api.Test;
 
@@ -27,7 +28,7 @@ class InstallerCrashIT {
     @Test
     void anInstallKilledDuringEachStepAndRerunEndsInTheSameMesh() throws Exception {
         TestbedNodes.Node n1 = TestbedNodes.up(1).get(0);
-        try (InstallTarget target = new InstallTarget(n1, Files.createTempDirectory("mesh-installer-crash-it"))) {
+        try (InstalledNode target = new InstalledNode(n1, Files.createTempDirectory("mesh-installer-crash-it"))) {
             // an install never killed first: the state every killed and rerun one must end in
             PackagedMesh.Result whole = target.mesh(target.seatArgs());
             assertEquals(0, whole.exit(), whole.toString());
@@ -74,7 +75,7 @@ class InstallerCrashIT {
     }
 
     /** Runs the install and SIGKILLs it 0.3 s into {@code step}; false if the step was never reached. */
-    private static boolean killDuring(InstallTarget target, String step) throws Exception {
+    private static boolean killDuring(InstalledNode target, String step) throws Exception {
         File err = File.createTempFile("mesh-install", ".err");
         ProcessBuilder b = new ProcessBuilder(PackagedMesh.command(target.app, target.node.name(), target.seatArgs()))
                 .redirectError(err).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));

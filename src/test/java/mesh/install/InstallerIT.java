@@ -11,6 +11,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import mesh.model.DeclarationJson;
 import mesh.testbed.PackagedMesh;
+import mesh.testbed.InstalledNode;
 import mesh.testbed.TestbedNodes;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -27,21 +28,21 @@ import org.junit.jupiter.api.TestMethodOrder;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class InstallerIT {
 
-    static InstallTarget target;
+    static InstalledNode target;
     /** The nodes that joined with the printed command (n2, n3), left running until the end. */
-    static final List<InstallTarget> joined = new java.util.ArrayList<>();
+    static final List<InstalledNode> joined = new java.util.ArrayList<>();
     /** The mesh as it was before the seat's uninstall, which a reinstall over the kept data must bring back. */
     static MeshState beforeUninstall;
 
     @BeforeAll
     static void node() throws Exception {
         TestbedNodes.Node n1 = TestbedNodes.up(1).get(0);
-        target = new InstallTarget(n1, Files.createTempDirectory("mesh-installer-it"));
+        target = new InstalledNode(n1, Files.createTempDirectory("mesh-installer-it"));
     }
 
     @AfterAll
     static void cleanUp() throws Exception {
-        for (InstallTarget t : joined) {
+        for (InstalledNode t : joined) {
             t.close();
         }
         if (target != null) {
@@ -177,7 +178,7 @@ class InstallerIT {
     void twoMoreNodesJoinWithThePrintedCommandAndOneRunsAnAssignedModule() throws Exception {
         List<TestbedNodes.Node> nodes = TestbedNodes.up(3);
         for (TestbedNodes.Node n : nodes.subList(1, 3)) {
-            InstallTarget other = new InstallTarget(n, Files.createTempDirectory("mesh-installer-it-" + n.name()));
+            InstalledNode other = new InstalledNode(n, Files.createTempDirectory("mesh-installer-it-" + n.name()));
             joined.add(other);
             PackagedMesh.Result added = target.mesh(List.of("node", "add", n.name(), "--address", n.address()));
             assertEquals(0, added.exit(), added.toString());

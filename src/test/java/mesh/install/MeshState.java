@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 import mesh.model.DeclarationJson;
+import mesh.testbed.InstalledNode;
 import mesh.testbed.TestbedNodes;
 
 /**
@@ -35,7 +36,7 @@ record MeshState(List<String> nodes, List<String> catalogue, List<String> roster
     /** The secrets.env keys whose values are generated per install (see {@code InstallJournal}). */
     static final List<String> GENERATED = List.of("MESH_CONTROLLER_TOKEN", "MESH_STORE_PASSWORD", "EPOCH");
 
-    static MeshState of(InstallTarget target) throws Exception {
+    static MeshState of(InstalledNode target) throws Exception {
         Map<String, String> secrets = secrets(target.state().resolve("install/secrets.env"));
         Map<String, String> config = envFile(target.home().resolve(".config/mesh/config"));
         String url = config.get("MESH_CONTROLLER");
@@ -59,7 +60,7 @@ record MeshState(List<String> nodes, List<String> catalogue, List<String> roster
                 processes(target, secrets));
     }
 
-    private static List<String> containers(InstallTarget target, Map<String, String> secrets) throws IOException {
+    private static List<String> containers(InstalledNode target, Map<String, String> secrets) throws IOException {
         List<String> all = new ArrayList<>();
         try (DockerClient docker = TestbedNodes.client(target.node)) {
             for (Container c : docker.listContainersCmd().withShowAll(true)
@@ -88,7 +89,7 @@ record MeshState(List<String> nodes, List<String> catalogue, List<String> roster
         return sorted(ports);
     }
 
-    private static List<String> processes(InstallTarget target, Map<String, String> secrets) throws IOException {
+    private static List<String> processes(InstalledNode target, Map<String, String> secrets) throws IOException {
         List<String> all = new ArrayList<>();
         Path dir = target.state().resolve("host/processes");
         if (!Files.isDirectory(dir)) {

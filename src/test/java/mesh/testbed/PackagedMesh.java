@@ -74,13 +74,20 @@ public final class PackagedMesh {
         return copy;
     }
 
-    /** The command line that runs {@code mesh args...} from {@code app}; inside {@code netns} unless it is null. */
+    /**
+     * The command line that runs the verb {@code mesh args...} from {@code app}; inside {@code netns} unless it is
+     * null. Not for the serve verbs: a server runs as installed, through {@link Launcher}.
+     */
     public static List<String> command(Path app, String netns, List<String> args) {
+        if (mesh.cli.ServeMode.forArgs(args.toArray(String[]::new)) != mesh.cli.ServeMode.NONE) {
+            throw new AssertionError("mesh " + String.join(" ", args) + " is a server: start it through mesh.testbed.Launcher, "
+                    + "with the flags mesh install gives it, not with java -jar");
+        }
         List<String> command = new ArrayList<>();
         if (netns != null) {
             command.addAll(List.of("nsenter", "--net=/run/netns/" + netns));
         }
-        // C1 only: a short verb or a test agent starts faster and the tests measure no throughput
+        // C1 only: a short verb starts faster
         command.addAll(List.of(JAVA, "-XX:TieredStopAtLevel=1", "-jar", app.resolve("quarkus-run.jar").toString()));
         command.addAll(args);
         return command;

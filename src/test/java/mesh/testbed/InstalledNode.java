@@ -1,4 +1,4 @@
-package mesh.install;
+package mesh.testbed;
 
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.model.Container;
@@ -10,52 +10,58 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import mesh.testbed.PackagedMesh;
-import mesh.testbed.TestbedNodes;
 
 /**
- * InstallTarget is one simulated node a test installs mesh on, with everything the install writes
+ * InstalledNode is one simulated node a test installs mesh on, with everything the install writes
  * kept under one temporary folder (state dir, config dir, the operator's HOME), so that a test can
  * run the packaged {@code mesh install} inside the node's namespace and leave nothing behind.
+ * {@link InstalledMesh} raises a whole mesh of them; InstallerIT installs them one by one.
  */
-final class InstallTarget implements AutoCloseable {
+public final class InstalledNode implements AutoCloseable {
 
-    final TestbedNodes.Node node;
-    final Path root;
-    final Path app;
+    public final TestbedNodes.Node node;
+    /** The node's name in the mesh: the test-bed node's own, unless a test names it otherwise. */
+    public final String name;
+    public final Path root;
+    public final Path app;
 
-    InstallTarget(TestbedNodes.Node node, Path root) throws IOException {
+    public InstalledNode(TestbedNodes.Node node, Path root) throws IOException {
+        this(node, node.name(), root);
+    }
+
+    public InstalledNode(TestbedNodes.Node node, String name, Path root) throws IOException {
         this.node = node;
+        this.name = name;
         this.root = root;
         Files.createDirectories(home());
         this.app = PackagedMesh.copyApp(root);
     }
 
-    Path state() {
+    public Path state() {
         return root.resolve("state");
     }
 
-    Path config() {
+    public Path config() {
         return root.resolve("etc");
     }
 
-    Path home() {
+    public Path home() {
         return root.resolve("home");
     }
 
     /** The flags every seat install in the tests gives: this node, its engine, the test images, the folders. */
-    List<String> seatArgs() {
-        return new ArrayList<>(List.of("install", "--node", node.name(), "--address", node.address(), "--engine", node.dockerHost(),
+    public List<String> seatArgs() {
+        return new ArrayList<>(List.of("install", "--node", name, "--address", node.address(), "--engine", node.dockerHost(),
                 "--state-dir", state().toString(), "--config-dir", config().toString(),
                 "--store-image", "mesh-test/postgres:15", "--registry-image", "mesh-test/registry:2"));
     }
 
     /** Runs the packaged mesh inside the node's namespace with HOME pointed at the test's home; at most 5 minutes. */
-    PackagedMesh.Result mesh(List<String> args) throws IOException, InterruptedException {
+    public PackagedMesh.Result mesh(List<String> args) throws IOException, InterruptedException {
         return mesh(args, Map.of());
     }
 
-    PackagedMesh.Result mesh(List<String> args, Map<String, String> env) throws IOException, InterruptedException {
+    public PackagedMesh.Result mesh(List<String> args, Map<String, String> env) throws IOException, InterruptedException {
         File out = File.createTempFile("mesh-install", ".out");
         File err = File.createTempFile("mesh-install", ".err");
         try {
@@ -77,7 +83,7 @@ final class InstallTarget implements AutoCloseable {
     }
 
     /** Every process whose command line names this test's folder: the agent, the controllers, their shims. */
-    List<ProcessHandle> processes() {
+    public List<ProcessHandle> processes() {
         String mark = root.toString();
         return ProcessHandle.allProcesses().filter(h -> h.info().commandLine().map(c -> c.contains(mark)).orElse(false)).toList();
     }
@@ -89,7 +95,7 @@ final class InstallTarget implements AutoCloseable {
         }
         try (DockerClient docker = TestbedNodes.client(node)) {
             List<Container> mine = docker.listContainersCmd().withShowAll(true)
-                    .withLabelFilter(Map.of("mesh.node", node.name())).exec();
+                    .withLabelFilter(Map.of("mesh.node", name)).exec();
             for (Container c : mine) {
                 docker.removeContainerCmd(c.getId()).withForce(true).exec();
             }

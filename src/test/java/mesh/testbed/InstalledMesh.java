@@ -1,0 +1,332 @@
+package mesh.testbed;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.github.dockerjava.api.DockerClient;
+import java.io.File;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import mesh.cli.ConfigFile;
+import mesh.trust.TlsDir;
+
+/**
+ * InstalledMesh is a mesh raised the way operators raise one, for the end-to-end tests: the packaged
+ * {@code mesh install} on the first test-bed node (the seat: its agent, store, registry and the
+ * controller as the agent's process), then {@code mesh node add} and the printed
+ * {@code mesh install --join} line on each other node, all over HTTPS with the mesh's CA, every server
+ * started by the launcher install writes ({@link Launcher}: the serve flags, a 64 MB agent heap). The
+ * tests then speak to it as an operator does: the packaged CLI with the config file install wrote.
+ *
+ * <p>It also gives a test what an operator's shell would: each node's engine, the agents' and the
+ * controller's pids, SIGKILL and a restart of an agent with the same launcher line install used, and
+ * GETs of an agent's API with the controller's certificate. {@link #close} removes everything it
+ * made: processes (found by its folders in their command lines), the nodes' containers, volumes and
+ * networks, its folders. Its nodes are named n1..nN in the mesh and run on the test-bed nodes n1..nN of
+ * {@code scripts/testbed}; {@code -Dmesh.testbed.first=K} puts them on nK.. instead (a developer running
+ * two suites at once; the mesh's names stay n1..nN).
+ */
+public final class InstalledMesh implements AutoCloseable {
+
+    static final ObjectMapper JSON = new ObjectMapper();
+    private static final Duration AGENT_UP = Duration.ofSeconds(60);
+
+    private final Map<String, InstalledNode> nodes = new LinkedHashMap<>();
+    private final Map<String, DockerClient> engines = new HashMap<>();
+    private final Map<String, String> cli = new HashMap<>();
+    private HttpClient agentHttp;
+
+    private InstalledMesh() {
+    }
+
+    /** Raises a mesh of {@code count} nodes: the first is the seat, each other joins it. */
+    public static InstalledMesh raise(int count) throws Exception {
+        return raise(count, List.of());
+    }
+
+    /** As {@link #raise(int)}, the seat's {@code mesh install} given {@code seatFlags} too. */
+    public static InstalledMesh raise(int count, List<String> seatFlags) throws Exception {
+        int first = Integer.getInteger("mesh.testbed.first", 1);
+        List<TestbedNodes.Node> bed = TestbedNodes.up(first + count - 1).subList(first - 1, first - 1 + count);
+        InstalledMesh mesh = new InstalledMesh();
+        try {
+            for (int i = 0; i < count; i++) {
+                TestbedNodes.Node n = bed.get(i);
+                killLeftovers(n);
+                DockerClient engine = TestbedNodes.client(n);
+                String name = "n" + (i + 1);
+                mesh.engines.put(name, engine);
+                wipe(engine);
+                mesh.nodes.put(name, new InstalledNode(n, name, Files.createTempDirectory(marker(n))));
+            }
+            mesh.installSeat(seatFlags);
+            mesh.joinOthers();
+            return mesh;
+        } catch (Exception | AssertionError e) {
+            mesh.close();
+            throw e;
+        }
+    }
+
+    private static String marker(TestbedNodes.Node n) {
+        return "mesh-installed-" + n.name() + "-";
+    }
+
+    private void installSeat(List<String> seatFlags) throws Exception {
+        InstalledNode seat = seat();
+        List<String> args = new ArrayList<>(seat.seatArgs());
+        args.addAll(seatFlags);
+        PackagedMesh.Result install = seat.mesh(args);
+        if (install.exit() != 0) {
+            throw new AssertionError("mesh install on the seat failed\n" + install + "\nagent log:\n" + tail(agentLog(seat.name)));
+        }
+        Map<String, String> config = ConfigFile.read(seat.home().resolve(".config/mesh/config"));
+        for (String key : List.of("MESH_CONTROLLER", "MESH_TOKEN", "MESH_CA")) {
+            cli.put(key, config.get(key));
+        }
+    }
+
+    /** Each other node: {@code mesh node add}, then its printed join line run on it; the installs run side by side. */
+    private void joinOthers() throws Exception {
+        List<InstalledNode> others = new ArrayList<>(nodes.values()).subList(1, nodes.size());
+        ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, others.size()));
+        try {
+            List<Future<PackagedMesh.Result>> joins = new ArrayList<>();
+            for (InstalledNode n : others) {
+                String join = ok("node", "add", n.name, "--address", n.node.address()).lines()
+                        .map(String::strip).filter(l -> l.startsWith("mesh install --join ")).findFirst()
+                        .orElseThrow(() -> new AssertionError("mesh node add printed no join line"));
+                List<String> args = new ArrayList<>(List.of(join.substring("mesh ".length()).split(" ")));
+                args.addAll(List.of("--engine", n.node.dockerHost(), "--state-dir", n.state().toString(),
+                        "--config-dir", n.config().toString()));
+                joins.add(pool.submit(() -> n.mesh(args)));
+            }
+            for (int i = 0; i < others.size(); i++) {
+                PackagedMesh.Result done = joins.get(i).get(6, TimeUnit.MINUTES);
+                if (done.exit() != 0) {
+                    throw new AssertionError("mesh install --join on " + others.get(i).name + " failed\n" + done);
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    public InstalledNode seat() {
+        return nodes.values().iterator().next();
+    }
+
+    /** The nodes' names, the seat first. */
+    public List<String> names() {
+        return List.copyOf(nodes.keySet());
+    }
+
+    public InstalledNode node(String name) {
+        InstalledNode n = nodes.get(name);
+        if (n == null) {
+            throw new AssertionError("no node " + name + " in this mesh: " + names());
+        }
+        return n;
+    }
+
+    public TestbedNodes.Node testbed(String name) {
+        return node(name).node;
+    }
+
+    public DockerClient engine(String name) {
+        node(name);
+        return engines.get(name);
+    }
+
+    /** The CLI's environment an operator's config file gives: the controller's URL, the admin token, the mesh CA. */
+    public Map<String, String> cliEnv() {
+        return Map.copyOf(cli);
+    }
+
+    public PackagedMesh.Result mesh(String... args) {
+        return PackagedMesh.run(cli, args);
+    }
+
+    /** Runs a verb that must succeed; its stdout. */
+    public String ok(String... args) {
+        PackagedMesh.Result r = mesh(args);
+        if (r.exit() != 0) {
+            throw new AssertionError(r.toString());
+        }
+        return r.out();
+    }
+
+    /** Runs a verb with {@code -o json} that must succeed; its answer. */
+    public JsonNode json(String... args) throws IOException {
+        List<String> all = new ArrayList<>(List.of(args));
+        all.addAll(List.of("-o", "json"));
+        return JSON.readTree(ok(all.toArray(String[]::new)));
+    }
+
+    // ---- the agents
+
+    public Path agentLog(String name) {
+        return node(name).state().resolve("agent.log");
+    }
+
+    /** The pid of the node's agent as install (or {@link #startAgent}) recorded it. */
+    public long agentPid(String name) throws IOException {
+        return Long.parseLong(Files.readString(node(name).state().resolve("agent.pid")).strip());
+    }
+
+    /** SIGKILLs the node's agent, as a crash would, and waits until it is gone. Its processes and containers stay. */
+    public void killAgent(String name) throws Exception {
+        long pid = agentPid(name);
+        ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+        PackagedMesh.await("agent " + name + " (pid " + pid + ") is gone", Duration.ofSeconds(30),
+                () -> ProcessHandle.of(pid).map(h -> !h.isAlive()).orElse(true));
+    }
+
+    /**
+     * Starts the node's agent with the very line install starts it with where systemd does not run
+     * ({@code setsid <state>/app/bin/mesh host serve --config <config>/host.env}, output appended to
+     * {@code agent.log}, its pid in {@code agent.pid}), plus {@code env} (a test hook such as
+     * MESH_HOST_TAKE_TEST_HOLD, or MESH_HOST_INTERVAL); waits until it answers over HTTPS.
+     */
+    public void startAgent(String name, Map<String, String> env) throws Exception {
+        InstalledNode n = node(name);
+        List<String> command = new ArrayList<>(List.of("setsid"));
+        command.addAll(Launcher.of(n.state().resolve("app")).command(n.node.name(),
+                List.of("host", "serve", "--config", n.config().resolve("host.env").toString())));
+        ProcessBuilder b = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(agentLog(name).toFile()))
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+        b.environment().keySet().removeIf(k -> k.startsWith("MESH_"));
+        b.environment().putAll(env);
+        Process p = b.start();
+        Files.writeString(n.state().resolve("agent.pid"), p.pid() + "\n");
+        PackagedMesh.await("agent " + name + " answers over HTTPS", AGENT_UP, () -> {
+            try {
+                agent(name, "/v1/status");
+                return true;
+            } catch (Exception e) {
+                return false;
+            }
+        });
+    }
+
+    /** SIGKILL, then {@link #startAgent} at once with {@code env}. */
+    public void restartAgent(String name, Map<String, String> env) throws Exception {
+        killAgent(name);
+        startAgent(name, env);
+    }
+
+    /** GET {@code path} of the node's agent with the controller's client certificate; the answer's JSON (a non-2xx fails). */
+    public JsonNode agent(String name, String path) throws IOException, InterruptedException {
+        HttpResponse<String> r = agentHttp().send(HttpRequest.newBuilder(URI.create("https://" + testbed(name).address()
+                + ":7701" + path)).timeout(Duration.ofSeconds(30)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() / 100 != 2) {
+            throw new IOException("GET " + path + " on " + name + "'s agent: " + r.statusCode() + " " + r.body());
+        }
+        return JSON.readTree(r.body());
+    }
+
+    private synchronized HttpClient agentHttp() {
+        if (agentHttp == null) {
+            agentHttp = HttpClient.newBuilder().sslContext(seatTls().clientContext("controller"))
+                    .connectTimeout(Duration.ofSeconds(10)).build();
+        }
+        return agentHttp;
+    }
+
+    /** The seat's TLS files: the mesh CA and the controller's certificate and key. */
+    public TlsDir seatTls() {
+        return new TlsDir(seat().state().resolve("tls"));
+    }
+
+    // ---- the controller
+
+    /** The pid of the controller process, as the seat's agent records it. */
+    public long controllerPid() throws IOException {
+        return JSON.readTree(seat().state().resolve("host/processes/mesh-controller.serve.json").toFile()).get("pid").asLong();
+    }
+
+    /** GET {@code path} of the controller's API as the operator (admin token, the mesh CA alone); the answer's JSON. */
+    public JsonNode controller(String path) throws IOException, InterruptedException {
+        HttpResponse<String> r = controllerHttp().send(HttpRequest.newBuilder(URI.create(cli.get("MESH_CONTROLLER") + path))
+                        .header("Authorization", "Bearer " + cli.get("MESH_TOKEN")).timeout(Duration.ofSeconds(30)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() / 100 != 2) {
+            throw new IOException("GET " + path + " of the controller: " + r.statusCode() + " " + r.body());
+        }
+        return JSON.readTree(r.body());
+    }
+
+    private HttpClient controllerHttp;
+
+    private synchronized HttpClient controllerHttp() {
+        if (controllerHttp == null) {
+            controllerHttp = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10))
+                    .sslContext(mesh.trust.TlsContexts.trusting(mesh.trust.Pem.certificate(Path.of(cli.get("MESH_CA"))))).build();
+        }
+        return controllerHttp;
+    }
+
+    /** Waits until the controller answers the CLI. */
+    public void awaitController(Duration timeout) throws InterruptedException {
+        PackagedMesh.await("the controller answers", timeout, () -> mesh("node", "list").exit() == 0);
+    }
+
+    // ---- teardown
+
+    /** Every process of an earlier run on this node that outlived its test JVM (its folder is in its command line). */
+    private static void killLeftovers(TestbedNodes.Node n) {
+        String mark = "/" + marker(n);
+        ProcessHandle.allProcesses().filter(h -> h.info().commandLine().map(c -> c.contains(mark)).orElse(false))
+                .forEach(ProcessHandle::destroyForcibly);
+    }
+
+    /** Removes every container, volume and mesh network of a test-bed node's engine (a test-bed node is the tests' own). */
+    private static void wipe(DockerClient engine) {
+        engine.listContainersCmd().withShowAll(true).exec().forEach(c -> engine.removeContainerCmd(c.getId()).withForce(true).exec());
+        var volumes = engine.listVolumesCmd().exec().getVolumes();
+        if (volumes != null) {
+            volumes.forEach(v -> engine.removeVolumeCmd(v.getName()).exec());
+        }
+        engine.listNetworksCmd().exec().stream().filter(x -> x.getLabels() != null && x.getLabels().containsKey("mesh.node"))
+                .forEach(x -> engine.removeNetworkCmd(x.getId()).exec());
+    }
+
+    private static String tail(Path log) {
+        try {
+            List<String> lines = Files.readAllLines(log);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+        } catch (IOException e) {
+            return "(no log at " + log + ")";
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        for (InstalledNode n : nodes.values()) {
+            killLeftovers(n.node);
+        }
+        for (InstalledNode n : nodes.values()) {
+            DockerClient engine = engines.get(n.name);
+            if (engine != null) {
+                wipe(engine);
+                engine.close();
+            }
+            PackagedMesh.deleteTree(n.root);
+        }
+    }
+}
