@@ -147,11 +147,7 @@ class TakeAtScaleIT {
     void stall(Step stall, Step resume, String what) throws Exception {
         String before = digest("n2");
         File out = File.createTempFile("mesh-take", ".out");
-        ProcessBuilder b = new ProcessBuilder(PackagedMesh.command(PackagedMesh.app(), null, List.of("take", "n3", MODULE)))
-                .redirectErrorStream(true).redirectOutput(out).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-        b.environment().keySet().removeIf(k -> k.startsWith("MESH_"));
-        b.environment().putAll(mesh.cliEnv());
-        Process cli = b.start();
+        Process cli = startTake("n3", out);
         try {
             PackagedMesh.await("the copy to n3 is under way (100 MB)", Duration.ofSeconds(120), () -> copied() > 100L << 20);
             stall.run();
@@ -189,8 +185,26 @@ class TakeAtScaleIT {
 
     // ---- what the test reads and does
 
-    PackagedMesh.Result take(String to) {
-        return mesh.mesh("take", to, MODULE);
+    /** {@code mesh take TO big}, allowed 10 minutes (2 GB on two loaded cores). */
+    PackagedMesh.Result take(String to) throws Exception {
+        File out = File.createTempFile("mesh-take", ".out");
+        Process cli = startTake(to, out);
+        try {
+            assertTrue(cli.waitFor(10, TimeUnit.MINUTES), "mesh take " + to + " did not end in 10 minutes");
+            return new PackagedMesh.Result(List.of("take", to, MODULE), cli.exitValue(), Files.readString(out.toPath()), "");
+        } finally {
+            cli.destroyForcibly();
+            Files.deleteIfExists(out.toPath());
+        }
+    }
+
+    /** Starts {@code mesh take TO big} in the background, its output (both streams) into {@code file}. */
+    Process startTake(String to, File file) throws IOException {
+        ProcessBuilder b = new ProcessBuilder(PackagedMesh.command(PackagedMesh.app(), null, List.of("take", to, MODULE)))
+                .redirectErrorStream(true).redirectOutput(file).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+        b.environment().keySet().removeIf(k -> k.startsWith("MESH_"));
+        b.environment().putAll(mesh.cliEnv());
+        return b.start();
     }
 
     JsonNode takeView() {
