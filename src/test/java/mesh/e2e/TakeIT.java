@@ -9,17 +9,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.github.dockerjava.api.DockerClient;
-import com.github.dockerjava.api.model.Container;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.security.MessageDigest;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,8 +25,8 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
+import mesh.testbed.InstalledMesh;
 import mesh.testbed.PackagedMesh;
-import mesh.testbed.TestbedNodes;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -40,8 +36,9 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
- * TakeIT moves a module with its data between three simulated nodes through the CLI, a real
- * controller and a real agent per node: module tk has a volume with one 200 MB file and one with
+ * TakeIT moves a module with its data between three simulated nodes of a mesh raised by {@code mesh install}
+ * and {@code --join} ({@link InstalledMesh}: HTTPS, the agents and the controller as installed), through the
+ * CLI: module tk has a volume with one 200 MB file and one with
  * 2,000 small files and links, and its component appends a marker to its data on every start.
  * Taken from n1 to n2, the copy is byte-identical, tk.internal resolves to n2 in exactly its binders
  * (replaced on n1 and n3; every other container keeps its id) and n1 keeps its old copy and runs
@@ -62,54 +59,26 @@ class TakeIT {
     /** Each component: a busybox loop that stops at once; tk's writes a marker on its data when it starts. */
     static final String LOOP = "trap 'exit 0' TERM; while true; do sleep 1; done";
 
-    final String token = "op-" + UUID.randomUUID();
     final String run = UUID.randomUUID().toString().substring(0, 8);
-    final String database = "mesh_take_" + run;
-    final Map<String, TestbedNodes.Node> testbed = new LinkedHashMap<>();
-    final Map<String, DockerClient> engines = new HashMap<>();
-    final Map<String, MeshProcess> agents = new HashMap<>();
     final List<Path> temps = new ArrayList<>();
-    final Map<String, Map<String, String>> agentEnv = new HashMap<>();
-    Map<String, String> controllerEnv;
-    MeshProcess controller;
-    Map<String, String> cli;
+    InstalledMesh installed;
+    /** The controller's test hook (MESH_TAKE_TEST_HOLD): a step's name holds the take before that step. */
     Path hold;
     /** The agents' test hook (MESH_HOST_TAKE_TEST_HOLD): {@code copy} pauses an archive midway, {@code verify} a manifest. */
     Path agentHold;
+    /** The agents' settings beyond install's: the hold file, and a pass a second. */
+    Map<String, String> agentEnv;
 
     @BeforeAll
     void raiseTheMesh() throws Exception {
-        List<TestbedNodes.Node> nodes = TestbedNodes.up(3);
-        for (int i = 0; i < 3; i++) {
-            testbed.put(NAMES.get(i), nodes.get(i));
-            engines.put(NAMES.get(i), TestbedNodes.client(nodes.get(i)));
-        }
-        wipeNodeEngines();
-        try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/postgres", "mesh", "mesh")) {
-            c.createStatement().execute("create database " + database);
-        }
+        installed = InstalledMesh.raise(3);
         hold = temp("mesh-take-hold").resolve("hold");
         agentHold = hold.resolveSibling("agent-hold");
-        int port = PackagedMesh.freePort();
-        controllerEnv = Map.of(
-                "MESH_STORE_URL", "jdbc:postgresql://127.0.0.1:5432/" + database,
-                "MESH_STORE_USER", "mesh", "MESH_STORE_PASSWORD", "mesh",
-                "MESH_CONTROLLER_TOKEN", token, "MESH_CONTROLLER_LISTEN", "127.0.0.1:" + port,
-                "MESH_TAKE_TEST_HOLD", hold.toString());
-        controller = MeshProcess.serve("take-controller", null, controllerEnv, "controller", "serve");
-        cli = Map.of("MESH_CONTROLLER", "http://127.0.0.1:" + port, "MESH_TOKEN", token);
-        PackagedMesh.await("the controller answers", Duration.ofSeconds(60), () -> quietly(() -> mesh("node", "list").exit() == 0));
+        installed.controllerEnv(Map.of("MESH_TAKE_TEST_HOLD", hold.toString()));
+        agentEnv = Map.of("MESH_HOST_INTERVAL", "1s", "MESH_HOST_TAKE_TEST_HOLD", agentHold.toString());
         for (String name : NAMES) {
-            JsonNode added = json(ok("node", "add", name, "--address", testbed.get(name).address(), "-o", "json"));
-            TestbedNodes.Node node = testbed.get(name);
-            agentEnv.put(name, Map.of(
-                    "MESH_HOST_NODE", name, "MESH_HOST_LISTEN", node.address() + ":7701", "MESH_HOST_ENGINE", node.dockerHost(),
-                    "MESH_HOST_STATE_DIR", temp("mesh-take-" + name).toString(), "MESH_HOST_INTERVAL", "1s",
-                    "MESH_HOST_TAKE_TEST_HOLD", agentHold.toString()));
-            agents.put(name, MeshProcess.serve("take-agent-" + name, node.name(), agentEnv.get(name), "host", "serve"));
+            installed.restartAgent(name, agentEnv);
         }
-        PackagedMesh.await("every agent answers", Duration.ofSeconds(60), () -> quietly(() -> mesh("status").out().contains("never pushed")
-                && !mesh("status").out().contains("did not answer")));
         Path dir = temp("mesh-take-catalogue");
         Files.writeString(dir.resolve("tk.yaml"), """
                 module: tk
@@ -157,18 +126,8 @@ class TakeIT {
 
     @AfterAll
     void tearDown() throws Exception {
-        for (MeshProcess agent : agents.values()) {
-            agent.close();
-        }
-        if (controller != null) {
-            controller.close();
-        }
-        wipeNodeEngines();
-        for (DockerClient docker : engines.values()) {
-            docker.close();
-        }
-        try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/postgres", "mesh", "mesh")) {
-            c.createStatement().execute("drop database if exists " + database + " with (force)");
+        if (installed != null) {
+            installed.close();
         }
         for (Path p : temps) {
             PackagedMesh.deleteTree(p);
@@ -202,8 +161,8 @@ class TakeIT {
         assertEquals(List.of("n1/bind1.server", "n3/bind3.server"), replaced, "exactly tk's binders were replaced");
         for (String binder : List.of("n1/bind1.server", "n3/bind3.server")) {
             String[] at = binder.split("/");
-            List<String> hosts = List.of(engines.get(at[0]).inspectContainerCmd(at[1]).exec().getHostConfig().getExtraHosts());
-            assertTrue(hosts.contains("tk.internal:" + testbed.get("n2").address()), binder + " resolves tk.internal to n2: " + hosts);
+            List<String> hosts = List.of(installed.engine(at[0]).inspectContainerCmd(at[1]).exec().getHostConfig().getExtraHosts());
+            assertTrue(hosts.contains("tk.internal:" + installed.testbed("n2").address()), binder + " resolves tk.internal to n2: " + hosts);
         }
 
         assertEquals(tree(volume("n1", "bulk")), tree(volume("n2", "bulk")), "the 200 MB volume is byte-identical on n2");
@@ -348,16 +307,18 @@ class TakeIT {
         Map<String, String> bulk = tree(volume("n1", "bulk"));
         Map<String, String> files = tree(volume("n1", "files"));
 
-        controller.kill();
+        // the controller and both agents die (SIGKILL); the agents are started again by their install line, and
+        // the seat's agent starts the controller again, as its supervisor
+        installed.killController();
         PackagedMesh.Result cut = take.get();
         assertEquals(1, cut.exit(), "the CLI following the take loses its controller: " + cut);
         for (String node : List.of("n1", "n3")) {
-            agents.get(node).kill();
-            agents.put(node, MeshProcess.serve("take-agent-" + node + "-again", testbed.get(node).name(), agentEnv.get(node),
-                    "host", "serve"));
+            installed.killAgent(node);
         }
-        controller = MeshProcess.serve("take-controller-again", null, controllerEnv, "controller", "serve");
-        PackagedMesh.await("the controller answers again", Duration.ofSeconds(60), () -> quietly(() -> mesh("node", "list").exit() == 0));
+        for (String node : List.of("n1", "n3")) {
+            installed.startAgent(node, agentEnv);
+        }
+        installed.awaitController(Duration.ofSeconds(90));
         PackagedMesh.Result busy = mesh("take", "n3", TK);
         assertEquals(1, busy.exit(), busy.toString());
         assertTrue(busy.err().contains("a take of module tk to n3 is already running (step verify)"),
@@ -454,14 +415,14 @@ class TakeIT {
                 () -> quietly(() -> mesh("status").out().contains("step push")));
         assertEquals("n2", roster().get("tk.internal"), "the switch moved the name before the push");
         assertTrue(runs("n2", APP));
-        List<String> stale = engines.get("n1").inspectContainerCmd("bind1.server").exec().getHostConfig().getExtraHosts() == null
-                ? List.of() : List.of(engines.get("n1").inspectContainerCmd("bind1.server").exec().getHostConfig().getExtraHosts());
-        assertTrue(stale.contains("tk.internal:" + testbed.get("n3").address()), "the binder waits for the push: " + stale);
+        List<String> stale = installed.engine("n1").inspectContainerCmd("bind1.server").exec().getHostConfig().getExtraHosts() == null
+                ? List.of() : List.of(installed.engine("n1").inspectContainerCmd("bind1.server").exec().getHostConfig().getExtraHosts());
+        assertTrue(stale.contains("tk.internal:" + installed.testbed("n3").address()), "the binder waits for the push: " + stale);
         restartController();
         Files.delete(hold);
         PackagedMesh.await("the push after the switch reaches the binders", Duration.ofSeconds(90), () -> quietly(() -> List.of(
-                engines.get("n1").inspectContainerCmd("bind1.server").exec().getHostConfig().getExtraHosts())
-                .contains("tk.internal:" + testbed.get("n2").address())));
+                installed.engine("n1").inspectContainerCmd("bind1.server").exec().getHostConfig().getExtraHosts())
+                .contains("tk.internal:" + installed.testbed("n2").address())));
         PackagedMesh.await("the take is done", Duration.ofSeconds(60), () -> quietly(() -> !mesh("status").out().contains("take tk")));
         watching.set(false);
         watcher.join();
@@ -510,9 +471,10 @@ class TakeIT {
                 Thread.sleep(1_000);
                 assertTrue(mesh("status").out().contains("step " + step), "the agents' hook holds the " + step + " midway");
                 for (String node : List.of("n2", "n1")) {
-                    agents.get(node).kill();
-                    agents.put(node, MeshProcess.serve("take-agent-" + node + "-" + step, testbed.get(node).name(),
-                            agentEnv.get(node), "host", "serve"));
+                    installed.killAgent(node);
+                }
+                for (String node : List.of("n2", "n1")) {
+                    installed.startAgent(node, agentEnv);
                 }
                 PackagedMesh.Result r = take.get();
                 if (!r.out().contains("the take failed and was rolled back")) {
@@ -547,7 +509,7 @@ class TakeIT {
     @Order(9)
     void aTakeToANodeThatCannotGetTheModulesImageIsRefusedByItsNameBeforeAnyFence() throws Exception {
         String image = "mesh-test/only-n1:" + run;
-        DockerClient n1 = engines.get("n1");
+        DockerClient n1 = installed.engine("n1");
         n1.tagImageCmd("mesh-test/busybox:1", "mesh-test/only-n1", run).exec();
         try {
             Path dir = temp("mesh-take-only");
@@ -583,12 +545,10 @@ class TakeIT {
         }
     }
 
-    /** Kills the controller (SIGKILL) and starts it again with the same settings; it answers before this returns. */
+    /** Kills the controller (SIGKILL); the seat's agent starts it again; it answers before this returns. */
     void restartController() throws Exception {
-        controller.kill();
-        controller = MeshProcess.serve("take-controller-" + UUID.randomUUID().toString().substring(0, 4), null, controllerEnv,
-                "controller", "serve");
-        PackagedMesh.await("the controller answers again", Duration.ofSeconds(60), () -> quietly(() -> mesh("node", "list").exit() == 0));
+        installed.killController();
+        installed.awaitController(Duration.ofSeconds(90));
     }
 
     // ---- helpers
@@ -663,25 +623,26 @@ class TakeIT {
 
     /** The folder of tk's volume on the node's engine (the test runs as root, as the agents do). */
     Path volume(String node, String name) {
-        return Path.of(engines.get(node).inspectVolumeCmd(TK + "_" + name).exec().getMountpoint());
+        return Path.of(installed.engine(node).inspectVolumeCmd(TK + "_" + name).exec().getMountpoint());
     }
 
     List<String> volumeNames(String node) {
-        var volumes = engines.get(node).listVolumesCmd().exec().getVolumes();
+        var volumes = installed.engine(node).listVolumesCmd().exec().getVolumes();
         return volumes == null ? List.of() : volumes.stream().map(v -> v.getName())
                 .filter(n -> n.startsWith("tk_") || n.matches("(idle|bind)\\d_data")).sorted().toList();
     }
 
     boolean runs(String node, String component) {
-        return engines.get(node).listContainersCmd().withLabelFilter(Map.of("mesh.node", node)).exec().stream()
+        return installed.engine(node).listContainersCmd().withLabelFilter(Map.of("mesh.node", node)).exec().stream()
                 .anyMatch(c -> c.getNames()[0].equals("/" + component) && "running".equals(c.getState()));
     }
 
     Map<String, String> containers() {
         Map<String, String> ids = new TreeMap<>();
-        engines.forEach((node, docker) -> docker.listContainersCmd().withShowAll(true)
-                .withLabelFilter(Map.of("mesh.node", node)).exec()
-                .forEach(c -> ids.put(node + "/" + c.getNames()[0].substring(1), c.getId())));
+        for (String node : NAMES) {
+            installed.engine(node).listContainersCmd().withShowAll(true).withLabelFilter(Map.of("mesh.node", node)).exec()
+                    .forEach(c -> ids.put(node + "/" + c.getNames()[0].substring(1), c.getId()));
+        }
         return ids;
     }
 
@@ -692,23 +653,6 @@ class TakeIT {
         return names;
     }
 
-    void wipeNodeEngines() {
-        engines.forEach((name, docker) -> {
-            for (Container c : docker.listContainersCmd().withShowAll(true).withLabelFilter(Map.of("mesh.node", name)).exec()) {
-                docker.removeContainerCmd(c.getId()).withForce(true).exec();
-            }
-            var volumes = docker.listVolumesCmd().exec().getVolumes();
-            if (volumes != null) {
-                volumes.stream().filter(v -> v.getName().startsWith("tk_") || v.getName().startsWith("site_") || v.getLabels() != null
-                                && name.equals(v.getLabels().get("mesh.node")))
-                        .forEach(v -> docker.removeVolumeCmd(v.getName()).exec());
-            }
-            docker.listNetworksCmd().exec().stream()
-                    .filter(n -> n.getLabels() != null && name.equals(n.getLabels().get("mesh.node")))
-                    .forEach(n -> docker.removeNetworkCmd(n.getId()).exec());
-        });
-    }
-
     Path temp(String prefix) throws IOException {
         Path p = Files.createTempDirectory(prefix);
         temps.add(p);
@@ -716,7 +660,7 @@ class TakeIT {
     }
 
     PackagedMesh.Result mesh(String... args) {
-        return PackagedMesh.run(cli, args);
+        return installed.mesh(args);
     }
 
     String ok(String... args) {

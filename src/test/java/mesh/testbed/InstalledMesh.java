@@ -21,6 +21,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import mesh.cli.ConfigFile;
 import mesh.trust.TlsDir;
 
@@ -279,6 +280,54 @@ public final class InstalledMesh implements AutoCloseable {
                     .sslContext(mesh.trust.TlsContexts.trusting(mesh.trust.Pem.certificate(Path.of(cli.get("MESH_CA"))))).build();
         }
         return controllerHttp;
+    }
+
+    /** The controller's JVM: the child of the supervisor's shim whose pid the seat's agent records. */
+    public ProcessHandle controllerJvm() throws IOException {
+        long shim = controllerPid();
+        return ProcessHandle.of(shim).stream().flatMap(h -> java.util.stream.Stream.concat(Stream.of(h), h.descendants()))
+                .filter(h -> h.info().commandLine().orElse("").contains("controller serve") && h.info().command()
+                        .map(c -> c.endsWith("/java")).orElse(false))
+                .findFirst().orElseThrow(() -> new AssertionError("no controller JVM under pid " + shim));
+    }
+
+    /** SIGKILLs the controller's JVM, as a crash would; its agent starts it again (supervision with backoff). */
+    public void killController() throws Exception {
+        ProcessHandle jvm = controllerJvm();
+        jvm.destroyForcibly();
+        PackagedMesh.await("the controller (pid " + jvm.pid() + ") is gone", Duration.ofSeconds(30), () -> !jvm.isAlive());
+    }
+
+    /**
+     * Gives the controller process {@code extra} in its environment (a test hook such as MESH_TAKE_TEST_HOLD),
+     * the way an operator would: the module {@code mesh-controller}'s manifest with those variables added,
+     * {@code mesh catalogue add} and {@code mesh push}; the seat's agent replaces the process. Returns once
+     * the new controller answers.
+     */
+    public void controllerEnv(Map<String, String> extra) throws Exception {
+        JsonNode detail = controller("/v1/mesh/catalogue/mesh-controller").get("manifest");
+        JsonNode serve = detail.get("components").get("mesh-controller.serve");
+        Map<String, String> env = new java.util.TreeMap<>();
+        serve.get("env").fields().forEachRemaining(e -> env.put(e.getKey(), e.getValue().asText()));
+        env.putAll(extra);
+        StringBuilder yaml = new StringBuilder("module: mesh-controller\ncomponents:\n  mesh-controller.serve:\n")
+                .append("    bundle: ").append(JSON.writeValueAsString(serve.get("bundle").asText())).append('\n')
+                .append("    args: ").append(JSON.writeValueAsString(serve.get("args"))).append('\n')
+                .append("    env: ").append(JSON.writeValueAsString(env)).append('\n')
+                .append("    ports: ").append(JSON.writeValueAsString(serve.get("ports"))).append('\n')
+                .append("    stop-timeout: ").append(serve.get("stopTimeoutSeconds").asInt()).append("s\n");
+        Path file = Files.createTempFile(seat().root, "mesh-controller", ".yaml");
+        Files.writeString(file, yaml);
+        long before = controllerPid();
+        ok("catalogue", "add", file.toString());
+        ok("push");
+        PackagedMesh.await("the controller runs again with its new environment", Duration.ofSeconds(120), () -> {
+            try {
+                return controllerPid() != before && mesh("node", "list").exit() == 0;
+            } catch (IOException | RuntimeException e) {
+                return false;
+            }
+        });
     }
 
     /** Waits until the controller answers the CLI. */
