@@ -10,7 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.github.dockerjava.api.DockerClient;
-import com.github.dockerjava.api.model.Container;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -19,21 +18,17 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
+import mesh.testbed.InstalledMesh;
 import mesh.testbed.PackagedMesh;
-import mesh.testbed.TestbedNodes;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -43,9 +38,10 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
- * TakeProcessIT takes a module whose component is a process ({@code bundle:}) between simulated nodes,
- * through the CLI, a real controller, a real agent per node and the mesh's own artifact store (module
- * {@code mesh-registry} on n3, where {@code mesh bundle push} puts the bundles). Module pk's process writes
+ * TakeProcessIT takes a module whose component is a process ({@code bundle:}) between simulated nodes of a
+ * mesh raised by {@code mesh install} and {@code --join} ({@link InstalledMesh}: HTTPS, the servers as
+ * installed), through the CLI and the mesh's own artifact store (module {@code mesh-registry} on the seat
+ * n1, where {@code mesh bundle push} puts the bundles). Module pk's process writes
  * a marker into its volume once and a line per start, and serves them. Taken from n1 to n2: the preflight
  * has n2 fetch the bundle; the process on n1 is stopped and stays stopped while fenced (the agent's loop and
  * supervisor do not start it again); its volume is carried and verified; it runs on n2 on the copied data.
@@ -78,65 +74,26 @@ class TakeProcessIT {
             "exec /bin/busybox httpd -f -p \"$MESH_ADDRESS:$PORT\" -h www",
             "");
 
-    final String token = "op-" + UUID.randomUUID();
-    final String database = "mesh_takeproc_" + UUID.randomUUID().toString().substring(0, 8);
-    final Map<String, TestbedNodes.Node> testbed = new LinkedHashMap<>();
-    final Map<String, DockerClient> engines = new HashMap<>();
-    final Map<String, MeshProcess> agents = new HashMap<>();
     final Map<String, Path> stateDirs = new HashMap<>();
     final List<Path> temps = new ArrayList<>();
     final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-    MeshProcess controller;
-    Map<String, String> cli;
+    InstalledMesh installed;
     Path hold;
     Path dir;
     String goneBundle;
 
     @BeforeAll
     void raiseTheMesh() throws Exception {
-        List<TestbedNodes.Node> nodes = TestbedNodes.up(3);
-        for (int i = 0; i < 3; i++) {
-            testbed.put(NAMES.get(i), nodes.get(i));
-            engines.put(NAMES.get(i), TestbedNodes.client(nodes.get(i)));
-        }
-        wipeNodeEngines();
         endShims();
-        try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/postgres", "mesh", "mesh")) {
-            c.createStatement().execute("create database " + database);
-        }
+        installed = InstalledMesh.raise(3);
         hold = temp("mesh-takeproc-hold").resolve("hold");
-        int port = PackagedMesh.freePort();
-        controller = MeshProcess.serve("takeproc-controller", null, Map.of(
-                "MESH_STORE_URL", "jdbc:postgresql://127.0.0.1:5432/" + database,
-                "MESH_STORE_USER", "mesh", "MESH_STORE_PASSWORD", "mesh",
-                "MESH_CONTROLLER_TOKEN", token, "MESH_CONTROLLER_LISTEN", "127.0.0.1:" + port,
-                "MESH_TAKE_TEST_HOLD", hold.toString()), "controller", "serve");
-        cli = Map.of("MESH_CONTROLLER", "http://127.0.0.1:" + port, "MESH_TOKEN", token);
-        PackagedMesh.await("the controller answers", Duration.ofSeconds(60), () -> quietly(() -> mesh("node", "list").exit() == 0));
+        installed.controllerEnv(Map.of("MESH_TAKE_TEST_HOLD", hold.toString()));
         for (String name : NAMES) {
-            JsonNode added = json(ok("node", "add", name, "--address", testbed.get(name).address(), "-o", "json"));
-            TestbedNodes.Node node = testbed.get(name);
-            stateDirs.put(name, temp("mesh-takeproc-" + name));
-            agents.put(name, MeshProcess.serve("takeproc-agent-" + name, node.name(), Map.of(
-                    "MESH_HOST_NODE", name, "MESH_HOST_LISTEN", node.address() + ":7701", "MESH_HOST_ENGINE", node.dockerHost(),
-                    "MESH_HOST_STATE_DIR", stateDirs.get(name).toString(), "MESH_HOST_INTERVAL", "1s"), "host", "serve"));
+            installed.restartAgent(name, Map.of("MESH_HOST_INTERVAL", "1s"));
+            stateDirs.put(name, installed.node(name).state().resolve("host"));   // the agent's MESH_HOST_STATE_DIR as install sets it
         }
-        PackagedMesh.await("every agent answers", Duration.ofSeconds(60), () -> quietly(() -> mesh("status").out().contains("never pushed")
-                && !mesh("status").out().contains("did not answer")));
         dir = temp("mesh-takeproc-catalogue");
-        Files.writeString(dir.resolve("mesh-registry.yaml"), """
-                module: mesh-registry
-                components:
-                  mesh-registry.registry:
-                    image: mesh-test/registry:2
-                    ports: [5000]
-                    health: {http: /v2/, port: 5000}
-                    stop-timeout: 2s
-                """);
-        ok("catalogue", "add", dir.resolve("mesh-registry.yaml").toString());
-        ok("assign", "n3", "mesh-registry");
-        ok("push", "--wait");
-
+        // the artifact store is the installed mesh's own, module mesh-registry on the seat (n1)
         // mesh bundle push finds the artifact store through the controller's roster
         String pk = bundle("it/pk:1");
         assertTrue(pk.matches("it/pk@sha256:[0-9a-f]{64}"), pk);
@@ -161,19 +118,9 @@ class TakeProcessIT {
             mesh("unassign", "n3", "pkbind");
             return mesh("push", "--yes").exit() == 0;
         });
-        for (MeshProcess agent : agents.values()) {
-            agent.close();
-        }
-        if (controller != null) {
-            controller.close();
-        }
         endShims();
-        wipeNodeEngines();
-        for (DockerClient docker : engines.values()) {
-            docker.close();
-        }
-        try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/postgres", "mesh", "mesh")) {
-            c.createStatement().execute("drop database if exists " + database + " with (force)");
+        if (installed != null) {
+            installed.close();
         }
         for (Path p : temps) {
             PackagedMesh.deleteTree(p);
@@ -407,18 +354,18 @@ class TakeProcessIT {
     void forgetInTheRegistry(String bundle) throws Exception {
         String hex = bundle.substring(bundle.indexOf("@sha256:") + 8);
         String root = "/var/lib/registry/docker/registry/v2/";
-        DockerClient n3 = engines.get("n3");
-        String exec = n3.execCreateCmd("mesh-registry.registry").withCmd("rm", "-rf",
+        DockerClient seat = installed.engine("n1");   // the seat runs the artifact store
+        String exec = seat.execCreateCmd("mesh-registry.registry").withCmd("rm", "-rf",
                 root + "repositories/" + bundle.substring(0, bundle.indexOf('@')), root + "blobs/sha256/" + hex.substring(0, 2) + "/" + hex)
                 .withAttachStdout(true).withAttachStderr(true).exec().getId();
-        n3.execStartCmd(exec).exec(new com.github.dockerjava.api.async.ResultCallback.Adapter<>()).awaitCompletion();
+        seat.execStartCmd(exec).exec(new com.github.dockerjava.api.async.ResultCallback.Adapter<>()).awaitCompletion();
         PackagedMesh.await("the rm in the artifact store ends", Duration.ofSeconds(30),
-                () -> !Boolean.TRUE.equals(n3.inspectExecCmd(exec).exec().isRunning()));
-        assertEquals(0L, n3.inspectExecCmd(exec).exec().getExitCodeLong());
+                () -> !Boolean.TRUE.equals(seat.inspectExecCmd(exec).exec().isRunning()));
+        assertEquals(0L, seat.inspectExecCmd(exec).exec().getExitCodeLong());
     }
 
     String address(String node) {
-        return testbed.get(node).address();
+        return installed.testbed(node).address();
     }
 
     /** GET http://NODE:PORT/PATH: the body, or null when nothing answers. */
@@ -465,7 +412,7 @@ class TakeProcessIT {
      * copy" (ProcessCrashIT counts the same way); a shim's argv is {@code sh -c SHIM mesh-shim COMPONENT ...}.
      */
     List<Long> shims(String component, String node) throws IOException {
-        String netns = "net:[" + Files.getAttribute(Path.of("/run/netns", testbed.get(node).name()), "unix:ino") + "]";
+        String netns = "net:[" + Files.getAttribute(Path.of("/run/netns", installed.testbed(node).name()), "unix:ino") + "]";
         List<Long> pids = new ArrayList<>();
         for (long pid : allShims(component)) {
             try {
@@ -515,22 +462,6 @@ class TakeProcessIT {
         }
     }
 
-    void wipeNodeEngines() {
-        engines.forEach((name, docker) -> {
-            for (Container c : docker.listContainersCmd().withShowAll(true).withLabelFilter(Map.of("mesh.node", name)).exec()) {
-                docker.removeContainerCmd(c.getId()).withForce(true).exec();
-            }
-            var volumes = docker.listVolumesCmd().exec().getVolumes();
-            if (volumes != null) {
-                volumes.stream().filter(v -> v.getLabels() != null && name.equals(v.getLabels().get("mesh.node")))
-                        .forEach(v -> docker.removeVolumeCmd(v.getName()).exec());
-            }
-            docker.listNetworksCmd().exec().stream()
-                    .filter(n -> n.getLabels() != null && name.equals(n.getLabels().get("mesh.node")))
-                    .forEach(n -> docker.removeNetworkCmd(n.getId()).exec());
-        });
-    }
-
     Path temp(String prefix) throws IOException {
         Path p = Files.createTempDirectory(prefix);
         temps.add(p);
@@ -538,7 +469,7 @@ class TakeProcessIT {
     }
 
     PackagedMesh.Result mesh(String... args) {
-        return PackagedMesh.run(cli, args);
+        return installed.mesh(args);
     }
 
     String ok(String... args) {
