@@ -1,5 +1,7 @@
 package mesh.host;
 
+import io.smallrye.common.annotation.Blocking;
+import io.smallrye.mutiny.Multi;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
@@ -82,23 +84,22 @@ public class TakeResource {
         return call(() -> takes().manifest(module, volume, kind));
     }
 
+    /**
+     * The volume's archive, streamed with back-pressure: a {@code Multi} of tar's chunks, each read only once the
+     * previous one was written to the connection (resteasy-reactive's {@code PublisherResponseHandler} asks for
+     * one item at a time). A {@code StreamingOutput} here wrote as fast as tar read, whatever the reader took, and
+     * an agent with the serve flags' 64 MB ran out of direct buffer memory (quarkusio/quarkus#50317, open, and
+     * quarkusio/quarkus#41635). An error after the head was sent resets the connection, so the reader sees a broken
+     * archive, never a short complete one. Blocking: the checks read the take record and ask the engine for the
+     * volume's folder before anything is sent, so a refusal is still the agent's JSON error.
+     */
     @GET
     @Path("/volumes/{module}/{volume}/archive")
     @Produces("application/x-tar")
-    public Response archive(@PathParam("module") String module, @PathParam("volume") String volume,
-                            @QueryParam("kind") String kind, @jakarta.ws.rs.core.Context io.vertx.core.http.HttpServerResponse http) {
-        java.nio.file.Path folder = call(() -> takes().archivable(module, volume, kind));
-        StreamingOutput stream = out -> {
-            try {
-                takes().archive(folder, out);
-            } catch (IOException | RuntimeException e) {
-                // A failed StreamingOutput still ends its chunked answer normally (quarkusio/quarkus#50754), which a
-                // reader cannot tell from a whole archive: reset the connection so the cut shows.
-                http.reset();
-                throw e;
-            }
-        };
-        return Response.ok(stream, "application/x-tar").build();
+    @Blocking
+    public Multi<byte[]> archive(@PathParam("module") String module, @PathParam("volume") String volume,
+                                 @QueryParam("kind") String kind) {
+        return Multi.createFrom().publisher(call(() -> takes().archive(module, volume, kind)));
     }
 
     @POST
