@@ -75,7 +75,8 @@ final class TakeLines {
             case "done" -> t.module() + " runs on " + t.to() + "; its names and routes resolve there"
                     + (t.from() == null ? "" : "; " + t.from() + " keeps the old copy until 'mesh take --forget-old " + t.module() + "'");
             case "rolled-back" -> "the take failed and was rolled back: " + t.error()
-                    + (t.from() == null ? "" : "; " + t.module() + " runs on " + t.from() + " again");
+                    + (t.from() == null ? "" : "; " + t.module() + " runs on " + t.from() + " again")
+                    + (t.problem() == null ? "" : "; but " + t.problem());
             case "failed" -> "the take failed: " + t.error() + "; nothing was changed";
             default -> "the take waits at step " + t.step() + (t.problem() == null ? "" : ": " + t.problem())
                     + (t.error() == null ? "" : " (rolling back: " + t.error() + ")")

@@ -209,7 +209,15 @@ public class MeshTake {
             if (next.step() == t.step() && next.problem() != null) {
                 LOG.warnf("take of %s: %s", module, next.problem());
                 if (++tries >= TRIES) {
-                    return;  // the take waits: 'mesh take' carries it on
+                    Take ended = TakePlan.gaveUp(next);
+                    if (ended != next) {   // a delete-copy after the source runs again: rolled back, the copy left
+                        store.inTransaction(c -> {
+                            TakeRecords.save(c, ended);
+                            return null;
+                        });
+                        LOG.warnf("take of %s rolled back: %s", module, ended.problem());
+                    }
+                    return;  // otherwise the take waits: 'mesh take' carries it on
                 }
                 TakeSteps.sleep(BETWEEN_TRIES);
             } else {

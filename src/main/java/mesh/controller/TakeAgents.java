@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.function.Consumer;
 import mesh.model.DeclarationJson;
 import mesh.model.Node;
+import mesh.plan.CopyStall;
 import mesh.wire.JsonHttp;
 import mesh.wire.CopyProgress;
 import mesh.wire.DiskView;
@@ -32,8 +33,25 @@ import mesh.wire.VolumeView;
  */
 class TakeAgents {
 
-    /** Stopping a module waits on its stop timeouts; a manifest hashes every byte of a volume. */
+    /**
+     * Stopping a module waits on its stop timeouts; a manifest hashes every byte of a volume; an image pull or a
+     * bundle fetch downloads. Ten minutes bound each of those calls (an agent that is stopped or cut off answers
+     * none of them); every other call of a take has {@link AgentClient#REQUEST}, the copy {@link #NO_LINE}.
+     */
     static final Duration SLOW = Duration.ofMinutes(10);
+
+    /**
+     * A rollback's delete of a copy: removing a volume's files takes seconds, not the ten minutes of {@link #SLOW};
+     * a target that does not answer within this is tried again, and after its tries the take ends rolled back
+     * with the copy left ({@code TakePlan.gaveUp}), the module running on the source since the unfence before.
+     */
+    static final Duration DELETE = Duration.ofMinutes(2);
+
+    /** The longest the target may send no progress line on a copy (it sends one a second): then the copy step fails. */
+    static final Duration NO_LINE = Duration.ofSeconds(30);
+
+    /** A copy whose lines still come but whose bytes did not grow for this long is stalled: the copy step fails. */
+    static final CopyStall STALL = new CopyStall(Duration.ofSeconds(45));
 
     private final AgentClient agents;
 
@@ -109,18 +127,23 @@ class TakeAgents {
 
     void delete(Node node, String module, String volume, String kind, long epoch, String reason) {
         call(node, "DELETE", "/v1/volumes/" + seg(module) + "/" + seg(volume) + "?kind=" + kind + "&epoch=" + epoch
-                + "&reason=" + reason, null, null, SLOW);
+                + "&reason=" + reason, null, null, DELETE);
     }
 
     /**
      * Has the target copy one volume from the source agent, and hands each progress line to
-     * {@code progress}; returns the last line. Streamed (application/x-ndjson): no timeout on the
-     * whole, as a volume may take long; a dead agent on either side closes the stream.
+     * {@code progress}; returns the last line. Streamed (application/x-ndjson): no deadline on the whole, as a
+     * volume may take long, but one on each line: the target sends a line a second, so {@link #NO_LINE} without
+     * one means it is stopped or cut off (a SIGSTOPped agent keeps its connection open and sends nothing, and a
+     * read would wait for ever); and lines whose bytes do not grow for {@link #STALL}'s window mean the copy
+     * moves no data. Either fails the copy naming the volume, the node and why. The target's head must come
+     * within {@link #DELETE} (it empties an earlier copy of the volume before it answers).
      */
     CopyProgress copy(Node target, String module, String volume, VolumeCopyRequest body,
                            Consumer<CopyProgress> progress) {
         HttpRequest request = HttpRequest.newBuilder(URI.create(target.agent().replaceAll("/+$", "") + "/v1/volumes/"
                         + seg(module) + "/" + seg(volume) + "/copy"))
+                .timeout(DELETE)
                 .header("Content-Type", "application/json")
                 .header("Accept", "application/x-ndjson")
                 .POST(HttpRequest.BodyPublishers.ofString(DeclarationJson.write(body))).build();
@@ -134,6 +157,7 @@ class TakeAgents {
             Thread.currentThread().interrupt();
             throw failures.unreachable(e);
         }
+        String copyOf = "the copy of volume " + volume + " to node " + target.name();
         try (InputStream in = response.body(); var lines = new java.io.BufferedReader(
                 new java.io.InputStreamReader(in, StandardCharsets.UTF_8))) {
             if (response.statusCode() / 100 != 2) {
@@ -142,25 +166,113 @@ class TakeAgents {
                 throw new AgentClient.Unreachable("node " + target.name() + "'s agent refused (" + response.statusCode()
                         + "): " + said, response.statusCode());
             }
-            CopyProgress last = null;
-            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-                if (line.isBlank()) {
-                    continue;
+            LineWatch watch = new LineWatch(in, NO_LINE);
+            try {
+                return readLines(lines, watch, target, volume, progress);
+            } catch (IOException e) {
+                if (watch.why() != null) {
+                    throw new AgentClient.Unreachable(copyOf + ": " + watch.why(target.name()), 0);
                 }
-                CopyProgress l = DeclarationJson.MAPPER.readerFor(CopyProgress.class)
-                        .without(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-                        .readValue(line);
-                last = l;
-                if (l.done() != null) {
-                    return l;
-                }
-                progress.accept(l);
+                throw e;
+            } finally {
+                watch.stop();
             }
-            throw new AgentClient.Unreachable("node " + target.name() + "'s agent ended the copy of volume " + volume
-                    + " without saying it was done" + (last == null ? "" : " (after " + last.bytes() + " bytes)"), 0);
         } catch (IOException e) {
-            throw new AgentClient.Unreachable("the copy of volume " + volume + " to node " + target.name()
-                    + " broke off (" + JsonHttp.why(e) + ")", 0);
+            throw new AgentClient.Unreachable(copyOf + " broke off (" + JsonHttp.why(e) + ")", 0);
+        }
+    }
+
+    private static CopyProgress readLines(java.io.BufferedReader lines, LineWatch watch, Node target, String volume,
+                                          Consumer<CopyProgress> progress) throws IOException {
+        CopyProgress last = null;
+        java.util.List<CopyStall.Sample> samples = new java.util.ArrayList<>(
+                List.of(new CopyStall.Sample(java.time.Instant.now(), 0)));
+        for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+            watch.heard();
+            if (line.isBlank()) {
+                continue;
+            }
+            CopyProgress l = DeclarationJson.MAPPER.readerFor(CopyProgress.class)
+                    .without(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                    .readValue(line);
+            last = l;
+            if (l.done() != null) {
+                return l;
+            }
+            progress.accept(l);
+            java.time.Instant now = java.time.Instant.now();
+            samples.add(new CopyStall.Sample(now, l.bytes() == null ? 0 : l.bytes()));
+            samples = new java.util.ArrayList<>(CopyStall.kept(samples));
+            if (STALL.stalled(samples, now)) {
+                throw new AgentClient.Unreachable("the copy of volume " + volume + " to node " + target.name() + ": "
+                        + STALL.describe(volume, samples) + " (node " + target.name() + " still sends its progress; the"
+                        + " source agent sends no data)", 0);
+            }
+        }
+        throw new AgentClient.Unreachable("node " + target.name() + "'s agent ended the copy of volume " + volume
+                + " without saying it was done" + (last == null ? "" : " (after " + last.bytes() + " bytes)"), 0);
+    }
+
+    /**
+     * LineWatch closes a copy's stream when no line came for its deadline, so the reader blocked in
+     * {@code readLine} wakes up (closing the JDK client's {@code ofInputStream} body ends a blocked read with an
+     * IOException: checked on JDK 25) and the copy step fails saying why, instead of waiting for ever.
+     */
+    private static final class LineWatch {
+        private final InputStream stream;
+        private final Duration deadline;
+        private final Thread dog;
+        private volatile long lastLine = System.nanoTime();
+        private volatile boolean stopped;
+        private volatile String why;
+
+        LineWatch(InputStream stream, Duration deadline) {
+            this.stream = stream;
+            this.deadline = deadline;
+            this.dog = Thread.ofVirtual().name("copy-line-watch").start(this::watch);
+        }
+
+        void heard() {
+            lastLine = System.nanoTime();
+        }
+
+        /** Why the stream was closed by the watch (the node named), or null when it was not. */
+        String why(String node) {
+            return why == null ? null : why.replace("{node}", node);
+        }
+
+        String why() {
+            return why;
+        }
+
+        void stop() {
+            stopped = true;
+            dog.interrupt();
+        }
+
+        private void watch() {
+            while (!stopped) {
+                long left = deadline.toNanos() - (System.nanoTime() - lastLine);
+                if (left <= 0) {
+                    why = "node {node}'s agent sent no progress for " + deadline.toSeconds() + " s (stopped, or the"
+                            + " link to it is down)";
+                    close();
+                    return;
+                }
+                try {
+                    Thread.sleep(Duration.ofNanos(Math.min(left, Duration.ofSeconds(1).toNanos())));
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }
+
+        private void close() {
+            try {
+                stream.close();
+            } catch (IOException e) {
+                // closing is how a silent copy is given up on; nothing more to do
+            }
         }
     }
 }

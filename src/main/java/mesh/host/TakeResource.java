@@ -1,5 +1,8 @@
 package mesh.host;
 
+import io.smallrye.common.annotation.Blocking;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.subscription.BackPressureStrategy;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
@@ -11,10 +14,7 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
-import jakarta.ws.rs.core.Response;
-import jakarta.ws.rs.core.StreamingOutput;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -82,41 +82,60 @@ public class TakeResource {
         return call(() -> takes().manifest(module, volume, kind));
     }
 
+    /**
+     * The volume's archive, streamed with back-pressure: a {@code Multi} of tar's chunks, each read only once the
+     * previous one was written to the connection (resteasy-reactive's {@code PublisherResponseHandler} asks for
+     * one item at a time). A {@code StreamingOutput} here wrote as fast as tar read, whatever the reader took, and
+     * an agent with the serve flags' 64 MB ran out of direct buffer memory (quarkusio/quarkus#50317, open, and
+     * quarkusio/quarkus#41635). An error after the head was sent resets the connection, so the reader sees a broken
+     * archive, never a short complete one. Blocking: the checks read the take record and ask the engine for the
+     * volume's folder before anything is sent, so a refusal is still the agent's JSON error.
+     */
     @GET
     @Path("/volumes/{module}/{volume}/archive")
     @Produces("application/x-tar")
-    public Response archive(@PathParam("module") String module, @PathParam("volume") String volume,
-                            @QueryParam("kind") String kind, @jakarta.ws.rs.core.Context io.vertx.core.http.HttpServerResponse http) {
-        java.nio.file.Path folder = call(() -> takes().archivable(module, volume, kind));
-        StreamingOutput stream = out -> {
-            try {
-                takes().archive(folder, out);
-            } catch (IOException | RuntimeException e) {
-                // A failed StreamingOutput still ends its chunked answer normally (quarkusio/quarkus#50754), which a
-                // reader cannot tell from a whole archive: reset the connection so the cut shows.
-                http.reset();
-                throw e;
-            }
-        };
-        return Response.ok(stream, "application/x-tar").build();
+    @Blocking
+    public Multi<byte[]> archive(@PathParam("module") String module, @PathParam("volume") String volume,
+                                 @QueryParam("kind") String kind) {
+        return Multi.createFrom().publisher(call(() -> takes().archive(module, volume, kind)));
     }
 
+    /**
+     * The target's copy: its progress lines as NDJSON, one a second, then the final line. The lines are a
+     * {@code Multi} with latest-wins overflow: when the controller stops reading (stopped, its link down) the
+     * copy is never held up by a line it cannot write; only the newest line waits, and the final one replaces
+     * it, so memory stays one line whatever happens. A controller that went away cancels the stream: the next
+     * line the copy hands over is refused and the copy stops (its caller is gone, {@link TakeService#copy}).
+     * Blocking: the checks and the emptying of an earlier copy happen before the head is sent, so a refusal is
+     * the agent's JSON error; the copy itself runs on a virtual thread of its own.
+     */
     @POST
     @Path("/volumes/{module}/{volume}/copy")
     @Consumes(MediaType.WILDCARD)
     @Produces("application/x-ndjson")
-    public Response copy(@PathParam("module") String module, @PathParam("volume") String volume, String body) {
+    @Blocking
+    public Multi<byte[]> copy(@PathParam("module") String module, @PathParam("volume") String volume, String body) {
         VolumeCopyRequest request = read(body, VolumeCopyRequest.class, COPY_BODY);
         if (request.from() == null || request.ticket() == null) {
             throw new Refusal(400, "a copy needs 'from' (the source agent's URL) and 'ticket' (its read ticket)");
         }
         java.nio.file.Path folder = call(() -> takes().prepareCopy(module, volume, request.kind(), request.epoch()));
-        StreamingOutput stream = out -> {
-            CopyProgress last = takes().copy(module, volume, request.kind(), request.from(), request.ticket(), folder,
-                    line -> line(out, line));
-            line(out, last);
-        };
-        return Response.ok(stream, "application/x-ndjson").build();
+        return Multi.createFrom().<byte[]>emitter(lines -> Thread.ofVirtual().name("copy " + module + "/" + volume).start(() -> {
+            CopyProgress last;
+            try {
+                last = takes().copy(module, volume, request.kind(), request.from(), request.ticket(), folder,
+                        line -> {
+                            if (lines.isCancelled()) {
+                                throw new IllegalStateException("the caller of the copy went away");
+                            }
+                            lines.emit(line(line));
+                        });
+            } catch (RuntimeException e) {
+                last = CopyProgress.failed("the copy of volume " + volume + " failed: " + e.getMessage());
+            }
+            lines.emit(line(last));
+            lines.complete();
+        }), BackPressureStrategy.LATEST);
     }
 
     @DELETE
@@ -174,12 +193,12 @@ public class TakeResource {
         return agent.takes();
     }
 
-    private static void line(OutputStream out, CopyProgress line) {
+    /** One NDJSON line. */
+    private static byte[] line(CopyProgress line) {
         try {
-            out.write((DeclarationJson.MAPPER.writeValueAsString(line) + "\n").getBytes(StandardCharsets.UTF_8));
-            out.flush();
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException("the caller of the copy went away", e);
+            return (DeclarationJson.MAPPER.writeValueAsString(line) + "\n").getBytes(StandardCharsets.UTF_8);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("a progress line cannot be written as JSON", e);
         }
     }
 

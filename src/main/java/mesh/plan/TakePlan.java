@@ -11,10 +11,16 @@ import java.util.List;
  *
  * <pre>
  *  preflight ─► fence ─► ticket ─► copy (each volume) ─► verify ─► start ─► switch ─► push ─► old-copy ─► done
- *     │            └────────┴──────────┴───────────────────┴─────────┤
- *     ▼ (nothing changed)              any failure before the switch ▼
- *   failed               stop-target (if started) ─► delete-copy ─► unfence ─► rolled-back
+ *     │            └────────┴──────────┴────────────┤                └───┬───┘
+ *     ▼ (nothing changed)    failure before the start ▼       failure at start or switch ▼
+ *   failed        unfence ─► delete-copy (if copied) ─► rolled-back    stop-target ─► delete-copy ─► unfence ─► rolled-back
  * </pre>
+ *
+ * <p>Before the start the target was never sent a declaration with the module, so its partial copy cannot
+ * start: the source is unfenced first (the module runs again at once), and only then is the copy deleted. A
+ * target that does not answer (stopped, its link down) then costs no downtime: a delete-copy that still fails
+ * after its tries ends the take rolled back with the copy left, never started, emptied by the next take into
+ * that node ({@link #gaveUp}). From the start on the target may run the module: it is stopped first.
  *
  * <p>The rule it keeps: never two copies running. The source may run only until its fence is confirmed
  * and again once the target is confirmed stopped; the target may run only from the start step until it
@@ -76,8 +82,8 @@ public final class TakePlan {
             case PUSH -> t.at(t.from() == null || t.volumes().isEmpty() ? TakeStep.DONE : TakeStep.OLD_COPY);
             case OLD_COPY -> t.at(TakeStep.DONE);
             case STOP_TARGET -> t.at(t.from() != null && !t.volumes().isEmpty() ? TakeStep.DELETE_COPY : TakeStep.UNFENCE);
-            case DELETE_COPY -> t.at(TakeStep.UNFENCE);
-            case UNFENCE -> t.at(TakeStep.ROLLED_BACK);
+            case DELETE_COPY -> t.at(targetStarted(t) ? TakeStep.UNFENCE : TakeStep.ROLLED_BACK);
+            case UNFENCE -> t.at(!targetStarted(t) && copyToDelete(t) ? TakeStep.DELETE_COPY : TakeStep.ROLLED_BACK);
             case DONE, ROLLED_BACK, FAILED -> t;
         };
     }
@@ -120,11 +126,53 @@ public final class TakePlan {
 
     /** The first rollback step from where the take stands, with why it rolls back. */
     static Take rollback(Take t, String why) {
-        TakeStep s = t.step();
-        TakeStep first = s.ordinal() >= TakeStep.START.ordinal() ? TakeStep.STOP_TARGET
-                : s.ordinal() >= TakeStep.COPY.ordinal() ? TakeStep.DELETE_COPY
-                : TakeStep.UNFENCE;
+        TakeStep first = t.step().ordinal() >= TakeStep.START.ordinal() ? TakeStep.STOP_TARGET : TakeStep.UNFENCE;
         return t.withError(why).at(first);
+    }
+
+    /** The step the rollback began at: the word its error starts with ({@code copy: …}); null outside a rollback. */
+    static TakeStep rolledBackFrom(Take t) {
+        if (t.error() == null || t.error().indexOf(':') < 0) {
+            return null;
+        }
+        try {
+            return TakeStep.of(t.error().substring(0, t.error().indexOf(':')));
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    /**
+     * Whether the rollback began once the target may have run the module (at the start or the switch): it then
+     * stops the target first and unfences the source last. Otherwise the source is unfenced first.
+     */
+    public static boolean targetStarted(Take t) {
+        TakeStep from = rolledBackFrom(t);
+        return from == TakeStep.START || from == TakeStep.SWITCH;
+    }
+
+    /** Whether the rollback has a copy on the target to delete: the take got as far as copying a volume. */
+    static boolean copyToDelete(Take t) {
+        TakeStep from = rolledBackFrom(t);
+        return t.from() != null && !t.volumes().isEmpty() && from != null
+                && from.ordinal() >= TakeStep.COPY.ordinal() && from.ordinal() <= TakeStep.SWITCH.ordinal();
+    }
+
+    /**
+     * The record when its current step failed every try the runner gives it. A delete-copy after the source
+     * was unfenced (a rollback before the start) ends the take rolled back: the module runs on the source
+     * again, and the partial copy left on the target is never started there (that node was never sent a
+     * declaration with the module) and is emptied by the next take into it (the agent's copy mark allows
+     * that, docs/take.md "Copying onto the target"). Any other step waits for the operator as it stands.
+     */
+    public static Take gaveUp(Take t) {
+        if (t.step() != TakeStep.DELETE_COPY || targetStarted(t)) {
+            return t;
+        }
+        String volumes = String.join(", ", t.volumes().stream().map(Take.Volume::name).toList());
+        return t.at(TakeStep.ROLLED_BACK).withProblem((t.problem() == null ? "delete-copy failed" : t.problem())
+                + "; the partial copy of " + t.module() + " (volume " + volumes + ") is left on " + t.to()
+                + ": it is never started there, and the next take into " + t.to() + " empties it");
     }
 
     /**
@@ -133,8 +181,7 @@ public final class TakePlan {
      * declaration without the module. A fence an earlier take left there is kept.
      */
     public static boolean targetFenced(Take t) {
-        return t.error() != null && (t.error().startsWith(TakeStep.START.word() + ":")
-                || t.error().startsWith(TakeStep.SWITCH.word() + ":"));
+        return targetStarted(t);
     }
 
     /**
@@ -144,6 +191,20 @@ public final class TakePlan {
     public static boolean sourceMayRun(TakeStep step) {
         return step == TakeStep.PREFLIGHT || step == TakeStep.FENCE || step == TakeStep.ROLLED_BACK
                 || step == TakeStep.FAILED;
+    }
+
+    /**
+     * Whether the module may run on the source while {@code t} stands where it does: as {@link #sourceMayRun},
+     * and also at a delete-copy after the source was unfenced (a rollback before the start, whose target never
+     * ran the module and is never sent it).
+     */
+    public static boolean sourceMayRun(Take t) {
+        return sourceMayRun(t.step()) || t.step() == TakeStep.DELETE_COPY && !targetStarted(t);
+    }
+
+    /** Whether the module may run on the target while {@code t} stands where it does: as {@link #targetMayRun}. */
+    public static boolean targetMayRun(Take t) {
+        return targetMayRun(t.step());
     }
 
     /** Whether the module may run on the target at {@code step}: from its start until the rollback confirmed it stopped. */
@@ -183,7 +244,8 @@ public final class TakePlan {
             case OLD_COPY -> "old copy: " + t.from() + " keeps its copy, labelled as left by the take at epoch " + t.epoch()
                     + " (mesh take --forget-old " + m + " removes it)";
             case STOP_TARGET -> "stop-target: stop " + m + " on " + t.to();
-            case DELETE_COPY -> "delete-copy: delete the copy this take made on " + t.to();
+            case DELETE_COPY -> "delete-copy: delete the copy this take made on " + t.to()
+                    + (targetStarted(t) ? "" : " (" + m + " runs on " + t.from() + " again already)");
             case UNFENCE -> "unfence: lift the fence" + (t.from() == null ? "" : " on " + t.from() + ", which starts " + m
                     + " there again");
             case DONE, ROLLED_BACK, FAILED -> t.step().word();

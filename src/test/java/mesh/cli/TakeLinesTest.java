@@ -29,6 +29,13 @@ class TakeLinesTest {
         assertEquals("the take failed and was rolled back: verify: volume data: a: size 1 on the source, 2 on the target;"
                 + " web runs on n1 again", TakeLines.end(take("rolled-back", "rolled-back",
                 "verify: volume data: a: size 1 on the source, 2 on the target", null)));
+        assertEquals("the take failed and was rolled back: copy: volume data: no data from the source agent at"
+                + " https://10.77.0.11:7701 for 30 s; web runs on n1 again; but delete-copy: node n2's agent did not"
+                + " answer; the partial copy of web (volume data) is left on n2: it is never started there, and the next"
+                + " take into n2 empties it", TakeLines.end(take("rolled-back", "rolled-back",
+                "copy: volume data: no data from the source agent at https://10.77.0.11:7701 for 30 s",
+                "delete-copy: node n2's agent did not answer; the partial copy of web (volume data) is left on n2: it is"
+                        + " never started there, and the next take into n2 empties it")));
         assertEquals("the take waits at step push: push: node n3's agent did not answer; 'mesh take n2 web' carries it on",
                 TakeLines.end(take("running", "push", null, "push: node n3's agent did not answer")));
         assertEquals("taking web from n1 to n2 (epoch 7)", TakeLines.head(take("running", "copy", null, null)));

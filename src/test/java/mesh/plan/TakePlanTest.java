@@ -57,10 +57,7 @@ class TakePlanTest {
                 Arguments.of(TakeStep.START, TakeStep.SWITCH),
                 Arguments.of(TakeStep.SWITCH, TakeStep.PUSH),
                 Arguments.of(TakeStep.PUSH, TakeStep.OLD_COPY),
-                Arguments.of(TakeStep.OLD_COPY, TakeStep.DONE),
-                Arguments.of(TakeStep.STOP_TARGET, TakeStep.DELETE_COPY),
-                Arguments.of(TakeStep.DELETE_COPY, TakeStep.UNFENCE),
-                Arguments.of(TakeStep.UNFENCE, TakeStep.ROLLED_BACK));
+                Arguments.of(TakeStep.OLD_COPY, TakeStep.DONE));
     }
 
     @ParameterizedTest(name = "{0} went through: {1}")
@@ -72,13 +69,44 @@ class TakePlanTest {
         assertNull(after.problem());
     }
 
+    /** The record at rollback step {@code step} of a rollback that began when {@code began} failed. */
+    static Take rollingBack(TakeStep began, TakeStep step) {
+        return at(began).withError(began.word() + ": x").at(step);
+    }
+
+    static Stream<Arguments> rollbackForward() {
+        return Stream.of(
+                // from the start or the switch: the target may run the module, so it is stopped first
+                Arguments.of(TakeStep.START, TakeStep.STOP_TARGET, TakeStep.DELETE_COPY),
+                Arguments.of(TakeStep.START, TakeStep.DELETE_COPY, TakeStep.UNFENCE),
+                Arguments.of(TakeStep.START, TakeStep.UNFENCE, TakeStep.ROLLED_BACK),
+                Arguments.of(TakeStep.SWITCH, TakeStep.DELETE_COPY, TakeStep.UNFENCE),
+                // before the start the target never had the module: the source first, then the copy
+                Arguments.of(TakeStep.COPY, TakeStep.UNFENCE, TakeStep.DELETE_COPY),
+                Arguments.of(TakeStep.COPY, TakeStep.DELETE_COPY, TakeStep.ROLLED_BACK),
+                Arguments.of(TakeStep.VERIFY, TakeStep.UNFENCE, TakeStep.DELETE_COPY),
+                Arguments.of(TakeStep.VERIFY, TakeStep.DELETE_COPY, TakeStep.ROLLED_BACK),
+                // before any copy: nothing to delete
+                Arguments.of(TakeStep.FENCE, TakeStep.UNFENCE, TakeStep.ROLLED_BACK),
+                Arguments.of(TakeStep.TICKET, TakeStep.UNFENCE, TakeStep.ROLLED_BACK));
+    }
+
+    @ParameterizedTest(name = "rolling back from {0}: {1} went through: {2}")
+    @MethodSource("rollbackForward")
+    void eachRollbackStepLeadsToTheNextInItsOrder(TakeStep began, TakeStep step, TakeStep next) {
+        Take after = TakePlan.after(rollingBack(began, step), new Done());
+        assertEquals(next, after.step());
+        assertNull(after.problem());
+        assertEquals(began.word() + ": x", after.error());
+    }
+
     static Stream<Arguments> failures() {
         return Stream.of(
                 Arguments.of(TakeStep.PREFLIGHT, TakeStep.FAILED),
                 Arguments.of(TakeStep.FENCE, TakeStep.UNFENCE),
                 Arguments.of(TakeStep.TICKET, TakeStep.UNFENCE),
-                Arguments.of(TakeStep.COPY, TakeStep.DELETE_COPY),
-                Arguments.of(TakeStep.VERIFY, TakeStep.DELETE_COPY),
+                Arguments.of(TakeStep.COPY, TakeStep.UNFENCE),
+                Arguments.of(TakeStep.VERIFY, TakeStep.UNFENCE),
                 Arguments.of(TakeStep.START, TakeStep.STOP_TARGET),
                 Arguments.of(TakeStep.SWITCH, TakeStep.STOP_TARGET),
                 // from the switch on, and in a rollback, the step is tried again: never rolled back, never skipped
@@ -103,9 +131,9 @@ class TakePlanTest {
         Take rolling = TakePlan.after(at(TakeStep.COPY), new Failed("disk full"));
         Take stuck = TakePlan.after(rolling, new Failed("node n2's agent did not answer"));
         assertEquals("copy: disk full", stuck.error());
-        assertEquals("delete-copy: node n2's agent did not answer", stuck.problem());
+        assertEquals("unfence: node n2's agent did not answer", stuck.problem());
         Take on = TakePlan.after(stuck, new Done());
-        assertEquals(TakeStep.UNFENCE, on.step());
+        assertEquals(TakeStep.DELETE_COPY, on.step());
         assertNull(on.problem());
         assertEquals("copy: disk full", on.error());
     }
@@ -133,7 +161,7 @@ class TakePlanTest {
     void aDifferenceAtVerifyRollsBackSayingWhatDiffered() {
         Take t = TakePlan.after(at(TakeStep.VERIFY), new Verified(at(TakeStep.VERIFY).volumes(),
                 "volume files: a/b.txt: size 3 on the source, 4 on the target"));
-        assertEquals(TakeStep.DELETE_COPY, t.step());
+        assertEquals(TakeStep.UNFENCE, t.step());
         assertEquals("verify: volume files: a/b.txt: size 3 on the source, 4 on the target; the copy on n2 is deleted"
                 + " and web starts on n1 again", t.error());
     }
@@ -202,6 +230,33 @@ class TakePlanTest {
     @EnumSource(TakeStep.class)
     void noStepLetsTheModuleRunOnBothNodes(TakeStep step) {
         assertFalse(TakePlan.sourceMayRun(step) && TakePlan.targetMayRun(step), step.word());
+        // whatever step the rollback began at, the record at this step lets the module run on one node at most
+        for (TakeStep began : TakeStep.values()) {
+            Take t = rollingBack(began, step);
+            assertFalse(TakePlan.sourceMayRun(t) && TakePlan.targetMayRun(t), began.word() + ", then " + step.word());
+        }
+    }
+
+    @Test
+    void aDeleteCopyThatKeepsFailingAfterTheSourceRunsAgainEndsTheTakeRolledBackSayingWhatIsLeft() {
+        Take stuck = TakePlan.after(rollingBack(TakeStep.COPY, TakeStep.DELETE_COPY),
+                new Failed("node n2's agent did not answer within 30 s"));
+        assertEquals(TakeStep.DELETE_COPY, stuck.step());
+        assertTrue(TakePlan.sourceMayRun(stuck), "the source was unfenced before the copy is deleted");
+        Take ended = TakePlan.gaveUp(stuck);
+        assertEquals(TakeStep.ROLLED_BACK, ended.step());
+        assertEquals("copy: x", ended.error());
+        assertEquals("delete-copy: node n2's agent did not answer within 30 s; the partial copy of web (volume data,"
+                + " files) is left on n2: it is never started there, and the next take into n2 empties it", ended.problem());
+    }
+
+    @ParameterizedTest(name = "{0} keeps failing")
+    @EnumSource(value = TakeStep.class, names = {"PUSH", "OLD_COPY", "STOP_TARGET", "UNFENCE"})
+    void anyOtherStepThatKeepsFailingWaitsForTheOperator(TakeStep step) {
+        Take stuck = TakePlan.after(rollingBack(TakeStep.COPY, step), new Failed("no answer"));
+        assertEquals(stuck, TakePlan.gaveUp(stuck));
+        Take lateDelete = TakePlan.after(rollingBack(TakeStep.START, TakeStep.DELETE_COPY), new Failed("no answer"));
+        assertEquals(lateDelete, TakePlan.gaveUp(lateDelete), "after a start the source is still fenced: the take waits");
     }
 
     /**
@@ -227,9 +282,13 @@ class TakePlanTest {
             if (s == TakeStep.STOP_TARGET && next != TakeStep.STOP_TARGET) {
                 targetMayRun = false;
             }
-            if (s == TakeStep.UNFENCE && next == TakeStep.ROLLED_BACK) {
+            if (s == TakeStep.UNFENCE && next != TakeStep.UNFENCE) {
                 assertFalse(targetMayRun, "the source runs again while the target may run: " + path);
                 sourceStopped = false;
+            }
+            if (!sourceStopped && path.subList(0, i + 1).contains(TakeStep.UNFENCE)) {
+                assertTrue(s != TakeStep.START && s != TakeStep.STOP_TARGET,
+                        "the target is sent the module after the source was unfenced: " + path);
             }
         }
     }

@@ -1,7 +1,5 @@
 package mesh.host.take;
 
-import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -38,6 +36,7 @@ public final class TakeService {
     private final Clock clock;
     private final VolumeCopy copier = new VolumeCopy();
     private final RunningCopies running = new RunningCopies();
+    private final RunningArchives archives = new RunningArchives();
 
     public TakeService(TakeRecords records, VolumePlaces places, ModuleControl modules, Clock clock) {
         this.records = records;
@@ -54,6 +53,11 @@ public final class TakeService {
     public FenceView fence(String module, long epoch) {
         TakeRules.name("module", module);
         TakeState s = records.update(module, st -> TakeRules.fence(st, epoch, clock.instant()));
+        int cut = archives.cut(module, s.fence().epoch(), "the fence of module " + module
+                + " was replaced by the take at epoch " + s.fence().epoch() + ": this archive's take is over");
+        if (cut > 0) {
+            LOG.infof("cut %d archive(s) of module %s read under an older fence", cut, module);
+        }
         List<String> stopped = modules.stopModule(module);
         LOG.infof("fenced module %s at epoch %d; stopped %s", module, epoch, stopped.isEmpty() ? "nothing (none ran)" : stopped);
         return new FenceView(module, s.fence().epoch(), s.fence().since(), stopped);
@@ -69,6 +73,11 @@ public final class TakeService {
         });
         if (was[0]) {
             LOG.infof("lifted the fence of module %s (epoch %d)", module, epoch);
+        }
+        int cut = archives.cut(module, 0, "the fence of module " + module + " was lifted (epoch " + epoch
+                + "): the module starts here again, so its volumes are no longer archived");
+        if (cut > 0) {
+            LOG.infof("cut %d running archive(s) of module %s", cut, module);
         }
         return new FenceLifted(module, was[0]);
     }
@@ -109,9 +118,26 @@ public final class TakeService {
         return places.require(module, volume, TakeRules.kind(kind));
     }
 
-    /** Streams the volume's archive (see {@link #archivable}, asked first, before the answer's status is sent). */
-    public long archive(Path folder, OutputStream out) throws IOException {
-        return TarStreams.archive(folder, TakeTestHold.midway(out));
+    /**
+     * The volume's archive as a stream its reader drains at its own pace ({@link ArchivePublisher}), once it
+     * may be read now (see {@link #archivable}; refused before anything is sent). It is cut when the fence it
+     * is read under is lifted or replaced.
+     */
+    public ArchivePublisher archive(String module, String volume, String kind) {
+        Path folder = archivable(module, volume, kind);
+        long epoch = records.read(module).fence().epoch();
+        ArchivePublisher[] self = new ArchivePublisher[1];
+        self[0] = new ArchivePublisher(folder, ArchivePublisher.NO_DEMAND, () -> archives.remove(module, self[0]));
+        archives.add(module, epoch, self[0]);
+        if (!records.read(module).fenced()) {   // lifted between the check and the registration
+            self[0].cut("the fence of module " + module + " was lifted");
+        }
+        return self[0];
+    }
+
+    /** How many archives of the module are streamed now (for tests and the log). */
+    public int archivesRunning(String module) {
+        return archives.count(module);
     }
 
     /**

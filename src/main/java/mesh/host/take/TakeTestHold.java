@@ -1,8 +1,6 @@
 package mesh.host.take;
 
-import java.io.FilterOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,6 +17,12 @@ final class TakeTestHold {
     static final String VARIABLE = "MESH_HOST_TAKE_TEST_HOLD";
 
     private TakeTestHold() {
+    }
+
+    /** Whether the hook is set at all (it never is in production). */
+    static boolean set() {
+        String hold = System.getenv(VARIABLE);
+        return hold != null && !hold.isBlank();
     }
 
     /** Waits while the hook's file holds {@code word}; returns at once when the hook is unset. */
@@ -44,30 +48,9 @@ final class TakeTestHold {
      * each), so the target's tar, which extracts a record only once it has all of it, has written part of the
      * first file. A pause after the first write alone let a short pipe read (4 KiB) through, which the target
      * could not extract: nothing landed, and a test waiting for the copy to be midway waited in vain.
+     * {@link ArchivePublisher} sends these bytes as its first chunk, then pauses.
      */
     static final int MIDWAY = 64 * 1024;
-
-    /** {@code out}, pausing at {@code copy} once {@link #MIDWAY} bytes went through (nothing changes when the hook is unset). */
-    static OutputStream midway(OutputStream out) {
-        if (System.getenv(VARIABLE) == null) {
-            return out;
-        }
-        return new FilterOutputStream(out) {
-            private boolean held;
-            private long passed;
-
-            @Override
-            public void write(byte[] b, int off, int len) throws IOException {
-                out.write(b, off, len);
-                passed += len;
-                if (!held && passed >= MIDWAY) {
-                    held = true;
-                    out.flush();
-                    at("copy");
-                }
-            }
-        };
-    }
 
     private static String read(Path file) {
         try {

@@ -2,7 +2,6 @@ package mesh.host.take;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -14,15 +13,14 @@ import java.util.concurrent.CompletableFuture;
  * TarStreams runs GNU tar on the node to turn a volume's folder into an archive stream and back. tar, not
  * Java, reads and writes the files: it keeps numeric owners, permission bits, links, ACLs and extended
  * attributes, and it is the tool an operator would check a copy with. Nothing is buffered whole: the
- * archive goes from tar's stdout to the caller's stream, and from the caller's stream into tar's stdin.
+ * archive goes from tar's stdout to its reader a chunk at a time ({@link ArchivePublisher}), and from the
+ * caller's stream into tar's stdin.
  */
 public final class TarStreams {
 
     /** The options both ends share: numeric owners, xattrs of every namespace a copy keeps, ACLs, modes. */
     static final List<String> KEEP = List.of("--numeric-owner", "--xattrs", "--xattrs-include=user.*",
             "--xattrs-include=security.*", "--xattrs-include=trusted.*", "--acls", "--preserve-permissions");
-
-    private static final int CHUNK = 256 * 1024;
 
     private TarStreams() {
     }
@@ -41,33 +39,6 @@ public final class TarStreams {
                 "--same-owner", "--verbose"));
         command.addAll(KEEP);
         return command;
-    }
-
-    /**
-     * Streams {@code folder} as a tar archive into {@code out}; returns the bytes written. When tar fails
-     * the stream is cut short with an exception, so the reader sees a broken archive, never a complete one.
-     */
-    public static long archive(Path folder, OutputStream out) throws IOException {
-        Process tar = new ProcessBuilder(archiveCommand(folder)).redirectInput(ProcessBuilder.Redirect.from(
-                new java.io.File("/dev/null"))).start();
-        CompletableFuture<String> errors = tail(tar.getErrorStream());
-        long bytes = 0;
-        try (InputStream in = tar.getInputStream()) {
-            byte[] buffer = new byte[CHUNK];
-            for (int n; (n = in.read(buffer)) >= 0; ) {
-                out.write(buffer, 0, n);
-                bytes += n;
-            }
-            out.flush();
-        } catch (IOException e) {
-            tar.destroyForcibly();   // the reader went away: stop reading the volume
-            throw e;
-        }
-        int exit = waitFor(tar);
-        if (exit != 0) {
-            throw new IOException("tar could not read " + folder + " (exit " + exit + "): " + errors.join());
-        }
-        return bytes;
     }
 
     /** A running extraction into a folder: feed its stdin, count its members, then {@link #finish}. */

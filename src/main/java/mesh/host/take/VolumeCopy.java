@@ -24,12 +24,24 @@ import mesh.wire.CopyProgress;
 /**
  * VolumeCopy is the target's half of a take's copy: it GETs the volume's archive from the source agent with
  * the read ticket and pipes it into tar on this node, never holding more than a buffer of it, reporting
- * bytes and entries once a second. The copy goes from agent to agent, never through the controller.
+ * bytes and entries once a second. The copy goes from agent to agent, never through the controller. It never
+ * waits for ever: the source's head must come within {@link #HEAD}, and no byte from it for {@link #NO_DATA}'s
+ * window cuts the copy, which then ends not done saying so.
  */
 public final class VolumeCopy {
 
     private static final int CHUNK = 256 * 1024;
     private static final Duration PROGRESS_EVERY = Duration.ofSeconds(1);
+
+    /** How long the source agent may take to answer the archive's head (it checks the fence and finds the folder). */
+    static final Duration HEAD = Duration.ofSeconds(30);
+
+    /**
+     * The stall rule on the target: no byte from the source for this long cuts the copy (the body closed, tar
+     * killed). A source agent that is stopped, or a link that dropped without a reset, sends nothing and closes
+     * nothing; without this rule the copy, and the take with its module fenced, would wait for ever.
+     */
+    static final mesh.plan.CopyStall NO_DATA = new mesh.plan.CopyStall(Duration.ofSeconds(30));
 
     /**
      * Client holds the HTTP client, made at the first copy (the holder idiom): building one loads the
@@ -60,7 +72,8 @@ public final class VolumeCopy {
         }
         HttpResponse<InputStream> answer;
         try {
-            answer = Client.HTTP.send(HttpRequest.newBuilder(uri).header("Authorization", "Bearer " + ticket).GET().build(),
+            answer = Client.HTTP.send(HttpRequest.newBuilder(uri).timeout(HEAD)
+                            .header("Authorization", "Bearer " + ticket).GET().build(),
                     HttpResponse.BodyHandlers.ofInputStream());
         } catch (IOException e) {
             return CopyProgress.failed("the source agent at " + from + " did not answer: " + e.getMessage());
@@ -86,6 +99,9 @@ public final class VolumeCopy {
                     r -> Thread.ofVirtual().start(r));
             long lastBytes = 0;
             long lastAt = System.nanoTime();
+            java.util.List<mesh.plan.CopyStall.Sample> samples = java.util.List.of(
+                    new mesh.plan.CopyStall.Sample(java.time.Instant.now(), 0));
+            boolean stalled = false;
             while (true) {
                 try {
                     feed.get(PROGRESS_EVERY.toMillis(), TimeUnit.MILLISECONDS);
@@ -100,7 +116,20 @@ public final class VolumeCopy {
                     }
                     lastBytes = b;
                     lastAt = now;
+                    java.time.Instant at = java.time.Instant.now();
+                    java.util.List<mesh.plan.CopyStall.Sample> next = new java.util.ArrayList<>(samples);
+                    next.add(new mesh.plan.CopyStall.Sample(at, b));
+                    samples = mesh.plan.CopyStall.kept(next);
+                    if (!stalled && NO_DATA.stalled(samples, at)) {
+                        stalled = true;   // closing the body ends the feed's blocked read (JDK 25: IOException "closed")
+                        tar.destroyForcibly();
+                        quietlyClose(body);
+                    }
                 } catch (ExecutionException e) {
+                    if (stalled) {
+                        TarStreams.waitFor(tar);
+                        return noData(from, volume, bytes.get());
+                    }
                     if (run.isCut()) {
                         TarStreams.waitFor(tar);
                         return CopyProgress.failed("the copy of volume " + volume + " was cut after " + bytes.get()
@@ -120,6 +149,9 @@ public final class VolumeCopy {
             }
             int exit = TarStreams.waitFor(tar);
             members.join();
+            if (stalled) {
+                return noData(from, volume, bytes.get());
+            }
             if (run.isCut()) {
                 return CopyProgress.failed("the copy of volume " + volume + " was cut: its caller went away, or a newer"
                         + " copy of the volume began");
@@ -134,6 +166,12 @@ public final class VolumeCopy {
             Thread.currentThread().interrupt();
             return CopyProgress.failed("interrupted");
         }
+    }
+
+    private static CopyProgress noData(String from, String volume, long bytes) {
+        return CopyProgress.failed("no data from the source agent at " + from + " for " + NO_DATA.window().toSeconds()
+                + " s: it is stopped, or the link to it is down; the copy of volume " + volume + " was cut after "
+                + bytes + " bytes");
     }
 
     private static void quietlyClose(InputStream body) {

@@ -40,8 +40,8 @@ class TarStreamsTest {
                 .write("mesh.origin", ByteBuffer.wrap("n1".getBytes(StandardCharsets.UTF_8)));
 
         ByteArrayOutputStream archive = new ByteArrayOutputStream();
-        long bytes = TarStreams.archive(root, archive);
-        assertEquals(archive.size(), bytes);
+        archive.writeBytes(Drain.all(new ArchivePublisher(root, java.time.Duration.ofSeconds(10), () -> { })));
+        assertTrue(archive.size() > 3 * 1024 * 1024, "the archive holds big.bin: " + archive.size());
         Path target = Files.createDirectories(dir.resolve("target"));
         Process tar = TarStreams.extract(target);
         try (OutputStream in = tar.getOutputStream()) {

@@ -1,0 +1,291 @@
+package mesh.host.take;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Flow;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * ArchivePublisher is a volume's tar archive as a stream of chunks that is read only as fast as its reader
+ * takes it. A chunk of tar's stdout is read only once the subscriber asked for one, on a virtual thread of
+ * its own (never the event loop); the HTTP layer asks for the next only when the previous write completed,
+ * so at most a chunk or two of the archive are in memory whatever the link's speed. The old
+ * {@code StreamingOutput} wrote as fast as tar read, and an agent with {@code -Xmx64m} (which caps direct
+ * buffers at 64 MB too) died of {@code OutOfMemoryError: Cannot reserve … direct buffer memory} when the
+ * reader was slower (quarkusio/quarkus#50317, quarkusio/quarkus#41635).
+ *
+ * <p>The stream ends in one of four ways: tar's end (complete, or an error when tar failed, so the reader sees
+ * a broken archive, never a short complete one); the subscriber's cancel (the reader went away: tar killed);
+ * no demand for {@link #NO_DEMAND} (the reader stopped reading: tar killed, the stream errored); or
+ * {@link #cut} (the fence it was read under was lifted or replaced: tar killed, the stream errored). One
+ * subscriber only: an archive is read once.
+ */
+public final class ArchivePublisher implements Flow.Publisher<byte[]> {
+
+    /** How long the publisher waits for its reader to ask for more before it gives up on it. */
+    public static final Duration NO_DEMAND = Duration.ofSeconds(60);
+
+    /** The size of a chunk: large enough for full speed, small enough that a few in flight stay cheap. */
+    static final int CHUNK = 256 * 1024;
+
+    private final Path folder;
+    private final Duration noDemand;
+    private final Runnable ended;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
+    private long demand;
+    private boolean cancelled;
+    private String cutWhy;
+    private boolean subscribed;
+    private Process tar;
+
+    /**
+     * The archive of {@code folder}; {@code ended} runs once when the stream ends, however it ends (the
+     * agent's list of running archives forgets it then).
+     */
+    public ArchivePublisher(Path folder, Duration noDemand, Runnable ended) {
+        this.folder = folder;
+        this.noDemand = noDemand;
+        this.ended = ended;
+    }
+
+    @Override
+    public void subscribe(Flow.Subscriber<? super byte[]> subscriber) {
+        lock.lock();
+        try {
+            if (subscribed) {
+                subscriber.onSubscribe(new Flow.Subscription() {
+                    public void request(long n) {
+                    }
+
+                    public void cancel() {
+                    }
+                });
+                subscriber.onError(new IllegalStateException("an archive is read once"));
+                return;
+            }
+            subscribed = true;
+        } finally {
+            lock.unlock();
+        }
+        subscriber.onSubscribe(new Flow.Subscription() {
+            @Override
+            public void request(long n) {
+                lock.lock();
+                try {
+                    demand = n <= 0 || demand + n < 0 ? Long.MAX_VALUE : demand + n;
+                    changed.signalAll();
+                } finally {
+                    lock.unlock();
+                }
+            }
+
+            @Override
+            public void cancel() {
+                lock.lock();
+                try {
+                    cancelled = true;
+                    changed.signalAll();
+                } finally {
+                    lock.unlock();
+                }
+                kill();
+            }
+        });
+        Thread.ofVirtual().name("archive " + folder.getFileName()).start(() -> pump(subscriber));
+    }
+
+    /**
+     * Cuts the stream: tar is killed and the reader gets an error (a broken archive) saying {@code why}. The
+     * source cuts its archives of a module when that module's fence is lifted or replaced.
+     */
+    public void cut(String why) {
+        boolean never;
+        lock.lock();
+        try {
+            if (cutWhy == null) {
+                cutWhy = why;
+            }
+            never = !subscribed;
+            subscribed = true;   // a reader that comes after the cut gets the error at once
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        kill();
+        if (never) {
+            ended.run();
+        }
+    }
+
+    private void kill() {
+        Process p;
+        lock.lock();
+        try {
+            p = tar;
+        } finally {
+            lock.unlock();
+        }
+        if (p != null) {
+            p.destroyForcibly();
+        }
+    }
+
+    /** The reading loop, on its own virtual thread: every signal to the subscriber comes from here, in order. */
+    private void pump(Flow.Subscriber<? super byte[]> subscriber) {
+        Process p = null;
+        try {
+            p = start();
+            if (p == null) {
+                return;   // cancelled or cut before tar ran
+            }
+            CompletableFuture<String> errors = TarStreams.tail(p.getErrorStream());
+            long passed = 0;
+            boolean held = !TakeTestHold.set();
+            try (InputStream in = p.getInputStream()) {
+                while (true) {
+                    String stop = awaitDemand();
+                    if (stop != null) {
+                        p.destroyForcibly();
+                        if (!stop.isEmpty()) {
+                            subscriber.onError(new IOException(stop));
+                        }
+                        return;
+                    }
+                    byte[] chunk = in.readNBytes(held ? CHUNK : (int) Math.max(1, TakeTestHold.MIDWAY - passed));
+                    if (chunk.length == 0) {
+                        break;
+                    }
+                    String after = stopped();
+                    if (after != null) {   // cut or cancelled while tar was read: its last bytes go nowhere
+                        p.destroyForcibly();
+                        if (!after.isEmpty()) {
+                            subscriber.onError(new IOException(after));
+                        }
+                        return;
+                    }
+                    taken();
+                    passed += chunk.length;
+                    subscriber.onNext(chunk);
+                    if (!held && passed >= TakeTestHold.MIDWAY) {
+                        held = true;
+                        TakeTestHold.at("copy");
+                    }
+                }
+            }
+            int exit = TarStreams.waitFor(p);
+            String after = stopped();
+            if (after != null) {
+                if (!after.isEmpty()) {
+                    subscriber.onError(new IOException(after));
+                }
+            } else if (exit != 0) {
+                subscriber.onError(new IOException("tar could not read " + folder + " (exit " + exit + "): "
+                        + errors.join()));
+            } else {
+                subscriber.onComplete();
+            }
+        } catch (IOException | RuntimeException e) {
+            if (p != null) {
+                p.destroyForcibly();
+            }
+            String after = stopped();
+            if (after == null || !after.isEmpty()) {
+                subscriber.onError(after == null ? e : new IOException(after));
+            }
+        } finally {
+            ended.run();
+        }
+    }
+
+    private Process start() throws IOException {
+        lock.lock();
+        try {
+            if (cancelled || cutWhy != null) {
+                return null;
+            }
+            tar = new ProcessBuilder(TarStreams.archiveCommand(folder))
+                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+            return tar;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Waits until the subscriber asked for a chunk; null then. Otherwise why the stream stops: empty when the
+     * subscriber cancelled (no signal is owed to it), the cut's reason, or the reader's silence.
+     */
+    private String awaitDemand() {
+        long left = noDemand.toNanos();
+        lock.lock();
+        try {
+            while (demand == 0 && !cancelled && cutWhy == null) {
+                if (left <= 0) {
+                    return "the reader of " + folder + " asked for no data for " + (noDemand.toMillis() % 1000 == 0
+                            ? noDemand.toSeconds() + " s" : noDemand.toMillis() + " ms") + " (stopped, or the link to it is down): the archive is cut";
+                }
+                try {
+                    left = changed.awaitNanos(left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return "interrupted";
+                }
+            }
+            return whyStopped();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private String stopped() {
+        lock.lock();
+        try {
+            return whyStopped();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private String whyStopped() {
+        return cancelled ? "" : cutWhy;
+    }
+
+    private void taken() {
+        lock.lock();
+        try {
+            if (demand != Long.MAX_VALUE) {
+                demand--;
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** For tests: whether tar still runs (false before it started and once it ended). */
+    boolean tarRunning() {
+        lock.lock();
+        try {
+            return tar != null && tar.isAlive();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** For tests: waits up to {@code wait} for tar to end. */
+    boolean awaitTarEnd(Duration wait) throws InterruptedException {
+        Process p;
+        lock.lock();
+        try {
+            p = tar;
+        } finally {
+            lock.unlock();
+        }
+        return p == null || p.waitFor(wait.toMillis(), TimeUnit.MILLISECONDS);
+    }
+}
