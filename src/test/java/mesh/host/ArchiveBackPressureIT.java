@@ -86,10 +86,8 @@ class ArchiveBackPressureIT {
         files.ensureIssued(ca, "controller", MeshCa.Role.CONTROLLER, MeshCa.CONTROLLER, List.of("127.0.0.1"), now);
         files.ensureIssued(ca, "bp-node", MeshCa.Role.AGENT, "bp-node", List.of("bp-node", n1.address()), now);
         controllerTls = files.clientContext("controller");
-        List<String> command = new ArrayList<>(List.of("nsenter", "--net=/run/netns/" + n1.name(),
-                Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-        command.addAll(serveFlags());
-        command.addAll(List.of("-jar", app.resolve("quarkus-run.jar").toString(), "host", "serve"));
+        assertTrue(serveFlags().contains("-Xmx64m"), "the agent's launcher flags: " + serveFlags());
+        List<String> command = mesh.testbed.Launcher.installed(app).command(n1.name(), List.of("host", "serve"));
         log = PackagedMesh.buildDir().resolve("archive-back-pressure").resolve("agent-" + System.nanoTime() + ".log");
         Files.createDirectories(log.getParent());
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
@@ -119,7 +117,6 @@ class ArchiveBackPressureIT {
         }
         List<String> flags = new ArrayList<>(Arrays.asList(p.getProperty("serve").trim().split("\\s+")));
         flags.addAll(Arrays.asList(p.getProperty("host").trim().split("\\s+")));
-        assertTrue(flags.contains("-Xmx64m"), "the agent's launcher flags: " + flags);
         return flags;
     }
 

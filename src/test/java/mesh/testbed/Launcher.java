@@ -23,8 +23,9 @@ import mesh.install.RunningMesh;
 public final class Launcher {
 
     /**
-     * The tests that start a server themselves rather than through {@code mesh install}, each with why. They
-     * start it with this launcher all the same, so it runs with the installed flags.
+     * The tests that start a server themselves rather than through {@code mesh install} (most of them over
+     * plain HTTP), each with why. They start it with this launcher all the same, so it runs with the
+     * installed flags.
      */
     public static final java.util.Map<String, String> PLAIN_HTTP = java.util.Map.ofEntries(
             java.util.Map.entry("mesh.host.AgentProcess", "host-level ITs drive one agent's API as the controller would, "
@@ -34,6 +35,8 @@ public final class Launcher {
             java.util.Map.entry("mesh.e2e.MeshProcess", "the e2e ITs not yet raised by mesh install (EdgeIT, MeshE2EIT, "
                     + "PushNameIT, HealthWaitIT, NodeLifecycleIT, PushConcurrencyIT, ControllerEpochIT, SecurityIT, TlsMesh): "
                     + "a controller on a database of the test's and agents it starts by hand"),
+            java.util.Map.entry("mesh.host.ArchiveBackPressureIT", "one agent over HTTPS with a test CA, its archive read "
+                    + "by a reader that sleeps: the archive's back-pressure alone, with no mesh around it"),
             java.util.Map.entry("mesh.controller.ErrorMessagesIT", "a controller alone, for the API's error answers"),
             java.util.Map.entry("mesh.cli.MeshCliIT", "checks that 'host serve' refuses to start without a node name: "
                     + "it never serves (Quarkus's main-IT launcher runs the artifact itself)"));
