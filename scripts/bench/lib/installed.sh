@@ -73,6 +73,7 @@ agent_pid() { cat "$WORK/node$1/state/agent.pid"; }
 
 empty_engine() {   # I: every container and volume of node I's engine, and the mesh's networks (a test-bed node is ours)
   local s=${SOCK[$1]}
+  [ -n "$s" ] || die "no engine for node $1"   # never the root engine by default
   docker -H "$s" ps -aq | xargs -r docker -H "$s" rm -f >/dev/null 2>&1
   docker -H "$s" volume ls -q | xargs -r docker -H "$s" volume rm >/dev/null 2>&1
   docker -H "$s" network ls -q --filter label=mesh.node | xargs -r docker -H "$s" network rm >/dev/null 2>&1
