@@ -308,7 +308,7 @@ public final class InstalledMesh implements AutoCloseable {
         JsonNode detail = controller("/v1/mesh/catalogue/mesh-controller").get("manifest");
         JsonNode serve = detail.get("components").get("mesh-controller.serve");
         Map<String, String> env = new java.util.TreeMap<>();
-        serve.get("env").fields().forEachRemaining(e -> env.put(e.getKey(), e.getValue().asText()));
+        serve.get("env").properties().forEach(e -> env.put(e.getKey(), e.getValue().asText()));
         env.putAll(extra);
         StringBuilder yaml = new StringBuilder("module: mesh-controller\ncomponents:\n  mesh-controller.serve:\n")
                 .append("    bundle: ").append(JSON.writeValueAsString(serve.get("bundle").asText())).append('\n')
