@@ -235,7 +235,8 @@ class TakeAtScaleIT {
 
     /** The manifest digest of big's data volume on the node, as its agent makes it. */
     String digest(String node) throws Exception {
-        return mesh.agent(node, "/v1/volumes/" + MODULE + "/data/manifest?kind=container").get("digest").asText();
+        return mesh.agent(node, "/v1/volumes/" + MODULE + "/data/manifest?kind=container", Duration.ofMinutes(5))
+                .get("digest").asText();
     }
 
     Path volume(String node) {

@@ -233,8 +233,13 @@ public final class InstalledMesh implements AutoCloseable {
 
     /** GET {@code path} of the node's agent with the controller's client certificate; the answer's JSON (a non-2xx fails). */
     public JsonNode agent(String name, String path) throws IOException, InterruptedException {
+        return agent(name, path, Duration.ofSeconds(30));
+    }
+
+    /** As {@link #agent(String, String)}, allowed {@code timeout} (a manifest hashes every byte of a volume). */
+    public JsonNode agent(String name, String path, Duration timeout) throws IOException, InterruptedException {
         HttpResponse<String> r = agentHttp().send(HttpRequest.newBuilder(URI.create("https://" + testbed(name).address()
-                + ":7701" + path)).timeout(Duration.ofSeconds(30)).GET().build(), HttpResponse.BodyHandlers.ofString());
+                + ":7701" + path)).timeout(timeout).GET().build(), HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() / 100 != 2) {
             throw new IOException("GET " + path + " on " + name + "'s agent: " + r.statusCode() + " " + r.body());
         }
@@ -320,14 +325,20 @@ public final class InstalledMesh implements AutoCloseable {
         Files.writeString(file, yaml);
         long before = controllerPid();
         ok("catalogue", "add", file.toString());
-        ok("push");
-        PackagedMesh.await("the controller runs again with its new environment", Duration.ofSeconds(120), () -> {
-            try {
-                return controllerPid() != before && mesh("node", "list").exit() == 0;
-            } catch (IOException | RuntimeException e) {
-                return false;
-            }
-        });
+        // the push replaces the controller that answers it: its answer may be lost with the old process (the
+        // CLI then says the TLS handshake broke off), so what counts is the new process answering
+        PackagedMesh.Result push = mesh("push");
+        try {
+            PackagedMesh.await("the controller runs again with its new environment", Duration.ofSeconds(120), () -> {
+                try {
+                    return controllerPid() != before && mesh("node", "list").exit() == 0;
+                } catch (IOException | RuntimeException e) {
+                    return false;
+                }
+            });
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "; the push: " + push, e);
+        }
     }
 
     /** Waits until the controller answers the CLI. */
