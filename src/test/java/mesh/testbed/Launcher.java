@@ -31,7 +31,7 @@ public final class Launcher {
                     + "with no controller and no mesh around it (HostApiIT, TakeAgentIT, AgentCrashIT, …)"),
             java.util.Map.entry("mesh.host.TestController", "a controller stand-in on a plain database, for the host ITs "
                     + "that need one to push (ProcessComponentIT, ProcessCrashIT)"),
-            java.util.Map.entry("mesh.e2e.MeshProcess", "the e2e ITs not yet raised by mesh install (MeshE2EIT, "
+            java.util.Map.entry("mesh.e2e.MeshProcess", "the e2e ITs not yet raised by mesh install ("
                     + "PushNameIT, HealthWaitIT, NodeLifecycleIT, PushConcurrencyIT, ControllerEpochIT, SecurityIT, TlsMesh): "
                     + "a controller on a database of the test's and agents it starts by hand"),
             java.util.Map.entry("mesh.controller.ErrorMessagesIT", "a controller alone, for the API's error answers"),
