@@ -32,7 +32,7 @@ public final class Launcher {
             java.util.Map.entry("mesh.host.TestController", "a controller stand-in on a plain database, for the host ITs "
                     + "that need one to push (ProcessComponentIT, ProcessCrashIT)"),
             java.util.Map.entry("mesh.e2e.MeshProcess", "the e2e ITs not yet raised by mesh install ("
-                    + "HealthWaitIT, NodeLifecycleIT, PushConcurrencyIT, ControllerEpochIT, SecurityIT, TlsMesh): "
+                    + "NodeLifecycleIT, PushConcurrencyIT, ControllerEpochIT, SecurityIT, TlsMesh): "
                     + "a controller on a database of the test's and agents it starts by hand"),
             java.util.Map.entry("mesh.controller.ErrorMessagesIT", "a controller alone, for the API's error answers"),
             java.util.Map.entry("mesh.cli.MeshCliIT", "checks that 'host serve' refuses to start without a node name: "
