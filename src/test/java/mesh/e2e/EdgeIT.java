@@ -4,7 +4,6 @@ import static mesh.e2e.MeshE2EIT.json;
 import static mesh.e2e.MeshE2EIT.quietly;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
