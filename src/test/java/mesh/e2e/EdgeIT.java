@@ -1,38 +1,26 @@
 package mesh.e2e;
 
-import static mesh.e2e.MeshE2EIT.JSON;
 import static mesh.e2e.MeshE2EIT.json;
 import static mesh.e2e.MeshE2EIT.quietly;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.command.InspectContainerResponse;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import mesh.testbed.InstalledMesh;
 import mesh.testbed.PackagedMesh;
-import mesh.testbed.TestbedNodes;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -42,8 +30,9 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
- * EdgeIT raises a mesh of three simulated nodes from processes (controller, agents, CLI), gives one
- * the public domain zurag.be and checks its edge, a real Caddy (mesh-test/caddy:2) with Caddy's
+ * EdgeIT raises a mesh of three simulated nodes with {@code mesh install} and {@code --join}
+ * ({@link InstalledMesh}: HTTPS, the installed agents, the CLI on install's config file), gives the
+ * seat the public domain zurag.be and checks its edge, a real Caddy (mesh-test/caddy:2) with Caddy's
  * internal CA: routes are served over verified TLS, plain HTTP redirects, route changes reload
  * Caddy within 2 s without replacing any container, a configuration Caddy refuses is reported with
  * Caddy's message while the old routes keep answering, a killed edge comes back with its routes,
@@ -54,111 +43,78 @@ import org.junit.jupiter.api.TestMethodOrder;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class EdgeIT {
 
-    static final List<String> NAMES = List.of("ace", "g14", "g3");
+    /** The node with the public domain (the seat, which also runs the mesh's store, registry and controller). */
+    static final String ACE = "n1";
+    /** A node without a public domain whose module's route names zurag.be. */
+    static final String G14 = "n2";
+    /** The node of the wildcard route's module. */
+    static final String G3 = "n3";
     static final String EDGE = "route-proxy.server";
     /** The route the agent's test hook makes Caddy refuse (EdgeKeeper.REFUSE_HOOK). */
     static final String REFUSED = "broken.zurag.be";
 
-    final String token = "op-" + UUID.randomUUID();
-    final String run = UUID.randomUUID().toString().substring(0, 8);
-    final String database = "mesh_edge_" + run;
-    final Map<String, TestbedNodes.Node> testbed = new LinkedHashMap<>();
-    final Map<String, DockerClient> engines = new HashMap<>();
-    final Map<String, MeshProcess> agents = new HashMap<>();
-    final HttpClient http = HttpClient.newHttpClient();
-    MeshProcess controller;
-    Map<String, String> cli;
+    InstalledMesh mesh;
     Path dir;
     Path ca;
 
     @BeforeAll
     void raiseTheMesh() throws Exception {
-        List<TestbedNodes.Node> nodes = TestbedNodes.up(3);
-        for (int i = 0; i < 3; i++) {
-            testbed.put(NAMES.get(i), nodes.get(i));
-            engines.put(NAMES.get(i), TestbedNodes.client(nodes.get(i)));
+        mesh = InstalledMesh.raise(3);
+        // the agents of this test pass every second; ace's has the edge's test hook (EdgeKeeper.REFUSE_HOOK)
+        mesh.restartAgent(ACE, Map.of("MESH_HOST_INTERVAL", "1s", "MESH_EDGE_TEST_REFUSE", REFUSED));
+        for (String name : List.of(G14, G3)) {
+            mesh.restartAgent(name, Map.of("MESH_HOST_INTERVAL", "1s"));
         }
-        wipeNodeEngines();
-        try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/postgres", "mesh", "mesh")) {
-            c.createStatement().execute("create database " + database);
-        }
-        int port = PackagedMesh.freePort();
-        controller = MeshProcess.serve("edge-controller", null, Map.of(
-                "MESH_STORE_URL", "jdbc:postgresql://127.0.0.1:5432/" + database,
-                "MESH_STORE_USER", "mesh", "MESH_STORE_PASSWORD", "mesh",
-                "MESH_CONTROLLER_TOKEN", token, "MESH_CONTROLLER_LISTEN", "127.0.0.1:" + port), "controller", "serve");
-        cli = Map.of("MESH_CONTROLLER", "http://127.0.0.1:" + port, "MESH_TOKEN", token);
-        PackagedMesh.await("the controller answers", Duration.ofSeconds(60), () -> quietly(() -> mesh("node", "list").exit() == 0));
-        for (String name : NAMES) {
-            JsonNode added = json(ok("node", "add", name, "--address", testbed.get(name).address(), "-o", "json"));
-            TestbedNodes.Node node = testbed.get(name);
-            agents.put(name, MeshProcess.serve("edge-agent-" + name, node.name(), Map.of(
-                    "MESH_HOST_NODE", name, "MESH_HOST_LISTEN", node.address() + ":7701", "MESH_HOST_ENGINE", node.dockerHost(),
-                    "MESH_HOST_STATE_DIR", Files.createTempDirectory("mesh-edge-" + name).toString(),
-                    "MESH_HOST_INTERVAL", "1s", "MESH_EDGE_TEST_REFUSE", REFUSED), "host", "serve"));
-        }
-        for (String name : NAMES) {
-            PackagedMesh.await("node " + name + "'s agent answers", Duration.ofSeconds(60),
-                    () -> quietly(() -> agentGet(name, "/v1/status").has("generation")));
-        }
+        mesh.awaitController(Duration.ofSeconds(60));
         dir = Files.createTempDirectory("mesh-edge-catalogue");
         writeCatalogue();
         ok("catalogue", "add", dir.toString());
-        ok("node", "public-domain", "ace", "zurag.be");
+        ok("node", "public-domain", ACE, "zurag.be");
     }
 
     @AfterAll
     void tearDown() throws Exception {
-        for (MeshProcess agent : agents.values()) {
-            agent.close();
+        if (mesh != null) {
+            mesh.close();
         }
-        if (controller != null) {
-            controller.close();
-        }
-        wipeNodeEngines();
-        for (DockerClient docker : engines.values()) {
-            docker.close();
-        }
-        try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/postgres", "mesh", "mesh")) {
-            c.createStatement().execute("drop database if exists " + database + " with (force)");
-        }
+        PackagedMesh.deleteTree(dir);
     }
 
     /** 1: a route is served over TLS a client verifies with the CA {@code mesh route ca} prints; plain HTTP redirects. */
     @Test
     @Order(1)
     void aRouteIsServedOverVerifiedTlsAndPlainHttpRedirects() throws Exception {
-        ok("assign", "ace", "searxng");
+        ok("assign", ACE, "searxng");
         ok("push", "--wait");
 
         // Caddy makes its CA when the routes are first loaded, at the latest one pass after the edge starts.
         PackagedMesh.await("mesh route ca prints the edge's CA", Duration.ofSeconds(15),
-                () -> quietly(() -> mesh("route", "ca", "ace").out().startsWith("-----BEGIN CERTIFICATE-----")));
-        String pem = ok("route", "ca", "ace");
+                () -> quietly(() -> mesh("route", "ca", ACE).out().startsWith("-----BEGIN CERTIFICATE-----")));
+        String pem = ok("route", "ca", ACE);
         assertTrue(pem.strip().endsWith("-----END CERTIFICATE-----"), pem);
         ca = dir.resolve("edge-ca.pem");
         Files.writeString(ca, pem);
         PackagedMesh.await("searxng.zurag.be answers over verified TLS", Duration.ofSeconds(30),
                 () -> quietly(() -> page("searxng").contains(text("searxng"))));
         Curl plain = curl("-sS", "-o", "/dev/null", "-w", "%{http_code} %{redirect_url}",
-                "--resolve", "searxng.zurag.be:80:" + address("ace"), "http://searxng.zurag.be/");
+                "--resolve", "searxng.zurag.be:80:" + address(ACE), "http://searxng.zurag.be/");
         assertEquals("308 https://searxng.zurag.be/", plain.out(), plain.toString());
-        JsonNode edge = agentGet("ace", "/v1/status").get("edge");
+        JsonNode edge = agentGet(ACE, "/v1/status").get("edge");
         assertEquals("[\"searxng.zurag.be\"]", edge.get("routes").toString(), edge.toString());
         assertTrue(edge.get("error").isNull(), edge.toString());
         assertNotNull(edge.get("loadedAt").asText());
 
         String status = mesh("status").out();
-        assertTrue(status.contains("ace edge: 1 route loaded at " + edge.get("loadedAt").asText() + ": searxng.zurag.be"), status);
+        assertTrue(status.contains(ACE + " edge: 1 route loaded at " + edge.get("loadedAt").asText() + ": searxng.zurag.be"), status);
         String roster = ok("roster");
-        assertTrue(roster.lines().anyMatch(l -> l.strip().matches("searxng\\.zurag\\.be +" + address("ace").replace(".", "\\.")
-                + " +ace +searxng +route +by ace's edge")), roster);
+        assertTrue(roster.lines().anyMatch(l -> l.strip().matches("searxng\\.zurag\\.be +" + address(ACE).replace(".", "\\.")
+                + " +" + ACE + " +searxng +route +by " + ACE + "'s edge")), roster);
         PackagedMesh.Result unknown = mesh("route", "ca", "nosuch");
         assertEquals(1, unknown.exit(), unknown.toString());
         assertTrue(unknown.err().contains("unknown node nosuch"), unknown.toString());
-        PackagedMesh.Result noEdge = mesh("route", "ca", "g14");
+        PackagedMesh.Result noEdge = mesh("route", "ca", G14);
         assertEquals(1, noEdge.exit(), noEdge.toString());
-        assertTrue(noEdge.err().contains("node g14 has no public domain, so it runs no edge"), noEdge.toString());
+        assertTrue(noEdge.err().contains("node " + G14 + " has no public domain, so it runs no edge"), noEdge.toString());
     }
 
     /** 3: route changes reload Caddy within 2 s of the push returning; the edge and every other container are kept. */
@@ -168,11 +124,11 @@ class EdgeIT {
         InspectContainerResponse edgeBefore = edgeContainer();
         Map<String, String> before = containers();
 
-        ok("assign", "ace", "whoami");
+        ok("assign", ACE, "whoami");
         ok("push", "--wait");
         long t0 = System.nanoTime();
         awaitWithin("whoami.zurag.be is served", 2, () -> page("whoami").contains(text("whoami")));
-        ok("unassign", "ace", "searxng");
+        ok("unassign", ACE, "searxng");
         ok("push", "--wait");
         awaitWithin("searxng.zurag.be is no longer served", 2, () -> !page("searxng").contains(text("searxng")));
         assertTrue(page("whoami").contains(text("whoami")));
@@ -180,7 +136,7 @@ class EdgeIT {
         List<Long> millis = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
             boolean add = i % 2 == 0;
-            ok(add ? "assign" : "unassign", "ace", "searxng");
+            ok(add ? "assign" : "unassign", ACE, "searxng");
             ok("push", "--wait");
             long pushed = System.nanoTime();
             awaitWithin("searxng.zurag.be " + (add ? "served" : "refused") + " after change " + (i + 1), 2,
@@ -205,28 +161,28 @@ class EdgeIT {
     @Test
     @Order(3)
     void aRefusedConfigurationIsReportedAndTheOldRoutesStillAnswer() throws Exception {
-        ok("assign", "ace", "broken");
+        ok("assign", ACE, "broken");
         PackagedMesh.Result push = mesh("push", "--wait", "--wait-timeout", "5");
         assertEquals(1, push.exit(), push.toString());
-        assertTrue(push.toString().contains("ace: edge failing: Caddy refused the routes: "), push.toString());
+        assertTrue(push.toString().contains(ACE + ": edge failing: Caddy refused the routes: "), push.toString());
         assertTrue(push.toString().contains("unknown module: http.handlers.mesh_test_refused"), "Caddy's own message: " + push);
 
-        JsonNode edge = awaitEdge("ace", e -> !e.path("error").isNull());
+        JsonNode edge = awaitEdge(ACE, e -> !e.path("error").isNull());
         assertTrue(edge.get("error").asText().contains("unknown module: http.handlers.mesh_test_refused"), edge.toString());
         assertTrue(edge.get("pending").toString().contains(REFUSED), edge.toString());
         assertTrue(page("whoami").contains(text("whoami")), "the routes Caddy had still answer");
         String text = mesh("status").out();
-        assertTrue(text.contains("ace edge: ") && text.contains("; refused: Caddy refused the routes: ")
+        assertTrue(text.contains(ACE + " edge: ") && text.contains("; refused: Caddy refused the routes: ")
                 && text.contains("; not served: " + REFUSED), text);
         PackagedMesh.Result status = mesh("status", "-o", "json");
         assertEquals(1, status.exit(), status.toString());
-        JsonNode ace = MeshE2EIT.statusOf(json(status.out()), "ace");
+        JsonNode ace = MeshE2EIT.statusOf(json(status.out()), ACE);
         assertTrue(ace.get("state").asText().startsWith("edge failing: Caddy refused the routes: "), ace.toString());
         assertTrue(ace.get("state").asText().contains("mesh_test_refused"), ace.toString());
 
-        ok("unassign", "ace", "broken");
+        ok("unassign", ACE, "broken");
         ok("push", "--wait");
-        edge = awaitEdge("ace", e -> e.path("error").isNull());
+        edge = awaitEdge(ACE, e -> e.path("error").isNull());
         assertTrue(!edge.get("routes").toString().contains(REFUSED), edge.toString());
     }
 
@@ -238,22 +194,22 @@ class EdgeIT {
     @Test
     @Order(4)
     void aKilledEdgeComesBackWithItsRoutesWithoutAPush() throws Exception {
-        int declarations = agentGet("ace", "/v1/declarations").size();
+        int declarations = agentGet(ACE, "/v1/declarations").size();
         InspectContainerResponse before = edgeContainer();
-        engines.get("ace").killContainerCmd(before.getId()).withSignal("KILL").exec();
+        mesh.engine(ACE).killContainerCmd(before.getId()).withSignal("KILL").exec();
 
         PackagedMesh.await("the killed edge serves whoami.zurag.be again", Duration.ofSeconds(30),
                 () -> quietly(() -> page("whoami").contains(text("whoami"))));
         InspectContainerResponse after = edgeContainer();
         assertTrue(after.getState().getRunning());
         assertTrue(!before.getState().getStartedAt().equals(after.getState().getStartedAt()), "the killed edge was started again");
-        assertEquals("[\"whoami.zurag.be\"]", awaitEdge("ace", e -> after.getId().equals(e.path("containerId").asText()))
+        assertEquals("[\"whoami.zurag.be\"]", awaitEdge(ACE, e -> after.getId().equals(e.path("containerId").asText()))
                 .get("routes").toString(), "exactly the current routes");
 
-        engines.get("ace").removeContainerCmd(after.getId()).withForce(true).exec();
+        mesh.engine(ACE).removeContainerCmd(after.getId()).withForce(true).exec();
         PackagedMesh.await("the removed edge is created again and serves whoami.zurag.be", Duration.ofSeconds(30),
                 () -> quietly(() -> !edgeContainer().getId().equals(after.getId()) && page("whoami").contains(text("whoami"))));
-        assertEquals(declarations, agentGet("ace", "/v1/declarations").size(), "no push was made");
+        assertEquals(declarations, agentGet(ACE, "/v1/declarations").size(), "no push was made");
     }
 
     /**
@@ -265,21 +221,21 @@ class EdgeIT {
     @Order(5)
     void aRouteToAComponentOnAnotherNodeIsServedThroughTheEdge() throws Exception {
         InspectContainerResponse edgeBefore = edgeContainer();
-        ok("assign", "g14", "elsewhere");
+        ok("assign", G14, "elsewhere");
         ok("push", "--wait");
         long pushed = System.nanoTime();
         awaitWithin("elsewhere.zurag.be is served from g14 through ace's edge", 2,
                 () -> page("elsewhere").contains(text("elsewhere")));
-        System.out.println("EdgeIT: elsewhere.zurag.be (on g14) served through ace's edge "
+        System.out.println("EdgeIT: elsewhere.zurag.be (on " + G14 + ") served through " + ACE + "'s edge "
                 + (System.nanoTime() - pushed) / 1_000_000 + " ms after push --wait returned");
 
-        assertTrue(engines.get("g14").inspectContainerCmd("elsewhere.server").exec().getState().getRunning());
-        assertTrue(containers().keySet().stream().noneMatch(n -> n.startsWith("g14/route-proxy")), "g14 runs no edge");
+        assertTrue(mesh.engine(G14).inspectContainerCmd("elsewhere.server").exec().getState().getRunning());
+        assertTrue(containers().keySet().stream().noneMatch(n -> n.startsWith(G14 + "/route-proxy")), G14 + " runs no edge");
         JsonNode entry = entry(json(ok("roster", "-o", "json")), "elsewhere.zurag.be");
-        assertEquals(address("ace"), entry.get("address").asText(), entry.toString());
-        assertEquals("ace", entry.get("node").asText(), entry.toString());
+        assertEquals(address(ACE), entry.get("address").asText(), entry.toString());
+        assertEquals(ACE, entry.get("node").asText(), entry.toString());
         String roster = ok("roster");
-        assertTrue(roster.lines().anyMatch(l -> l.startsWith("elsewhere.zurag.be") && l.strip().endsWith("by ace's edge, from g14")), roster);
+        assertTrue(roster.lines().anyMatch(l -> l.startsWith("elsewhere.zurag.be") && l.strip().endsWith("by " + ACE + "'s edge, from " + G14)), roster);
         assertEquals(edgeBefore.getId(), edgeContainer().getId(), "the edge was replaced");
     }
 
@@ -290,18 +246,18 @@ class EdgeIT {
     @Test
     @Order(6)
     void aWildcardRouteAnswersEveryOtherNameUnderTheDomain() throws Exception {
-        ok("assign", "g3", "wild");
+        ok("assign", G3, "wild");
         ok("push", "--wait");
         long pushed = System.nanoTime();
         awaitWithin("anything.zurag.be is served by the wildcard route", 2, () -> page("anything").contains(text("wild")));
-        System.out.println("EdgeIT: *.zurag.be (on g3) served " + (System.nanoTime() - pushed) / 1_000_000
+        System.out.println("EdgeIT: *.zurag.be (on " + G3 + ") served " + (System.nanoTime() - pushed) / 1_000_000
                 + " ms after push --wait returned");
         assertTrue(page("other-name").contains(text("wild")));
         assertTrue(page("whoami").contains(text("whoami")), "an exact route is not shadowed by the wildcard");
         assertTrue(page("elsewhere").contains(text("elsewhere")));
-        assertEquals("ace", entry(json(ok("roster", "-o", "json")), "*.zurag.be").get("node").asText());
+        assertEquals(ACE, entry(json(ok("roster", "-o", "json")), "*.zurag.be").get("node").asText());
 
-        ok("unassign", "g3", "wild");
+        ok("unassign", G3, "wild");
         ok("push", "--wait");
         awaitWithin("anything.zurag.be is no longer served", 2, () -> !page("anything").contains(text("wild")));
         assertTrue(page("whoami").contains(text("whoami")));
@@ -321,7 +277,7 @@ class EdgeIT {
     /** The page a verifying HTTPS client gets for R.zurag.be through ace's edge; "" when refused. */
     String page(String route) throws Exception {
         Curl c = curl("-sS", "--max-time", "3", "--cacert", ca.toString(),
-                "--resolve", route + ".zurag.be:443:" + address("ace"), "https://" + route + ".zurag.be/");
+                "--resolve", route + ".zurag.be:443:" + address(ACE), "https://" + route + ".zurag.be/");
         return c.exit() == 0 ? c.out() : "";
     }
 
@@ -361,18 +317,19 @@ class EdgeIT {
     }
 
     String address(String node) {
-        return testbed.get(node).address();
+        return mesh.testbed(node).address();
     }
 
     InspectContainerResponse edgeContainer() {
-        return engines.get("ace").inspectContainerCmd(EDGE).exec();
+        return mesh.engine(ACE).inspectContainerCmd(EDGE).exec();
     }
 
     Map<String, String> containers() {
         Map<String, String> ids = new TreeMap<>();
-        engines.forEach((node, docker) -> docker.listContainersCmd().withShowAll(true)
-                .withLabelFilter(Map.of("mesh.node", node)).exec()
-                .forEach(c -> ids.put(node + "/" + c.getNames()[0].substring(1), c.getId())));
+        for (String node : mesh.names()) {
+            mesh.engine(node).listContainersCmd().withShowAll(true).withLabelFilter(Map.of("mesh.node", node)).exec()
+                    .forEach(c -> ids.put(node + "/" + c.getNames()[0].substring(1), c.getId()));
+        }
         return ids;
     }
 
@@ -411,20 +368,8 @@ class EdgeIT {
                 """.formatted(module, port, text(module), route));
     }
 
-    void wipeNodeEngines() {
-        engines.forEach((name, docker) -> {
-            docker.listContainersCmd().withShowAll(true).withLabelFilter(Map.of("mesh.node", name)).exec()
-                    .forEach(c -> docker.removeContainerCmd(c.getId()).withForce(true).exec());
-            docker.listVolumesCmd().withFilter("label", List.of("mesh.node=" + name)).exec().getVolumes()
-                    .forEach(v -> docker.removeVolumeCmd(v.getName()).exec());
-            docker.listNetworksCmd().exec().stream()
-                    .filter(n -> n.getLabels() != null && name.equals(n.getLabels().get("mesh.node")))
-                    .forEach(n -> docker.removeNetworkCmd(n.getId()).exec());
-        });
-    }
-
     PackagedMesh.Result mesh(String... args) {
-        return PackagedMesh.run(cli, args);
+        return mesh.mesh(args);
     }
 
     String ok(String... args) {
@@ -433,12 +378,8 @@ class EdgeIT {
         return r.out();
     }
 
+    /** GET of the node's agent API, as the controller makes it (HTTPS, its client certificate). */
     JsonNode agentGet(String node, String path) throws IOException, InterruptedException {
-        return JSON.readTree(agentText(node, path));
-    }
-
-    String agentText(String node, String path) throws IOException, InterruptedException {
-        return http.send(HttpRequest.newBuilder(URI.create("http://" + address(node) + ":7701" + path)).timeout(Duration.ofSeconds(5)).build(),
-                HttpResponse.BodyHandlers.ofString()).body();
+        return mesh.agent(node, path);
     }
 }

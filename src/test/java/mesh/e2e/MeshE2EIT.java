@@ -5,27 +5,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.github.dockerjava.api.DockerClient;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.UUID;
+import mesh.cli.ConfigFile;
+import mesh.testbed.InstalledMesh;
 import mesh.testbed.PackagedMesh;
-import mesh.testbed.TestbedNodes;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -35,9 +28,11 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
- * MeshE2EIT raises a whole mesh from processes, as operators and systemd would: a controller on the
- * test PostgreSQL, three simulated nodes (each its own network namespace, engine and host agent), a
- * catalogue of eleven modules with binds and routes, and the CLI driving it. It then replays the
+ * MeshE2EIT raises a whole mesh as operators would, with {@code mesh install} on the first of three
+ * simulated nodes and {@code mesh install --join} on the others ({@link InstalledMesh}: each node its
+ * own network namespace, engine and installed host agent; the seat runs the mesh's store, artifact
+ * store and controller), a catalogue of nine more modules with binds and routes beside the mesh's own
+ * store and registry, and the CLI driving it with the config file install wrote. It then replays the
  * incident that started mesh (docs/design.md) and checks, container by container, what each push touched.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -46,55 +41,33 @@ class MeshE2EIT {
 
     static final ObjectMapper JSON = new ObjectMapper();
     static final String LOOP = "trap 'exit 0' TERM; while :; do sleep 1; done";
-    /** The names of the incident that started mesh (docs/design.md) for the three test-bed nodes. */
-    static final List<String> NAMES = List.of("novox", "g14", "ace");
+    /** novox of the incident that started mesh (docs/design.md): the seat, which runs mesh-store and mesh-registry. */
+    static final String NOVOX = "n1";
+    static final String G14 = "n2";
+    static final String ACE = "n3";
+    static final List<String> NAMES = List.of(NOVOX, G14, ACE);
+    /** The agents of this test pass every two seconds. */
+    static final Map<String, String> AGENT_ENV = Map.of("MESH_HOST_INTERVAL", "2s");
 
-    final String token = "op-" + UUID.randomUUID();
-    final String database = "mesh_e2e_" + UUID.randomUUID().toString().substring(0, 8);
-    final Map<String, TestbedNodes.Node> testbed = new LinkedHashMap<>();
-    /** One docker-java client per node's engine, for the whole class. */
-    final Map<String, DockerClient> engines = new HashMap<>();
-    final Map<String, MeshProcess> agents = new HashMap<>();
-    final Map<String, Path> agentState = new HashMap<>();
-    final HttpClient http = HttpClient.newHttpClient();
-    MeshProcess controller;
-    Map<String, String> cli;
+    InstalledMesh mesh;
     Path catalogue;
 
     @BeforeAll
     void raiseTheMesh() throws Exception {
-        List<TestbedNodes.Node> nodes = TestbedNodes.up(3);
-        for (int i = 0; i < 3; i++) {
-            testbed.put(NAMES.get(i), nodes.get(i));
-            engines.put(NAMES.get(i), TestbedNodes.client(nodes.get(i)));
-        }
-        wipeNodeEngines();
-        try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/postgres", "mesh", "mesh")) {
-            c.createStatement().execute("create database " + database);
-        }
-        int port = PackagedMesh.freePort();
-        controller = MeshProcess.serve("controller", null, Map.of(
-                "MESH_STORE_URL", "jdbc:postgresql://127.0.0.1:5432/" + database,
-                "MESH_STORE_USER", "mesh", "MESH_STORE_PASSWORD", "mesh",
-                "MESH_CONTROLLER_TOKEN", token, "MESH_CONTROLLER_LISTEN", "127.0.0.1:" + port,
-                "MESH_PUSH_BUDGET", "2"), "controller", "serve");
-        cli = Map.of("MESH_CONTROLLER", "http://127.0.0.1:" + port, "MESH_TOKEN", token);
-        PackagedMesh.await("the controller answers", Duration.ofSeconds(60),
-                () -> quietly(() -> mesh("node", "list").exit() == 0));
-
+        mesh = InstalledMesh.raise(3);
+        // a budget a push of three replacements exceeds (test 4); install gives the controller the default
+        mesh.controllerEnv(Map.of("MESH_PUSH_BUDGET", "2"));
         for (String name : NAMES) {
-            JsonNode added = json(ok("node", "add", name, "--address", testbed.get(name).address(), "-o", "json"));
-            startAgent(name);
+            mesh.restartAgent(name, AGENT_ENV);
         }
-        for (String name : NAMES) {
-            awaitAgent(name);
-        }
+        mesh.awaitController(Duration.ofSeconds(60));
         catalogue = writeCatalogue();
         ok("catalogue", "add", catalogue.toString());
-        ok("node", "public-domain", "novox", "novox.be");
-        for (String[] a : new String[][] {{"novox", "mesh-store"}, {"novox", "mesh-registry"}, {"novox", "route-proxy"},
-                {"novox", "gitea"}, {"novox", "keycloak"}, {"g14", "mailu"}, {"g14", "minio"}, {"g14", "umami"},
-                {"ace", "invoicing"}, {"ace", "photos"}}) {
+        ok("node", "public-domain", NOVOX, "novox.be");
+        // mesh-store and mesh-registry run on novox already: mesh install assigned them to the seat
+        for (String[] a : new String[][] {{NOVOX, "route-proxy"},
+                {NOVOX, "gitea"}, {NOVOX, "keycloak"}, {G14, "mailu"}, {G14, "minio"}, {G14, "umami"},
+                {ACE, "invoicing"}, {ACE, "photos"}}) {
             ok("assign", a[0], a[1]);
         }
         JsonNode first = json(mesh("push", "--yes", "-o", "json"));
@@ -104,19 +77,10 @@ class MeshE2EIT {
 
     @AfterAll
     void tearDown() throws Exception {
-        for (MeshProcess agent : agents.values()) {
-            agent.close();
+        if (mesh != null) {
+            mesh.close();
         }
-        if (controller != null) {
-            controller.close();
-        }
-        wipeNodeEngines();
-        for (DockerClient docker : engines.values()) {
-            docker.close();
-        }
-        try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/postgres", "mesh", "mesh")) {
-            c.createStatement().execute("drop database if exists " + database + " with (force)");
-        }
+        PackagedMesh.deleteTree(catalogue);
     }
 
     /** The incident that started mesh (docs/design.md), replayed: nothing outside the module that moves is touched, on any node. */
@@ -125,26 +89,26 @@ class MeshE2EIT {
     void theFieldReportsActionsTouchOnlyWhatBindsANameThatChanged() throws Exception {
         Map<String, Map<String, String>> before = containers();
 
-        ok("node", "public-domain", "ace", "zurag.be");
-        ok("assign", "ace", "searxng");
+        ok("node", "public-domain", ACE, "zurag.be");
+        ok("assign", ACE, "searxng");
         JsonNode assign = json(ok("push", "--wait", "-o", "json"));
-        assertEquals(List.of("ace"), sent(assign), "only ace's declaration changed: " + assign);
-        JsonNode ace = agentGet("ace", "/v1/status");   // --wait returned: no polling here
+        assertEquals(List.of(ACE), sent(assign), "only ace's declaration changed: " + assign);
+        JsonNode ace = agentGet(ACE, "/v1/status");   // --wait returned: no polling here
         assertTrue(ace.get("converged").asBoolean(), ace.toString());
-        assertEquals(outcome(assign, "ace").get("generation").asLong(), ace.get("appliedGeneration").asLong(), ace.toString());
+        assertEquals(outcome(assign, ACE).get("generation").asLong(), ace.get("appliedGeneration").asLong(), ace.toString());
         assertTrue(json(ok("roster", "-o", "json")).toString().contains("searxng.zurag.be"));
         // ace now serves a route: it runs the edge too (docs/design.md, "The edge"); nothing else moves.
         assertUntouched(before, containers(), List.of("searxng.server", "route-proxy.server"), List.of());
 
-        ok("unassign", "ace", "searxng");
+        ok("unassign", ACE, "searxng");
         String unassign = ok("push", "--wait");
-        assertTrue(unassign.contains("ace: sent generation") && unassign.contains("ace: converged at generation"), unassign);
-        assertTrue(agentGet("ace", "/v1/status").get("converged").asBoolean());
+        assertTrue(unassign.contains(ACE + ": sent generation") && unassign.contains(ACE + ": converged at generation"), unassign);
+        assertTrue(agentGet(ACE, "/v1/status").get("converged").asBoolean());
         assertUntouched(before, containers(), List.of(), List.of());
 
-        ok("assign", "ace", "searxng");
+        ok("assign", ACE, "searxng");
         JsonNode again = json(ok("push", "-o", "json"));
-        assertEquals(List.of("ace"), sent(again), again.toString());
+        assertEquals(List.of(ACE), sent(again), again.toString());
         awaitConverged();
         assertUntouched(before, containers(), List.of("searxng.server", "route-proxy.server"), List.of());
         assertEquals(0, again.get("replacements").asInt());
@@ -156,16 +120,16 @@ class MeshE2EIT {
     void aFailedPlanSendsNothingAndLeavesTheRosterAsItWas() throws Exception {
         String roster = ok("roster", "-o", "json");
         Map<String, Integer> kept = declarationCounts();
-        ok("node", "public-domain", "novox", "novox.org");
+        ok("node", "public-domain", NOVOX, "novox.org");
 
         PackagedMesh.Result push = mesh("push");
 
         assertEquals(1, push.exit(), push.toString());
-        assertTrue(push.err().contains("node g14: component mailu.server (mailu) binds 'keycloak.novox.be', which no node serves"),
+        assertTrue(push.err().contains("node " + G14 + ": component mailu.server (mailu) binds 'keycloak.novox.be', which no node serves"),
                 push.toString());
         assertEquals(kept, declarationCounts(), "declarations each agent accepted");
         assertEquals(roster, ok("roster", "-o", "json"));
-        ok("node", "public-domain", "novox", "novox.be");
+        ok("node", "public-domain", NOVOX, "novox.be");
         JsonNode back = json(ok("push", "-o", "json"));
         assertEquals(List.of(), sent(back), "back to the pushed state: nothing differs " + back);
     }
@@ -174,35 +138,39 @@ class MeshE2EIT {
     @Test
     @Order(3)
     void aNodeWhoseAgentIsDownIsLeftBehindAndSentWhenItIsBack() throws Exception {
-        agents.remove("ace").kill();
+        mesh.killAgent(ACE);
         PackagedMesh.Result down = mesh("status", "-o", "json");
         assertEquals(1, down.exit(), "a node needs attention: " + down);
-        assertTrue(statusOf(json(down), "ace").get("state").asText().matches("node ace's agent at .* did not answer .*"),
+        assertTrue(statusOf(json(down), ACE).get("state").asText().matches("node " + ACE + "'s agent at .* did not answer .*"),
                 down.toString());
-        assertTrue(down.err().contains("mesh: 1 node needs attention: ace"), down.toString());
-        assertTrue(statusOf(json(down), "novox").get("ok").asBoolean(), down.toString());
+        assertTrue(down.err().contains("mesh: 1 node needs attention: " + ACE), down.toString());
+        assertTrue(statusOf(json(down), NOVOX).get("ok").asBoolean(), down.toString());
         updateModule("photos", "PHOTOS_VERSION", "2");
         updateModule("minio", "MINIO_VERSION", "2");
 
-        PackagedMesh.Result push = mesh("push", "g14", "-o", "json");
+        PackagedMesh.Result push = mesh("push", G14, "-o", "json");
 
         assertEquals(1, push.exit(), push.toString());
         JsonNode report = json(push.out());
-        assertEquals(List.of("g14"), sent(report));
-        assertTrue(outcome(report, "ace").get("outcome").asText().equals("behind"), report.toString());
-        assertTrue(outcome(report, "ace").get("leftBehind").asBoolean(), report.toString());
-        assertTrue(report.get("notes").toString().contains("left ace behind"), report.toString());
+        assertEquals(List.of(G14), sent(report));
+        assertTrue(outcome(report, ACE).get("outcome").asText().equals("behind"), report.toString());
+        assertTrue(outcome(report, ACE).get("leftBehind").asBoolean(), report.toString());
+        assertTrue(report.get("notes").toString().contains("left " + ACE + " behind"), report.toString());
 
-        startAgent("ace");
-        awaitAgent("ace");
+        mesh.startAgent(ACE, AGENT_ENV);
+        awaitAgent(ACE);
         PackagedMesh.Result retry = mesh("push", "-o", "json");
         assertEquals(0, retry.exit(), retry.toString());
-        assertEquals(List.of("ace"), sent(json(retry.out())));
+        assertEquals(List.of(ACE), sent(json(retry.out())));
         awaitConverged();
         assertEveryNodeUpAndRunning();
     }
 
-    /** {@code mesh status}: every node acknowledged, applied and running all it was sent, as its agent says now. */
+    /**
+     * {@code mesh status}: every node acknowledged, applied and running all it was sent, as its agent says now:
+     * its running containers are exactly the node's containers, and every process it supervises (the seat's
+     * controller) runs.
+     */
     void assertEveryNodeUpAndRunning() throws Exception {
         PackagedMesh.Result status = mesh("status", "-o", "json");
         assertEquals(0, status.exit(), status.toString());
@@ -212,12 +180,19 @@ class MeshE2EIT {
             assertEquals("up to date", n.get("state").asText(), n.toString());
             assertEquals(n.get("node").get("ackedGeneration").asLong(), n.get("agent").get("appliedGeneration").asLong());
             List<String> running = new ArrayList<>();
+            List<String> processesNotRunning = new ArrayList<>();
             n.get("agent").get("components").forEach(c -> {
-                if (c.get("state").asText().equals("running")) {
+                boolean isRunning = c.get("state").asText().equals("running");
+                if (c.path("process").isObject()) {
+                    if (!isRunning) {
+                        processesNotRunning.add(c.get("name").asText());
+                    }
+                } else if (isRunning) {
                     running.add(c.get("name").asText());
                 }
             });
             assertEquals(new TreeSet<>(containers.get(name).keySet()), new TreeSet<>(running), n.toString());
+            assertEquals(List.of(), processesNotRunning, n.toString());
         }
         PackagedMesh.Result table = mesh("status");
         assertEquals(0, table.exit(), table.toString());
@@ -244,8 +219,8 @@ class MeshE2EIT {
 
         JsonNode dry = json(ok("push", "--dry-run", "-o", "json"));
         Map<String, TreeSet<String>> previewed = replaced(dry);
-        assertEquals(Map.of("g14", new TreeSet<>(List.of("mailu.server")),
-                "novox", new TreeSet<>(List.of("gitea.server", "keycloak.server"))), previewed, dry.toString());
+        assertEquals(Map.of(G14, new TreeSet<>(List.of("mailu.server")),
+                NOVOX, new TreeSet<>(List.of("gitea.server", "keycloak.server"))), previewed, dry.toString());
         assertEquals(before, containers(), "a dry run changes nothing");
 
         PackagedMesh.Result overBudget = mesh("push");
@@ -268,19 +243,19 @@ class MeshE2EIT {
     @Test
     @Order(5)
     void aPushTheStoreNeverCommittedIsCaughtUpByTheNext() throws Exception {
-        String[] saved = pushRow("ace");
+        String[] saved = pushRow(ACE);
         updateModule("invoicing", "INVOICING_VERSION", "2");
         JsonNode lost = json(ok("push", "-o", "json"));
-        assertEquals(List.of("ace"), sent(lost), lost.toString());
-        long accepted = outcome(lost, "ace").get("generation").asLong();
+        assertEquals(List.of(ACE), sent(lost), lost.toString());
+        long accepted = outcome(lost, ACE).get("generation").asLong();
         awaitConverged();
-        restorePushRow("ace", saved);
+        restorePushRow(ACE, saved);
         Map<String, Map<String, String>> before = containers();
 
         JsonNode next = json(ok("push", "-o", "json"));
 
-        assertEquals(List.of("ace"), sent(next), "the store believes ace is behind: " + next);
-        assertEquals(accepted + 1, outcome(next, "ace").get("generation").asLong(), next.toString());
+        assertEquals(List.of(ACE), sent(next), "the store believes ace is behind: " + next);
+        assertEquals(accepted + 1, outcome(next, ACE).get("generation").asLong(), next.toString());
         assertEquals(0, next.get("replacements").asInt(), next.toString());
         awaitConverged();
         assertEquals(before, containers(), "ace already runs this declaration");
@@ -295,21 +270,21 @@ class MeshE2EIT {
     @Test
     @Order(6)
     void aNodeWhoseAgentLostItsRecordsIsSentItsDeclarationAgain() throws Exception {
-        agents.remove("g14").kill();
-        PackagedMesh.deleteTree(agentState.remove("g14"));
-        startAgent("g14");
-        awaitAgent("g14");
-        assertEquals(0, agentGet("g14", "/v1/status").get("generation").asLong());
+        mesh.killAgent(G14);
+        PackagedMesh.deleteTree(agentStateDir(G14));
+        mesh.startAgent(G14, AGENT_ENV);
+        awaitAgent(G14);
+        assertEquals(0, agentGet(G14, "/v1/status").get("generation").asLong());
         Map<String, Map<String, String>> before = containers();
 
         JsonNode push = json(ok("push", "-o", "json"));
 
-        assertEquals(List.of("g14"), sent(push), push.toString());
-        assertTrue(push.get("notes").toString().contains("node g14's agent holds generation 0, older than the"), push.toString());
+        assertEquals(List.of(G14), sent(push), push.toString());
+        assertTrue(push.get("notes").toString().contains("node " + G14 + "'s agent holds generation 0, older than the"), push.toString());
         assertEquals(0, push.get("replacements").asInt(), push.toString());
         awaitConverged();
         assertEquals(before, containers(), "g14 already runs its declaration");
-        assertEquals(1, agentGet("g14", "/v1/declarations").size());
+        assertEquals(1, agentGet(G14, "/v1/declarations").size());
         assertEquals(List.of(), sent(json(ok("push", "-o", "json"))), "and nothing differs now");
     }
 
@@ -321,26 +296,26 @@ class MeshE2EIT {
     @Test
     @Order(7)
     void aStoreRestoredFromABackupBringsTheNodeBackToIt() throws Exception {
-        String[] backup = pushRow("ace");
+        String[] backup = pushRow(ACE);
         String searxng = Files.readString(catalogue.resolve("searxng.yaml"));
         updateModule("searxng", "SEARXNG_VERSION", "2");
         JsonNode after = json(ok("push", "-o", "json"));
-        assertEquals(List.of("ace"), sent(after), after.toString());
-        long agentHolds = outcome(after, "ace").get("generation").asLong();
+        assertEquals(List.of(ACE), sent(after), after.toString());
+        long agentHolds = outcome(after, ACE).get("generation").asLong();
         awaitConverged();
 
-        restorePushRow("ace", backup);
+        restorePushRow(ACE, backup);
         Files.writeString(catalogue.resolve("searxng.yaml"), searxng);
         ok("catalogue", "add", catalogue.resolve("searxng.yaml").toString());
         Map<String, Map<String, String>> before = containers();
 
         JsonNode push = json(ok("push", "-o", "json"));
 
-        assertEquals(List.of("ace"), sent(push), push.toString());
-        assertTrue(push.get("notes").toString().contains("node ace's agent holds generation " + agentHolds + ", newer than"),
+        assertEquals(List.of(ACE), sent(push), push.toString());
+        assertTrue(push.get("notes").toString().contains("node " + ACE + "'s agent holds generation " + agentHolds + ", newer than"),
                 push.toString());
-        assertEquals(Map.of("ace", new TreeSet<>(List.of("searxng.server"))), replaced(push), push.toString());
-        assertTrue(outcome(push, "ace").get("generation").asLong() > agentHolds, push.toString());
+        assertEquals(Map.of(ACE, new TreeSet<>(List.of("searxng.server"))), replaced(push), push.toString());
+        assertTrue(outcome(push, ACE).get("generation").asLong() > agentHolds, push.toString());
         awaitConverged();
         assertUntouched(before, containers(), List.of(), List.of("searxng.server"));
         assertEquals(List.of(), sent(json(ok("push", "-o", "json"))), "and nothing differs now");
@@ -356,19 +331,19 @@ class MeshE2EIT {
         Path file = dir.resolve("broken.yaml");
         Files.writeString(file, Files.readString(file).replace("mesh-test/busybox:1", "mesh-test/no-such-image:1"));
         ok("catalogue", "add", file.toString());
-        ok("assign", "g14", "broken");
+        ok("assign", G14, "broken");
 
         PackagedMesh.Result push = mesh("push", "--wait", "--wait-timeout", "5");
 
         assertEquals(1, push.exit(), push.toString());
-        assertTrue(push.out().contains("g14: sent generation"), push.toString());
+        assertTrue(push.out().contains(G14 + ": sent generation"), push.toString());
         // a missing image is a definite failure: the wait stops early, naming node, component and image
-        assertTrue(push.err().contains("mesh: failed: g14/broken.server failing: image mesh-test/no-such-image:1 is not on this engine"),
+        assertTrue(push.err().contains("mesh: failed: " + G14 + "/broken.server failing: image mesh-test/no-such-image:1 is not on this engine"),
                 push.toString());
         assertEquals(1, mesh("status").exit(), "status agrees");
 
-        ok("unassign", "g14", "broken");
-        assertTrue(ok("push", "--wait").contains("g14: converged at generation"));
+        ok("unassign", G14, "broken");
+        assertTrue(ok("push", "--wait").contains(G14 + ": converged at generation"));
         assertEveryNodeUpAndRunning();
     }
 
@@ -376,7 +351,7 @@ class MeshE2EIT {
 
     /** The store's row of what a node was sent and acknowledged, to put back as a lost commit would. */
     String[] pushRow(String node) throws Exception {
-        try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/" + database, "mesh", "mesh");
+        try (Connection c = store();
              var s = c.prepareStatement("select last_generation, acked_generation, acked_declaration::text from node_pushes where node = ?")) {
             s.setString(1, node);
             var r = s.executeQuery();
@@ -385,31 +360,37 @@ class MeshE2EIT {
         }
     }
 
+    /**
+     * Puts a push row back. The store refuses a write by a controller older than its epoch (docs/design.md,
+     * V2__controller_epoch.sql), so the test writes at the store's own epoch, as the running controller does.
+     */
     void restorePushRow(String node, String[] row) throws Exception {
-        try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/" + database, "mesh", "mesh");
-             var s = c.prepareStatement("""
+        try (Connection c = store()) {
+            c.setAutoCommit(false);
+            c.createStatement().execute("select set_config('mesh.epoch', (select max(epoch) from controller_epoch)::text, true)");
+            try (var s = c.prepareStatement("""
                      update node_pushes set last_generation = ?, acked_generation = ?, acked_declaration = ?::jsonb
                      where node = ?""")) {
-            s.setLong(1, Long.parseLong(row[0]));
-            s.setLong(2, Long.parseLong(row[1]));
-            s.setString(3, row[2]);
-            s.setString(4, node);
-            assertEquals(1, s.executeUpdate());
+                s.setLong(1, Long.parseLong(row[0]));
+                s.setLong(2, Long.parseLong(row[1]));
+                s.setString(3, row[2]);
+                s.setString(4, node);
+                assertEquals(1, s.executeUpdate());
+            }
+            c.commit();
         }
     }
 
-    void startAgent(String name) throws IOException {
-        TestbedNodes.Node node = testbed.get(name);
-        Path state = agentState.computeIfAbsent(name, n -> {
-            try {
-                return Files.createTempDirectory("mesh-e2e-" + n);
-            } catch (IOException e) {
-                throw new IllegalStateException(e);
-            }
-        });
-        agents.put(name, MeshProcess.serve("agent-" + name, node.name(), Map.of(
-                "MESH_HOST_NODE", name, "MESH_HOST_LISTEN", node.address() + ":7701", "MESH_HOST_ENGINE", node.dockerHost(),
-                "MESH_HOST_STATE_DIR", state.toString(), "MESH_HOST_INTERVAL", "2s"), "host", "serve"));
+    /** The mesh's store, mesh-store on the seat, with the password mesh install made for it. */
+    Connection store() throws Exception {
+        Map<String, String> secrets = ConfigFile.read(mesh.seat().state().resolve("install/secrets.env"));
+        return DriverManager.getConnection("jdbc:postgresql://" + mesh.testbed(NOVOX).address() + ":5432/mesh", "mesh",
+                secrets.get("MESH_STORE_PASSWORD"));
+    }
+
+    /** The node's agent's state folder (its records), as install's host.env names it. */
+    Path agentStateDir(String name) {
+        return Path.of(ConfigFile.read(mesh.node(name).config().resolve("host.env")).get("MESH_HOST_STATE_DIR"));
     }
 
     /** Waits until the agent answers its status (the port opens during boot; it serves a moment later). */
@@ -418,11 +399,9 @@ class MeshE2EIT {
                 () -> quietly(() -> agentGet(name, "/v1/status").has("generation")));
     }
 
+    /** GET of the node's agent API, as the controller makes it (HTTPS, its client certificate). */
     JsonNode agentGet(String name, String path) throws IOException, InterruptedException {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(
-                        URI.create("http://" + testbed.get(name).address() + ":7701" + path)).timeout(Duration.ofSeconds(5)).build(),
-                HttpResponse.BodyHandlers.ofString());
-        return JSON.readTree(r.body());
+        return mesh.agent(name, path);
     }
 
     void awaitConverged() throws InterruptedException {
@@ -455,7 +434,7 @@ class MeshE2EIT {
         Map<String, Map<String, String>> all = new TreeMap<>();
         for (String name : NAMES) {
             Map<String, String> ids = new TreeMap<>();
-            engines.get(name).listContainersCmd().withShowAll(true).withLabelFilter(Map.of("mesh.node", name)).exec()
+            mesh.engine(name).listContainersCmd().withShowAll(true).withLabelFilter(Map.of("mesh.node", name)).exec()
                     .forEach(c -> ids.put(c.getNames()[0].substring(1), c.getId()));
             all.put(name, ids);
         }
@@ -515,7 +494,7 @@ class MeshE2EIT {
     // ---- the CLI
 
     PackagedMesh.Result mesh(String... args) throws IOException, InterruptedException {
-        return PackagedMesh.run(cli, args);
+        return mesh.mesh(args);
     }
 
     String ok(String... args) throws IOException, InterruptedException {
@@ -544,12 +523,11 @@ class MeshE2EIT {
         }
     }
 
-    // ---- the catalogue: eleven modules, with binds across nodes and routes
+    // ---- the catalogue: nine modules beside the mesh's store and registry, with binds across nodes and routes
 
     Path writeCatalogue() throws IOException {
         Path dir = Files.createTempDirectory("mesh-e2e-catalogue");
-        module(dir, "mesh-store", List.of(), List.of());
-        module(dir, "mesh-registry", List.of(), List.of());
+        // mesh-store and mesh-registry are the mesh's own, which mesh install added and runs on the seat
         module(dir, "route-proxy", List.of(), List.of());
         module(dir, "gitea", List.of("mesh-store.internal"), List.of("git"));
         module(dir, "keycloak", List.of("mesh-store.internal"), List.of("keycloak"));
@@ -582,17 +560,5 @@ class MeshE2EIT {
             routes.forEach(r -> y.append("  ").append(r).append(": {component: ").append(name).append(".server, port: 8080}\n"));
         }
         Files.writeString(dir.resolve(name + ".yaml"), y.toString());
-    }
-
-    void wipeNodeEngines() {
-        engines.forEach((name, docker) -> {
-            docker.listContainersCmd().withShowAll(true).withLabelFilter(Map.of("mesh.node", name)).exec()
-                    .forEach(c -> docker.removeContainerCmd(c.getId()).withForce(true).exec());
-            docker.listVolumesCmd().withFilter("label", List.of("mesh.node=" + name)).exec().getVolumes()
-                    .forEach(v -> docker.removeVolumeCmd(v.getName()).exec());
-            docker.listNetworksCmd().exec().stream()
-                    .filter(n -> n.getLabels() != null && name.equals(n.getLabels().get("mesh.node")))
-                    .forEach(n -> docker.removeNetworkCmd(n.getId()).exec());
-        });
     }
 }

@@ -389,4 +389,74 @@ public final class InstalledMesh implements AutoCloseable {
             PackagedMesh.deleteTree(n.root);
         }
     }
+
+    // added for mig-a
+
+    /**
+     * Gives the controller {@code env} beside what mesh install gave it (a setting install has no flag for,
+     * such as MESH_PUSH_BUDGET), the way an operator would: the controller's manifest as the catalogue holds
+     * it, with those variables, added again and pushed; the seat's agent then replaces the controller's
+     * process. Waits until a new controller runs with them, answers, and a push finds nothing to send.
+     */
+    public void controllerEnv(Map<String, String> env) throws Exception {
+        JsonNode manifest = json("catalogue", "show", "mesh-controller").get("manifest");
+        if (!manifest.path("routes").isEmpty()) {
+            throw new AssertionError("the controller's manifest has routes, which controllerEnv does not write: " + manifest);
+        }
+        StringBuilder yaml = new StringBuilder("module: mesh-controller\ncomponents:\n");
+        manifest.get("components").fields().forEachRemaining(c -> {
+            yaml.append("  ").append(c.getKey()).append(":\n");
+            c.getValue().fields().forEachRemaining(f -> {
+                JsonNode v = f.getValue();
+                if (f.getKey().equals("env")) {
+                    Map<String, String> all = new java.util.TreeMap<>(JSON.convertValue(v, new com.fasterxml.jackson.core.type.TypeReference<Map<String, String>>() {
+                    }));
+                    all.putAll(env);
+                    v = JSON.valueToTree(all);
+                }
+                if (f.getKey().equals("stopTimeoutSeconds")) {
+                    yaml.append("    stop-timeout: ").append(v.asInt()).append("s\n");
+                } else if (!v.isNull() && !(v.isContainerNode() && v.isEmpty())) {
+                    yaml.append("    ").append(f.getKey()).append(": ").append(v).append('\n');   // JSON is YAML's flow style
+                }
+            });
+        });
+        Path file = Files.createTempFile("mesh-controller", ".yaml");
+        try {
+            Files.writeString(file, yaml.toString());
+            ok("catalogue", "add", file.toString());
+        } finally {
+            Files.deleteIfExists(file);
+        }
+        long before = controllerPid();
+        mesh("push", "--yes");   // the controller that answers it is the one replaced: it may not live to answer
+        PackagedMesh.await("a new controller runs with " + env.keySet(), Duration.ofMinutes(2), () -> {
+            try {
+                long pid = controllerPid();
+                String environ = Files.readString(Path.of("/proc/" + pid + "/environ")).replace('\0', '\n');
+                return pid != before && env.entrySet().stream().allMatch(e -> environ.contains("\n" + e.getKey() + "=" + e.getValue() + "\n")
+                        || environ.startsWith(e.getKey() + "=" + e.getValue() + "\n"));
+            } catch (IOException | RuntimeException e) {
+                return false;
+            }
+        });
+        awaitController(Duration.ofMinutes(1));
+        // a push the replaced controller never recorded is sent again (the same content): then nothing is left
+        PackagedMesh.await("a push finds nothing to send", Duration.ofMinutes(1), () -> {
+            try {
+                PackagedMesh.Result r = mesh("push", "-o", "json");
+                if (r.exit() != 0) {
+                    return false;
+                }
+                for (JsonNode n : JSON.readTree(r.out()).get("nodes")) {
+                    if (n.get("outcome").asText().equals("sent")) {
+                        return false;
+                    }
+                }
+                return true;
+            } catch (IOException | RuntimeException e) {
+                return false;
+            }
+        });
+    }
 }

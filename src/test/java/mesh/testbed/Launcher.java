@@ -32,8 +32,8 @@ public final class Launcher {
                     + "with no controller and no mesh around it (HostApiIT, TakeAgentIT, AgentCrashIT, …)"),
             java.util.Map.entry("mesh.host.TestController", "a controller stand-in on a plain database, for the host ITs "
                     + "that need one to push (ProcessComponentIT, ProcessCrashIT)"),
-            java.util.Map.entry("mesh.e2e.MeshProcess", "the e2e ITs not yet raised by mesh install (EdgeIT, MeshE2EIT, "
-                    + "PushNameIT, HealthWaitIT, NodeLifecycleIT, PushConcurrencyIT, ControllerEpochIT, SecurityIT, TlsMesh): "
+            java.util.Map.entry("mesh.e2e.MeshProcess", "the e2e ITs not yet raised by mesh install ("
+                    + "NodeLifecycleIT, PushConcurrencyIT, ControllerEpochIT, SecurityIT, TlsMesh): "
                     + "a controller on a database of the test's and agents it starts by hand"),
             java.util.Map.entry("mesh.host.ArchiveBackPressureIT", "one agent over HTTPS with a test CA, its archive read "
                     + "by a reader that sleeps: the archive's back-pressure alone, with no mesh around it"),
