@@ -303,44 +303,6 @@ public final class InstalledMesh implements AutoCloseable {
         PackagedMesh.await("the controller (pid " + jvm.pid() + ") is gone", Duration.ofSeconds(30), () -> !jvm.isAlive());
     }
 
-    /**
-     * Gives the controller process {@code extra} in its environment (a test hook such as MESH_TAKE_TEST_HOLD),
-     * the way an operator would: the module {@code mesh-controller}'s manifest with those variables added,
-     * {@code mesh catalogue add} and {@code mesh push}; the seat's agent replaces the process. Returns once
-     * the new controller answers.
-     */
-    public void controllerEnv(Map<String, String> extra) throws Exception {
-        JsonNode detail = controller("/v1/mesh/catalogue/mesh-controller").get("manifest");
-        JsonNode serve = detail.get("components").get("mesh-controller.serve");
-        Map<String, String> env = new java.util.TreeMap<>();
-        serve.get("env").properties().forEach(e -> env.put(e.getKey(), e.getValue().asText()));
-        env.putAll(extra);
-        StringBuilder yaml = new StringBuilder("module: mesh-controller\ncomponents:\n  mesh-controller.serve:\n")
-                .append("    bundle: ").append(JSON.writeValueAsString(serve.get("bundle").asText())).append('\n')
-                .append("    args: ").append(JSON.writeValueAsString(serve.get("args"))).append('\n')
-                .append("    env: ").append(JSON.writeValueAsString(env)).append('\n')
-                .append("    ports: ").append(JSON.writeValueAsString(serve.get("ports"))).append('\n')
-                .append("    stop-timeout: ").append(serve.get("stopTimeoutSeconds").asInt()).append("s\n");
-        Path file = Files.createTempFile(seat().root, "mesh-controller", ".yaml");
-        Files.writeString(file, yaml);
-        long before = controllerPid();
-        ok("catalogue", "add", file.toString());
-        // the push replaces the controller that answers it: its answer may be lost with the old process (the
-        // CLI then says the TLS handshake broke off), so what counts is the new process answering
-        PackagedMesh.Result push = mesh("push");
-        try {
-            PackagedMesh.await("the controller runs again with its new environment", Duration.ofSeconds(120), () -> {
-                try {
-                    return controllerPid() != before && mesh("node", "list").exit() == 0;
-                } catch (IOException | RuntimeException e) {
-                    return false;
-                }
-            });
-        } catch (AssertionError e) {
-            throw new AssertionError(e.getMessage() + "; the push: " + push, e);
-        }
-    }
-
     /** Waits until the controller answers the CLI. */
     public void awaitController(Duration timeout) throws InterruptedException {
         PackagedMesh.await("the controller answers", timeout, () -> mesh("node", "list").exit() == 0);
@@ -390,8 +352,6 @@ public final class InstalledMesh implements AutoCloseable {
         }
     }
 
-    // added for mig-a
-
     /**
      * Gives the controller {@code env} beside what mesh install gave it (a setting install has no flag for,
      * such as MESH_PUSH_BUDGET), the way an operator would: the controller's manifest as the catalogue holds
@@ -404,9 +364,9 @@ public final class InstalledMesh implements AutoCloseable {
             throw new AssertionError("the controller's manifest has routes, which controllerEnv does not write: " + manifest);
         }
         StringBuilder yaml = new StringBuilder("module: mesh-controller\ncomponents:\n");
-        manifest.get("components").fields().forEachRemaining(c -> {
+        manifest.get("components").properties().forEach(c -> {
             yaml.append("  ").append(c.getKey()).append(":\n");
-            c.getValue().fields().forEachRemaining(f -> {
+            c.getValue().properties().forEach(f -> {
                 JsonNode v = f.getValue();
                 if (f.getKey().equals("env")) {
                     Map<String, String> all = new java.util.TreeMap<>(JSON.convertValue(v, new com.fasterxml.jackson.core.type.TypeReference<Map<String, String>>() {
@@ -421,7 +381,7 @@ public final class InstalledMesh implements AutoCloseable {
                 }
             });
         });
-        Path file = Files.createTempFile("mesh-controller", ".yaml");
+        Path file = Files.createTempFile(seat().root, "mesh-controller", ".yaml");
         try {
             Files.writeString(file, yaml.toString());
             ok("catalogue", "add", file.toString());
