@@ -22,12 +22,24 @@
 #            there; the working tree and its target/ are not touched
 #                         It also sets APP_VERSION, the first line the copy's --version printed.
 # prepare_app needs: REPO, JAVA_HOME, WORK (a private temporary folder).
+#
+# serve_java VERB         the java command with the JVM flags mesh install's launcher gives `VERB serve`
+#                         (host or controller: mesh/serve-flags.properties), so a bench that starts a
+#                         server by hand times the program operators install, not a `java -jar` of its own
 
 # The benches run the servers by hand without TLS files: plain HTTP, which the serve verbs refuse
 # unless told (docs/trust.md); a bench that measures TLS gives the files (and so HTTPS) instead.
 export MESH_PLAIN_HTTP=yes
 
 readonly BUILD_LIMIT=900   # seconds a build may take
+
+serve_java() {
+  local flags=$REPO/src/main/resources/mesh/serve-flags.properties serve verb
+  serve=$(sed -n 's/^serve=//p' "$flags")
+  verb=$(sed -n "s/^$1=//p" "$flags")
+  [ -n "$serve" ] && [ -n "$verb" ] || die "cannot read the serve flags of '$1' in $flags"
+  echo "$JAVA_HOME/bin/java -XX:+IgnoreUnrecognizedVMOptions $serve $verb"
+}
 
 log() { printf '%s: %s\n' "${BENCH_NAME:-bench}" "$*" >&2; }
 die() { log "error: $*"; exit 1; }
