@@ -112,7 +112,7 @@ public class CatalogueCommand {
             try {
                 files.add(new ManifestFile(p.getFileName().toString(), Files.readString(p)));
             } catch (IOException e) {
-                throw new VerbFailure("cannot read " + p + ": " + e.getMessage());
+                throw new VerbFailure(FileProblem.cannotRead(p, e));
             }
         }
         return files;
