@@ -116,7 +116,7 @@ final class ManifestReader {
             }
         }
         ManifestComponents parts = new ManifestComponents(nodes, path, c);
-        return new Manifest.Component(image, bundle, parts.args(), parts.env(), parts.binds(), parts.volumes(),
+        return new Manifest.Component(image, bundle, parts.args(), parts.env(), parts.binds(), parts.volumes(hasBundle && !hasImage),
                 parts.ports(), parts.health(), parts.after(), parts.stopTimeout());
     }
 
