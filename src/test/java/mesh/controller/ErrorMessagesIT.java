@@ -233,7 +233,7 @@ class ErrorMessagesIT {
                 api("PUT", "/v1/mesh/nodes/ace/public-domain", "{\"domain\":5}", "domain"),
                 api("PUT", "/v1/mesh/nodes/ace/public-domain", "{\"domain\":\"" + "a".repeat(300) + ".be\"}", "not a domain name"),
                 api("PUT", "/v1/mesh/nodes/ace/public-domain", "{\"domain\":\"../be\"}", "'../be'"),
-                // issue 21: what an operator hits on an installed mesh
+                // what an operator hits on an installed mesh: NUL and control characters, out-of-range instants, size limits
                 api("DELETE", "/v1/mesh/nodes/g14%00", null, "'g14%00'", "a NUL character"),
                 api("GET", "/v1/mesh/catalogue/web%1b", null, "'web%1b'", "a control character (%1B)"),
                 api("GET", "/v1/mesh/audit?since=%00", null, "since", "a NUL character"),
@@ -331,7 +331,7 @@ class ErrorMessagesIT {
                 cli(List.of("node", "public-domain", "ace", "../x"), "'../x'"),
                 cli(List.of("push", "../etc"), "unknown node ../etc"),
                 cli(List.of("-o", "json", "frobnicate"), "frobnicate"),
-                // issue 21
+                // the same, over the CLI
                 cli(List.of("catalogue", "add", bigManifest()), "is too large", "at most 10.0 MB", "nothing was sent"),
                 cli(List.of("audit", "--since", "+1000000000-01-01T00:00:00Z"), "since", "9999-12-31T23:59:59Z"),
                 cli(List.of("bundle", "push", plainFile(), "tool:1", "--registry", "http://127.0.0.1:" + closed),
