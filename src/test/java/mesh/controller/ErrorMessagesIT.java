@@ -248,6 +248,9 @@ class ErrorMessagesIT {
                 api("POST", "/v1/mesh/catalogue", files("port.yaml",
                         "module: p\ncomponents:\n  p.web:\n    image: x\n    binds: [db.internal:5432]\n"),
                         "db.internal:5432", "binds take the name alone (db.internal)"),
+                api("POST", "/v1/mesh/catalogue", files("route.yaml",
+                        "module: r\ncomponents:\n  r.web:\n    image: x\n    ports: [8080]\nroutes:\n  www: {component: r.web, port: 80}\n"),
+                        "module r: route www goes to port 80 of r.web", "its ports: 8080"),
                 api("POST", "/v1/mesh/catalogue", files("vols.yaml",
                         "module: v\ncomponents:\n  v.run:\n    bundle: tool\n    volumes: {my-data: /a, my_data: /b}\n"),
                         "volumes my-data and my_data", "MESH_VOLUME_MY_DATA"));

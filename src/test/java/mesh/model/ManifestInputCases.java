@@ -189,6 +189,8 @@ final class ManifestInputCases {
                         "5:12: components.a.web.after: components wait on each other in a cycle: a.web -> a.db -> a.web"),
                 bad("a route to a missing component", WEB + "routes:\n  www: {component: a.nope, port: 80}\n",
                         "6:20: routes.www.component: must name a component of this module, got \"a.nope\" (components: a.web)"),
+                bad("a route to a port its component does not publish", WEB + "    ports: [80]\nroutes:\n  www: {component: a.web, port: 81}\n",
+                        "7:33: routes.www.port: module a: route www goes to port 81 of a.web, which does not publish it (its ports: 80)"),
                 bad("a route without port", WEB + "routes:\n  www: {component: a.web}\n", "6:3: routes.www.port: is required: the component's port (1-65535)"),
                 bad("a route without component", WEB + "routes:\n  www: {port: 80}\n", "6:3: routes.www.component: is required"),
                 bad("a route port out of range", WEB + "routes:\n  www: {component: a.web, port: 65536}\n", "6:33: routes.www.port: must be 1-65535, got 65536"),
