@@ -21,6 +21,8 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
  */
 public class ApiErrors {
 
+    private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger(ApiErrors.class);
+
     @ServerExceptionMapper
     public Response invalid(InvalidInput e) {
         return error(400, e.getMessage(), e.problems());
@@ -78,6 +80,17 @@ public class ApiErrors {
     @ServerExceptionMapper
     public Response store(StoreFailure e) {
         return error(503, e.getMessage(), List.of());
+    }
+
+    /**
+     * Any other failure: a bug, said as one (500) with the call it failed on, in the JSON error body;
+     * its type and stack go to the server's log, not to the caller.
+     */
+    @ServerExceptionMapper
+    public Response internal(RuntimeException e, io.vertx.core.http.HttpServerRequest request) {
+        String path = request.uri() == null ? "" : request.uri().replaceAll("[?#].*$", "");
+        LOG.errorf(e, "%s %s failed", request.method(), path);
+        return error(500, "internal error on " + request.method() + " " + path + "; the server's log says more", List.of());
     }
 
     /**

@@ -107,10 +107,10 @@ public final class BundlePush {
             if (item == null || item.kind() != BundleEntryCheck.Kind.FILE) {
                 throw new BundleFailure(subject, BundleFailure.Reason.INPUT, "the entrypoint '" + given + "' is not a file in the bundle");
             }
-            return path;
+            return runnable(item, subject);
         }
         if (!folder) {
-            return items.get(0).path();
+            return runnable(items.get(0), subject);
         }
         List<String> executables = items.stream()
                 .filter(i -> i.kind() == BundleEntryCheck.Kind.FILE && !i.path().contains("/") && Files.isExecutable(i.source()))
@@ -120,6 +120,19 @@ public final class BundlePush {
                     + (executables.isEmpty() ? "no executable file at its top" : executables.size() + " executables at its top, " + executables));
         }
         return executables.get(0);
+    }
+
+    /**
+     * The entrypoint's path, when its file may be run: without an execute bit the bundle is stored
+     * (its mode is kept, BundleTar) but its process can never start, so it is refused at the push,
+     * naming the file, rather than at every node that would run it.
+     */
+    private static String runnable(BundleTar.Item item, String subject) {
+        if (!Files.isExecutable(item.source())) {
+            throw new BundleFailure(subject, BundleFailure.Reason.INPUT, item.source() + " is not executable, so it could"
+                    + " never run as the bundle's entrypoint; 'chmod +x " + item.source() + "' first");
+        }
+        return item.path();
     }
 
     /** Every tag of every bundle in the store, by name and tag; repositories that hold images or other artifacts are left out. */

@@ -37,6 +37,13 @@ public class CatalogueCommand {
                 "All are checked first: one bad manifest and none is stored."})
     int add(@Parameters(paramLabel = "FILE|DIR") Path path) {
         List<ManifestFile> files = read(path);
+        long bytes = mesh.model.DeclarationJson.write(files).getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        if (bytes > mesh.wire.RequestLimits.MAX_BODY_BYTES) {
+            throw new VerbFailure((files.size() == 1 ? "the manifest " + path + " is too large: "
+                    : "the manifests in " + path + " are too large together: ") + mesh.wire.RequestLimits.megabytes(bytes)
+                    + " to send, and the controller takes at most " + mesh.wire.RequestLimits.megabytes(
+                            mesh.wire.RequestLimits.MAX_BODY_BYTES) + " in one request; nothing was sent");
+        }
         CatalogueChange change = ControllerClient.fromEnvironment().send("POST", "/v1/mesh/catalogue",
                 files, CatalogueChange.class);
         if (format.json()) {
@@ -112,7 +119,7 @@ public class CatalogueCommand {
             try {
                 files.add(new ManifestFile(p.getFileName().toString(), Files.readString(p)));
             } catch (IOException e) {
-                throw new VerbFailure("cannot read " + p + ": " + e.getMessage());
+                throw new VerbFailure(FileProblem.cannotRead(p, e));
             }
         }
         return files;

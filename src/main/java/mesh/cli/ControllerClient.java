@@ -201,7 +201,9 @@ final class ControllerClient {
 
     /** The audit trail from {@code since} on (all of it when null). */
     java.util.List<mesh.wire.AuditEntry> audit(java.time.Instant since) {
-        return get("/v1/mesh/audit" + (since == null ? "" : "?since=" + since), listOf(mesh.wire.AuditEntry.class));
+        // encoded: an instant past year 9999 starts with '+', which a query would read as a space
+        return get("/v1/mesh/audit" + (since == null ? "" : "?since="
+                + java.net.URLEncoder.encode(since.toString(), StandardCharsets.UTF_8)), listOf(mesh.wire.AuditEntry.class));
     }
 
     java.util.List<mesh.plan.MeshPlan.RosterEntry> roster() {
@@ -272,9 +274,14 @@ final class ControllerClient {
             c.setReadTimeout((int) readTimeout.toMillis());
             headers.forEach(c::setRequestProperty);
             if (body != null) {
+                byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+                if (bytes.length > mesh.wire.RequestLimits.MAX_BODY_BYTES) {
+                    // the controller would refuse it (413): said before sending, not as a connection cut mid-upload
+                    throw new VerbFailure("nothing was sent: " + mesh.wire.RequestLimits.tooLarge(bytes.length));
+                }
                 c.setDoOutput(true);
                 try (OutputStream out = c.getOutputStream()) {
-                    out.write(body.getBytes(StandardCharsets.UTF_8));
+                    out.write(bytes);
                 }
             }
             int status = c.getResponseCode();

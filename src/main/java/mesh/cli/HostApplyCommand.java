@@ -94,7 +94,7 @@ public class HostApplyCommand implements Callable<Integer> {
         try {
             return DeclarationJson.parse(Files.readString(file));
         } catch (IOException e) {
-            throw new VerbFailure("cannot read " + file + ": " + e.getMessage());
+            throw new VerbFailure(FileProblem.cannotRead(file, e));
         } catch (InvalidInput e) {
             throw new VerbFailure(file + " is not a valid declaration:\n  " + String.join("\n  ", e.problems()));
         }

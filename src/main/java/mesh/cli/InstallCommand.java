@@ -94,15 +94,18 @@ public class InstallCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (join != null && (token == null || node == null)) {
-            throw new VerbFailure("--join needs --token and --node, as 'mesh node add' printed them");
-        }
-        if (join != null && join.startsWith("https:") && (caHash == null || !caHash.matches("sha256:[0-9a-f]{64}"))) {
-            throw new VerbFailure("--join " + join + " needs --ca-hash sha256:<64 hex digits>, as 'mesh node add' printed it"
-                    + (caHash == null ? "" : "; got '" + caHash + "'"));
-        }
         String addr = address != null ? address : MachineFacts.defaultAddress();
         String name = node != null ? node : hostName();
+        List<String> problems = new mesh.plan.InstallInputs(name, addr, publicDomain, storeUrl, engine, join, token, caHash)
+                .problems();
+        if (join != null && publicDomain != null) {
+            problems = new java.util.ArrayList<>(problems);
+            problems.add("--public-domain: a joining node's public domain is set on the controller: "
+                    + "mesh node public-domain " + name + " " + publicDomain);
+        }
+        if (!problems.isEmpty()) {
+            throw new VerbFailure("install refused, nothing was changed:\n  " + String.join("\n  ", problems));
+        }
         String home = System.getenv().getOrDefault("HOME", System.getProperty("user.home"));
         InstallOptions o = new InstallOptions(name, addr, publicDomain, storeUrl, stateDir.toAbsolutePath(),
                 configDir.toAbsolutePath(), engine, storeImage, registryImage, join, token, Path.of(home), caHash);

@@ -29,6 +29,7 @@ final class Bodies {
             throw new InvalidInput(List.of("the request needs a JSON body: " + expected));
         }
         try {
+            refuseNul(body);
             T value = DeclarationJson.MAPPER.readValue(body, type);
             if (value == null) {
                 throw new InvalidInput(List.of("the request needs a JSON body: " + expected));
@@ -37,6 +38,50 @@ final class Bodies {
         } catch (JsonProcessingException e) {
             throw new InvalidInput(List.of(DeclarationJson.describe(e) + "; expected " + expected));
         }
+    }
+
+    /**
+     * Refuses a body with a NUL character in any field, naming the field: PostgreSQL cannot keep a
+     * NUL in text, and let through it failed at the store as "the store failed" (503). JSON can
+     * only carry one escaped (backslash, u0000), so a body without that escape is not walked.
+     */
+    static void refuseNul(String body) throws JsonProcessingException {
+        if (!body.toLowerCase(java.util.Locale.ROOT).contains("\\u0000")) {
+            return;
+        }
+        String at = nulIn(DeclarationJson.MAPPER.readTree(body), "");
+        if (at != null) {
+            throw new InvalidInput(List.of((at.isEmpty() ? "the body" : at) + " holds a NUL character (\\u0000), which no"
+                    + " name or text of the mesh can hold"));
+        }
+    }
+
+    /** Where in {@code node} a NUL is (a field path like {@code files[0].yaml}), or null. */
+    static String nulIn(com.fasterxml.jackson.databind.JsonNode node, String path) {
+        if (node.isTextual()) {
+            return node.textValue().indexOf('\0') >= 0 ? path : null;
+        }
+        if (node.isArray()) {
+            for (int i = 0; i < node.size(); i++) {
+                String at = nulIn(node.get(i), path + "[" + i + "]");
+                if (at != null) {
+                    return at;
+                }
+            }
+        }
+        if (node.isObject()) {
+            for (var e : node.properties()) {
+                String field = path.isEmpty() ? e.getKey() : path + "." + e.getKey();
+                if (e.getKey().indexOf('\0') >= 0) {
+                    return "a field name" + (path.isEmpty() ? "" : " in " + path);
+                }
+                String at = nulIn(e.getValue(), field);
+                if (at != null) {
+                    return at;
+                }
+            }
+        }
+        return null;
     }
 
     /** A query flag: absent or {@code false} is false, {@code true} (or bare) is true; anything else is named. */

@@ -52,7 +52,12 @@ public final class DockerEngine implements Engine {
     private final DockerClient slowClient;
     private final AtomicLong writes = new AtomicLong();
 
+    /** A client of the engine at {@code dockerHost}; an address not of the forms {@link mesh.model.EngineAddress} takes is refused by name. */
     public DockerEngine(String dockerHost) {
+        String problem = mesh.model.EngineAddress.problem(dockerHost);
+        if (problem != null) {
+            throw new EngineFailure(problem, null);
+        }
         this.dockerHost = dockerHost;
         DockerClientConfig config = DefaultDockerClientConfig.createDefaultConfigBuilder()
                 .withDockerHost(dockerHost)

@@ -57,6 +57,10 @@ public record HostSettings(String node, String engine, String token, Path stateD
         if (node == null || node.isBlank()) {
             problems.add("MESH_HOST_NODE is not set: the agent must know which node it is");
         }
+        String engineProblem = mesh.model.EngineAddress.problem(engine);
+        if (engineProblem != null) {
+            problems.add("MESH_HOST_ENGINE: " + engineProblem);
+        }
         if (interval.isZero() || interval.isNegative()) {
             problems.add("MESH_HOST_INTERVAL must be a positive duration like 15s");
         }

@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -308,7 +307,7 @@ final class ProcessComponents {
     }
 
     static String volumeVariable(String volume) {
-        return "MESH_VOLUME_" + volume.toUpperCase(Locale.ROOT).replaceAll("[^A-Z0-9]", "_");
+        return ComponentSpec.volumeVariable(volume);
     }
 
     private String readSpec(String component) {

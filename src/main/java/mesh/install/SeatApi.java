@@ -80,10 +80,11 @@ public final class SeatApi {
     }
 
     /**
-     * Adds the seat's own node, without a join token (its certificate is issued here, on the seat);
-     * a node already there (a rerun) is kept.
+     * Adds the seat's own node, without a join token (its certificate is issued here, on the seat),
+     * with its public domain when one was given ({@code mesh install --public-domain}); a node
+     * already there (a rerun) is kept, its public domain set again.
      */
-    public void addNode(String name, String address) {
+    public void addNode(String name, String address, String publicDomain) {
         try {
             http.call("POST", "/v1/mesh/nodes", Map.of("name", name, "address", address, "agent", "", "withJoinToken", false),
                     (Class<?>) null, Duration.ofSeconds(10), Duration.ofSeconds(15));
@@ -91,6 +92,10 @@ public final class SeatApi {
             if (e.status() != 409) {
                 throw e;
             }
+        }
+        if (publicDomain != null) {
+            http.call("PUT", "/v1/mesh/nodes/" + name + "/public-domain", new mesh.wire.PublicDomain(publicDomain),
+                    (Class<?>) null, Duration.ofSeconds(10), Duration.ofSeconds(15));
         }
     }
 

@@ -275,7 +275,7 @@ public final class SeatSteps implements InstallRunner.Steps {
         journal.put("TEMP_CONTROLLER", url);
         SeatApi api = api(url);
         TempController.await(api, Duration.ofSeconds(60), temp.log());
-        api.addNode(o.node(), o.address());
+        api.addNode(o.node(), o.address(), o.publicDomain());
         List<String> modules = seatModules(true, true);
         api.addCatalogue(manifests(modules));
         for (String m : modules) {

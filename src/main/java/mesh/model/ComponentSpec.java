@@ -69,4 +69,13 @@ public record ComponentSpec(
     private static Map<String, String> sorted(Map<String, String> map) {
         return java.util.Collections.unmodifiableMap(new TreeMap<>(map));
     }
+
+    /**
+     * The variable a process reads its volume's folder from: {@code MESH_VOLUME_<VOLUME>}, upper case,
+     * other characters as '_'. Two volumes of one process that give the same variable are refused
+     * by the manifest's check, since one of them would be unreachable.
+     */
+    public static String volumeVariable(String volume) {
+        return "MESH_VOLUME_" + volume.toUpperCase(java.util.Locale.ROOT).replaceAll("[^A-Z0-9]", "_");
+    }
 }

@@ -94,7 +94,8 @@ final class ManifestCheck {
 
     /**
      * A dotted DNS name (component names like {@code gitea.server}; the names a component binds):
-     * every part a DNS label, at most {@code max} characters in all, no trailing dot.
+     * every part a DNS label, at most {@code max} characters in all, no trailing dot. A bad part is
+     * named after the whole name, as given.
      */
     static String dottedNameProblem(String name, int max) {
         if (name.length() > max) {
@@ -103,7 +104,8 @@ final class ManifestCheck {
         for (String label : name.split("\\.", -1)) {
             String p = labelProblem(label);
             if (p != null) {
-                return "not a valid name: " + p;
+                // the name as given first: a part alone ("internal:5432") is not what the operator wrote
+                return "not a valid name: " + (label.equals(name) ? "" : ManifestNodes.quoted(cut(name)) + ": ") + p;
             }
         }
         return null;

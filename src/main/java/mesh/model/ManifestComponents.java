@@ -69,7 +69,10 @@ final class ManifestComponents {
                 continue;
             }
             String problem = ManifestCheck.dottedNameProblem(name, ManifestReader.MAX_HOST_NAME);
-            if (problem != null) {
+            if (problem != null && name.matches("[^:]+:\\d+")) {
+                nodes.problem(items.get(i), at, ManifestNodes.quoted(name) + " is a host name with a port; binds take the name"
+                        + " alone (" + name.substring(0, name.indexOf(':')) + "): the port goes where the component uses it, as in env");
+            } else if (problem != null) {
                 nodes.problem(items.get(i), at, problem.replace("not a valid name", "not a host name"));
             } else if (binds.contains(name)) {
                 nodes.problem(items.get(i), at, ManifestNodes.quoted(name) + " is already in binds[" + binds.indexOf(name) + "]");
@@ -79,8 +82,10 @@ final class ManifestComponents {
         return binds;
     }
 
-    Map<String, String> volumes() {
+    /** The volumes; a process's ({@code process}) must each give their own {@link ComponentSpec#volumeVariable}. */
+    Map<String, String> volumes(boolean process) {
         Map<String, String> volumes = new LinkedHashMap<>();
+        Map<String, String> byVariable = new HashMap<>();
         Map<String, Field> given = value("volumes") == null ? Map.of()
                 : nodes.mapping(value("volumes"), path + ".volumes", "a mapping of volume name to path", null);
         if (given == null) {
@@ -90,8 +95,12 @@ final class ManifestComponents {
         given.forEach((name, f) -> {
             String at = path + ".volumes." + name;
             String problem = ManifestCheck.volumeNameProblem(name);
+            String sameVariable = process ? byVariable.putIfAbsent(ComponentSpec.volumeVariable(name), name) : null;
             if (problem != null) {
                 nodes.problem(f.keyNode(), at, problem);
+            } else if (sameVariable != null) {
+                nodes.problem(f.keyNode(), at, "volumes " + sameVariable + " and " + name + " would both be "
+                        + ComponentSpec.volumeVariable(name) + " to the process; rename one");
             }
             String dir = nodes.text(f.value(), at);
             if (dir == null) {

@@ -62,7 +62,7 @@ final class ManifestReader {
                 componentFields.put(name, fields);
             }
         });
-        Manifest manifest = new Manifest(module, components, routes(top.get("routes"), given));
+        Manifest manifest = new Manifest(module, components, routes(module, top.get("routes"), given, components));
         ManifestComponents.crossChecks(manifest, componentFields, nodes);
         return manifest;
     }
@@ -116,7 +116,7 @@ final class ManifestReader {
             }
         }
         ManifestComponents parts = new ManifestComponents(nodes, path, c);
-        return new Manifest.Component(image, bundle, parts.args(), parts.env(), parts.binds(), parts.volumes(),
+        return new Manifest.Component(image, bundle, parts.args(), parts.env(), parts.binds(), parts.volumes(hasBundle && !hasImage),
                 parts.ports(), parts.health(), parts.after(), parts.stopTimeout());
     }
 
@@ -124,7 +124,15 @@ final class ManifestReader {
         return fields.containsKey(key) && !ManifestNodes.isNull(fields.get(key).value());
     }
 
-    private Map<String, Manifest.Route> routes(Field f, Map<String, Field> components) {
+    /**
+     * The routes, each naming a component of the module and a port. The edge proxies to that port
+     * on the mesh address of the module's node, so a route to a port its component does not
+     * publish, while it publishes others, is refused naming module, route, component and port. A
+     * component that publishes no port at all is still taken for now: the end-to-end suite's
+     * modules route to such a one, and refusing it waits on those fixtures.
+     */
+    private Map<String, Manifest.Route> routes(String module, Field f, Map<String, Field> components,
+                                               Map<String, Manifest.Component> parsed) {
         Map<String, Manifest.Route> routes = new HashMap<>();
         if (f == null || ManifestNodes.isNull(f.value())) {
             return routes;
@@ -163,6 +171,13 @@ final class ManifestReader {
                 nodes.problem(r.keyNode(), path + ".port", "is required: the component's port (1-65535)");
             } else {
                 port = nodes.number(route.get("port").value(), path + ".port", 1, 65535);
+                Manifest.Component served = component == null ? null : parsed.get(component);
+                if (port != null && served != null && !served.ports().isEmpty() && !served.ports().contains(port)) {
+                    nodes.problem(route.get("port").value(), path + ".port", "module " + module + ": route " + name
+                            + " goes to port " + port + " of " + component + ", which does not publish it (its ports: "
+                            + served.ports().stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(", "))
+                            + "); add " + port + " to its ports or route to one of them");
+                }
             }
             String domain = null;
             if (given(route, "domain")) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -63,6 +64,11 @@ class BundleTarTest {
     void theEntrypointIsGivenTheFileOrTheOnlyExecutableAtTheTop() throws IOException {
         Path dir = folder("entry", 0);
         assertEquals("run", BundlePush.entrypoint(BundleTar.items(dir), true, null, "bundle entry:1"));
+        BundleFailure notExecutable = assertThrows(BundleFailure.class,
+                () -> BundlePush.entrypoint(BundleTar.items(dir), true, "./b/c/x", "bundle entry:1"));
+        assertEquals("bundle entry:1: " + dir.resolve("b/c/x") + " is not executable, so it could never run as the bundle's"
+                + " entrypoint; 'chmod +x " + dir.resolve("b/c/x") + "' first", notExecutable.getMessage());
+        Files.setPosixFilePermissions(dir.resolve("b/c/x"), PosixFilePermissions.fromString("rwxr-xr-x"));
         assertEquals("b/c/x", BundlePush.entrypoint(BundleTar.items(dir), true, "./b/c/x", "bundle entry:1"));
         BundleFailure missing = assertThrows(BundleFailure.class,
                 () -> BundlePush.entrypoint(BundleTar.items(dir), true, "nope", "bundle entry:1"));
@@ -73,5 +79,17 @@ class BundleTarTest {
         assertEquals("bundle entry:1: say which file runs (--entrypoint PATH): the folder holds 2 executables at its top, [a, run]",
                 two.getMessage());
         assertFalse(two.getMessage().contains("Exception"));
+    }
+
+    /** A file pushed alone is its own entrypoint: without an execute bit it could never run, so it is refused. */
+    @Test
+    void aFileWithoutTheExecuteBitIsRefusedNamingIt() throws IOException {
+        Path file = Files.writeString(tmp.resolve("tool"), "#!/bin/sh\n");
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
+        BundleFailure e = assertThrows(BundleFailure.class,
+                () -> BundlePush.entrypoint(BundleTar.items(file), false, null, "bundle tool:1"));
+        assertTrue(e.getMessage().contains(file + " is not executable"), e.getMessage());
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
+        assertEquals("tool", BundlePush.entrypoint(BundleTar.items(file), false, null, "bundle tool:1"));
     }
 }

@@ -92,6 +92,38 @@ class MeshCliTest {
         assertTrue(result.getErrorOutput().contains("mesh: MESH_HOST_PARALLELISM must be 1 to 64"), result.getErrorOutput());
     }
 
+    /** MESH_HOST_ENGINE given as a bare path is named with the forms taken, not a NullPointerException. */
+    @Test
+    void anEngineThatIsNoAddressIsNamedWithTheFormsTaken(QuarkusMainLauncher launcher) throws Exception {
+        java.nio.file.Path state = java.nio.file.Files.createTempDirectory("mesh-state");
+        java.nio.file.Path config = java.nio.file.Files.writeString(state.resolve("host.env"),
+                "MESH_HOST_STATE_DIR=" + state + "\nMESH_HOST_ENGINE=docker.sock\n");
+        java.nio.file.Path file = java.nio.file.Files.writeString(state.resolve("decl.json"),
+                "{\"node\":\"n1\",\"generation\":1,\"components\":[]}");
+        LaunchResult result = launcher.launch("host", "apply", file.toString(), "--config", config.toString());
+        assertEquals(ExitCodes.FAILED, result.exitCode());
+        String err = result.getErrorOutput();
+        assertTrue(err.contains("MESH_HOST_ENGINE") && err.contains("'docker.sock'") && err.contains("unix:///")
+                && err.contains("tcp://host:port"), err);
+        assertTrue(!err.contains("internal error") && !err.contains("Exception"), err);
+        assertEquals(List.of("host.env", "decl.json"), java.nio.file.Files.list(state).map(p -> p.getFileName().toString())
+                .sorted(java.util.Comparator.reverseOrder()).toList(), "nothing recorded");
+    }
+
+    /** A declaration file that cannot be read says why: the JDK's exception names only the path. */
+    @Test
+    void aMissingDeclarationFileSaysNoSuchFile(QuarkusMainLauncher launcher) throws Exception {
+        java.nio.file.Path state = java.nio.file.Files.createTempDirectory("mesh-state");
+        java.nio.file.Path config = java.nio.file.Files.writeString(state.resolve("host.env"), "MESH_HOST_STATE_DIR=" + state + "\n");
+        String missing = state.resolve("nowhere.json").toString();
+        LaunchResult result = launcher.launch("host", "apply", missing, "--config", config.toString());
+        assertEquals(ExitCodes.FAILED, result.exitCode());
+        assertEquals("mesh: cannot read " + missing + ": no such file", result.getErrorOutput().strip());
+        result = launcher.launch("host", "apply", state.toString(), "--config", config.toString());
+        assertEquals(ExitCodes.FAILED, result.exitCode());
+        assertEquals("mesh: cannot read " + state + ": it is a folder, not a file", result.getErrorOutput().strip());
+    }
+
     @Test
     void aWaitTimeoutBelowOneSecondIsRefusedBeforeAnythingIsSent(QuarkusMainLauncher launcher) {
         LaunchResult result = launcher.launch("push", "--wait", "--wait-timeout", "0");

@@ -232,7 +232,28 @@ class ErrorMessagesIT {
                 api("POST", "/v1/mesh/catalogue", files("path.yaml", "module: a\ncomponents:\n  ../x:\n    image: x\n"), "../x"),
                 api("PUT", "/v1/mesh/nodes/ace/public-domain", "{\"domain\":5}", "domain"),
                 api("PUT", "/v1/mesh/nodes/ace/public-domain", "{\"domain\":\"" + "a".repeat(300) + ".be\"}", "not a domain name"),
-                api("PUT", "/v1/mesh/nodes/ace/public-domain", "{\"domain\":\"../be\"}", "'../be'"));
+                api("PUT", "/v1/mesh/nodes/ace/public-domain", "{\"domain\":\"../be\"}", "'../be'"),
+                // what an operator hits on an installed mesh: NUL and control characters, out-of-range instants, size limits
+                api("DELETE", "/v1/mesh/nodes/g14%00", null, "'g14%00'", "a NUL character"),
+                api("GET", "/v1/mesh/catalogue/web%1b", null, "'web%1b'", "a control character (%1B)"),
+                api("GET", "/v1/mesh/audit?since=%00", null, "since", "a NUL character"),
+                api("POST", "/v1/mesh/nodes", "{\"name\":\"g14\\u0000\",\"address\":\"10.77.0.13\"}", "name holds a NUL character"),
+                api("PUT", "/v1/mesh/nodes/ace/public-domain", "{\"domain\":\"zurag.be\\u0000\"}", "domain holds a NUL character"),
+                api("POST", "/v1/mesh/catalogue", files("nul.yaml", "module: a\0\ncomponents: {}\n"), "[0].yaml holds a NUL character"),
+                api("GET", "/v1/mesh/audit?since=%2B1000000000-01-01T00:00:00Z", null, "since", "0001-01-01T00:00:00Z",
+                        "9999-12-31T23:59:59Z", "'+1000000000-01-01T00:00:00Z'"),
+                api("GET", "/v1/mesh/audit?since=-0005-01-01T00:00:00Z", null, "since", "0001-01-01T00:00:00Z"),
+                api("POST", "/v1/mesh/catalogue", "[{\"file\":\"big.yaml\",\"yaml\":\"" + "x".repeat(12 * 1024 * 1024) + "\"}]",
+                        "the request body is 12.0 MB", "at most 10.0 MB (10485760 bytes)"),
+                api("POST", "/v1/mesh/catalogue", files("port.yaml",
+                        "module: p\ncomponents:\n  p.web:\n    image: x\n    binds: [db.internal:5432]\n"),
+                        "db.internal:5432", "binds take the name alone (db.internal)"),
+                api("POST", "/v1/mesh/catalogue", files("route.yaml",
+                        "module: r\ncomponents:\n  r.web:\n    image: x\n    ports: [8080]\nroutes:\n  www: {component: r.web, port: 80}\n"),
+                        "module r: route www goes to port 80 of r.web", "its ports: 8080"),
+                api("POST", "/v1/mesh/catalogue", files("vols.yaml",
+                        "module: v\ncomponents:\n  v.run:\n    bundle: tool\n    volumes: {my-data: /a, my_data: /b}\n"),
+                        "volumes my-data and my_data", "MESH_VOLUME_MY_DATA"));
     }
 
     static Stream<Bad> agentCases() {
@@ -312,7 +333,69 @@ class ErrorMessagesIT {
                 cli(List.of("roster", "extra"), "extra"),
                 cli(List.of("node", "public-domain", "ace", "../x"), "'../x'"),
                 cli(List.of("push", "../etc"), "unknown node ../etc"),
-                cli(List.of("-o", "json", "frobnicate"), "frobnicate"));
+                cli(List.of("-o", "json", "frobnicate"), "frobnicate"),
+                // the same, over the CLI
+                cli(List.of("catalogue", "add", bigManifest()), "is too large", "at most 10.0 MB", "nothing was sent"),
+                cli(List.of("audit", "--since", "+1000000000-01-01T00:00:00Z"), "since", "9999-12-31T23:59:59Z"),
+                cli(List.of("bundle", "push", plainFile(), "tool:1", "--registry", "http://127.0.0.1:" + closed),
+                        plainFile(), "is not executable"),
+                cliEnv(Map.of("MESH_HOST_ENGINE", "docker.sock", "MESH_HOST_STATE_DIR", scratch.resolve("apply").toString()),
+                        List.of("host", "apply", scratch.resolve("empty.json").toString()), "MESH_HOST_ENGINE", "'docker.sock'",
+                        "unix:///", "tcp://host:port"),
+                cli(List.of("host", "apply", scratch.resolve("nowhere.json").toString()), "nowhere.json: no such file"));
+    }
+
+    /** A manifest of 12 MB (a comment pads it), written once into the scratch folder. */
+    String bigManifest() {
+        Path file = scratch.resolve("big.yaml");
+        try {
+            if (!Files.exists(file)) {
+                Files.writeString(file, "module: big\ncomponents:\n  big.web:\n    image: x\n# " + "x".repeat(12 * 1024 * 1024) + "\n");
+                Files.writeString(scratch.resolve("empty.json"), "{\"node\":\"ace\",\"generation\":1,\"components\":[]}");
+            }
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return file.toString();
+    }
+
+    /** A file without the execute bit, which can never be a bundle's entrypoint. */
+    String plainFile() {
+        Path file = scratch.resolve("tool");
+        try {
+            if (!Files.exists(file)) {
+                Files.writeString(file, "#!/bin/sh\necho hi\n");
+                Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+            }
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return file.toString();
+    }
+
+    /**
+     * A take whose target's agent does not answer: the take's preflight cannot ask it, which is a 503
+     * naming the node (it was an unmapped 500 the CLI read as "is MESH_CONTROLLER a mesh controller?").
+     * Over the API and through {@code mesh take --dry-run}; the store is left as it was.
+     */
+    @Test
+    void aTakeToANodeWhoseAgentIsDownNamesTheNode() throws Exception {
+        int closed = PackagedMesh.freePort();
+        var added = post("/v1/mesh/nodes", node("g14", "10.77.0.99", "http://127.0.0.1:" + closed)).send(token);
+        assertEquals(201, added.statusCode(), added.asString());
+        String before = StoreSnapshot.of(dataSource);
+        HttpResponse<String> r = call(controllerUrl, "POST", "/v1/mesh/takes",
+                "{\"node\":\"g14\",\"module\":\"web\",\"dryRun\":true}", token);
+        assertEquals(503, r.statusCode(), r.body());
+        assertTrue(r.body().startsWith("{\"error\":\"node g14's agent"), r.body());
+        PackagedMesh.Result run = PackagedMesh.run(Map.of("MESH_CONTROLLER", controllerUrl, "MESH_TOKEN", token),
+                "take", "--dry-run", "g14", "web");
+        assertEquals(1, run.exit(), run.toString());
+        assertTrue(run.err().contains("node g14's agent") && !run.err().contains("MESH_CONTROLLER"), run.toString());
+        for (String word : FORBIDDEN) {
+            assertFalse(r.body().contains(word) || run.err().contains(word), word + ": " + r.body() + "\n" + run);
+        }
+        assertEquals(before, StoreSnapshot.of(dataSource), "the store changed");
     }
 
     Stream<Bad> allCases() {
