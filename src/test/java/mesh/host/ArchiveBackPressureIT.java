@@ -37,9 +37,9 @@ import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * ArchiveBackPressureIT: a source agent run as installed keeps its memory bounded while a slow reader drains a
- * 320 MB archive (issue 20). The agent is started with the launcher's flags, read from
- * {@code mesh/serve-flags.properties} (the {@code serve} and {@code host} lines: {@code -Xmx64m}, which caps
- * direct buffers at 64 MB too), not with the test fixtures' plain {@code java -jar}: the old archive endpoint
+ * 320 MB archive (docs/take.md, "Deadlines"). The agent is started through {@link mesh.testbed.Launcher}, the
+ * launcher mesh install writes, with the serve flags of {@code mesh/serve-flags.properties} ({@code -Xmx64m},
+ * which caps direct buffers at 64 MB too), not with a plain {@code java -jar}: the old archive endpoint
  * passed under {@code java -jar} and died of {@code OutOfMemoryError: Cannot reserve … direct buffer memory}
  * under these flags. It serves HTTPS with its certificate of a test CA, as an installed agent does; it runs in
  * n1's network namespace; the reader sleeps between its reads, so the archive is
