@@ -54,9 +54,18 @@ class TakeAgents {
     static final CopyStall STALL = new CopyStall(Duration.ofSeconds(45));
 
     private final AgentClient agents;
+    private final Duration noLine;
+    private final CopyStall stall;
 
     TakeAgents(AgentClient agents) {
+        this(agents, NO_LINE, STALL);
+    }
+
+    /** With other bounds on a copy's lines and bytes (tests: a second, not half a minute). */
+    TakeAgents(AgentClient agents, Duration noLine, CopyStall stall) {
         this.agents = agents;
+        this.noLine = noLine;
+        this.stall = stall;
     }
 
     private static String seg(String s) {
@@ -166,7 +175,7 @@ class TakeAgents {
                 throw new AgentClient.Unreachable("node " + target.name() + "'s agent refused (" + response.statusCode()
                         + "): " + said, response.statusCode());
             }
-            LineWatch watch = new LineWatch(in, NO_LINE);
+            LineWatch watch = new LineWatch(in, noLine);
             try {
                 return readLines(lines, watch, target, volume, progress);
             } catch (IOException e) {
@@ -182,7 +191,7 @@ class TakeAgents {
         }
     }
 
-    private static CopyProgress readLines(java.io.BufferedReader lines, LineWatch watch, Node target, String volume,
+    private CopyProgress readLines(java.io.BufferedReader lines, LineWatch watch, Node target, String volume,
                                           Consumer<CopyProgress> progress) throws IOException {
         CopyProgress last = null;
         java.util.List<CopyStall.Sample> samples = new java.util.ArrayList<>(
@@ -203,9 +212,9 @@ class TakeAgents {
             java.time.Instant now = java.time.Instant.now();
             samples.add(new CopyStall.Sample(now, l.bytes() == null ? 0 : l.bytes()));
             samples = new java.util.ArrayList<>(CopyStall.kept(samples));
-            if (STALL.stalled(samples, now)) {
+            if (stall.stalled(samples, now)) {
                 throw new AgentClient.Unreachable("the copy of volume " + volume + " to node " + target.name() + ": "
-                        + STALL.describe(volume, samples) + " (node " + target.name() + " still sends its progress; the"
+                        + stall.describe(volume, samples) + " (node " + target.name() + " still sends its progress; the"
                         + " source agent sends no data)", 0);
             }
         }

@@ -193,10 +193,10 @@ public class TakeResource {
         return agent.takes();
     }
 
-    /** One NDJSON line. */
+    /** One NDJSON line, without its newline: Quarkus REST ends each item of an application/x-ndjson Multi with one. */
     private static byte[] line(CopyProgress line) {
         try {
-            return (DeclarationJson.MAPPER.writeValueAsString(line) + "\n").getBytes(StandardCharsets.UTF_8);
+            return DeclarationJson.MAPPER.writeValueAsString(line).getBytes(StandardCharsets.UTF_8);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException("a progress line cannot be written as JSON", e);
         }

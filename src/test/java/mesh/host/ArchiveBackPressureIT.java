@@ -211,6 +211,22 @@ class ArchiveBackPressureIT {
     }
 
     /** A call with the controller's certificate, as the controller makes it. */
+    /** A reader that goes away in the middle (its connection closed) ends the archive's tar on the source. */
+    @Test
+    @Order(4)
+    void aReaderThatGoesAwayEndsTar() throws Exception {
+        assertEquals(200, call("PUT", "/v1/fences/bp", "{\"epoch\": 4}").status());
+        HttpsURLConnection c = open("/v1/volumes/bp/data/archive?kind=process");
+        assertEquals(200, c.getResponseCode());
+        InputStream in = c.getInputStream();
+        assertEquals(1024 * 1024, in.readNBytes(1024 * 1024).length);
+        assertTrue(tarRuns(), "tar runs while the archive is read");
+        c.disconnect();   // closes the socket: the agent sees its reader gone
+        PackagedMesh.await("tar ends on the source", Duration.ofSeconds(20), () -> !tarRuns());
+        assertTrue(agent.isAlive());
+        assertEquals(200, call("DELETE", "/v1/fences/bp?epoch=4", null).status());
+    }
+
     private HttpsURLConnection open(String path) throws IOException {
         HttpsURLConnection c = (HttpsURLConnection) base.resolve(path).toURL().openConnection();
         c.setSSLSocketFactory(controllerTls.getSocketFactory());

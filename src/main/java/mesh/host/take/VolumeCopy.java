@@ -76,7 +76,8 @@ public final class VolumeCopy {
                             .header("Authorization", "Bearer " + ticket).GET().build(),
                     HttpResponse.BodyHandlers.ofInputStream());
         } catch (IOException e) {
-            return CopyProgress.failed("the source agent at " + from + " did not answer: " + e.getMessage());
+            return CopyProgress.failed("the source agent at " + from + " did not answer: "
+                    + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return CopyProgress.failed("interrupted");
