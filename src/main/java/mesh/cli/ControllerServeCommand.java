@@ -20,6 +20,7 @@ import picocli.CommandLine.Spec;
             "  MESH_STORE_USER, MESH_STORE_PASSWORD",
             "  MESH_CONTROLLER_TOKEN    the bootstrap operator token, named 'admin' (required); 'mesh token create'",
             "                           makes more, each named and revocable (docs/trust.md)",
+            "  MESH_CONTROLLER_TOKEN_FILE  or a file holding that token (mesh install writes one, 0600)",
             "  MESH_CONTROLLER_LISTEN   address to listen on (default 0.0.0.0:7700)",
             "  MESH_PUSH_BUDGET         a push replacing more containers stops unless --yes (default 10)",
             "  MESH_CONTROLLER_EPOCH    this controller's epoch (default 0); one older than the store's refuses writes",

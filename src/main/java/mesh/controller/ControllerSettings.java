@@ -10,6 +10,9 @@ import mesh.model.InvalidInput;
  * store URL and the operator token are required: a controller without them refuses to start.
  * {@code token} is the bootstrap operator token (named {@value OperatorTokens#BOOTSTRAP} in the
  * store, docs/trust.md). The controller keeps no agent token, so it needs no key to seal them.
+ * The token comes from MESH_CONTROLLER_TOKEN or, so that it sits in no manifest, declaration or store
+ * row, from the file MESH_CONTROLLER_TOKEN_FILE names (the {@code *_FILE} convention): mesh install
+ * writes it there, 0600, in the seat's state folder.
  */
 public record ControllerSettings(String storeUrl, String token, int pushBudget, long epoch) {
 
@@ -23,8 +26,15 @@ public record ControllerSettings(String storeUrl, String token, int pushBudget, 
                     + (url == null ? "nothing" : "'" + url + "'"));
         }
         String token = vars.get("MESH_CONTROLLER_TOKEN");
-        if (token == null || token.isBlank()) {
-            problems.add("MESH_CONTROLLER_TOKEN is not set: the controller refuses to serve without a token");
+        String tokenFile = vars.get("MESH_CONTROLLER_TOKEN_FILE");
+        if (token != null && !token.isBlank() && tokenFile != null && !tokenFile.isBlank()) {
+            problems.add("MESH_CONTROLLER_TOKEN and MESH_CONTROLLER_TOKEN_FILE are both set: give one (the file keeps the "
+                    + "token out of every manifest and declaration)");
+        } else if (tokenFile != null && !tokenFile.isBlank()) {
+            token = readTokenFile(tokenFile, problems);
+        } else if (token == null || token.isBlank()) {
+            problems.add("MESH_CONTROLLER_TOKEN is not set (nor MESH_CONTROLLER_TOKEN_FILE): the controller refuses to serve "
+                    + "without a token");
         }
         int budget = DEFAULT_PUSH_BUDGET;
         try {
@@ -42,5 +52,21 @@ public record ControllerSettings(String storeUrl, String token, int pushBudget, 
             throw new InvalidInput(problems);
         }
         return new ControllerSettings(url, token, budget, epoch);
+    }
+
+    /** The token in the file MESH_CONTROLLER_TOKEN_FILE names (its first line), or null with the problem said. */
+    private static String readTokenFile(String file, List<String> problems) {
+        try {
+            String token = java.nio.file.Files.readString(java.nio.file.Path.of(file)).strip();
+            if (token.isEmpty() || token.contains("\n")) {
+                problems.add("MESH_CONTROLLER_TOKEN_FILE " + file + " must hold the token alone, on one line");
+                return null;
+            }
+            return token;
+        } catch (java.io.IOException | java.nio.file.InvalidPathException e) {
+            problems.add("MESH_CONTROLLER_TOKEN_FILE " + file + " cannot be read: " + (e instanceof java.nio.file.NoSuchFileException
+                    ? "no such file" : e instanceof java.nio.file.AccessDeniedException ? "permission denied" : e.getMessage()));
+            return null;
+        }
     }
 }

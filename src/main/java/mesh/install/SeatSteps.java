@@ -4,7 +4,10 @@ import mesh.model.ComponentState;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.DriverManager;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -111,6 +114,30 @@ public final class SeatSteps implements InstallRunner.Steps {
         return journal.secret("MESH_CONTROLLER_TOKEN", InstallJournal::newToken);
     }
 
+    /**
+     * The file the controller reads its admin token from (MESH_CONTROLLER_TOKEN_FILE), written 0600 beside the
+     * install's other secrets: the controller's manifest names the file, never the token, so no store row,
+     * declaration or host record holds it (docs/trust.md).
+     */
+    private Path controllerTokenFile() {
+        Path file = journal.dir().resolve("controller-token");
+        try {
+            String token = controllerToken();
+            if (!Files.isRegularFile(file) || !Files.readString(file).strip().equals(token)) {
+                Path tmp = file.resolveSibling("controller-token.tmp");
+                Files.deleteIfExists(tmp);
+                Files.createFile(tmp, PosixFilePermissions.asFileAttribute(
+                        PosixFilePermissions.fromString("rw-------")));
+                Files.writeString(tmp, token + "\n");
+                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING,
+                        StandardCopyOption.ATOMIC_MOVE);
+            }
+        } catch (IOException e) {
+            throw new InstallFailure("cannot write the controller's token file " + file + ": " + e.getMessage(), e);
+        }
+        return file;
+    }
+
     private String storePassword() {
         return journal.secret("MESH_STORE_PASSWORD", InstallJournal::newToken);
     }
@@ -126,7 +153,7 @@ public final class SeatSteps implements InstallRunner.Steps {
         v.put("STORE_PASSWORD", o.storeUrl() != null ? "" : storePassword());
         v.put("STORE_USER", o.storeUrl() != null ? "" : "mesh");
         v.put("STORE_URL", storeUrl());
-        v.put("CONTROLLER_TOKEN", controllerToken());
+        v.put("CONTROLLER_TOKEN_FILE", controllerTokenFile().toString());
         v.put("ADDRESS", o.address());
         v.put("EPOCH", Long.toString(epoch() + 1));
         controllerTls().forEach((k, value) -> v.put(k.replace("MESH_", ""), value));
@@ -331,7 +358,7 @@ public final class SeatSteps implements InstallRunner.Steps {
     void config() {
         Path file = o.home().resolve(".config/mesh/config");
         try {
-            java.nio.file.Files.createDirectories(file.getParent());
+            Files.createDirectories(file.getParent());
             AgentSetup.write(file, "# The operator's mesh CLI settings, written by mesh install (used when MESH_CONTROLLER/MESH_TOKEN are unset).\n"
                     + "MESH_CONTROLLER=" + controllerUrl() + "\nMESH_TOKEN=" + controllerToken()
                     + "\n# the mesh CA: the only one the CLI trusts for the controller's certificate\nMESH_CA=" + o.tls().caCert() + "\n",

@@ -33,9 +33,37 @@ class ControllerSettingsTest {
         InvalidInput e = assertThrows(InvalidInput.class, () -> ControllerSettings.read(vars("MESH_STORE_URL", "mysql://h",
                 "MESH_CONTROLLER_TOKEN", " ", "MESH_PUSH_BUDGET", "many", "MESH_CONTROLLER_EPOCH", "x")));
         assertEquals(List.of("MESH_STORE_URL must be a PostgreSQL JDBC URL (jdbc:postgresql://HOST:PORT/DB), got 'mysql://h'",
-                "MESH_CONTROLLER_TOKEN is not set: the controller refuses to serve without a token",
+                "MESH_CONTROLLER_TOKEN is not set (nor MESH_CONTROLLER_TOKEN_FILE): the controller refuses to serve without a token",
                 "MESH_PUSH_BUDGET must be a whole number of containers",
                 "MESH_CONTROLLER_EPOCH must be a whole number"), e.problems());
+    }
+
+    @Test
+    void theTokenMayComeFromAFileSoThatNoManifestHoldsIt(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path file = java.nio.file.Files.writeString(dir.resolve("controller-token"), "from-the-file\n");
+        Map<String, String> v = vars("MESH_CONTROLLER_TOKEN_FILE", file.toString());
+        v.remove("MESH_CONTROLLER_TOKEN");
+        assertEquals("from-the-file", ControllerSettings.read(v).token());
+    }
+
+    @Test
+    void aTokenFileThatCannotServeIsNamedAndBothWaysAtOnceAreRefused(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path empty = java.nio.file.Files.writeString(dir.resolve("empty"), " \n");
+        java.nio.file.Path two = java.nio.file.Files.writeString(dir.resolve("two"), "a\nb\n");
+        Map<String, String> cases = new java.util.LinkedHashMap<>();
+        cases.put(dir.resolve("none").toString(), "MESH_CONTROLLER_TOKEN_FILE " + dir.resolve("none") + " cannot be read: no such file");
+        cases.put(empty.toString(), "MESH_CONTROLLER_TOKEN_FILE " + empty + " must hold the token alone, on one line");
+        cases.put(two.toString(), "MESH_CONTROLLER_TOKEN_FILE " + two + " must hold the token alone, on one line");
+        cases.forEach((file, said) -> {
+            Map<String, String> v = vars("MESH_CONTROLLER_TOKEN_FILE", file);
+            v.remove("MESH_CONTROLLER_TOKEN");
+            assertEquals(List.of(said), assertThrows(InvalidInput.class, () -> ControllerSettings.read(v)).problems());
+        });
+        InvalidInput both = assertThrows(InvalidInput.class, () -> ControllerSettings.read(vars("MESH_CONTROLLER_TOKEN_FILE",
+                empty.toString())));
+        assertEquals(List.of("MESH_CONTROLLER_TOKEN and MESH_CONTROLLER_TOKEN_FILE are both set: give one (the file keeps "
+                + "the token out of every manifest and declaration)"), both.problems());
     }
 
     @Test

@@ -28,7 +28,7 @@ class SeatCatalogueTest {
 
     static final Map<String, String> VALUES = Map.of("STORE_IMAGE", "mesh-test/postgres:15", "REGISTRY_IMAGE",
             "mesh-test/registry:2", "STORE_PASSWORD", "pw", "STORE_USER", "mesh", "STORE_URL",
-            "jdbc:postgresql://10.77.0.11:5432/mesh", "CONTROLLER_TOKEN", "tok", "ADDRESS", "10.77.0.11");
+            "jdbc:postgresql://10.77.0.11:5432/mesh", "CONTROLLER_TOKEN_FILE", "/var/lib/mesh/install/controller-token", "ADDRESS", "10.77.0.11");
 
     @Test
     void theStoreAndRegistryArePlannedForTheSeatWithTheirPortsAndVolumes() throws IOException {
