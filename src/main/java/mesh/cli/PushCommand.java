@@ -43,6 +43,10 @@ public class PushCommand implements Callable<Integer> {
     @Option(names = "--yes", description = "go ahead even past the replacement budget")
     boolean yes;
 
+    @Option(names = "--force-remove-mesh-module", paramLabel = "MODULE",
+            description = "let this push remove this mesh module (repeatable; not the controller, nor the controller's own store)")
+    List<String> forced = new ArrayList<>();
+
     @Option(names = "--wait", description = "after sending, wait until the nodes sent to have converged")
     boolean waitForNodes;
 
@@ -63,7 +67,8 @@ public class PushCommand implements Callable<Integer> {
             throw new VerbFailure("--wait-timeout must be at least 1 second, got " + waitSeconds);
         }
         ControllerClient controller = ControllerClient.fromEnvironment();
-        PushReport report = controller.send("POST", "/v1/mesh/push", new PushRequest(nodes, dryRun, yes), PushReport.class);
+        PushReport report = controller.send("POST", "/v1/mesh/push", new PushRequest(nodes, dryRun, yes,
+                forced.isEmpty() ? null : forced), PushReport.class);
         if (format.json()) {
             output.json(spec, report);
         } else {

@@ -10,6 +10,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import mesh.model.ComponentSpec;
 import mesh.model.Declaration;
+import mesh.model.DeclarationJson;
 import mesh.model.EdgeTable;
 
 /**
@@ -139,6 +140,26 @@ public final class MeshModules {
         dropped.values().forEach(r -> refusal("this push would remove " + r.module() + " from " + r.node(), r, storeUrl, forced,
                 "to move it, 'mesh take NODE " + r.module() + "'; to keep it, assign it again").ifPresent(refusals::add));
         return refusals;
+    }
+
+    /**
+     * What each node acknowledged, read back from the store's copy; a node that acknowledged nothing
+     * (or whose copy cannot be read) maps to null: nothing known runs there.
+     */
+    public static Map<String, Declaration> acked(List<PushDecision.Sent> sent) {
+        Map<String, Declaration> acked = new java.util.HashMap<>();
+        for (PushDecision.Sent s : sent) {
+            Declaration d = null;
+            if (s.ackedGeneration() > 0 && s.ackedDeclaration() != null) {
+                try {
+                    d = DeclarationJson.MAPPER.readValue(s.ackedDeclaration(), Declaration.class);
+                } catch (java.io.IOException e) {
+                    d = null;
+                }
+            }
+            acked.put(s.node().name(), d);
+        }
+        return acked;
     }
 
     /** The host of a PostgreSQL JDBC URL ({@code jdbc:postgresql://HOST[:PORT]/DB}), or null. */
