@@ -24,6 +24,7 @@ import mesh.store.MeshStore;
 import mesh.store.PushLock;
 import mesh.store.StoreFailure;
 import mesh.wire.Accepted;
+import mesh.wire.PlanCounts;
 import mesh.wire.PlanView;
 import mesh.wire.PushReport;
 import org.jboss.logging.Logger;
@@ -88,7 +89,7 @@ public class MeshPush {
             Map<String, Object> previews = ask(choice.targets(), PushDecision.Target::node,
                     t -> agents.preview(t.node(), t.declaration()));
             PushDecision.Verdict verdict = PushDecision.judge(previews.values().stream()
-                    .filter(PlanView.class::isInstance).map(p -> ((PlanView) p).replace().size()).toList(),
+                    .filter(PlanView.class::isInstance).map(p -> PlanCounts.counted((PlanView) p)).toList(),
                     controller.settings().pushBudget(), dryRun, yes);
             verdict.refusal().ifPresent(m -> {
                 throw new Conflict(m);
@@ -98,7 +99,8 @@ public class MeshPush {
             List<PushReport.NodeResult> results = dryRun ? PushResults.previewed(choice.targets(), previews)
                     : send(plan, choice.targets(), notes, take);
             choice.unchanged().forEach(n -> results.add(new PushReport.NodeResult(n, PushReport.Outcome.UNCHANGED, 0, false, null, null)));
-            return new PushReport(dryRun, verdict.replacements(), results, notes);
+            return new PushReport(dryRun, verdict.replacements(), results, notes, verdict.removals(),
+                    PushReport.totals(results));
         }
     }
 
