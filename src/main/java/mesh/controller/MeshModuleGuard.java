@@ -33,10 +33,16 @@ final class MeshModuleGuard {
             return null;
         }
         Placement p = store.placements(c).stream().filter(x -> x.module().equals(module)).findFirst().orElse(null);
+        Map<String, Long> routes = routes(store, c);
+        if ((p == null || p.taken() == null) && EdgePlan.MODULE.equals(module)) {
+            // the edge runs, unplaced, on every node that serves routes: the first of them stands for all
+            String n = routes.keySet().stream().sorted().findFirst().orElse(null);
+            return n == null ? null : new MeshModules.Running(module, n, address(store, c, n), routes.get(n).intValue());
+        }
         if (p == null || p.taken() == null) {
             return null;
         }
-        return new MeshModules.Running(module, p.taken(), address(store, c, p.taken()), routes(store, c).getOrDefault(p.taken(), 0L)
+        return new MeshModules.Running(module, p.taken(), address(store, c, p.taken()), routes.getOrDefault(p.taken(), 0L)
                 .intValue());
     }
 
