@@ -75,7 +75,7 @@ public final class MeshModules {
         if (r == null || !r.node().equals(node) || !protects(r)) {
             return Optional.empty();
         }
-        return refusal("unassigning " + r.module() + " from " + node, r, storeUrl, forced,
+        return refusal("unassigning " + r.module() + " from " + node, "nothing was changed", r, storeUrl, forced,
                 "to move it, 'mesh take NODE " + r.module() + "'");
     }
 
@@ -137,7 +137,8 @@ public final class MeshModules {
             }
         });
         List<String> refusals = new ArrayList<>();
-        dropped.values().forEach(r -> refusal("this push would remove " + r.module() + " from " + r.node(), r, storeUrl, forced,
+        dropped.values().forEach(r -> refusal("this push, which drops " + r.module() + " from " + r.node() + ",",
+                "nothing was sent", r, storeUrl, forced,
                 "to move it, 'mesh take NODE " + r.module() + "'; to keep it, assign it again").ifPresent(refusals::add));
         return refusals;
     }
@@ -185,12 +186,13 @@ public final class MeshModules {
         return colon >= 0 ? hostPort.substring(0, colon) : hostPort;
     }
 
-    private static Optional<String> refusal(String change, Running r, String storeUrl, Set<String> forced, String instead) {
+    private static Optional<String> refusal(String change, String nothing, Running r, String storeUrl, Set<String> forced,
+                                            String instead) {
         Optional<String> never = unstoppable(r, storeUrl);
         if (never.isEmpty() && forced.contains(r.module())) {
             return Optional.empty();
         }
-        return Optional.of(change + " would stop " + what(r) + "; refused, nothing was changed; " + instead + "; "
+        return Optional.of(change + " would stop " + what(r) + "; refused, " + nothing + "; " + instead + "; "
                 + never.orElse("to remove it all the same, name it: " + OVERRIDE + " " + r.module()));
     }
 

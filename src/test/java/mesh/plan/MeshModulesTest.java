@@ -131,7 +131,8 @@ class MeshModulesTest {
         java.util.HashMap<String, Declaration> neverAcked = new java.util.HashMap<>();
         neverAcked.put("n1", null);
         return Stream.of(
-                Arguments.of("drops the store", seatRuns, dropsStore, ON_SEAT, NONE, 1, "this push would remove mesh-store from n1"),
+                Arguments.of("drops the store", seatRuns, dropsStore, ON_SEAT, NONE, 1,
+                        "this push, which drops mesh-store from n1, would stop the mesh's store"),
                 Arguments.of("drops the store and the registry", seatRuns, dropsBoth, ELSEWHERE, NONE, 2, "mesh-registry"),
                 Arguments.of("drops them, one named", seatRuns, dropsBoth, ELSEWHERE, Set.of("mesh-store"), 1, "mesh-registry"),
                 Arguments.of("drops the controller's store, named", seatRuns, dropsStore, ON_SEAT, Set.of("mesh-store"), 1,
