@@ -50,6 +50,7 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
     mesh.wire.NewNode.class,
     mesh.wire.NodeStatus.class,
     mesh.wire.NodeView.class,
+    mesh.wire.PlanCounts.class,
     mesh.wire.PlanView.class,
     mesh.wire.PlanView.Replaced.class,
     mesh.wire.PublicDomain.class,

@@ -29,13 +29,18 @@ abstract class PlacementVerb implements Callable<Integer> {
     /** The HTTP method on the node's module: PUT assigns, DELETE unassigns. */
     abstract String method();
 
+    /** The query the call carries (with its '?'), or "" for none. */
+    String query() {
+        return "";
+    }
+
     /** The line an operator reads after it. */
     abstract String said(Placement p);
 
     @Override
     public Integer call() {
         Placement p = ControllerClient.fromEnvironment().send(method(),
-                ControllerClient.path("/v1/mesh/nodes", node, "/modules", module), null, Placement.class);
+                ControllerClient.path("/v1/mesh/nodes", node, "/modules", module) + query(), null, Placement.class);
         if (format.json()) {
             output.json(spec, p);
         } else {

@@ -18,8 +18,10 @@ import picocli.CommandLine.Spec;
 @Command(name = "push", mixinStandardHelpOptions = true,
         description = {"Plan every node and send each one whose declaration changed.",
             "Nodes not named but left behind by earlier pushes are sent too. A plan that fails for",
-            "any node sends nothing. A push that would replace more containers than the budget",
-            "(MESH_PUSH_BUDGET of the controller, default 10) stops unless --yes.",
+            "any node sends nothing. A push that would replace and remove more containers, counted",
+            "together, than the budget (MESH_PUSH_BUDGET of the controller, default 10) stops unless --yes.",
+            "A push that would remove one of the mesh's own modules where it runs (mesh-store,",
+            "mesh-registry, mesh-controller, an edge serving routes) is refused; move one with 'mesh take'.",
             "Exit 1 if any node could not be reached; it is sent at the next push.",
             "With --wait, it then waits until every node sent to has applied its declaration and runs",
             "all of it, showing each node's state as it changes; exit 1 if that does not happen in time."})
@@ -40,8 +42,12 @@ public class PushCommand implements Callable<Integer> {
     @Option(names = "--dry-run", description = "show, per node and component, what the push would create, replace and remove; send nothing")
     boolean dryRun;
 
-    @Option(names = "--yes", description = "go ahead even past the replacement budget")
+    @Option(names = "--yes", description = "go ahead even past the budget (replacements and removals together)")
     boolean yes;
+
+    @Option(names = "--force-remove-mesh-module", paramLabel = "MODULE",
+            description = "let this push remove this mesh module (repeatable; not the controller, nor the controller's own store)")
+    List<String> forced = new ArrayList<>();
 
     @Option(names = "--wait", description = "after sending, wait until the nodes sent to have converged")
     boolean waitForNodes;
@@ -63,7 +69,8 @@ public class PushCommand implements Callable<Integer> {
             throw new VerbFailure("--wait-timeout must be at least 1 second, got " + waitSeconds);
         }
         ControllerClient controller = ControllerClient.fromEnvironment();
-        PushReport report = controller.send("POST", "/v1/mesh/push", new PushRequest(nodes, dryRun, yes), PushReport.class);
+        PushReport report = controller.send("POST", "/v1/mesh/push", new PushRequest(nodes, dryRun, yes,
+                forced.isEmpty() ? null : forced), PushReport.class);
         if (format.json()) {
             output.json(spec, report);
         } else {
@@ -97,10 +104,11 @@ public class PushCommand implements Callable<Integer> {
                     output.line(spec, n.node() + ": " + verb + n.generation() + (n.plan() == null ? "" : " — " + n.plan().summary()));
                     if (n.plan() != null) {
                         PlanLines.of(n.plan()).forEach(line -> output.line(spec, line));
+                        output.line(spec, PlanLines.node(n, report.dryRun()));
                     }
                 }
             }
         }
-        output.line(spec, (report.dryRun() ? "would replace " : "replaced ") + report.replacements() + " container(s)");
+        output.line(spec, PlanLines.total(report));
     }
 }

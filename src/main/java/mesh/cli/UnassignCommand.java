@@ -1,12 +1,32 @@
 package mesh.cli;
 
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
 import mesh.model.Placement;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 @Command(name = "unassign", mixinStandardHelpOptions = true,
         description = {"Record that MODULE shall no longer run on NODE (effective at the next push).",
-            "If it runs there it stops there; its volumes are kept."})
+            "If it runs there it stops there; its volumes are kept.",
+            "The mesh's own modules (mesh-store, mesh-registry, mesh-controller, an edge serving routes)",
+            "are refused where they run; move one with 'mesh take'."})
 public class UnassignCommand extends PlacementVerb {
+
+    @Option(names = "--force-remove-mesh-module", paramLabel = "MODULE",
+            description = "unassign this mesh module all the same (not the controller, nor the controller's own store);"
+                    + " the push that removes it needs the same flag")
+    List<String> forced = new ArrayList<>();
+
+    @Override
+    String query() {
+        return forced.isEmpty() ? "" : forced.stream()
+                .map(m -> "force-remove-mesh-module=" + URLEncoder.encode(m, StandardCharsets.UTF_8))
+                .collect(Collectors.joining("&", "?", ""));
+    }
 
     @Override
     String method() {

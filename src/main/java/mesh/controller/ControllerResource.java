@@ -147,17 +147,19 @@ public class ControllerResource {
 
     @DELETE
     @Path("/nodes/{node}/modules/{module}")
-    public Placement unassign(@PathParam("node") String node, @PathParam("module") String module) {
-        return controller.unassign(node, module);
+    public Placement unassign(@PathParam("node") String node, @PathParam("module") String module,
+                              @jakarta.ws.rs.QueryParam("force-remove-mesh-module") List<String> forced) {
+        return controller.unassign(node, module, forced == null ? java.util.Set.of() : java.util.Set.copyOf(forced));
     }
 
     @POST
     @Path("/push")
     public PushReport push(String body) {
         PushRequest p = body == null || body.isBlank() ? new PushRequest(List.of(), false, false)
-                : Bodies.read(body, PushRequest.class, "{\"nodes\": [...], \"dryRun\", \"yes\"}");
+                : Bodies.read(body, PushRequest.class, "{\"nodes\": [...], \"dryRun\", \"yes\", \"forceRemoveMeshModules\": [...]}");
         return pushes.push(p.nodes() == null ? List.of() : p.nodes(), Boolean.TRUE.equals(p.dryRun()),
-                Boolean.TRUE.equals(p.yes()));
+                Boolean.TRUE.equals(p.yes()), null,
+                p.forceRemoveMeshModules() == null ? java.util.Set.of() : java.util.Set.copyOf(p.forceRemoveMeshModules()));
     }
 
     @GET

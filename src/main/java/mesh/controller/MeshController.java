@@ -65,6 +65,11 @@ public class MeshController {
         return settings;
     }
 
+    /** This controller's own store URL ({@code MESH_STORE_URL}); null before it serves. */
+    String storeUrl() {
+        return settings == null ? null : settings.storeUrl();
+    }
+
     // nodes
 
     public AddedNode addNode(String name, String address, String agent) {
@@ -186,6 +191,7 @@ public class MeshController {
     public void removeNode(String name) {
         store.inTransaction(c -> {
             existingNode(c, name);
+            MeshModuleGuard.nodeRemove(store, c, name);
             List<String> used = store.placements(c).stream()
                     .filter(p -> name.equals(p.assigned()) || name.equals(p.taken()))
                     .map(Placement::module).toList();
@@ -265,6 +271,7 @@ public class MeshController {
     public void removeModule(String module) {
         store.inTransaction(c -> {
             existingModule(c, module);
+            MeshModuleGuard.catalogueRemove(store, c, module);
             Placement p = placement(c, module);
             if (p.assigned() != null || p.taken() != null) {
                 throw new Conflict("module " + module + " is still "
@@ -300,6 +307,14 @@ public class MeshController {
 
     /** Unassigns a module from a node; if it runs there, it stops there (its volumes stay). */
     public Placement unassign(String node, String module) {
+        return unassign(node, module, java.util.Set.of());
+    }
+
+    /**
+     * The same; refused when it would stop one of the mesh's own modules there, unless {@code forced}
+     * names it and it may go ({@link mesh.plan.MeshModules}).
+     */
+    public Placement unassign(String node, String module, java.util.Set<String> forced) {
         return store.inTransaction(c -> {
             refuseSwapped(c, "unassign", node, module);
             existingNode(c, node);
@@ -309,6 +324,7 @@ public class MeshController {
                 throw new Conflict("module " + module + " is not assigned to node " + node
                         + (current.assigned() == null ? " (it is assigned nowhere)" : " (it is assigned to " + current.assigned() + ")"));
             }
+            MeshModuleGuard.unassign(store, c, node, module, storeUrl(), forced);
             Placement next = new Placement(module, null, node.equals(current.taken()) ? null : current.taken());
             store.putPlacement(c, next);
             audit.record(c, "unassign", AuditText.placement(current, next));

@@ -16,6 +16,7 @@ import mesh.model.NotFound;
 import mesh.model.PushOrigin;
 import mesh.plan.BundlePins;
 import mesh.plan.MeshPlan;
+import mesh.plan.MeshModules;
 import mesh.plan.MeshPlanner;
 import mesh.plan.PushDecision;
 import mesh.plan.Take;
@@ -23,6 +24,7 @@ import mesh.store.MeshStore;
 import mesh.store.PushLock;
 import mesh.store.StoreFailure;
 import mesh.wire.Accepted;
+import mesh.wire.PlanCounts;
 import mesh.wire.PlanView;
 import mesh.wire.PushReport;
 import org.jboss.logging.Logger;
@@ -56,6 +58,15 @@ public class MeshPush {
 
     /** The same, for a take ({@code take}, null for none): its declarations name the take and its epoch. */
     public PushReport push(List<String> named, boolean dryRun, boolean yes, Take take) {
+        return push(named, dryRun, yes, take, java.util.Set.of());
+    }
+
+    /**
+     * The same, with the mesh modules the operator named to remove all the same ({@code forced},
+     * {@link MeshModules#OVERRIDE}). A plan that drops one of the mesh's own modules that runs now is
+     * refused before any agent is asked; a dry run says so in its notes instead.
+     */
+    public PushReport push(List<String> named, boolean dryRun, boolean yes, Take take, java.util.Set<String> forced) {
         try (PushLock lock = store.lockPushes()) {
             refuseWhileATakeStarts();
             MeshStore.PushSnapshot s = store.pushSnapshot();
@@ -66,6 +77,11 @@ public class MeshPush {
             BundlePins pins = BundleResolver.resolve(s.catalogue(), s.placements(),
                     MeshPlanner.registryUrl(s.nodes(), s.placements()));
             MeshPlan plan = MeshPlanner.plan(s.catalogue(), s.nodes(), s.placements(), pins);
+            List<String> protect = MeshModules.push(MeshModules.acked(s.sent()), plan, MeshModuleGuard.addresses(s.nodes()),
+                    controller.storeUrl(), forced);
+            if (!protect.isEmpty() && !dryRun) {
+                throw new Conflict(String.join("; and ", protect));
+            }
             List<PushDecision.Draft> drafts = PushDecision.drafts(plan, s.sent());
             Map<String, Object> held = ask(PushDecision.toAsk(drafts), PushDecision.Draft::node,
                     d -> agents.statusQuickly(d.node()));
@@ -73,16 +89,18 @@ public class MeshPush {
             Map<String, Object> previews = ask(choice.targets(), PushDecision.Target::node,
                     t -> agents.preview(t.node(), t.declaration()));
             PushDecision.Verdict verdict = PushDecision.judge(previews.values().stream()
-                    .filter(PlanView.class::isInstance).map(p -> ((PlanView) p).replace().size()).toList(),
+                    .filter(PlanView.class::isInstance).map(p -> PlanCounts.counted((PlanView) p)).toList(),
                     controller.settings().pushBudget(), dryRun, yes);
             verdict.refusal().ifPresent(m -> {
                 throw new Conflict(m);
             });
             List<String> notes = new ArrayList<>(choice.notes());
+            protect.forEach(m -> notes.add("without --dry-run this push is refused: " + m));
             List<PushReport.NodeResult> results = dryRun ? PushResults.previewed(choice.targets(), previews)
                     : send(plan, choice.targets(), notes, take);
             choice.unchanged().forEach(n -> results.add(new PushReport.NodeResult(n, PushReport.Outcome.UNCHANGED, 0, false, null, null)));
-            return new PushReport(dryRun, verdict.replacements(), results, notes);
+            return new PushReport(dryRun, verdict.replacements(), results, notes, verdict.removals(),
+                    PushReport.totals(results));
         }
     }
 

@@ -57,8 +57,38 @@ public final class PushDecision {
     public record Choice(List<Target> targets, List<String> unchanged, List<String> notes) {
     }
 
-    /** Verdict is the replacements a push makes (or would) and, when it must not go ahead, why. */
-    public record Verdict(int replacements, Optional<String> refusal) {
+    /**
+     * Counts is what one node's plan (or a push's, summed) does to containers: created, replaced,
+     * removed, and left as they are (started ones count as left: they are not recreated).
+     */
+    public record Counts(int create, int replace, int remove, int unchanged) {
+
+        public static final Counts NONE = new Counts(0, 0, 0, 0);
+
+        /** What the budget counts: replacements and removals together, each a container that stops. */
+        public int stopped() {
+            return replace + remove;
+        }
+
+        public Counts plus(Counts o) {
+            return new Counts(create + o.create, replace + o.replace, remove + o.remove, unchanged + o.unchanged);
+        }
+
+        public static Counts sum(Collection<Counts> each) {
+            return each.stream().reduce(NONE, Counts::plus);
+        }
+    }
+
+    /** Verdict is what a push does (or would) to containers, summed over the nodes sent, and, when it must not go ahead, why. */
+    public record Verdict(Counts total, Optional<String> refusal) {
+
+        public int replacements() {
+            return total.replace();
+        }
+
+        public int removals() {
+            return total.remove();
+        }
     }
 
     /** The refusal for named nodes the store does not know, if any. */
@@ -139,18 +169,21 @@ public final class PushDecision {
     }
 
     /**
-     * Step two: the replacements the previews add up to (each preview's count of containers it
-     * replaces), and the refusal when they exceed the budget. A dry run or {@code --yes} is never
-     * refused; a preview that failed is not among them.
+     * Step two: the previews summed (each agent's counts of what it would create, replace, remove and
+     * leave), and the refusal when the containers they stop, replaced and removed together, exceed
+     * the budget: one push once removed 40 components under a preview that said "would replace 0". A
+     * dry run or {@code --yes} is never refused; a preview that failed is not among them.
      */
-    public static Verdict judge(Collection<Integer> previews, int budget, boolean dryRun, boolean yes) {
-        int replacements = previews.stream().mapToInt(Integer::intValue).sum();
-        if (dryRun || yes || replacements <= budget) {
-            return new Verdict(replacements, Optional.empty());
+    public static Verdict judge(Collection<Counts> previews, int budget, boolean dryRun, boolean yes) {
+        Counts total = Counts.sum(previews);
+        if (dryRun || yes || total.stopped() <= budget) {
+            return new Verdict(total, Optional.empty());
         }
-        return new Verdict(replacements, Optional.of("this push would replace " + replacements
-                + " containers, more than the budget of " + budget
-                + "; look with 'mesh push --dry-run', then run again with --yes"));
+        String verb = total.remove() == 0 ? "replace" : total.replace() == 0 ? "remove" : "replace or remove";
+        return new Verdict(total, Optional.of("this push would " + verb + " " + total.stopped()
+                + " containers, more than the budget of " + budget + " (the budget counts replacements and removals together: "
+                + total.replace() + " replaced, " + total.remove() + " removed); look with 'mesh push --dry-run', then run"
+                + " again with --yes"));
     }
 
     /**

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 import mesh.model.ComponentSpec;
 import mesh.model.Declaration;
 import mesh.model.DeclarationJson;
@@ -19,6 +20,9 @@ import mesh.model.Specs;
 import mesh.plan.PushDecision.Reason;
 import mesh.plan.PushDecision.Target;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** PushDecisionTest: each reason a node is sent or left as it is, and the budget, on plain values. */
 class PushDecisionTest {
@@ -175,27 +179,59 @@ class PushDecisionTest {
         assertEquals(Optional.of("unknown nodes nope, nada"), PushDecision.unknownNodes(List.of("nope", "nada"), List.of(ACE)));
     }
 
+    static PushDecision.Counts replaces(int n) {
+        return new PushDecision.Counts(0, n, 0, 0);
+    }
+
+    static PushDecision.Counts removes(int n) {
+        return new PushDecision.Counts(0, 0, n, 1);
+    }
+
     @Test
     void aPushOverTheBudgetIsRefusedSayingHowToGoAhead() {
-        PushDecision.Verdict v = PushDecision.judge(List.of(2, 1), 2, false, false);
+        PushDecision.Verdict v = PushDecision.judge(List.of(replaces(2), replaces(1)), 2, false, false);
         assertEquals(3, v.replacements());
-        assertEquals(Optional.of("this push would replace 3 containers, more than the budget of 2; look with "
+        assertEquals(Optional.of("this push would replace 3 containers, more than the budget of 2 (the budget counts"
+                + " replacements and removals together: 3 replaced, 0 removed); look with "
                 + "'mesh push --dry-run', then run again with --yes"), v.refusal());
+    }
+
+    /** Budget cases: each node's counts, the budget; refused or not, and the verb the refusal uses. */
+    static Stream<Arguments> budgets() {
+        return Stream.of(
+                Arguments.of(List.of(removes(40)), 10, "would remove 40 containers"),
+                Arguments.of(List.of(replaces(2), removes(1)), 2,
+                        "would replace or remove 3 containers, more than the budget of 2 (the budget counts replacements and"
+                                + " removals together: 2 replaced, 1 removed)"),
+                Arguments.of(List.of(replaces(1), removes(1)), 2, null),
+                Arguments.of(List.of(new PushDecision.Counts(30, 0, 0, 5)), 2, null),
+                Arguments.of(List.of(removes(3)), 2, "would remove 3 containers"));
+    }
+
+    @ParameterizedTest(name = "{0}, budget {1}: {2}")
+    @MethodSource("budgets")
+    void removalsCountInTheBudgetWithReplacements(List<PushDecision.Counts> previews, int budget, String refusal) {
+        PushDecision.Verdict v = PushDecision.judge(previews, budget, false, false);
+        assertEquals(PushDecision.Counts.sum(previews), v.total());
+        assertEquals(refusal != null, v.refusal().isPresent(), v.toString());
+        v.refusal().ifPresent(m -> assertTrue(m.contains(refusal), m));
+        assertEquals(Optional.empty(), PushDecision.judge(previews, budget, false, true).refusal(), "--yes goes ahead");
+        assertEquals(Optional.empty(), PushDecision.judge(previews, budget, true, false).refusal(), "a dry run is never refused");
     }
 
     @Test
     void aPushAtTheBudgetGoesAhead() {
-        assertEquals(new PushDecision.Verdict(2, Optional.empty()),
-                PushDecision.judge(List.of(1, 1), 2, false, false));
+        assertEquals(new PushDecision.Verdict(replaces(2), Optional.empty()),
+                PushDecision.judge(List.of(replaces(1), replaces(1)), 2, false, false));
     }
 
     @Test
     void yesGoesPastTheBudget() {
-        assertEquals(new PushDecision.Verdict(5, Optional.empty()), PushDecision.judge(List.of(5), 2, false, true));
+        assertEquals(new PushDecision.Verdict(replaces(5), Optional.empty()), PushDecision.judge(List.of(replaces(5)), 2, false, true));
     }
 
     @Test
     void aDryRunOverTheBudgetIsNotRefusedAndCountsTheReplacements() {
-        assertEquals(new PushDecision.Verdict(5, Optional.empty()), PushDecision.judge(List.of(5), 2, true, false));
+        assertEquals(new PushDecision.Verdict(replaces(5), Optional.empty()), PushDecision.judge(List.of(replaces(5)), 2, true, false));
     }
 }

@@ -23,6 +23,24 @@ class WireJsonTest {
         assertEquals(PushReport.Outcome.WOULD_SEND, r.outcome());
     }
 
+    /** A push report's JSON carries each count beside the fields it had, none renamed (docs/cli.md, push). */
+    @Test
+    void aPushReportCarriesItsCountsPerNodeAndInAll() throws Exception {
+        PlanView plan = new PlanView("1 to remove, 3 unchanged", List.of(), List.of(), List.of(), List.of("mesh-store.postgres"), 3);
+        PushReport r = new PushReport(true, 0, List.of(new PushReport.NodeResult("n1", PushReport.Outcome.WOULD_SEND, 4, false,
+                plan, null)), List.of());
+        com.fasterxml.jackson.databind.JsonNode json = DeclarationJson.MAPPER.readTree(DeclarationJson.write(r));
+        assertEquals(0, json.get("replacements").asInt());
+        assertEquals(1, json.get("removals").asInt());
+        com.fasterxml.jackson.databind.JsonNode totals = json.get("totals");
+        assertEquals(List.of(0, 0, 1, 3), List.of(totals.get("create").asInt(), totals.get("replace").asInt(),
+                totals.get("remove").asInt(), totals.get("unchanged").asInt()));
+        assertEquals(json.get("totals"), json.get("nodes").get(0).get("counts"));
+        assertEquals(List.of("mesh-store.postgres"), List.of(json.get("nodes").get(0).get("plan").get("remove").get(0).asText()));
+        PushReport back = DeclarationJson.MAPPER.readValue(DeclarationJson.write(r), PushReport.class);
+        assertEquals(r, back);
+    }
+
     @Test
     void componentStatesAreTheDocumentedWords() throws Exception {
         assertEquals(List.of("\"running\"", "\"starting\"", "\"unhealthy\"", "\"crash-looping\"", "\"failing\"",
