@@ -271,18 +271,20 @@ final class ControllerClient {
             c.setConnectTimeout((int) CONNECT_TIMEOUT.toMillis());
             c.setReadTimeout((int) readTimeout.toMillis());
             headers.forEach(c::setRequestProperty);
-            if (body != null) {
-                c.setDoOutput(true);
-                try (OutputStream out = c.getOutputStream()) {
-                    out.write(body.getBytes(StandardCharsets.UTF_8));
-                }
-            }
-            int status = c.getResponseCode();
+            c.setDoOutput(body != null);
+            c.connect();
+            // read while the connection is open: once an answer without a body (204) is read, it is released
             if (c instanceof javax.net.ssl.HttpsURLConnection https
                     && https.getServerCertificates().length > 0
                     && https.getServerCertificates()[0] instanceof java.security.cert.X509Certificate x) {
                 controllerCertificate = x;
             }
+            if (body != null) {
+                try (OutputStream out = c.getOutputStream()) {
+                    out.write(body.getBytes(StandardCharsets.UTF_8));
+                }
+            }
+            int status = c.getResponseCode();
             InputStream in = status >= 400 ? c.getErrorStream() : c.getInputStream();
             String text = in == null ? "" : new String(in.readAllBytes(), StandardCharsets.UTF_8);
             return new JsonHttp.Answer(status, text, c.getHeaderField("Retry-After") != null);
