@@ -32,10 +32,12 @@ public final class Launcher {
             java.util.Map.entry("mesh.host.TestController", "a controller stand-in on a plain database, for the host ITs "
                     + "that need one to push (ProcessComponentIT, ProcessCrashIT)"),
             java.util.Map.entry("mesh.e2e.MeshProcess", "the e2e ITs not yet raised by mesh install (EdgeIT, MeshE2EIT, "
-                    + "PushNameIT, HealthWaitIT, NodeLifecycleIT, PushConcurrencyIT, ControllerEpochIT, SecurityIT): "
+                    + "PushNameIT, HealthWaitIT): "
                     + "a controller on a database of the test's and agents it starts by hand"),
             java.util.Map.entry("mesh.e2e.TlsIT", "its man in the middle: a host agent at a node's address with the "
                     + "certificate of another CA, which mesh install, issuing only its own mesh's, cannot make"),
+            java.util.Map.entry("mesh.e2e.ControllerEpochIT", "a second controller, with a newer epoch, on the store of "
+                    + "an installed mesh: mesh install runs one controller per mesh"),
             java.util.Map.entry("mesh.controller.ErrorMessagesIT", "a controller alone, for the API's error answers"),
             java.util.Map.entry("mesh.cli.MeshCliIT", "checks that 'host serve' refuses to start without a node name: "
                     + "it never serves (Quarkus's main-IT launcher runs the artifact itself)"));
