@@ -273,23 +273,25 @@ final class ControllerClient {
             c.setConnectTimeout((int) CONNECT_TIMEOUT.toMillis());
             c.setReadTimeout((int) readTimeout.toMillis());
             headers.forEach(c::setRequestProperty);
-            if (body != null) {
-                byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-                if (bytes.length > mesh.wire.RequestLimits.MAX_BODY_BYTES) {
-                    // the controller would refuse it (413): said before sending, not as a connection cut mid-upload
-                    throw new VerbFailure("nothing was sent: " + mesh.wire.RequestLimits.tooLarge(bytes.length));
-                }
-                c.setDoOutput(true);
-                try (OutputStream out = c.getOutputStream()) {
-                    out.write(bytes);
-                }
+            byte[] bytes = body == null ? null : body.getBytes(StandardCharsets.UTF_8);
+            if (bytes != null && bytes.length > mesh.wire.RequestLimits.MAX_BODY_BYTES) {
+                // the controller would refuse it (413): said before sending, not as a connection cut mid-upload
+                throw new VerbFailure("nothing was sent: " + mesh.wire.RequestLimits.tooLarge(bytes.length));
             }
-            int status = c.getResponseCode();
+            c.setDoOutput(bytes != null);
+            c.connect();
+            // read while the connection is open: once an answer without a body (204) is read, it is released
             if (c instanceof javax.net.ssl.HttpsURLConnection https
                     && https.getServerCertificates().length > 0
                     && https.getServerCertificates()[0] instanceof java.security.cert.X509Certificate x) {
                 controllerCertificate = x;
             }
+            if (bytes != null) {
+                try (OutputStream out = c.getOutputStream()) {
+                    out.write(bytes);
+                }
+            }
+            int status = c.getResponseCode();
             InputStream in = status >= 400 ? c.getErrorStream() : c.getInputStream();
             String text = in == null ? "" : new String(in.readAllBytes(), StandardCharsets.UTF_8);
             return new JsonHttp.Answer(status, text, c.getHeaderField("Retry-After") != null);

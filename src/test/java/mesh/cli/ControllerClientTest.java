@@ -88,4 +88,41 @@ class ControllerClientTest {
         assertEquals("answer 401", f.getMessage());
         assertEquals(1, seen.size());
     }
+    /**
+     * Over HTTPS, an answer without a body (204, as a DELETE gets) is read and the controller's certificate
+     * still seen for its expiry warning: the JDK releases such a connection once the answer is read, and
+     * reading the certificate after it failed with "connection not yet open".
+     */
+    @Test
+    void anHttpsAnswerWithoutABodyIsReadAndTheControllersCertificateSeen(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.time.Instant now = java.time.Instant.now();
+        mesh.trust.MeshCa ca = mesh.trust.MeshCa.create("client-test", now);
+        mesh.trust.MeshCa.Issued served = ca.issue(mesh.trust.MeshCa.Role.CONTROLLER, mesh.trust.MeshCa.CONTROLLER,
+                List.of("127.0.0.1"), now.minus(java.time.Duration.ofDays(350)));
+        java.nio.file.Path caFile = dir.resolve("ca.crt");
+        mesh.trust.Pem.writeCertificate(caFile, ca.certificate());
+        com.sun.net.httpserver.HttpsServer https = com.sun.net.httpserver.HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        https.setHttpsConfigurator(new com.sun.net.httpserver.HttpsConfigurator(
+                mesh.trust.TlsContexts.withKey(ca.certificate(), served.certificate(), served.key())));
+        https.createContext("/", exchange -> {
+            synchronized (seen) {
+                seen.add(exchange.getRequestMethod() + " " + exchange.getRequestURI());
+            }
+            exchange.sendResponseHeaders(204, -1);
+            exchange.close();
+        });
+        https.start();
+        try {
+            ControllerClient client = new ControllerClient(Map.of("MESH_CONTROLLER", "https://127.0.0.1:" + https.getAddress().getPort(),
+                    "MESH_TOKEN", "t", "MESH_CA", caFile.toString()));
+            client.send("DELETE", "/v1/mesh/catalogue/gone", null, null);
+            assertEquals(List.of("DELETE /v1/mesh/catalogue/gone"), seen);
+            List<String> warnings = client.certificateWarnings(now);
+            assertEquals(1, warnings.size(), warnings.toString());
+            assertEquals(true, warnings.get(0).startsWith("warning: the controller's certificate expires on"), warnings.toString());
+        } finally {
+            https.stop(0);
+        }
+    }
 }

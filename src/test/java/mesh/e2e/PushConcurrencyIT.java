@@ -5,85 +5,108 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.github.dockerjava.api.DockerClient;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import javax.sql.DataSource;
+import mesh.testbed.InstalledMesh;
 import mesh.testbed.PackagedMesh;
-import mesh.testbed.TestbedNodes;
+import mesh.trust.Pem;
+import mesh.trust.TlsContexts;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 
 /**
  * PushConcurrencyIT: a push that waits on a slow agent holds no store transaction and no lock that
- * other verbs need. A real controller and a real agent on a test-bed node; the agent is frozen with
- * SIGSTOP and thawed with SIGCONT 10 s later, so it answers the push after 10 s. Meanwhile
+ * other verbs need. A mesh raised by {@code mesh install} ({@link InstalledMesh}: its controller, its
+ * store, the seat's agent); the agent is frozen with SIGSTOP (its own process, not the controller it
+ * supervises) and thawed with SIGCONT 10 s later, so it answers the push after 10 s. Meanwhile
  * {@code mesh node list} and {@code mesh assign} answer in under a second, and a second
  * {@code mesh push} is refused at once and sends nothing.
  */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class PushConcurrencyIT {
 
     static final ObjectMapper JSON = new ObjectMapper();
-    static final String NODE = "solo";
+    static final String NODE = "n1";
     /** The push lock's key as pg_locks shows it: objid, the key's low 32 bits ("mesh"). */
     static final long LOCK_OBJID = 0x6d657368L;
     static final Duration FROZEN = Duration.ofSeconds(10);
-    static final java.net.http.HttpClient HTTP = java.net.http.HttpClient.newHttpClient();
+    static final String LOOP = "trap 'exit 0' TERM; while :; do sleep 1; done";
+
+    InstalledMesh mesh;
+    java.net.http.HttpClient http;
+    DataSource store;
+
+    @BeforeAll
+    void raise() throws Exception {
+        mesh = InstalledMesh.raise(1);
+        http = java.net.http.HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10))
+                .sslContext(TlsContexts.trusting(Pem.certificate(Path.of(mesh.cliEnv().get("MESH_CA"))))).build();
+        store = InstalledTls.store(mesh);
+    }
+
+    @AfterAll
+    void tearDown() throws Exception {
+        if (mesh != null) {
+            signal("CONT");
+            mesh.close();
+        }
+    }
 
     @Test
     void aPushWaitingOnAFrozenAgentBlocksNoOtherVerbAndASecondPushIsRefused() throws Exception {
-        TestbedNodes.Node bed = TestbedNodes.up(1).get(0);
-        String database = "mesh_push_" + UUID.randomUUID().toString().substring(0, 8);
-        String token = "op-" + UUID.randomUUID();
-        Path state = Files.createTempDirectory("mesh-push-agent");
+        Map<String, String> cli = mesh.cliEnv();
         Path catalogue = Files.createTempDirectory("mesh-push-catalogue");
-        try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/postgres", "mesh", "mesh")) {
-            c.createStatement().execute("create database " + database);
-        }
-        int port = PackagedMesh.freePort();
-        Map<String, String> cli = Map.of("MESH_CONTROLLER", "http://127.0.0.1:" + port, "MESH_TOKEN", token);
-        MeshProcess agent = null;
-        try (MeshProcess controller = MeshProcess.serve("push-concurrency-controller", null, Map.of(
-                "MESH_STORE_URL", "jdbc:postgresql://127.0.0.1:5432/" + database,
-                "MESH_STORE_USER", "mesh", "MESH_STORE_PASSWORD", "mesh",
-                "MESH_CONTROLLER_TOKEN", token, "MESH_CONTROLLER_LISTEN", "127.0.0.1:" + port), "controller", "serve")) {
-            PackagedMesh.await("the controller answers", Duration.ofSeconds(60),
-                    () -> PackagedMesh.run(cli, "node", "list").exit() == 0);
-            PackagedMesh.Result added = ok(cli, "node", "add", NODE, "--address", bed.address(), "-o", "json");
+        try {
             Files.writeString(catalogue.resolve("web.yaml"), """
                     module: web
                     components:
                       web.server:
                         image: mesh-test/busybox:1
                     """);
-            ok(cli, "catalogue", "add", catalogue.resolve("web.yaml").toString());
-            agent = MeshProcess.serve("push-concurrency-agent", bed.name(), Map.of(
-                    "MESH_HOST_NODE", NODE, "MESH_HOST_LISTEN", bed.address() + ":7701", "MESH_HOST_ENGINE", bed.dockerHost(),
-                    "MESH_HOST_STATE_DIR", state.toString(), "MESH_HOST_INTERVAL", "2s"), "host", "serve");
-            PackagedMesh.await("the agent answers", Duration.ofSeconds(60),
-                    () -> PackagedMesh.run(cli, "status").out().contains("never pushed"));
+            // the seat is up to date after install: a module assigned, so that the first push has something to send
+            Files.writeString(catalogue.resolve("first.yaml"), """
+                    module: first
+                    components:
+                      first.server:
+                        image: mesh-test/busybox:1
+                        args: [sh, -c, "%s"]
+                        stop-timeout: 1s
+                    """.formatted(LOOP));
+            ok(cli, "catalogue", "add", catalogue.toString());
+            ok(cli, "assign", NODE, "first");
+            long before = JSON.readTree(ok(cli, "node", "list", "-o", "json").out()).get(0).get("generation").asLong();
+            mesh.agent(NODE, "/v1/status");   // the agent answers
 
-            api(port, token, "GET", "/v1/mesh/nodes");   // the test's own HTTP client warmed up, so only the answer is timed below
-            signal(agent, "STOP");
+            api("GET", "/v1/mesh/nodes");   // the test's own HTTP client warmed up, so only the answer is timed below
+            // the pushes' connection to the agent opened (a dry run asks the agent for its plan): over HTTPS a new
+            // connection needs the agent's own TLS handshake, which a frozen agent never does (the controller gives up
+            // after 3 s); the case here is an agent slow to answer the push, as over plain HTTP the kernel's accept made it
+            ok(cli, "push", "--dry-run");
+            signal("STOP");
             long frozenAt = System.nanoTime();
             Process first;
             File firstOut = File.createTempFile("mesh-push", ".out");
             try {
                 first = start(cli, firstOut, "push", "-o", "json");
-                PackagedMesh.await("the first push holds the push lock", Duration.ofSeconds(30),
-                        () -> pushLockHeld(database));
+                PackagedMesh.await("the first push holds the push lock", Duration.ofSeconds(30), this::pushLockHeld);
 
-                assertTrue(api(port, token, "GET", "/v1/mesh/nodes") < 1000);
-                assertTrue(api(port, token, "PUT", "/v1/mesh/nodes/" + NODE + "/modules/web") < 1000);
+                assertTrue(api("GET", "/v1/mesh/nodes") < 1000);
+                assertTrue(api("PUT", "/v1/mesh/nodes/" + NODE + "/modules/web") < 1000);
                 PackagedMesh.Result list = timed(cli, first, "node", "list");
                 PackagedMesh.Result assign = timed(cli, first, "assign", NODE, "web");
                 long second = System.nanoTime();
@@ -101,7 +124,7 @@ class PushConcurrencyIT {
                 if (left > 0) {
                     TimeUnit.NANOSECONDS.sleep(left);
                 }
-                signal(agent, "CONT");
+                signal("CONT");
             }
             assertTrue(first.waitFor(60, TimeUnit.SECONDS), "the first push ends once the agent answers");
             String report = Files.readString(firstOut.toPath());
@@ -109,34 +132,19 @@ class PushConcurrencyIT {
             assertEquals(0, first.exitValue(), report);
             JsonNode node = JSON.readTree(report).get("nodes").get(0);
             assertEquals("sent", node.get("outcome").asText(), report);
-            assertEquals(1, node.get("generation").asLong(), report);
+            assertEquals(before + 1, node.get("generation").asLong(), report);
 
             // the refused push sent nothing: the store and the agent hold the first push's generation alone
             JsonNode listed = JSON.readTree(ok(cli, "node", "list", "-o", "json").out()).get(0);
-            assertEquals(1, listed.get("generation").asLong(), listed.toString());
-            assertEquals(1, listed.get("ackedGeneration").asLong(), listed.toString());
+            assertEquals(before + 1, listed.get("generation").asLong(), listed.toString());
+            assertEquals(before + 1, listed.get("ackedGeneration").asLong(), listed.toString());
             JsonNode status = JSON.readTree(ok(cli, "status", "-o", "json").out()).get(0);
-            assertEquals(1, status.get("agent").get("generation").asLong(), status.toString());
+            assertEquals(before + 1, status.get("agent").get("generation").asLong(), status.toString());
             // and the lock was released: the next push (a dry run: the assignment above) goes ahead
             JsonNode dryRun = JSON.readTree(ok(cli, "push", "--dry-run", "-o", "json").out()).get("nodes").get(0);
             assertEquals("would-send", dryRun.get("outcome").asText(), dryRun.toString());
-            assertEquals(2, dryRun.get("generation").asLong(), dryRun.toString());
+            assertEquals(before + 2, dryRun.get("generation").asLong(), dryRun.toString());
         } finally {
-            if (agent != null) {
-                signal(agent, "CONT");
-                agent.close();
-            }
-            try (DockerClient docker = TestbedNodes.client(bed)) {
-                docker.listContainersCmd().withShowAll(true).withLabelFilter(Map.of("mesh.node", NODE)).exec()
-                        .forEach(c -> docker.removeContainerCmd(c.getId()).withForce(true).exec());
-                docker.listNetworksCmd().exec().stream()
-                        .filter(n -> n.getLabels() != null && NODE.equals(n.getLabels().get("mesh.node")))
-                        .forEach(n -> docker.removeNetworkCmd(n.getId()).exec());
-            }
-            try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/postgres", "mesh", "mesh")) {
-                c.createStatement().execute("drop database if exists " + database + " with (force)");
-            }
-            PackagedMesh.deleteTree(state);
             PackagedMesh.deleteTree(catalogue);
         }
     }
@@ -156,11 +164,12 @@ class PushConcurrencyIT {
         return r;
     }
 
-    /** Asks the controller's API straight (no CLI start); returns how long it took to answer 200, in ms. */
-    static long api(int port, String token, String method, String path) throws IOException, InterruptedException {
+    /** Asks the controller's API straight (no CLI start), over HTTPS; returns how long it took to answer 200, in ms. */
+    long api(String method, String path) throws IOException, InterruptedException {
         long start = System.nanoTime();
-        java.net.http.HttpResponse<String> r = HTTP.send(java.net.http.HttpRequest.newBuilder(
-                        java.net.URI.create("http://127.0.0.1:" + port + path)).header("Authorization", "Bearer " + token)
+        java.net.http.HttpResponse<String> r = http.send(java.net.http.HttpRequest.newBuilder(
+                        java.net.URI.create(mesh.cliEnv().get("MESH_CONTROLLER") + path))
+                .header("Authorization", "Bearer " + mesh.cliEnv().get("MESH_TOKEN"))
                 .method(method, java.net.http.HttpRequest.BodyPublishers.noBody()).timeout(Duration.ofSeconds(30)).build(),
                 java.net.http.HttpResponse.BodyHandlers.ofString());
         long ms = Duration.ofNanos(System.nanoTime() - start).toMillis();
@@ -185,13 +194,12 @@ class PushConcurrencyIT {
         return b.start();
     }
 
-    /** Whether a session of this database holds the push lock (PushLock's advisory key). */
-    static boolean pushLockHeld(String database) {
-        try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/" + database, "mesh", "mesh");
+    /** Whether a session of the seat's store holds the push lock (PushLock's advisory key). */
+    boolean pushLockHeld() {
+        try (Connection c = store.getConnection();
              PreparedStatement s = c.prepareStatement("select count(*) from pg_locks where locktype = 'advisory'"
-                     + " and granted and objid::bigint = ? and database = (select oid from pg_database where datname = ?)")) {
+                     + " and granted and objid::bigint = ? and database = (select oid from pg_database where datname = current_database())")) {
             s.setLong(1, LOCK_OBJID);
-            s.setString(2, database);
             try (ResultSet r = s.executeQuery()) {
                 return r.next() && r.getLong(1) == 1;
             }
@@ -200,11 +208,19 @@ class PushConcurrencyIT {
         }
     }
 
-    /** Sends SIGSTOP or SIGCONT to the agent process and what it started. */
-    static void signal(MeshProcess p, String signal) throws IOException, InterruptedException {
-        List<String> pids = new java.util.ArrayList<>(List.of(Long.toString(p.process.pid())));
-        p.process.descendants().forEach(d -> pids.add(Long.toString(d.pid())));
-        List<String> command = new java.util.ArrayList<>(List.of("kill", "-" + signal));
+    /**
+     * Sends SIGSTOP or SIGCONT to the seat's agent process and what it started, except the controller it
+     * supervises and that one's own processes: the push must wait on the agent, not on a frozen controller.
+     */
+    void signal(String signal) throws IOException, InterruptedException {
+        long agent = mesh.agentPid(NODE);
+        Set<Long> controller = ProcessHandle.of(mesh.controllerPid()).stream()
+                .flatMap(h -> java.util.stream.Stream.concat(java.util.stream.Stream.of(h), h.descendants()))
+                .map(ProcessHandle::pid).collect(Collectors.toSet());
+        List<String> pids = new ArrayList<>(List.of(Long.toString(agent)));
+        ProcessHandle.of(agent).ifPresent(h -> h.descendants().filter(d -> !controller.contains(d.pid()))
+                .forEach(d -> pids.add(Long.toString(d.pid()))));
+        List<String> command = new ArrayList<>(List.of("kill", "-" + signal));
         command.addAll(pids);
         Process kill = new ProcessBuilder(command).redirectErrorStream(true).start();
         assertTrue(kill.waitFor(10, TimeUnit.SECONDS) && kill.exitValue() == 0, "kill -" + signal + " " + pids);

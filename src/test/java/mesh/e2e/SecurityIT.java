@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.github.dockerjava.api.DockerClient;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -18,7 +17,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -30,8 +28,10 @@ import java.util.UUID;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import mesh.controller.StoreSnapshot;
+import mesh.testbed.InstalledMesh;
 import mesh.testbed.PackagedMesh;
-import mesh.testbed.TestbedNodes;
+import mesh.trust.Pem;
+import mesh.trust.TlsContexts;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -43,66 +43,52 @@ import org.junit.jupiter.api.function.Executable;
 import org.postgresql.ds.PGSimpleDataSource;
 
 /**
- * SecurityIT is the trust between the operator, the controller and an agent (docs/trust.md), on
- * real HTTP: a controller process on a store of its own and a host agent on a test-bed node.
+ * SecurityIT is the trust between the operator, the controller and an agent (docs/trust.md), on a
+ * mesh raised by {@code mesh install} ({@link InstalledMesh}: the seat alone, its controller over HTTPS
+ * on the seat's own store, its agent holding no token).
  *
  * <p>A scripted session with two named operator tokens (alice, bob, made with the bootstrap token
- * admin): the audit trail says who did each step, and bob's token is refused at his very next
- * request after alice revokes it. Every endpoint of the controller, found from its resource
- * classes (so a verb added later is covered too), answers 401 with a clear message without a
- * token, with a wrong one, with the revoked one and with a node's join token, and the store and
- * the node's containers are unchanged after all of them. The agent here serves plain HTTP and is
- * pushed to without any token (its calls are checked over HTTPS, by certificate: TlsIT). The
- * store, read in full, holds no operator token in clear and no agent token of any form (no column
- * for one, nothing sealed, a join token only as its hash), and no log file or output of the
- * session holds any token, except the one output that shows a token once.
+ * admin, the one install wrote into the operator's config): the audit trail says who did each step,
+ * and bob's token is refused at his very next request after alice revokes it. Every endpoint of the
+ * controller, found from its resource classes (so a verb added later is covered too), answers 401
+ * with a clear message without a token, with a wrong one, with the revoked one and with a node's join
+ * token, and the store and the node's containers are unchanged after all of them. The agent is pushed
+ * to without any token (its calls are checked by certificate: TlsIT). The bootstrap token follows the
+ * controller's MESH_CONTROLLER_TOKEN across restarts: the same one after the controller process is
+ * stopped and its agent starts it again, a new one set as an operator of an installed mesh does (the
+ * mesh-controller module's setting, added and pushed). The store, read in full, holds no operator token
+ * in clear and no agent token of any form (no column for one, nothing sealed, a join token only as its
+ * hash), and no log file of the installed mesh or output of the session holds any token, except the
+ * one output that shows a token once.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SecurityIT {
 
     static final ObjectMapper JSON = new ObjectMapper();
-    static final String NODE = "secn1";
+    static final String NODE = "n1";
     static final String LOOP = "trap 'exit 0' TERM; while :; do sleep 1; done";
+    /** The first row of every store: the controller storing the bootstrap token at its first start. */
+    static final String BOOTSTRAP = "controller token create: operator token admin stored from the controller's MESH_CONTROLLER_TOKEN";
 
-    final String admin = HexFormat.of().formatHex(UUID.randomUUID().toString().getBytes()).substring(0, 48);
-    final String database = "mesh_sec_" + UUID.randomUUID().toString().substring(0, 8);
-    final String logPrefix = "security-" + UUID.randomUUID().toString().substring(0, 8);
     /** Every token this test made or was given: the bootstrap's, alice's, bob's, the node's join tokens. */
     final Map<String, String> tokens = new LinkedHashMap<>();
-    /** Every output of every verb, except those that show a token once (token create, node add). */
+    /** Every output of every verb, except those that show a token once (token create, node token). */
     final List<String> outputs = new ArrayList<>();
-    final HttpClient http = HttpClient.newHttpClient();
-    TestbedNodes.Node node;
-    DockerClient engine;
-    MeshProcess controller;
-    MeshProcess agent;
-    Path state;
+    InstalledMesh mesh;
+    HttpClient http;
     Path catalogue;
     String controllerUrl;
     PGSimpleDataSource store;
 
     @BeforeAll
     void raise() throws Exception {
-        node = TestbedNodes.up(1).get(0);
-        engine = TestbedNodes.client(node);
-        wipe();
-        try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/postgres", "mesh", "mesh")) {
-            c.createStatement().execute("create database " + database);
-        }
-        String url = "jdbc:postgresql://127.0.0.1:5432/" + database;
-        store = new PGSimpleDataSource();
-        store.setURL(url);
-        store.setUser("mesh");
-        store.setPassword("mesh");
-        tokens.put("admin", admin);
-        int port = PackagedMesh.freePort();
-        controllerUrl = "http://127.0.0.1:" + port;
-        controller = MeshProcess.serve(logPrefix + "-controller", null, Map.of(
-                "MESH_STORE_URL", url, "MESH_STORE_USER", "mesh", "MESH_STORE_PASSWORD", "mesh",
-                "MESH_CONTROLLER_TOKEN", admin, "MESH_CONTROLLER_LISTEN", "127.0.0.1:" + port), "controller", "serve");
-        PackagedMesh.await("the controller answers", Duration.ofSeconds(60), () -> as("admin", "node", "list").exit() == 0);
-        state = Files.createTempDirectory("mesh-sec-state");
+        mesh = InstalledMesh.raise(1);
+        controllerUrl = mesh.cliEnv().get("MESH_CONTROLLER");
+        http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10))
+                .sslContext(TlsContexts.trusting(Pem.certificate(Path.of(mesh.cliEnv().get("MESH_CA"))))).build();
+        store = InstalledTls.store(mesh);
+        tokens.put("admin", mesh.cliEnv().get("MESH_TOKEN"));
         catalogue = Files.createTempDirectory("mesh-sec-catalogue");
         Files.writeString(catalogue.resolve("secweb.yaml"), "module: secweb\ncomponents:\n  secweb.server:\n"
                 + "    image: mesh-test/busybox:1\n    args: [sh, -c, \"" + LOOP + "\"]\n    stop-timeout: 3s\n");
@@ -110,36 +96,28 @@ class SecurityIT {
 
     @AfterAll
     void tearDown() throws Exception {
-        if (agent != null) {
-            agent.close();
+        if (mesh != null) {
+            mesh.close();
         }
-        if (controller != null) {
-            controller.close();
-        }
-        if (engine != null) {
-            wipe();
-            engine.close();
-        }
-        try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/postgres", "mesh", "mesh")) {
-            c.createStatement().execute("drop database if exists " + database + " with (force)");
-        }
-        for (Path p : Stream.of(state, catalogue).filter(java.util.Objects::nonNull).toList()) {
-            PackagedMesh.deleteTree(p);
+        if (catalogue != null) {
+            PackagedMesh.deleteTree(catalogue);
         }
     }
 
     @Test
     @Order(1)
     void theAuditSaysWhoDidEachStepAndARevokedTokenIsRefusedAtItsNextRequest() throws Exception {
+        int installed = JSON.readTree(ok("admin", "audit", "-o", "json")).size();
+        long generation = JSON.readTree(ok("admin", "node", "list", "-o", "json")).get(0).get("generation").asLong();
         tokens.put("alice", created("alice"));
         tokens.put("bob", created("bob"));
 
-        JsonNode added = JSON.readTree(shownOnce("alice", "node", "add", NODE, "--address", node.address(), "-o", "json"));
-        tokens.put("join", added.get("joinToken").asText());
-        assertTrue(tokens.get("join").matches("[0-9a-f]{64}"), added.toString());
-        agent = MeshProcess.serve(logPrefix + "-agent", node.name(), Map.of(
-                "MESH_HOST_NODE", NODE, "MESH_HOST_LISTEN", node.address() + ":7701", "MESH_HOST_ENGINE", node.dockerHost(),
-                "MESH_HOST_STATE_DIR", state.toString(), "MESH_HOST_INTERVAL", "60s"), "host", "serve");
+        // the node was added and joined by install; alice gives it a new join token (a re-join's)
+        JsonNode joining = JSON.readTree(shownOnce("alice", "node", "token", NODE, "--rotate", "-o", "json"));
+        tokens.put("join", joining.get("joinToken").asText());
+        assertTrue(tokens.get("join").matches("[0-9a-f]{64}"), joining.toString());
+        assertFalse(Files.readString(mesh.node(NODE).config().resolve("host.env")).contains("MESH_HOST_TOKEN"),
+                "the agent holds no token");
         ok("alice", "catalogue", "add", catalogue.toString());
         ok("alice", "assign", NODE, "secweb");
         PackagedMesh.await("the agent takes bob's push", Duration.ofSeconds(90),
@@ -157,17 +135,17 @@ class SecurityIT {
         for (JsonNode e : JSON.readTree(ok("alice", "audit", "-o", "json"))) {
             steps.add(e.get("token").asText() + " " + e.get("verb").asText() + ": " + e.get("change").asText());
         }
+        // the store's first row, then what install did (its own pushes and placements), then the session
+        assertEquals(BOOTSTRAP, steps.get(0), steps.toString());
         assertEquals(List.of(
-                "controller token create: operator token admin stored from the controller's MESH_CONTROLLER_TOKEN",
                 "admin token create: operator token alice made",
                 "admin token create: operator token bob made",
-                "alice node add: node " + NODE + " added at " + node.address() + ", agent http://" + node.address()
-                        + ":7701, with a new join token",
+                "alice node token: node " + NODE + ": new join token (the node's earlier one, if unspent, no longer works)",
                 "alice catalogue add: catalogue: added secweb",
                 "alice assign: module secweb: assigned nowhere → " + NODE + ", taken nowhere → " + NODE,
-                "bob push: sent " + NODE + " generation 1",
+                "bob push: sent " + NODE + " generation " + (generation + 1),
                 "bob node public-domain: node " + NODE + ": public domain none → sec.example",
-                "alice token revoke: operator token bob revoked"), steps);
+                "alice token revoke: operator token bob revoked"), steps.subList(installed, steps.size()), steps.toString());
         assertEquals(0, JSON.readTree(ok("alice", "audit", "--since", "2099-01-01", "-o", "json")).size(),
                 "--since in the future shows nothing");
 
@@ -218,17 +196,18 @@ class SecurityIT {
         refusedVerb("admin", "operator token admin was revoked at ", "node", "list");
 
         // the same MESH_CONTROLLER_TOKEN after a restart: admin stays revoked
-        restartController(admin);
+        restartController();
         refusedVerb("admin", "operator token admin was revoked at ", "node", "list");
         ok("alice", "push");
 
         // a new one: admin is that token now; nothing in the store depended on the old one, so pushes go on
+        tokens.put("admin, as installed", tokens.get("admin"));
         tokens.put("admin", HexFormat.of().formatHex(UUID.randomUUID().toString().getBytes()).substring(0, 48));
-        restartController(tokens.get("admin"));
+        newBootstrapToken(tokens.get("admin"));
         ok("admin", "node", "list");
         ok("admin", "unassign", NODE, "secweb");
         ok("admin", "push", "--wait", "--wait-timeout", "60");
-        String log = Files.readString(MeshProcess.LOGS.resolve(logPrefix + "-controller.log"));
+        String log = Files.readString(InstalledTls.controllerLog(mesh));
         assertFalse(log.contains("sealed with another key"), log);
         // a new join token, for a re-join: its agent, not restarted, is not concerned
         JsonNode rotated = JSON.readTree(shownOnce("admin", "node", "token", NODE, "--rotate", "-o", "json"));
@@ -244,9 +223,10 @@ class SecurityIT {
             }
         });
         assertEquals(List.of("alice token revoke: operator token admin revoked",
+                "alice catalogue add: catalogue: updated mesh-controller",
                 "controller token create: operator token admin replaced: the controller's MESH_CONTROLLER_TOKEN changed",
                 "admin node token: node " + NODE + ": new join token (the node's earlier one, if unspent, no longer works)"),
-                last.subList(last.size() - 3, last.size()), last.toString());
+                last.subList(last.size() - 4, last.size()), last.toString());
     }
 
     @Test
@@ -279,12 +259,15 @@ class SecurityIT {
     @Test
     @Order(5)
     void noLogAndNoOutputHoldsAnyToken() throws Exception {
+        // every log of the installed mesh: the agent's, the controller's (and its older parts), install's own
+        Path state = mesh.seat().state();
         List<Path> logs;
-        try (Stream<Path> files = Files.list(MeshProcess.LOGS)) {
-            logs = files.filter(Files::isRegularFile).toList();
+        try (Stream<Path> files = Files.walk(state)) {
+            logs = files.filter(Files::isRegularFile).filter(p -> !p.startsWith(state.resolve("app")))
+                    .filter(p -> p.getFileName().toString().matches(".*\\.log(\\.\\d+)?")).toList();
         }
-        assertTrue(logs.stream().anyMatch(p -> p.getFileName().toString().startsWith(logPrefix + "-controller")), logs.toString());
-        assertTrue(logs.stream().anyMatch(p -> p.getFileName().toString().startsWith(logPrefix + "-agent")), logs.toString());
+        assertTrue(logs.contains(InstalledTls.controllerLog(mesh)), logs.toString());
+        assertTrue(logs.contains(mesh.agentLog(NODE)), logs.toString());
         assertTrue(outputs.size() >= 10, "the session's outputs: " + outputs.size());
         List<Executable> checks = new ArrayList<>();
         for (Map.Entry<String, String> t : tokens.entrySet()) {
@@ -307,17 +290,72 @@ class SecurityIT {
         assertTrue(r.err().contains(message), r::toString);
     }
 
-    void restartController(String bootstrap) throws Exception {
-        controller.close();
-        int port = PackagedMesh.freePort();
-        controllerUrl = "http://127.0.0.1:" + port;
-        controller = MeshProcess.serve(logPrefix + "-controller", null, Map.of(
-                "MESH_STORE_URL", "jdbc:postgresql://127.0.0.1:5432/" + database, "MESH_STORE_USER", "mesh",
-                "MESH_STORE_PASSWORD", "mesh", "MESH_CONTROLLER_TOKEN", bootstrap,
-                "MESH_CONTROLLER_LISTEN", "127.0.0.1:" + port), "controller", "serve");
-        PackagedMesh.await("the controller answers again", Duration.ofSeconds(60),
-                () -> PackagedMesh.run(Map.of("MESH_CONTROLLER", controllerUrl, "MESH_TOKEN", tokens.get("alice")),
-                        "token", "list").exit() == 0);
+    /**
+     * Stops the controller's JVM as a stop would (SIGTERM) and waits until the seat's agent, which supervises
+     * it, has started it again with the same settings and it answers alice.
+     */
+    void restartController() throws Exception {
+        long before = mesh.controllerPid();
+        ProcessHandle jvm = ProcessHandle.of(before).flatMap(h -> Stream.concat(Stream.of(h), h.descendants())
+                .filter(d -> d.info().commandLine().orElse("").contains("controller serve")).findFirst())
+                .orElseThrow(() -> new AssertionError("no controller JVM under pid " + before));
+        jvm.destroy();
+        PackagedMesh.await("the controller process ends", Duration.ofSeconds(60), () -> !jvm.isAlive());
+        PackagedMesh.await("the seat's agent starts the controller again", Duration.ofSeconds(120), () -> {
+            try {
+                return mesh.controllerPid() != before && answersAlice();
+            } catch (IOException | RuntimeException notYet) {
+                return false;
+            }
+        });
+    }
+
+    /**
+     * Gives the controller a new MESH_CONTROLLER_TOKEN the way an operator of an installed mesh does: the
+     * mesh-controller module's setting changed (its manifest as the catalogue holds it, read by the test and
+     * kept out of {@link #outputs}), added and pushed by alice; the seat's agent replaces the controller
+     * process, which stores the new token as admin at its start.
+     */
+    void newBootstrapToken(String token) throws Exception {
+        PackagedMesh.Result shown = PackagedMesh.run(env("alice"), "catalogue", "show", "mesh-controller", "-o", "json");
+        assertEquals(0, shown.exit(), shown::toString);
+        JsonNode serve = JSON.readTree(shown.out()).get("manifest").get("components").get("mesh-controller.serve");
+        StringBuilder yaml = new StringBuilder("module: mesh-controller\ncomponents:\n  mesh-controller.serve:\n")
+                .append("    bundle: ").append(JSON.writeValueAsString(serve.get("bundle").asText())).append('\n')
+                .append("    args: ").append(JSON.writeValueAsString(serve.get("args"))).append('\n')
+                .append("    env:\n");
+        for (Map.Entry<String, JsonNode> e : serve.get("env").properties()) {
+            String value = e.getKey().equals("MESH_CONTROLLER_TOKEN") ? token : e.getValue().asText();
+            yaml.append("      ").append(e.getKey()).append(": ").append(JSON.writeValueAsString(value)).append('\n');
+        }
+        yaml.append("    ports: ").append(JSON.writeValueAsString(serve.get("ports"))).append('\n')
+                .append("    stop-timeout: ").append(serve.get("stopTimeoutSeconds").asInt()).append("s\n");
+        Path dir = Files.createTempDirectory("mesh-sec-controller");
+        try {
+            Files.writeString(dir.resolve("mesh-controller.yaml"), yaml);
+            ok("alice", "catalogue", "add", dir.toString());
+        } finally {
+            PackagedMesh.deleteTree(dir);
+        }
+        long before = mesh.controllerPid();
+        as("alice", "push");   // its answer may not come back: the controller that sends it is the one replaced
+        PackagedMesh.await("the seat's agent replaces the controller with the new token", Duration.ofSeconds(120), () -> {
+            try {
+                return mesh.controllerPid() != before && as("admin", "node", "list").exit() == 0;
+            } catch (IOException | RuntimeException notYet) {
+                return false;
+            }
+        });
+    }
+
+    boolean answersAlice() {
+        return PackagedMesh.run(env("alice"), "token", "list").exit() == 0;
+    }
+
+    Map<String, String> env(String who) {
+        Map<String, String> env = new java.util.HashMap<>(mesh.cliEnv());
+        env.put("MESH_TOKEN", tokens.get(who));
+        return env;
     }
 
     /** Makes an operator token with the bootstrap token; its output is the one that shows it. */
@@ -328,7 +366,7 @@ class SecurityIT {
     }
 
     PackagedMesh.Result as(String who, String... args) {
-        PackagedMesh.Result r = PackagedMesh.run(Map.of("MESH_CONTROLLER", controllerUrl, "MESH_TOKEN", tokens.get(who)), args);
+        PackagedMesh.Result r = PackagedMesh.run(env(who), args);
         outputs.add(r.out());
         outputs.add(r.err());
         return r;
@@ -336,7 +374,7 @@ class SecurityIT {
 
     /** A verb whose output shows a token once: kept out of {@link #outputs}, its error output is not. */
     String shownOnce(String who, String... args) {
-        PackagedMesh.Result r = PackagedMesh.run(Map.of("MESH_CONTROLLER", controllerUrl, "MESH_TOKEN", tokens.get(who)), args);
+        PackagedMesh.Result r = PackagedMesh.run(env(who), args);
         outputs.add(r.err());
         assertEquals(0, r.exit(), r::toString);
         return r.out();
@@ -366,20 +404,11 @@ class SecurityIT {
         tokens.values().forEach(t -> assertFalse(r.body().contains(t), "a refusal shows a token: " + what.get()));
     }
 
+    /** The node's containers (the seat's store and registry among them): name → id and state. */
     Map<String, String> containers() {
         Map<String, String> ids = new TreeMap<>();
-        engine.listContainersCmd().withShowAll(true).withLabelFilter(Map.of("mesh.node", NODE)).exec()
+        mesh.engine(NODE).listContainersCmd().withShowAll(true).withLabelFilter(Map.of("mesh.node", NODE)).exec()
                 .forEach(c -> ids.put(c.getNames()[0].substring(1), c.getId() + " " + c.getState()));
         return ids;
-    }
-
-    void wipe() {
-        engine.listContainersCmd().withShowAll(true).withLabelFilter(Map.of("mesh.node", NODE)).exec()
-                .forEach(c -> engine.removeContainerCmd(c.getId()).withForce(true).exec());
-        engine.listVolumesCmd().withFilter("label", List.of("mesh.node=" + NODE)).exec().getVolumes()
-                .forEach(v -> engine.removeVolumeCmd(v.getName()).exec());
-        engine.listNetworksCmd().exec().stream()
-                .filter(n -> n.getLabels() != null && NODE.equals(n.getLabels().get("mesh.node")))
-                .forEach(n -> engine.removeNetworkCmd(n.getId()).exec());
     }
 }

@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.dockerjava.api.DockerClient;
+import java.io.File;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -23,13 +25,17 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
 import mesh.controller.StoreSnapshot;
+import mesh.testbed.InstalledMesh;
+import mesh.testbed.Launcher;
 import mesh.testbed.PackagedMesh;
-import mesh.testbed.TestbedNodes;
 import mesh.trust.MeshCa;
+import mesh.trust.Pem;
 import mesh.trust.TlsContexts;
 import mesh.trust.TlsDir;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -37,53 +43,84 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.function.Executable;
+import org.postgresql.ds.PGSimpleDataSource;
 
 /**
- * TlsIT is the TLS half of trust (docs/trust.md) on real parts: a controller process serving HTTPS
- * with a certificate of a mesh CA made here, and two host agents on test-bed nodes, each with its
- * own certificate. A push reaches both over mutual TLS. Then every refusal: the controller and the
- * agents over plain HTTP, the CLI trusting another CA, an agent called without a client
- * certificate, with one of another CA and with one that is not the controller's, each refused
- * with a clear message and nothing changed in the store or on the nodes. Then a take: a module's
- * volumes copied agent to agent over HTTPS, byte-identical, and the ticket reads refusing anyone
- * without a ticket. Last, a man in the middle: one node's agent is replaced by a server with another
- * CA's certificate for its address; the push fails for that node, naming TLS, and the other node
- * still gets its declaration.
+ * TlsIT is the TLS half of trust (docs/trust.md) on a mesh raised by {@code mesh install} and
+ * {@code --join} ({@link InstalledMesh}): the controller serving HTTPS with the certificate of the mesh
+ * CA install made, and two host agents, each with its own certificate. A push reaches both over mutual
+ * TLS. Then every refusal: the controller and the agents over plain HTTP, the CLI trusting another CA,
+ * an agent called without a client certificate, with one of another CA and with one that is not the
+ * controller's, each refused with a clear message and nothing changed in the store or on the nodes.
+ * Then a take: a module's volumes copied agent to agent over HTTPS, byte-identical, and the ticket reads
+ * refusing anyone without a ticket. Last, a man in the middle: one node's agent is replaced by a server
+ * with another CA's certificate for its address (the one server this test starts itself, through
+ * {@link Launcher}); the push fails for that node, naming TLS, and the other node still gets its
+ * declaration.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class TlsIT extends TlsMesh {
+class TlsIT {
 
+    static final ObjectMapper JSON = new ObjectMapper();
+    static final String LOOP = "trap 'exit 0' TERM; while :; do sleep 1; done";
     /** The module taken over TLS (test 3). */
     static final String TAKEN = "tlstake";
 
+    InstalledMesh mesh;
+    List<String> nodes;
+    Path dir;
+    MeshCa ca;
     TlsDir foreign;
-
-    TlsIT() {
-        super("tls", 7701);
-    }
+    PGSimpleDataSource store;
+    String controllerUrl;
+    Process impostor;
 
     @BeforeAll
     void raiseMesh() throws Exception {
+        mesh = InstalledMesh.raise(2);
+        nodes = mesh.names();
+        dir = Files.createTempDirectory("mesh-tls-it");
+        ca = InstalledTls.ca(mesh);
+        store = InstalledTls.store(mesh);
+        controllerUrl = mesh.cliEnv().get("MESH_CONTROLLER");
         // the first agent's certificate is issued as of 350 days ago, so it expires in 15: mesh status warns of it
         Instant now = Instant.now();
-        raise(2, false, n -> n == nodes.get(0) ? now.minus(Duration.ofDays(350)) : now);
+        InstalledTls.backdateAgent(mesh, nodes.get(0), now.minus(Duration.ofDays(350)));
         foreign = new TlsDir(dir.resolve("foreign"));
         MeshCa other = foreign.ensureCa("elsewhere", now);
         foreign.ensureIssued(other, "controller", MeshCa.Role.CONTROLLER, MeshCa.CONTROLLER, List.of("127.0.0.1"), now);
-        for (TestbedNodes.Node n : nodes) {
-            foreign.ensureIssued(other, name(n), MeshCa.Role.AGENT, name(n), List.of(name(n), n.address()), now);
-            assertEquals("https://" + n.address() + ":7701", added.get(name(n)).get("agent").asText(), "the default agent URL is HTTPS");
+        for (String n : nodes) {
+            foreign.ensureIssued(other, n, MeshCa.Role.AGENT, n, List.of(n, address(n)), now);
+        }
+        Map<String, String> agents = new TreeMap<>();
+        mesh.json("node", "list").forEach(n -> agents.put(n.get("name").asText(), n.get("agent").asText()));
+        for (String n : nodes) {
+            assertEquals("https://" + address(n) + ":7701", agents.get(n), "the default agent URL is HTTPS");
         }
         Path catalogue = Files.createDirectories(dir.resolve("catalogue"));
-        for (TestbedNodes.Node n : nodes) {
-            Files.writeString(catalogue.resolve("tlsweb" + n.name() + ".yaml"), "module: tlsweb" + n.name() + "\ncomponents:\n"
-                    + "  tlsweb" + n.name() + ".server:\n    image: mesh-test/busybox:1\n    args: [sh, -c, \"" + LOOP + "\"]\n"
+        for (String n : nodes) {
+            Files.writeString(catalogue.resolve("tlsweb" + n + ".yaml"), "module: tlsweb" + n + "\ncomponents:\n"
+                    + "  tlsweb" + n + ".server:\n    image: mesh-test/busybox:1\n    args: [sh, -c, \"" + LOOP + "\"]\n"
                     + "    stop-timeout: 3s\n");
         }
-        ok("catalogue", "add", catalogue.toString());
-        for (TestbedNodes.Node n : nodes) {
-            ok("assign", name(n), "tlsweb" + n.name());
+        mesh.ok("catalogue", "add", catalogue.toString());
+        for (String n : nodes) {
+            mesh.ok("assign", n, "tlsweb" + n);
+        }
+    }
+
+    @AfterAll
+    void tearDown() throws Exception {
+        if (impostor != null) {
+            impostor.destroyForcibly();
+            impostor.waitFor(30, TimeUnit.SECONDS);
+        }
+        if (mesh != null) {
+            mesh.close();
+        }
+        if (dir != null) {
+            PackagedMesh.deleteTree(dir);
         }
     }
 
@@ -95,21 +132,23 @@ class TlsIT extends TlsMesh {
         PackagedMesh.Result result = cli("status", "-o", "json");
         assertEquals(0, result.exit(), result::toString);
         JsonNode status = JSON.readTree(result.out());
-        for (TestbedNodes.Node n : nodes) {
-            assertTrue(status.toString().contains("tlsweb" + n.name() + ".server"), status.toString());
+        for (String n : nodes) {
+            assertTrue(status.toString().contains("tlsweb" + n + ".server"), status.toString());
             JsonNode node = java.util.stream.StreamSupport.stream(status.spliterator(), false)
-                    .filter(x -> x.get("node").get("name").asText().equals(name(n))).findFirst().orElseThrow();
-            assertEquals(mesh.trust.Pem.certificate(tls.cert(name(n))).getNotAfter().toInstant().toString(),
+                    .filter(x -> x.get("node").get("name").asText().equals(n)).findFirst().orElseThrow();
+            assertEquals(Pem.certificate(InstalledTls.of(mesh, n).cert("agent")).getNotAfter().toInstant().toString(),
                     node.get("agent").get("certificateNotAfter").asText(), "each agent reports its certificate's expiry");
-            assertEquals(n == nodes.get(0), result.err().contains("warning: node " + name(n) + "'s agent certificate expires on"),
+            assertEquals(n.equals(nodes.get(0)), result.err().contains("warning: node " + n + "'s agent certificate expires on"),
                     result::toString);
         }
         // the agents run with no token and took the push; a bearer token, right or wrong, is not read
-        HttpClient asController = HttpClient.newBuilder().sslContext(tls.clientContext("controller"))
+        HttpClient asController = HttpClient.newBuilder().sslContext(mesh.seatTls().clientContext("controller"))
                 .connectTimeout(Duration.ofSeconds(5)).build();
-        for (TestbedNodes.Node n : nodes) {
+        for (String n : nodes) {
+            assertFalse(Files.readString(mesh.node(n).config().resolve("host.env")).contains("MESH_HOST_TOKEN"),
+                    n + "'s agent runs with no token");
             for (String bearer : Arrays.asList(null, "Bearer " + "0".repeat(64))) {
-                HttpResponse<String> r = send(asController, "GET", "https://" + n.address() + ":7701/v1/status", bearer);
+                HttpResponse<String> r = send(asController, "GET", "https://" + address(n) + ":7701/v1/status", bearer);
                 assertEquals(200, r.statusCode(), r.body());
             }
         }
@@ -121,17 +160,19 @@ class TlsIT extends TlsMesh {
         String before = StoreSnapshot.of(store);
         Map<String, String> containers = containers();
         List<Executable> checks = new ArrayList<>();
+        String plainController = controllerUrl.replace("https://", "http://");
 
         // the CLI: plain HTTP to an HTTPS-only controller, and a controller whose CA is not the one it trusts
-        checks.add(() -> refusedVerb(Map.of("MESH_CONTROLLER", "http://127.0.0.1:" + port), "serves HTTPS only"));
+        checks.add(() -> refusedVerb(Map.of("MESH_CONTROLLER", plainController), "serves HTTPS only"));
         checks.add(() -> refusedVerb(Map.of("MESH_CA", foreign.caCert().toString()), "not issued by this mesh's CA"));
         checks.add(() -> refusedVerb(Map.of("MESH_CA", ""), "MESH_CA is not set"));
 
         // every controller endpoint over plain HTTP: no answer at all (nothing is served in clear)
         HttpClient plain = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        String admin = "Bearer " + mesh.cliEnv().get("MESH_TOKEN");
         for (String[] e : ApiEndpoints.controller()) {
             String path = e[1].replace("{name}", "x").replace("{node}", "x").replace("{module}", "x");
-            checks.add(() -> noAnswer(plain, e[0], "http://127.0.0.1:" + port + path, "Bearer " + admin));
+            checks.add(() -> noAnswer(plain, e[0], plainController + path, admin));
         }
         // every agent endpoint: plain HTTP, no client certificate, another CA's, a certificate that is not the controller's
         SSLContext none = TlsContexts.trusting(ca.certificate());
@@ -147,16 +188,17 @@ class TlsIT extends TlsMesh {
                 "the agent's endpoints as found: " + agentEndpoints.size());
         // a bearer token opens nothing over HTTPS: no certificate with one is still no certificate
         String bearer = "Bearer " + "0".repeat(64);
-        for (TestbedNodes.Node n : nodes) {
+        for (String n : nodes) {
+            String agent = address(n) + ":7701";
             for (String[] e : agentEndpoints) {
-                checks.add(() -> noAnswer(plain, e[0], "http://" + n.address() + ":7701" + e[1], bearer));
+                checks.add(() -> noAnswer(plain, e[0], "http://" + agent + e[1], bearer));
                 checks.add(() -> assertThrows(IOException.class, () -> send(foreignCert, e[0],
-                        "https://" + n.address() + ":7701" + e[1], bearer), "another CA's certificate is refused in the handshake"));
-                checks.add(() -> refused(withoutCert, e[0], "https://" + n.address() + ":7701" + e[1], bearer,
+                        "https://" + agent + e[1], bearer), "another CA's certificate is refused in the handshake"));
+                checks.add(() -> refused(withoutCert, e[0], "https://" + agent + e[1], bearer,
                         "no client certificate was presented"));
-                checks.add(() -> refused(withoutCert, e[0], "https://" + n.address() + ":7701" + e[1], null,
+                checks.add(() -> refused(withoutCert, e[0], "https://" + agent + e[1], null,
                         "no client certificate was presented"));
-                checks.add(() -> refused(wrongName, e[0], "https://" + n.address() + ":7701" + e[1], bearer,
+                checks.add(() -> refused(wrongName, e[0], "https://" + agent + e[1], bearer,
                         "the client certificate presented is 'intruder', not the controller's"));
             }
         }
@@ -176,8 +218,8 @@ class TlsIT extends TlsMesh {
     @Test
     @Order(3)
     void aTakeCopiesItsVolumesAgentToAgentOverHttpsAndTheTicketReadsRefuseAnyoneElse() throws Exception {
-        TestbedNodes.Node source = nodes.get(0);
-        TestbedNodes.Node target = nodes.get(1);
+        String source = nodes.get(0);
+        String target = nodes.get(1);
         Path catalogue = Files.createDirectories(dir.resolve("take"));
         Files.writeString(catalogue.resolve(TAKEN + ".yaml"), """
                 module: %s
@@ -188,22 +230,22 @@ class TlsIT extends TlsMesh {
                     volumes: {bulk: /bulk, files: /files}
                     stop-timeout: 1s
                 """.formatted(TAKEN, TAKEN, LOOP));
-        ok("catalogue", "add", catalogue.toString());
-        ok("assign", name(source), TAKEN);
-        ok("push", "--wait", "--wait-timeout", "60");
-        PackagedMesh.await(TAKEN + " starts on " + name(source), Duration.ofSeconds(60),
+        mesh.ok("catalogue", "add", catalogue.toString());
+        mesh.ok("assign", source, TAKEN);
+        mesh.ok("push", "--wait", "--wait-timeout", "60");
+        PackagedMesh.await(TAKEN + " starts on " + source, Duration.ofSeconds(60),
                 () -> MeshE2EIT.quietly(() -> Files.exists(volume(source, "files").resolve("markers.log"))));
         TakeIT.fill(volume(source, "bulk"), volume(source, "files"), 4, 200);
-        Path targetLog = MeshProcess.LOGS.resolve(logPrefix + "-agent-" + target.name() + ".log");
+        Path targetLog = mesh.agentLog(target);
         long mark = Files.size(targetLog);
 
-        PackagedMesh.Result take = cli("take", name(target), TAKEN, "-o", "json");
+        PackagedMesh.Result take = cli("take", target, TAKEN, "-o", "json");
         assertEquals(0, take.exit(), take::toString);
         assertEquals("done", JSON.readTree(take.out()).get("state").asText(), take::toString);
 
         Map<String, String> running = containers();
-        assertTrue(running.getOrDefault(target.name() + "/" + TAKEN + ".app", "").endsWith(" running"), running.toString());
-        assertFalse(running.containsKey(source.name() + "/" + TAKEN + ".app") && running.get(source.name() + "/" + TAKEN + ".app")
+        assertTrue(running.getOrDefault(target + "/" + TAKEN + ".app", "").endsWith(" running"), running.toString());
+        assertFalse(running.containsKey(source + "/" + TAKEN + ".app") && running.get(source + "/" + TAKEN + ".app")
                 .endsWith(" running"), "the source runs no copy: " + running);
         assertEquals(TakeIT.tree(volume(source, "bulk")), TakeIT.tree(volume(target, "bulk")), "the 4 MB volume is byte-identical");
         Map<String, String> onSource = TakeIT.tree(volume(source, "files"));
@@ -216,12 +258,12 @@ class TlsIT extends TlsMesh {
         assertEquals(onSource, onTarget, "the small files and links are identical");
         String copied = new String(Files.readAllBytes(targetLog), java.nio.charset.StandardCharsets.UTF_8).substring((int) mark);
         for (String v : List.of("bulk", "files")) {
-            assertTrue(copied.contains("copy of volume " + v + " of module " + TAKEN + " from https://" + source.address()
+            assertTrue(copied.contains("copy of volume " + v + " of module " + TAKEN + " from https://" + address(source)
                     + ":7701: "), "the target copied " + v + " over HTTPS:\n" + copied);
         }
 
         // the ticket reads: nothing in clear; over TLS, no ticket, a wrong one or none at all is refused
-        String read = source.address() + ":7701/v1/volumes/" + TAKEN + "/bulk/archive?kind=container";
+        String read = address(source) + ":7701/v1/volumes/" + TAKEN + "/bulk/archive?kind=container";
         HttpClient plain = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
         noAnswer(plain, "GET", "http://" + read, "Bearer " + "0".repeat(64));
         HttpClient trusting = HttpClient.newBuilder().sslContext(TlsContexts.trusting(ca.certificate()))
@@ -235,23 +277,23 @@ class TlsIT extends TlsMesh {
     @Test
     @Order(4)
     void aManInTheMiddleFailsThePushForItsNodeWithATlsErrorAndTheOtherNodeGetsItsOwn() throws Exception {
-        TestbedNodes.Node victim = nodes.get(1);
-        TestbedNodes.Node other = nodes.get(0);
-        agents.remove(name(victim)).close();
-        startAgent(victim, foreign);   // an impostor at the victim's address: a certificate for it, of another CA
+        String victim = nodes.get(1);
+        String other = nodes.get(0);
+        mesh.killAgent(victim);
+        startImpostor(victim);   // an impostor at the victim's address: a certificate for it, of another CA
         Path more = Files.createDirectories(dir.resolve("more"));
-        for (TestbedNodes.Node n : nodes) {
-            Files.writeString(more.resolve("tlsmore" + n.name() + ".yaml"), "module: tlsmore" + n.name() + "\ncomponents:\n"
-                    + "  tlsmore" + n.name() + ".server:\n    image: mesh-test/busybox:1\n    args: [sh, -c, \"" + LOOP + "\"]\n"
+        for (String n : nodes) {
+            Files.writeString(more.resolve("tlsmore" + n + ".yaml"), "module: tlsmore" + n + "\ncomponents:\n"
+                    + "  tlsmore" + n + ".server:\n    image: mesh-test/busybox:1\n    args: [sh, -c, \"" + LOOP + "\"]\n"
                     + "    stop-timeout: 3s\n");
         }
-        ok("catalogue", "add", more.toString());
-        ok("assign", name(other), "tlsmore" + other.name());
-        ok("assign", name(victim), "tlsmore" + victim.name());
+        mesh.ok("catalogue", "add", more.toString());
+        mesh.ok("assign", other, "tlsmore" + other);
+        mesh.ok("assign", victim, "tlsmore" + victim);
         PackagedMesh.await("the impostor listens", Duration.ofSeconds(60), () -> {
             try {
                 send(HttpClient.newBuilder().sslContext(foreign.clientContext("controller")).build(), "GET",
-                        "https://" + victim.address() + ":7701/v1/status", null);
+                        "https://" + address(victim) + ":7701/v1/status", null);
                 return true;
             } catch (Exception e) {
                 return false;
@@ -262,21 +304,46 @@ class TlsIT extends TlsMesh {
         JsonNode report = JSON.readTree(push.out());
         Map<String, JsonNode> byNode = new TreeMap<>();
         report.get("nodes").forEach(r -> byNode.put(r.get("node").asText(), r));
-        assertEquals("sent", byNode.get(name(other)).get("outcome").asText(), push.toString());
-        assertEquals("behind", byNode.get(name(victim)).get("outcome").asText(), push.toString());
-        String error = byNode.get(name(victim)).get("error").asText();
+        assertEquals("sent", byNode.get(other).get("outcome").asText(), push.toString());
+        assertEquals("behind", byNode.get(victim).get("outcome").asText(), push.toString());
+        String error = byNode.get(victim).get("error").asText();
         assertTrue(error.contains("not issued by this mesh's CA"), error);
         assertFalse(error.matches(".*\\b(javax|java\\.|sun\\.)\\S*Exception.*"), "no Java type in: " + error);
         PackagedMesh.await("the other node runs its new module", Duration.ofSeconds(90),
-                () -> cli("status", "-o", "json").out().contains("tlsmore" + other.name() + ".server"));
-        assertTrue(containers().keySet().stream().noneMatch(c -> c.contains("tlsmore" + victim.name())),
+                () -> cli("status", "-o", "json").out().contains("tlsmore" + other + ".server"));
+        assertTrue(containers().keySet().stream().noneMatch(c -> c.contains("tlsmore" + victim)),
                 "the impostor's node got nothing: " + containers());
     }
 
     // ---- helpers
 
+    /**
+     * Starts, in the victim's namespace, a host agent with the victim's installed settings but another CA's
+     * certificate for its address, through the installed launcher ({@link Launcher}): mesh install cannot
+     * make a server whose certificate its own mesh did not issue.
+     */
+    void startImpostor(String victim) throws IOException {
+        var n = mesh.node(victim);
+        List<String> command = Launcher.of(n.state().resolve("app")).command(n.node.name(),
+                List.of("host", "serve", "--config", n.config().resolve("host.env").toString()));
+        ProcessBuilder b = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(n.state().resolve("impostor.log").toFile()))
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+        b.environment().keySet().removeIf(k -> k.startsWith("MESH_"));
+        b.environment().putAll(foreign.serveEnv(victim));
+        impostor = b.start();
+    }
+
+    PackagedMesh.Result cli(String... args) {
+        return mesh.mesh(args);
+    }
+
+    String address(String node) {
+        return mesh.testbed(node).address();
+    }
+
     void refusedVerb(Map<String, String> change, String message) {
-        Map<String, String> env = new HashMap<>(cliEnv());
+        Map<String, String> env = new HashMap<>(mesh.cliEnv());
         env.putAll(change);
         PackagedMesh.Result r = PackagedMesh.run(env, "node", "list");
         assertEquals(1, r.exit(), r::toString);
@@ -306,27 +373,18 @@ class TlsIT extends TlsMesh {
     }
 
     /** The folder of the taken module's engine volume on the node (the test runs as root, as the agents do). */
-    static Path volume(TestbedNodes.Node n, String volume) throws IOException {
-        try (DockerClient engine = TestbedNodes.client(n)) {
-            return Path.of(engine.inspectVolumeCmd(TAKEN + "_" + volume).exec().getMountpoint());
-        }
+    Path volume(String node, String volume) {
+        return Path.of(mesh.engine(node).inspectVolumeCmd(TAKEN + "_" + volume).exec().getMountpoint());
     }
 
+    /** Every container of the mesh's nodes (the seat's store and registry included): node/name → id and state. */
     Map<String, String> containers() {
         Map<String, String> ids = new TreeMap<>();
-        for (TestbedNodes.Node n : nodes) {
-            try (DockerClient engine = TestbedNodes.client(n)) {
-                engine.listContainersCmd().withShowAll(true).withLabelFilter(Map.of("mesh.node", name(n))).exec()
-                        .forEach(c -> ids.put(n.name() + c.getNames()[0], c.getId() + " " + c.getState()));
-            } catch (IOException e) {
-                throw new AssertionError(e);
-            }
+        for (String n : nodes) {
+            DockerClient engine = mesh.engine(n);
+            engine.listContainersCmd().withShowAll(true).withLabelFilter(Map.of("mesh.node", n)).exec()
+                    .forEach(c -> ids.put(n + c.getNames()[0], c.getId() + " " + c.getState()));
         }
         return ids;
-    }
-
-    @Override
-    String unlabelledVolumes() {
-        return TAKEN + "_";   // a take's copy and old copy
     }
 }

@@ -32,11 +32,12 @@ public final class Launcher {
                     + "with no controller and no mesh around it (HostApiIT, TakeAgentIT, AgentCrashIT, …)"),
             java.util.Map.entry("mesh.host.TestController", "a controller stand-in on a plain database, for the host ITs "
                     + "that need one to push (ProcessComponentIT, ProcessCrashIT)"),
-            java.util.Map.entry("mesh.e2e.MeshProcess", "the e2e ITs not yet raised by mesh install ("
-                    + "NodeLifecycleIT, PushConcurrencyIT, ControllerEpochIT, SecurityIT, TlsMesh): "
-                    + "a controller on a database of the test's and agents it starts by hand"),
             java.util.Map.entry("mesh.host.ArchiveBackPressureIT", "one agent over HTTPS with a test CA, its archive read "
                     + "by a reader that sleeps: the archive's back-pressure alone, with no mesh around it"),
+            java.util.Map.entry("mesh.e2e.TlsIT", "its man in the middle: a host agent at a node's address with the "
+                    + "certificate of another CA, which mesh install, issuing only its own mesh's, cannot make"),
+            java.util.Map.entry("mesh.e2e.ControllerEpochIT", "a second controller, with a newer epoch, on the store of "
+                    + "an installed mesh: mesh install runs one controller per mesh"),
             java.util.Map.entry("mesh.controller.ErrorMessagesIT", "a controller alone, for the API's error answers"),
             java.util.Map.entry("mesh.cli.MeshCliIT", "checks that 'host serve' refuses to start without a node name: "
                     + "it never serves (Quarkus's main-IT launcher runs the artifact itself)"));
