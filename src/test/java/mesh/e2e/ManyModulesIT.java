@@ -34,8 +34,9 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
- * ManyModulesIT is issue 21's hub: one node of a mesh raised by {@code mesh install} runs 120 modules, each
- * on its own bridge network, where Docker's default pools hold about 30. After {@code mesh push --wait} every
+ * ManyModulesIT is the hub of docs/declaration.md, "Module networks": one node of a mesh raised by
+ * {@code mesh install} runs 120 modules, each on its own bridge network, where Docker's default pools hold
+ * about 30. After {@code mesh push --wait} every
  * container runs and every module network has its own /26 inside the node's range (the default,
  * {@link NetworkRange#DEFAULT}) overlapping no other network of the engine; a module removed and added
  * again gets a subnet that overlaps none.
