@@ -23,6 +23,7 @@ import picocli.CommandLine.Spec;
             "  MESH_HOST_STATE_DIR  where accepted declarations are kept (default /var/lib/mesh)",
             "  MESH_HOST_INTERVAL   how often to check the engine (default 15s)",
             "  MESH_HOST_PARALLELISM  containers changed at once (default 8, 1 to 64)",
+            "  MESH_HOST_NETWORKS   the range of module networks' /26 subnets (default 10.213.0.0/16)",
             "  MESH_TLS_CERT, MESH_TLS_KEY, MESH_TLS_CA  this agent's certificate, key and the mesh CA (PEM;",
             "                       required: HTTPS only, calls only from the mesh's controller; docs/trust.md)",
             "  MESH_PLAIN_HTTP      yes: plain HTTP without TLS files (tests only: no certificate to check)"})

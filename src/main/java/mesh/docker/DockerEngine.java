@@ -12,6 +12,7 @@ import com.github.dockerjava.api.model.ContainerNetwork;
 import com.github.dockerjava.api.model.ExposedPort;
 import com.github.dockerjava.api.model.Frame;
 import com.github.dockerjava.api.model.HostConfig;
+import com.github.dockerjava.api.model.Network;
 import com.github.dockerjava.api.model.PortBinding;
 import com.github.dockerjava.api.model.Ports;
 import com.github.dockerjava.api.model.RestartPolicy;
@@ -137,17 +138,54 @@ public final class DockerEngine implements Engine {
     }
 
     @Override
-    public boolean ensureNetwork(String network, Map<String, String> labels) {
-        return call("ensure network " + network, () -> {
+    public boolean ensureNetwork(String network, Map<String, String> labels, mesh.model.Cidr subnet) {
+        return call("ensure network " + network + (subnet == null ? "" : " on " + subnet), () -> {
             try {
                 client.inspectNetworkCmd().withNetworkId(network).exec();
                 return false;
             } catch (NotFoundException missing) {
                 writes.incrementAndGet();
-                client.createNetworkCmd().withName(network).withDriver("bridge").withLabels(labels).exec();
+                var create = client.createNetworkCmd().withName(network).withDriver("bridge").withLabels(labels)
+                        .withCheckDuplicate(true);
+                if (subnet != null) {
+                    create.withIpam(new Network.Ipam().withConfig(new Network.Ipam.Config()
+                            .withSubnet(subnet.toString()).withGateway(subnet.addressAt(1))));
+                }
+                create.exec();
                 return true;
             }
         });
+    }
+
+    @Override
+    public Map<String, List<mesh.model.Cidr>> networkSubnets() {
+        return call("list networks", () -> {
+            Map<String, List<mesh.model.Cidr>> found = new java.util.TreeMap<>();
+            for (Network n : client.listNetworksCmd().exec()) {
+                List<mesh.model.Cidr> subnets = new java.util.ArrayList<>();
+                if (n.getIpam() != null && n.getIpam().getConfig() != null) {
+                    for (Network.Ipam.Config c : n.getIpam().getConfig()) {
+                        ipv4(c.getSubnet()).ifPresent(subnets::add);
+                    }
+                }
+                found.put(n.getName(), List.copyOf(subnets));
+            }
+            return found;
+        });
+    }
+
+    /** An engine's subnet text as a network; an IPv6 or unreadable one is not in the IPv4 range's way. */
+    private static java.util.Optional<mesh.model.Cidr> ipv4(String subnet) {
+        if (subnet == null || subnet.contains(":")) {
+            return java.util.Optional.empty();
+        }
+        try {
+            int slash = subnet.indexOf('/');
+            int prefix = Integer.parseInt(subnet.substring(slash + 1).strip());
+            return java.util.Optional.of(mesh.model.Cidr.enclosing(mesh.model.Cidr.address(subnet.substring(0, slash)), prefix));
+        } catch (RuntimeException unreadable) {
+            return java.util.Optional.empty();
+        }
     }
 
     @Override

@@ -15,8 +15,14 @@ public interface Engine extends AutoCloseable {
     /** The containers that carry this node's label, running or not. */
     List<ObservedContainer> list(String node);
 
-    /** Creates the network if missing; returns whether it had to. */
-    boolean ensureNetwork(String network, Map<String, String> labels);
+    /**
+     * Creates the bridge network if missing, on {@code subnet} with its first address as gateway (null:
+     * from the engine's default pools); returns whether it had to. An existing network is left as it is.
+     */
+    boolean ensureNetwork(String network, Map<String, String> labels, mesh.model.Cidr subnet);
+
+    /** Every network of the engine, the mesh's or not: name → its IPv4 subnets (what a new subnet must not overlap). */
+    Map<String, List<mesh.model.Cidr>> networkSubnets();
 
     /** The networks that carry this node's label: network name → the module label it was created with. */
     Map<String, String> networks(String node);

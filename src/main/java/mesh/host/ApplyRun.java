@@ -21,6 +21,7 @@ import mesh.model.Declaration;
 import mesh.model.Labels;
 import mesh.model.ObservedContainer;
 import mesh.plan.HostPlan;
+import mesh.plan.NetworkRange;
 
 /**
  * ApplyRun carries out one {@link HostPlan} on the engine and the process supervisor, the only place the
@@ -46,13 +47,21 @@ public final class ApplyRun {
     private final Consumer<String> log;
     private final ProcessComponents processes;
 
+    private final mesh.model.Cidr networks;
+
     /** A run for containers only: a process component fails, saying there is no supervisor here. */
     public ApplyRun(Engine engine, ExecutorService pool, Consumer<String> log) {
-        this(engine, null, pool, log);
+        this(engine, null, NetworkRange.DEFAULT, pool, log);
     }
 
-    ApplyRun(Engine engine, ProcessComponents processes, ExecutorService pool, Consumer<String> log) {
+    /**
+     * A run whose new module networks take their subnets from {@code networks} (MESH_HOST_NETWORKS),
+     * away from the node's addresses and routes ({@link ModuleNetworks}).
+     */
+    ApplyRun(Engine engine, ProcessComponents processes, mesh.model.Cidr networks, ExecutorService pool,
+             Consumer<String> log) {
         this.engine = engine;
+        this.networks = networks;
         this.processes = processes;
         this.pool = pool;
         this.health = new HealthProbe(engine);
@@ -96,6 +105,7 @@ public final class ApplyRun {
     /** Networks and volumes for what will be created; a component whose preparation fails is marked. */
     private Set<String> prepare(Declaration d, Map<String, Action> actions, ApplyReport report) {
         Map<String, String> networks = new HashMap<>();   // network -> "" when there, else why not
+        ModuleNetworks made = new ModuleNetworks(engine, this.networks, HostNetworks::read);
         Set<String> ready = new HashSet<>();
         for (ComponentSpec c : d.components()) {
             if (!actions.get(c.name()).creates() || c.process()) {   // a process's folders: ProcessComponents.prepare
@@ -103,7 +113,7 @@ public final class ApplyRun {
                 continue;
             }
             String failure = c.network() == null ? null : networks.computeIfAbsent(c.network(), n -> Objects.toString(
-                    failureOf(() -> engine.ensureNetwork(n, Labels.forVolume(d.node(), c.module()))), ""));
+                    failureOf(() -> made.ensure(n, d.node(), c.module())), ""));
             failure = failure == null || failure.isEmpty() ? null : failure;
             for (String volume : ContainerRequest.of(c, d.address()).mounts().keySet()) {
                 failure = failure != null ? failure

@@ -35,6 +35,7 @@ import mesh.plan.BundleRetention;
 import mesh.plan.HostDiff;
 import mesh.plan.HostPlan;
 import mesh.plan.NetworkPrune;
+import mesh.plan.NetworkRange;
 import org.jboss.logging.Logger;
 
 /**
@@ -84,8 +85,16 @@ public class HostAgent implements ModuleControl {
     @Inject
     EdgeKeeper edge;
 
-    /** Starts serving with these settings: loads the newest record and converges to it. */
+    /**
+     * Starts serving with these settings: loads the newest record and converges to it. A range for module
+     * networks that overlaps the node's own addresses or routes is refused first, naming both
+     * ({@link NetworkRange#hostConflicts}).
+     */
     public synchronized void start(HostSettings settings) {
+        List<String> conflicts = NetworkRange.hostConflicts(settings.networks(), HostNetworks.read());
+        if (!conflicts.isEmpty()) {
+            throw new mesh.model.InvalidInput(conflicts);
+        }
         start(settings, new DockerEngine(settings.engine()));
     }
 
@@ -96,7 +105,8 @@ public class HostAgent implements ModuleControl {
         this.settings = settings;
         this.engine = engine;
         this.processes = ProcessComponents.of(settings.stateDir());
-        this.intake = new HostIntake(settings.node(), new DeclarationRecords(settings.stateDir()), engine, processes, clock,
+        this.intake = new HostIntake(settings.node(), new DeclarationRecords(settings.stateDir()), engine, processes,
+                settings.networks(), clock,
                 settings.parallelism());
         this.takes = new TakeService(new TakeRecords(settings.stateDir()), new VolumePlaces(engine, settings.stateDir(),
                 settings.node()), this, clock);
@@ -214,7 +224,7 @@ public class HostAgent implements ModuleControl {
             boolean done;
             Map<String, String> failing = Map.of();
             if (!plan.isEmpty()) {
-                ApplyReport report = new ApplyRun(engine, processes, pool, LOG::info).run(view.declaration(), plan);
+                ApplyReport report = new ApplyRun(engine, processes, settings.networks(), pool, LOG::info).run(view.declaration(), plan);
                 failing = report.failures();
                 done = report.ok() && HostDiff.between(view.declaration(),
                         mesh.host.take.FenceFilter.observed(observe(d.node()), view.fenced())).isEmpty();

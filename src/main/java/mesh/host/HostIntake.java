@@ -39,6 +39,8 @@ public final class HostIntake implements AutoCloseable {
     private final Clock clock;
     private final int parallelism;
     private final ProcessComponents processes;
+    /** The node's range for new module networks (MESH_HOST_NETWORKS). */
+    private final mesh.model.Cidr networks;
     /** The fences recorded beside the declarations (same state dir): every apply honours them. */
     private final TakeRecords takes;
 
@@ -50,6 +52,13 @@ public final class HostIntake implements AutoCloseable {
     /** As above, with the supervisor's processes beside the engine's containers (null: containers only). */
     HostIntake(String node, DeclarationRecords records, Engine engine, ProcessComponents processes, Clock clock,
                int parallelism) {
+        this(node, records, engine, processes, mesh.plan.NetworkRange.DEFAULT, clock, parallelism);
+    }
+
+    /** As above, with the node's range for new module networks (MESH_HOST_NETWORKS). */
+    HostIntake(String node, DeclarationRecords records, Engine engine, ProcessComponents processes,
+               mesh.model.Cidr networks, Clock clock, int parallelism) {
+        this.networks = networks;
         this.processes = processes;
         this.node = node;
         this.records = records;
@@ -62,7 +71,8 @@ public final class HostIntake implements AutoCloseable {
     /** The intake of a local verb: this host's engine and records, as the settings name them. */
     public static HostIntake local(HostSettings settings) {
         return new HostIntake(settings.node(), new DeclarationRecords(settings.stateDir()),
-                new DockerEngine(settings.engine()), ProcessComponents.of(settings.stateDir()), Clock.systemUTC(),
+                new DockerEngine(settings.engine()), ProcessComponents.of(settings.stateDir()), settings.networks(),
+                Clock.systemUTC(),
                 settings.parallelism());
     }
 
@@ -174,7 +184,7 @@ public final class HostIntake implements AutoCloseable {
         }
         ExecutorService pool = Executors.newFixedThreadPool(parallelism);
         try {
-            return new Once(plan, new ApplyRun(engine, processes, pool, log).run(allowed, plan), !again);
+            return new Once(plan, new ApplyRun(engine, processes, networks, pool, log).run(allowed, plan), !again);
         } finally {
             pool.shutdownNow();
         }

@@ -5,7 +5,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import mesh.model.Cidr;
 import mesh.model.InvalidInput;
+import mesh.plan.NetworkRange;
 
 /**
  * HostSettings is the host agent's configuration, read from MESH_HOST_* (environment over the
@@ -13,10 +15,17 @@ import mesh.model.InvalidInput;
  * not a surprise at the first push. Over HTTPS the agent takes calls on its mesh's controller's
  * client certificate alone; {@code token} (MESH_HOST_TOKEN, optional) is read only by an agent
  * serving plain HTTP, the tests' mode: there it is the bearer a caller must send, so a test that
- * calls an agent directly still sees its calls checked (docs/trust.md).
+ * calls an agent directly still sees its calls checked (docs/trust.md). {@code networks}
+ * (MESH_HOST_NETWORKS) is the range new module networks take their subnets from (docs/declaration.md,
+ * "Module networks").
  */
 public record HostSettings(String node, String engine, String token, Path stateDir, Duration interval,
-                           int parallelism) {
+                           int parallelism, Cidr networks) {
+
+    /** Settings with the default range for module networks ({@link NetworkRange#DEFAULT}). */
+    public HostSettings(String node, String engine, String token, Path stateDir, Duration interval, int parallelism) {
+        this(node, engine, token, stateDir, interval, parallelism, NetworkRange.DEFAULT);
+    }
 
     public static final String DEFAULT_ENGINE = "unix:///var/run/docker.sock";
     public static final String DEFAULT_STATE_DIR = "/var/lib/mesh";
@@ -49,7 +58,8 @@ public record HostSettings(String node, String engine, String token, Path stateD
                 vars.get("MESH_HOST_TOKEN") == null || vars.get("MESH_HOST_TOKEN").isBlank() ? null : vars.get("MESH_HOST_TOKEN"),
                 Path.of(vars.getOrDefault("MESH_HOST_STATE_DIR", DEFAULT_STATE_DIR)),
                 parseSeconds(interval),
-                parseParallelism(vars.getOrDefault("MESH_HOST_PARALLELISM", "8")));
+                parseParallelism(vars.getOrDefault("MESH_HOST_PARALLELISM", "8")),
+                NetworkRange.parse(vars.get(NetworkRange.SETTING)));
     }
 
     private List<String> problems() {

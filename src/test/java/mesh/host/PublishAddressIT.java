@@ -123,7 +123,7 @@ class PublishAddressIT {
         Map<String, String> labels = new HashMap<>(ContainerRequest.of(c, address, engine.node, 1).labels());
         labels.put(Labels.DIGEST, SpecDigest.of("v1", bare));
         labels.put(Labels.SPEC, SpecDigest.canonical("v1", bare));
-        docker.ensureNetwork(c.network(), Labels.forVolume(engine.node, c.module()));
+        docker.ensureNetwork(c.network(), Labels.forVolume(engine.node, c.module()), null);   // as an older mesh did: Docker's pools
         docker.start(docker.create(bare.withLabels(labels)));
     }
 
