@@ -55,8 +55,8 @@ import org.postgresql.ds.PGSimpleDataSource;
  * token, and the store and the node's containers are unchanged after all of them. The agent is pushed
  * to without any token (its calls are checked by certificate: TlsIT). The bootstrap token follows the
  * controller's MESH_CONTROLLER_TOKEN across restarts: the same one after the controller process is
- * stopped and its agent starts it again, a new one set as an operator of an installed mesh does (the
- * mesh-controller module's setting, added and pushed). The store, read in full, holds no operator token
+ * stopped and its agent starts it again, a new one set as an operator of an installed mesh does (written
+ * into the token file install made, MESH_CONTROLLER_TOKEN_FILE, and the controller restarted). The store, read in full, holds no operator token
  * in clear and no agent token of any form (no column for one, nothing sealed, a join token only as its
  * hash), and no log file of the installed mesh or output of the session holds any token, except the
  * one output that shows a token once.
@@ -223,10 +223,9 @@ class SecurityIT {
             }
         });
         assertEquals(List.of("alice token revoke: operator token admin revoked",
-                "alice catalogue add: catalogue: updated mesh-controller",
                 "controller token create: operator token admin replaced: the controller's MESH_CONTROLLER_TOKEN changed",
                 "admin node token: node " + NODE + ": new join token (the node's earlier one, if unspent, no longer works)"),
-                last.subList(last.size() - 4, last.size()), last.toString());
+                last.subList(last.size() - 3, last.size()), last.toString());
     }
 
     @Test
@@ -311,41 +310,17 @@ class SecurityIT {
     }
 
     /**
-     * Gives the controller a new MESH_CONTROLLER_TOKEN the way an operator of an installed mesh does: the
-     * mesh-controller module's setting changed (its manifest as the catalogue holds it, read by the test and
-     * kept out of {@link #outputs}), added and pushed by alice; the seat's agent replaces the controller
-     * process, which stores the new token as admin at its start.
+     * Gives the controller a new bootstrap token the way an operator of an installed mesh does (docs/trust.md,
+     * "The bootstrap token"): the token written into the file its MESH_CONTROLLER_TOKEN_FILE names, which mesh
+     * install made (0600, in the seat's install folder; no manifest holds the token), and the controller
+     * restarted; it stores the new token as admin at its start.
      */
     void newBootstrapToken(String token) throws Exception {
-        PackagedMesh.Result shown = PackagedMesh.run(env("alice"), "catalogue", "show", "mesh-controller", "-o", "json");
-        assertEquals(0, shown.exit(), shown::toString);
-        JsonNode serve = JSON.readTree(shown.out()).get("manifest").get("components").get("mesh-controller.serve");
-        StringBuilder yaml = new StringBuilder("module: mesh-controller\ncomponents:\n  mesh-controller.serve:\n")
-                .append("    bundle: ").append(JSON.writeValueAsString(serve.get("bundle").asText())).append('\n')
-                .append("    args: ").append(JSON.writeValueAsString(serve.get("args"))).append('\n')
-                .append("    env:\n");
-        for (Map.Entry<String, JsonNode> e : serve.get("env").properties()) {
-            String value = e.getKey().equals("MESH_CONTROLLER_TOKEN") ? token : e.getValue().asText();
-            yaml.append("      ").append(e.getKey()).append(": ").append(JSON.writeValueAsString(value)).append('\n');
-        }
-        yaml.append("    ports: ").append(JSON.writeValueAsString(serve.get("ports"))).append('\n')
-                .append("    stop-timeout: ").append(serve.get("stopTimeoutSeconds").asInt()).append("s\n");
-        Path dir = Files.createTempDirectory("mesh-sec-controller");
-        try {
-            Files.writeString(dir.resolve("mesh-controller.yaml"), yaml);
-            ok("alice", "catalogue", "add", dir.toString());
-        } finally {
-            PackagedMesh.deleteTree(dir);
-        }
-        long before = mesh.controllerPid();
-        as("alice", "push");   // its answer may not come back: the controller that sends it is the one replaced
-        PackagedMesh.await("the seat's agent replaces the controller with the new token", Duration.ofSeconds(120), () -> {
-            try {
-                return mesh.controllerPid() != before && as("admin", "node", "list").exit() == 0;
-            } catch (IOException | RuntimeException notYet) {
-                return false;
-            }
-        });
+        Path file = mesh.seat().state().resolve("install/controller-token");
+        assertTrue(Files.isRegularFile(file), "mesh install wrote no token file at " + file);
+        assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
+        Files.writeString(file, token + "\n");
+        restartController();
     }
 
     boolean answersAlice() {
