@@ -77,7 +77,8 @@ public class MeshLogs {
             String name = found.target().components().get(i);
             HttpResponse<InputStream> response = streams.get(i);
             queue.onClose(() -> close(response));
-            Thread.ofVirtual().name("logs relay " + name).start(() -> relay(queue, found.node(), name, response));
+            Thread.ofVirtual().name("logs relay " + name).start(() -> relay(queue, found.node(), name, response,
+                    query.follow()));
         }
         return queue;
     }
@@ -118,8 +119,12 @@ public class MeshLogs {
         return new Refusal(502, unreachable.getMessage());
     }
 
-    /** Reads one agent stream into the queue until it ends, breaks, falls silent, or the queue is closed. */
-    private static void relay(LineQueue queue, Node node, String component, HttpResponse<InputStream> response) {
+    /**
+     * Reads one agent stream into the queue until it ends, breaks, falls silent, or the queue is closed. A follow
+     * the agent ends says why in its last line; one that ends without it was cut.
+     */
+    private static void relay(LineQueue queue, Node node, String component, HttpResponse<InputStream> response,
+                              boolean follow) {
         Silence silence = new Silence(response, LinePublisher.SILENCE);
         boolean said = false;
         try (BufferedReader lines = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
@@ -139,7 +144,7 @@ public class MeshLogs {
                     return;   // the reader went away: the close actions closed the agent's stream
                 }
             }
-            if (!said && !queue.closed()) {
+            if (follow && !said && !queue.closed()) {
                 queue.put(LogLine.failed(component, "node " + node.name() + "'s agent ended the logs of " + component
                         + " without saying why"));
             }

@@ -81,6 +81,7 @@ public class ComponentLogs {
 
     private LineQueue container(String component, ObservedContainer c, LogQuery query) {
         LineQueue queue = new LineQueue(1);
+        AtomicBoolean decided = new AtomicBoolean();   // the watch ended the follow: the stream's close is no break
         AtomicBoolean finished = new AtomicBoolean();
         Runnable finish = () -> {
             if (finished.compareAndSet(false, true)) {
@@ -106,7 +107,7 @@ public class ComponentLogs {
                     if (query.follow() && failure == null) {
                         return;   // the container stopped: the watch says whether it was replaced, removed, or stopped
                     }
-                    if (failure != null && !queue.closed()) {
+                    if (failure != null && !queue.closed() && !decided.get()) {
                         put(queue, LogLine.failed(component, "the engine's stream of " + component + " broke: "
                                 + failure.getMessage()));
                     }
@@ -125,6 +126,7 @@ public class ComponentLogs {
                             .filter(o -> !o.process() && o.name().equals(component)).findFirst();
                     return new Copy(now.map(ObservedContainer::id), now.map(ObservedContainer::running).orElse(false));
                 });
+                decided.set(true);
                 close(stream);
                 finish.run();
             });
