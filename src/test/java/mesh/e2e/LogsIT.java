@@ -32,7 +32,9 @@ import org.junit.jupiter.api.TestMethodOrder;
  * (two containers) on n2, module logproc (a process from a bundle) on n3, module logidle in the catalogue and
  * taken nowhere. Shown: both kinds of output, the prefix of several components, {@code --tail}, {@code --since},
  * {@code -o json} lines, a follow that ends when a push replaces the component (container and process), a follow
- * whose CLI is SIGTERMed (the agent then holds no stream open), and the refusals that name what they refuse.
+ * whose CLI is SIGTERMed (the agent then holds no stream open), the refusals that name what they refuse, and
+ * the deadlines: a SIGSTOPped agent (the controller ends its stream naming the node) and a SIGSTOPped controller
+ * (the CLI ends saying it heard nothing, not even a keep-alive).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -258,6 +260,65 @@ class LogsIT {
         assertEquals(1, component.exit(), component.toString());
         assertTrue(component.err().contains("module logweb has no component db (it has logweb.app, logweb.side)"),
                 component.toString());
+    }
+
+    @Test
+    @Order(9)
+    void aStoppedAgentEndsTheFollowWithAnErrorNamingIt() throws Exception {
+        File out = File.createTempFile("mesh-logs", ".out");
+        Process cli = start(out, "logs", "logproc", "--follow", "--tail", "0");
+        long agent = mesh.agentPid("n3");
+        try {
+            PackagedMesh.await("the follow prints new ticks", Duration.ofSeconds(20), () -> count(out, "proc tick") >= 2);
+            signal(agent, "STOP");   // keeps its connections open and answers nothing, as a hung machine does
+            long stopped = System.nanoTime();
+            assertTrue(cli.waitFor(60, TimeUnit.SECONDS), "the follow did not end with n3's agent stopped: " + read(out));
+            double seconds = (System.nanoTime() - stopped) / 1e9;
+            String said = read(out);
+            assertEquals(1, cli.exitValue(), said);
+            assertTrue(said.contains("node n3's agent sent nothing for 30 s, not even its keep-alive (every 10 s)"), said);
+            System.err.printf("a stopped agent ended the follow after %.1f s%n", seconds);
+            signal(agent, "CONT");
+            PackagedMesh.await("n3's agent, going on, holds no stream", Duration.ofSeconds(30), () -> {
+                try {
+                    return mesh.agent("n3", "/v1/logs").isEmpty();
+                } catch (Exception e) {
+                    return false;
+                }
+            });
+        } finally {
+            signal(agent, "CONT");
+            cli.destroyForcibly();
+            Files.deleteIfExists(out.toPath());
+        }
+    }
+
+    @Test
+    @Order(10)
+    void aStoppedControllerEndsTheFollowWithAnError() throws Exception {
+        File out = File.createTempFile("mesh-logs", ".out");
+        Process cli = start(out, "logs", "logweb/app", "--follow", "--tail", "0");
+        long controller = mesh.controllerJvm().pid();   // the JVM, not its shim
+        try {
+            PackagedMesh.await("the follow prints new ticks", Duration.ofSeconds(20), () -> count(out, "web tick") >= 2);
+            signal(controller, "STOP");
+            long stopped = System.nanoTime();
+            assertTrue(cli.waitFor(60, TimeUnit.SECONDS), "the follow did not end with the controller stopped: " + read(out));
+            double seconds = (System.nanoTime() - stopped) / 1e9;
+            String said = read(out);
+            assertEquals(1, cli.exitValue(), said);
+            assertTrue(said.contains("sent nothing for 30 s, not even its keep-alive: it is stopped, or the link to it is down"), said);
+            System.err.printf("a stopped controller ended the follow after %.1f s%n", seconds);
+        } finally {
+            signal(controller, "CONT");
+            cli.destroyForcibly();
+            Files.deleteIfExists(out.toPath());
+        }
+    }
+
+    static void signal(long pid, String signal) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start();
+        assertEquals(0, kill.waitFor(), "kill -" + signal + " " + pid);
     }
 
     Process start(File out, String... args) throws IOException {
