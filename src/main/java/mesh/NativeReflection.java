@@ -28,6 +28,8 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
     mesh.plan.DeclarationChanges.FieldChange.class,
     mesh.plan.MeshPlan.RosterEntry.class,
     mesh.host.DeclarationRecord.class,
+    mesh.host.ComponentLogs.Open.class,
+    mesh.wire.LogLine.class,
     mesh.wire.AddedNode.class,
     mesh.wire.Accepted.class,
     mesh.wire.ApiError.class,

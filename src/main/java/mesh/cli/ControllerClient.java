@@ -305,6 +305,54 @@ final class ControllerClient {
     }
 
     /**
+     * A GET whose answer is a stream of lines ({@code mesh logs}), each handed to {@code line} as it comes. The
+     * read timeout is {@code silence}: the controller sends a keep-alive (a blank line) while it has nothing, so
+     * that long without a byte means it is stopped or the link is down, and the verb fails saying so. A refusal
+     * before the stream is the controller's message, as for every call.
+     */
+    void lines(String path, Duration silence, java.util.function.Consumer<String> line) {
+        HttpURLConnection c = null;
+        try {
+            c = (HttpURLConnection) URI.create(base + path).toURL().openConnection();
+            if (c instanceof javax.net.ssl.HttpsURLConnection https) {
+                https.setSSLSocketFactory(tls());
+            }
+            c.setConnectTimeout((int) CONNECT_TIMEOUT.toMillis());
+            c.setReadTimeout((int) silence.toMillis());
+            c.setRequestProperty("Authorization", "Bearer " + token);
+            c.setRequestProperty("Accept", "application/x-ndjson");
+            int status = c.getResponseCode();
+            if (status >= 300) {
+                InputStream err = c.getErrorStream();
+                String text = err == null ? "" : new String(err.readAllBytes(), StandardCharsets.UTF_8);
+                ApiError error = null;
+                try {
+                    error = DeclarationJson.MAPPER.readValue(text, ApiError.class);
+                } catch (IOException | RuntimeException e) {
+                    // not the controller's error body: said as it came
+                }
+                throw failures.refused(new JsonHttp.Answer(status, text, false), error);
+            }
+            try (var in = new java.io.BufferedReader(new java.io.InputStreamReader(c.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String l = in.readLine(); l != null; l = in.readLine()) {
+                    line.accept(l);
+                }
+            }
+        } catch (java.net.SocketTimeoutException e) {
+            throw new VerbFailure("the controller at " + base + " sent nothing for " + silence.toSeconds()
+                    + " s, not even its keep-alive: it is stopped, or the link to it is down");
+        } catch (IOException e) {
+            throw failures.unreachable(e);
+        } catch (IllegalArgumentException e) {
+            throw new VerbFailure("MESH_CONTROLLER is not a URL like http://HOST:7700: '" + base + "'");
+        } finally {
+            if (c != null) {
+                c.disconnect();
+            }
+        }
+    }
+
+    /**
      * The TLS of an https:// controller: only the mesh CA in MESH_CA is trusted (not the JDK's public
      * roots), and the host name is checked against the certificate's names. Read with the JDK's
      * certificate reader, not mesh.trust's Bouncy Castle one: a verb's start stays short.

@@ -51,6 +51,9 @@ public final class DockerEngine implements Engine {
     private final String dockerHost;
     private final DockerClient client;
     private final DockerClient slowClient;
+    private final DockerClientConfig config;
+    /** The client of log streams, made on first use: a follow may be silent for long (see {@link #logs}). */
+    private volatile DockerClient streamClient;
     private final AtomicLong writes = new AtomicLong();
 
     /** A client of the engine at {@code dockerHost}; an address not of the forms {@link mesh.model.EngineAddress} takes is refused by name. */
@@ -64,6 +67,7 @@ public final class DockerEngine implements Engine {
                 .withDockerHost(dockerHost)
                 .withApiVersion(RemoteApiVersion.VERSION_1_41)
                 .build();
+        this.config = config;
         this.client = DockerClientImpl.getInstance(config, http(config, CALL_TIMEOUT));
         this.slowClient = DockerClientImpl.getInstance(config, http(config, LONGEST_STOP));
     }
@@ -101,6 +105,84 @@ public final class DockerEngine implements Engine {
     /** The newest API version the engine speaks ("1.41"), for the installer's preflight. */
     public String apiVersion() {
         return call("ask the engine its API version", () -> client.versionCmd().exec().getApiVersion());
+    }
+
+    /** How long a log stream may be silent before the engine's connection is dropped: a day (see {@link #logs}). */
+    static final Duration STREAM_SILENCE = Duration.ofDays(1);
+
+    /**
+     * The container's output through docker-java's {@code logContainerCmd}. On a client of its own whose
+     * response timeout is {@link #STREAM_SILENCE}: a follow of a quiet container hears nothing for long, and the
+     * calls' 60 s would cut it. What bounds a follow is its caller, which asks the engine every second whether
+     * the container is still the one followed ({@code mesh.plan.FollowEnd}) and closes the stream when not.
+     */
+    @Override
+    public java.io.Closeable logs(String id, java.time.Instant since, Integer tail, boolean follow, LogSink sink) {
+        var cmd = streams().logContainerCmd(id).withStdOut(true).withStdErr(true).withTimestamps(true)
+                .withFollowStream(follow);
+        if (since != null) {
+            cmd = cmd.withSince((int) since.getEpochSecond());
+        }
+        if (tail != null) {
+            cmd = cmd.withTail(tail);
+        }
+        ResultCallback.Adapter<Frame> callback = new ResultCallback.Adapter<>() {
+            private final java.util.concurrent.atomic.AtomicBoolean over = new java.util.concurrent.atomic.AtomicBoolean();
+
+            @Override
+            public void onNext(Frame frame) {
+                try {
+                    sink.frame(frame.getStreamType() == com.github.dockerjava.api.model.StreamType.STDERR,
+                            new String(frame.getPayload(), java.nio.charset.StandardCharsets.UTF_8));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    closeQuietly(this);
+                }
+            }
+
+            @Override
+            public void onError(Throwable failure) {
+                if (over.compareAndSet(false, true)) {
+                    sink.ended(failure);
+                }
+                super.onError(failure);
+            }
+
+            @Override
+            public void onComplete() {
+                if (over.compareAndSet(false, true)) {
+                    sink.ended(null);
+                }
+                super.onComplete();
+            }
+        };
+        try {
+            cmd.exec(callback);
+        } catch (RuntimeException e) {
+            throw new EngineFailure("read the output of container " + id + ": " + e.getMessage(), e);
+        }
+        return callback;
+    }
+
+    private static void closeQuietly(java.io.Closeable c) {
+        try {
+            c.close();
+        } catch (java.io.IOException e) {
+            // the stream is being dropped anyway
+        }
+    }
+
+    private DockerClient streams() {
+        DockerClient c = streamClient;
+        if (c == null) {
+            synchronized (this) {
+                if (streamClient == null) {
+                    streamClient = DockerClientImpl.getInstance(config, http(config, STREAM_SILENCE));
+                }
+                c = streamClient;
+            }
+        }
+        return c;
     }
 
     @Override
@@ -511,6 +593,9 @@ public final class DockerEngine implements Engine {
         try {
             client.close();
             slowClient.close();
+            if (streamClient != null) {
+                streamClient.close();
+            }
         } catch (java.io.IOException e) {
             // closing a client that is going away anyway
         }

@@ -82,6 +82,27 @@ public interface Engine extends AutoCloseable {
     mesh.model.Vitals vitals(String id);
 
     /**
+     * LogSink takes a container's output as the engine sends it, a frame at a time. {@link #frame} may wait:
+     * while it does, the engine's socket is not read, so a slow reader of the logs slows the engine's sending
+     * (back-pressure) instead of filling memory. {@link #ended} comes once the stream ends, or broke ({@code
+     * failure} not null).
+     */
+    interface LogSink {
+        void frame(boolean stderr, String text) throws InterruptedException;
+
+        void ended(Throwable failure);
+    }
+
+    /**
+     * Streams the container's output (stdout and stderr, each line with the engine's time) to {@code sink}: from
+     * {@code since} (null: all it keeps), its last {@code tail} lines (null: all), and with {@code follow} on
+     * until the container stops. Closing the answer stops the stream (the engine's connection is closed).
+     */
+    default java.io.Closeable logs(String id, java.time.Instant since, Integer tail, boolean follow, LogSink sink) {
+        throw new UnsupportedOperationException("this engine does not stream logs");
+    }
+
+    /**
      * Write calls made so far (create, start, stop, remove, network and volume creation). An exec is a
      * health check, which changes nothing the mesh owns: not counted, so a pass that only looks writes nothing.
      */

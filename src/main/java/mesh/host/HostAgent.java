@@ -502,6 +502,11 @@ public class HostAgent implements ModuleControl {
         return all;
     }
 
+    /** What the supervisor says of each process now, for the follow of a process's output ({@link ComponentLogs}). */
+    List<ProcessStatus> processesNow() {
+        return processes.status(clock.instant());
+    }
+
     /** The log files of a supervised component, for {@code mesh host logs}. */
     public LogFiles logs(String component) {
         return processes.supervisor().logs(component);
