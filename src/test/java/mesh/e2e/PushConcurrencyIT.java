@@ -138,6 +138,9 @@ class PushConcurrencyIT {
             JsonNode listed = JSON.readTree(ok(cli, "node", "list", "-o", "json").out()).get(0);
             assertEquals(before + 1, listed.get("generation").asLong(), listed.toString());
             assertEquals(before + 1, listed.get("ackedGeneration").asLong(), listed.toString());
+            // the first push's container may still be starting (status then exits 1, "needs attention"): wait for it
+            PackagedMesh.await("n1 runs the first push's generation, converged", Duration.ofSeconds(60),
+                    () -> PackagedMesh.run(cli, "status").exit() == 0);
             JsonNode status = JSON.readTree(ok(cli, "status", "-o", "json").out()).get(0);
             assertEquals(before + 1, status.get("agent").get("generation").asLong(), status.toString());
             // and the lock was released: the next push (a dry run: the assignment above) goes ahead
