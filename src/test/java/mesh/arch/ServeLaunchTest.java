@@ -30,6 +30,8 @@ class ServeLaunchTest {
     static final Pattern USES_LAUNCHER = Pattern.compile("\\bLauncher\\s*\\.\\s*(shared|installed|of)\\s*\\(");
     static final Pattern RUNS_THE_JAR = Pattern.compile("quarkus-run\\.jar|\"-jar\"");
     static final Pattern QUARKUS_LAUNCHES_A_SERVER = Pattern.compile("\\.launch\\(\\s*\"(host|controller)\"\\s*,\\s*\"serve\"");
+    /** PackagedMesh.command given a serve verb: refused at run time; caught here before a test runs it. */
+    static final Pattern PACKAGED_SERVER = Pattern.compile("PackagedMesh\\s*\\.\\s*command\\([^;]*\"(host|controller)\"\\s*,\\s*\"serve\"");
 
     /** The fixture that raises meshes with mesh install, and the launcher and verb runner themselves. */
     static final Set<String> FIXTURE = Set.of("mesh.testbed.InstalledMesh", "mesh.testbed.Launcher", "mesh.testbed.PackagedMesh");
@@ -44,6 +46,9 @@ class ServeLaunchTest {
             if (USES_LAUNCHER.matcher(code).find() && !allowed) {
                 problems.add(name + " starts a server through Launcher: raise a mesh with mesh.testbed.InstalledMesh, "
                         + "or name the class and why in Launcher.PLAIN_HTTP");
+            }
+            if (PACKAGED_SERVER.matcher(code).find() && !name.equals("mesh.arch.ServeLaunchTest")) {
+                problems.add(name + " gives PackagedMesh.command a serve verb, which it refuses: start it through Launcher");
             }
             if (QUARKUS_LAUNCHES_A_SERVER.matcher(code).find() && !allowed) {
                 problems.add(name + " has Quarkus launch a serve verb with java -jar");

@@ -52,7 +52,7 @@ class AgentSweepIT {
         scratch = Files.createTempDirectory("mesh-agent-sweep-it");
         int port = PackagedMesh.freePort();
         url = "http://127.0.0.1:" + port;
-        ProcessBuilder b = new ProcessBuilder(PackagedMesh.command(PackagedMesh.app(), null, List.of("host", "serve")))
+        ProcessBuilder b = new ProcessBuilder(mesh.testbed.Launcher.shared().command(null, List.of("host", "serve")))
                 .redirectErrorStream(true).redirectOutput(scratch.resolve("agent.log").toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         b.environment().keySet().removeIf(k -> k.startsWith("MESH_"));

@@ -38,6 +38,8 @@ public final class Launcher {
                     + "certificate of another CA, which mesh install, issuing only its own mesh's, cannot make"),
             java.util.Map.entry("mesh.e2e.ControllerEpochIT", "a second controller, with a newer epoch, on the store of "
                     + "an installed mesh: mesh install runs one controller per mesh"),
+            java.util.Map.entry("mesh.host.AgentSweepIT", "one agent alone over plain HTTP on loopback, every endpoint "
+                    + "sent bad input: the agent's API answers, with no mesh around it"),
             java.util.Map.entry("mesh.controller.ErrorMessagesIT", "a controller alone, for the API's error answers"),
             java.util.Map.entry("mesh.cli.MeshCliIT", "checks that 'host serve' refuses to start without a node name: "
                     + "it never serves (Quarkus's main-IT launcher runs the artifact itself)"));
