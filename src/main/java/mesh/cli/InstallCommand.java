@@ -70,7 +70,7 @@ public class InstallCommand implements Callable<Integer> {
     Path stateDir = Path.of("/var/lib/mesh");
 
     @Option(names = "--config-dir", paramLabel = "DIR", description = "where the agent's settings and unit are written (default /etc/mesh)")
-    Path configDir = Path.of("/etc/mesh");
+    Path configDir = Path.of(mesh.plan.AgentUnit.DEFAULT_CONFIG_DIR);
 
     @Option(names = "--engine", paramLabel = "URL", description = "the Docker engine (default unix:///var/run/docker.sock)")
     String engine = mesh.host.HostSettings.DEFAULT_ENGINE;
