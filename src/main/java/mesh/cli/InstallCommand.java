@@ -38,9 +38,10 @@ import picocli.CommandLine.Spec;
             "  pivot       checks the controller (the node, the catalogue, everything running), ends the temporary one",
             "  config      writes ~/.config/mesh/config (0600): the controller's URL and the operator token",
             "",
-            "Joining (--join URL --token T --node NAME, the line 'mesh node add' prints) runs preflight, agent and join.",
-            "On a node that joined, 'mesh install --join URL' alone (no token: it asks the controller for nothing)",
-            "starts its agent again if it does not answer, and says each step is already done."})
+            "Joining (--join URL --token T --node NAME, the line 'mesh node add' prints) runs preflight,",
+            "agent and join. On a node that joined, 'mesh install --join URL' without --token asks the",
+            "controller for nothing: it starts the agent again if it does not answer, and says each step",
+            "is already done."})
 public class InstallCommand implements Callable<Integer> {
 
     @Spec
