@@ -1,13 +1,11 @@
 package mesh.cli;
 
 import jakarta.inject.Inject;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import mesh.host.DeclarationRecord;
 import mesh.host.DeclarationRecords;
-import mesh.host.HostSettings;
 import mesh.plan.DeclarationChanges;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -24,7 +22,9 @@ import picocli.CommandLine.Spec;
             "  mesh host history A B        components added, removed and changed from A to B, each changed",
             "                               field with its value before and after (old -> new)",
             "  mesh host history --last     the same for the last two generations",
-            "Reads MESH_HOST_STATE_DIR (default /var/lib/mesh); needs no running agent."})
+            "Reads the installed agent's settings, DIR/host.env (--config-dir DIR as given to 'mesh install',",
+            "default /etc/mesh) when it exists; MESH_HOST_* in the environment wins over it; with neither,",
+            "the state dir is /var/lib/mesh. Needs no running agent."})
 public class HostHistoryCommand implements Callable<Integer> {
 
     @Spec
@@ -36,8 +36,8 @@ public class HostHistoryCommand implements Callable<Integer> {
     @Option(names = "--last", description = "compare the last two generations")
     boolean last;
 
-    @Option(names = "--config", paramLabel = "FILE", description = "a file of KEY=VALUE lines (the variables below); the environment wins over it")
-    Path config;
+    @Mixin
+    LocalSettingsOptions settings;
 
     @Mixin
     OutputOption format;
@@ -47,12 +47,13 @@ public class HostHistoryCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        DeclarationRecords records = new DeclarationRecords(
-                HostSettings.forLocal(ConfigFile.withEnvironment(config, System.getenv())).stateDir());
+        LocalSettingsOptions.Settings local = settings.read(System.getenv());
+        DeclarationRecords records = new DeclarationRecords(local.host().stateDir());
+        String from = " (" + local.stateDirFrom() + ")";
         List<Long> kept = records.generations();
         if (last) {
             if (kept.size() < 2) {
-                throw new VerbFailure("fewer than two declarations are kept in " + records.dir());
+                throw new VerbFailure("fewer than two declarations are kept in " + records.dir() + from);
             }
             generations = kept.subList(kept.size() - 2, kept.size());
         }
@@ -60,14 +61,14 @@ public class HostHistoryCommand implements Callable<Integer> {
             throw new VerbFailure("give two generations to compare, or none to list them");
         }
         if (generations.isEmpty()) {
-            list(records, kept);
+            list(records, kept, from);
         } else {
-            compare(read(records, generations.get(0)), read(records, generations.get(1)));
+            compare(read(records, generations.get(0), from), read(records, generations.get(1), from));
         }
         return ExitCodes.OK;
     }
 
-    private void list(DeclarationRecords records, List<Long> kept) {
+    private void list(DeclarationRecords records, List<Long> kept, String from) {
         List<DeclarationRecord> all = kept.stream().map(g -> records.read(g).orElseThrow()).toList();
         if (format.json()) {
             output.json(spec, all.stream().map(r -> new Entry(r.generation(), r.receivedAt(),
@@ -75,7 +76,7 @@ public class HostHistoryCommand implements Callable<Integer> {
             return;
         }
         if (all.isEmpty()) {
-            output.line(spec, "no declarations kept in " + records.dir());
+            output.line(spec, "no declarations kept in " + records.dir() + from);
             return;
         }
         java.time.Instant now = java.time.Instant.now();
@@ -111,9 +112,9 @@ public class HostHistoryCommand implements Callable<Integer> {
         return v == null ? "(none)" : v.isTextual() ? v.asText() : v.toString();
     }
 
-    private static DeclarationRecord read(DeclarationRecords records, long generation) {
+    private static DeclarationRecord read(DeclarationRecords records, long generation, String from) {
         return records.read(generation).orElseThrow(() ->
-                new VerbFailure("no declaration of generation " + generation + " is kept in " + records.dir()));
+                new VerbFailure("no declaration of generation " + generation + " is kept in " + records.dir() + from));
     }
 
     /**

@@ -1,12 +1,11 @@
 package mesh.cli;
 
 import jakarta.inject.Inject;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
-import mesh.host.HostSettings;
 import mesh.host.process.LogFiles;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -22,7 +21,9 @@ import picocli.CommandLine.Spec;
         description = {"Show the output (stdout and stderr) of a process this host supervises.",
             "  mesh host logs COMPONENT            its last lines (-n, default 100), oldest first",
             "  mesh host logs COMPONENT --follow   then every line it writes, until interrupted",
-            "Reads MESH_HOST_STATE_DIR (default /var/lib/mesh); needs no running agent."})
+            "Reads the installed agent's settings, DIR/host.env (--config-dir DIR as given to 'mesh install',",
+            "default /etc/mesh) when it exists; MESH_HOST_* in the environment wins over it; with neither,",
+            "the state dir is /var/lib/mesh. Needs no running agent."})
 public class HostLogsCommand implements Callable<Integer> {
 
     static final Duration POLL = Duration.ofMillis(200);
@@ -39,8 +40,8 @@ public class HostLogsCommand implements Callable<Integer> {
     @Option(names = {"-n", "--lines"}, paramLabel = "N", description = "how many of the last lines to show (default 100)")
     int lines = 100;
 
-    @Option(names = "--config", paramLabel = "FILE", description = "a file of KEY=VALUE lines (the variables below); the environment wins over it")
-    Path config;
+    @Mixin
+    LocalSettingsOptions settings;
 
     @Inject
     Output output;
@@ -50,11 +51,11 @@ public class HostLogsCommand implements Callable<Integer> {
         if (lines < 0) {
             throw new VerbFailure("--lines must be 0 or more, got " + lines);
         }
-        Path stateDir = HostSettings.forLocal(ConfigFile.withEnvironment(config, System.getenv())).stateDir();
-        LogFiles logs = LogFiles.of(stateDir, component, LogFiles.Limits.DEFAULT);
+        LocalSettingsOptions.Settings local = settings.read(System.getenv());
+        LogFiles logs = LogFiles.of(local.host().stateDir(), component, LogFiles.Limits.DEFAULT);
         if (logs.files().isEmpty()) {
             throw new VerbFailure("no log of component " + component + " in " + logs.current().getParent()
-                    + ": it is not a process this host runs, or it never started");
+                    + " (" + local.stateDirFrom() + "): it is not a process this host runs, or it never started");
         }
         logs.lastLines(lines).forEach(line -> output.line(spec, line));
         if (follow) {

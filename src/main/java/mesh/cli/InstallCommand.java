@@ -8,10 +8,12 @@ import mesh.install.InstallJournal;
 import mesh.install.InstallOptions;
 import mesh.install.InstallRunner;
 import mesh.install.JoinSteps;
+import mesh.install.JoinedState;
 import mesh.install.MachineFacts;
 import mesh.install.SeatSteps;
 import mesh.plan.InstallPlan;
 import mesh.plan.InstallStep;
+import mesh.plan.JoinRerun;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -36,7 +38,10 @@ import picocli.CommandLine.Spec;
             "  pivot       checks the controller (the node, the catalogue, everything running), ends the temporary one",
             "  config      writes ~/.config/mesh/config (0600): the controller's URL and the operator token",
             "",
-            "Joining (--join URL --token T --node NAME, the line 'mesh node add' prints) runs preflight and agent."})
+            "Joining (--join URL --token T --node NAME, the line 'mesh node add' prints) runs preflight,",
+            "agent and join. On a node that joined, 'mesh install --join URL' without --token asks the",
+            "controller for nothing: it starts the agent again if it does not answer, and says each step",
+            "is already done."})
 public class InstallCommand implements Callable<Integer> {
 
     @Spec
@@ -66,7 +71,7 @@ public class InstallCommand implements Callable<Integer> {
     Path stateDir = Path.of("/var/lib/mesh");
 
     @Option(names = "--config-dir", paramLabel = "DIR", description = "where the agent's settings and unit are written (default /etc/mesh)")
-    Path configDir = Path.of("/etc/mesh");
+    Path configDir = Path.of(mesh.plan.AgentUnit.DEFAULT_CONFIG_DIR);
 
     @Option(names = "--engine", paramLabel = "URL", description = "the Docker engine (default unix:///var/run/docker.sock)")
     String engine = mesh.host.HostSettings.DEFAULT_ENGINE;
@@ -94,10 +99,15 @@ public class InstallCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        String addr = address != null ? address : MachineFacts.defaultAddress();
-        String name = node != null ? node : hostName();
-        List<String> problems = new mesh.plan.InstallInputs(name, addr, publicDomain, storeUrl, engine, join, token, caHash)
-                .problems();
+        JoinRerun.Verdict rerun = JoinRerun.decide(join, token, node, address, caHash,
+                JoinedState.read(stateDir.toAbsolutePath()), stateDir.toAbsolutePath().toString());
+        if (rerun.refusal() != null) {
+            throw new VerbFailure("install refused, nothing was changed:\n  " + rerun.refusal());
+        }
+        String addr = rerun.address() != null ? rerun.address() : MachineFacts.defaultAddress();
+        String name = rerun.node() != null ? rerun.node() : hostName();
+        List<String> problems = new mesh.plan.InstallInputs(name, addr, publicDomain, storeUrl, engine, join, token, caHash,
+                rerun.rerun()).problems();
         if (join != null && publicDomain != null) {
             problems = new java.util.ArrayList<>(problems);
             problems.add("--public-domain: a joining node's public domain is set on the controller: "
@@ -111,6 +121,10 @@ public class InstallCommand implements Callable<Integer> {
                 configDir.toAbsolutePath(), engine, storeImage, registryImage, join, token, Path.of(home), caHash);
         InstallJournal journal = new InstallJournal(o.stateDir());
         java.util.function.Consumer<String> say = format.json() ? line -> output.error(spec, line) : line -> output.line(spec, line);
+        if (rerun.rerun()) {
+            say.accept("node " + name + " joined this mesh before (" + o.tls().cert("agent")
+                    + "): no join token is needed to bring its agent back");
+        }
         List<InstallPlan.Action> plan = InstallPlan.inOrder(InstallPlan.plan(o.joining(), journal.done()));
         InstallRunner.Steps steps = o.joining() ? new JoinSteps(o, journal, say) : new SeatSteps(o, journal, say);
         if (journal.done().contains(mesh.plan.InstallStep.AGENT)) {

@@ -41,7 +41,7 @@ public final class AgentSetup {
     }
 
     public Path envFile() {
-        return o.configDir().resolve("host.env");
+        return o.configDir().resolve(AgentUnit.SETTINGS_FILE);
     }
 
     public static boolean systemdRuns() {

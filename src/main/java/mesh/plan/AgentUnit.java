@@ -12,6 +12,10 @@ import java.util.Map;
 public final class AgentUnit {
 
     public static final String UNIT_NAME = "mesh-host.service";
+    /** Where {@code mesh install} writes the agent's settings and unit unless told {@code --config-dir}. */
+    public static final String DEFAULT_CONFIG_DIR = "/etc/mesh";
+    /** The agent's settings file in the config dir, which the local host verbs read too. */
+    public static final String SETTINGS_FILE = "host.env";
 
     private AgentUnit() {
     }

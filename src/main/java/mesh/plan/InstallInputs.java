@@ -15,9 +15,16 @@ import mesh.model.NodeNames;
  *
  * @param address the address to be used (given or found), null when none was found: the machine
  *                preflight names that
+ * @param rerun   a rerun of a finished join ({@link JoinRerun}): it needs no join token or CA hash
  */
 public record InstallInputs(String node, String address, String publicDomain, String storeUrl, String engine,
-                            String join, String token, String caHash) {
+                            String join, String token, String caHash, boolean rerun) {
+
+    /** The inputs of a seat or of a first join. */
+    public InstallInputs(String node, String address, String publicDomain, String storeUrl, String engine,
+                         String join, String token, String caHash) {
+        this(node, address, publicDomain, storeUrl, engine, join, token, caHash, false);
+    }
 
     static final String JDBC_PREFIX = "jdbc:postgresql://";
     static final String HOST = "([A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?|\\[[0-9a-fA-F:.]+\\])";
@@ -27,7 +34,7 @@ public record InstallInputs(String node, String address, String publicDomain, St
     /** Every problem, each starting with its flag; empty when the inputs are good. */
     public List<String> problems() {
         List<String> problems = new ArrayList<>();
-        if (join != null && (token == null || node == null)) {
+        if (join != null && !rerun && (token == null || node == null)) {
             problems.add("--join needs --token and --node, as 'mesh node add' printed them");
         }
         if (node != null) {
@@ -47,7 +54,7 @@ public record InstallInputs(String node, String address, String publicDomain, St
         if (join != null) {
             String why = joinProblem(join);
             add(problems, "--join", why);
-            if (why == null && join.startsWith("https:") && (caHash == null || !caHash.matches("sha256:[0-9a-f]{64}"))) {
+            if (why == null && !rerun && join.startsWith("https:") && (caHash == null || !caHash.matches("sha256:[0-9a-f]{64}"))) {
                 problems.add("--join " + join + " needs --ca-hash sha256:<64 hex digits>, as 'mesh node add' printed it"
                         + (caHash == null ? "" : "; got '" + caHash + "'"));
             }

@@ -41,7 +41,8 @@ class MeshCliIT {
         Path config = Files.writeString(dir.resolve("host.env"), "MESH_HOST_STATE_DIR=" + dir + "\n");
         LaunchResult result = launcher.launch("host", "history", "--config", config.toString());
         assertEquals(0, result.exitCode(), result.getErrorOutput());
-        assertEquals("no declarations kept in " + dir.resolve("declarations"), result.getOutput().strip());
+        assertEquals("no declarations kept in " + dir.resolve("declarations") + " (MESH_HOST_STATE_DIR from " + config + ")",
+                result.getOutput().strip());
     }
 
     @Test

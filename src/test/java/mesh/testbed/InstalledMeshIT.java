@@ -1,6 +1,7 @@
 package mesh.testbed;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -21,6 +22,9 @@ import org.junit.jupiter.api.TestInstance;
  * {@code mesh install} and {@code --join} make (two nodes, HTTPS, the CLI on install's config file), and
  * its servers are the installed program: each agent and the controller run from the launcher in a
  * state folder with the serve flags of {@code mesh/serve-flags.properties}, as {@code /proc} shows them.
+ * On that mesh it also checks what an operator does on an installed node afterwards: the join line run
+ * again without its token brings a killed agent back, and the local host verbs find the installed
+ * agent's state through {@code --config-dir}.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class InstalledMeshIT {
@@ -86,5 +90,97 @@ class InstalledMeshIT {
         assertTrue(cmdline(mesh.agentPid("n1")).contains(flags().getProperty("host")));
         mesh.awaitController(java.time.Duration.ofSeconds(30));
         assertEquals(controller, mesh.controllerPid(), "the restarted agent adopted the controller");
+    }
+
+    /** A module of one container on n2, pushed once, for the tests that need n2 to run something and hold a declaration. */
+    private boolean n2Runs;
+
+    void aModuleRunsOnN2() throws Exception {
+        if (n2Runs) {
+            return;
+        }
+        Path file = Files.createTempFile(mesh.seat().root, "rejoin", ".yaml");
+        Files.writeString(file, """
+                module: rejoin
+                components:
+                  rejoin.web:
+                    image: mesh-test/busybox:1
+                    args: [httpd, -f, -p, "8080"]
+                """);
+        mesh.ok("catalogue", "add", file.toString());
+        mesh.ok("assign", "n2", "rejoin");
+        mesh.ok("push", "--wait");
+        n2Runs = true;
+    }
+
+    /** The mesh's containers on n2, name to id. */
+    Map<String, String> containers() {
+        Map<String, String> ids = new java.util.TreeMap<>();
+        mesh.engine("n2").listContainersCmd().withShowAll(true).withLabelFilter(Map.of("mesh.node", "n2")).exec()
+                .forEach(c -> ids.put(String.join(",", c.getNames()), c.getId()));
+        return ids;
+    }
+
+    @Test
+    void theJoinLineRunAgainWithoutItsTokenBringsAKilledAgentBackAndReplacesNothing() throws Exception {
+        aModuleRunsOnN2();
+        Map<String, String> before = containers();
+        assertTrue(before.keySet().stream().anyMatch(n -> n.contains("rejoin.web")), before.toString());
+        InstalledNode n2 = mesh.node("n2");
+        List<String> rerun = List.of("install", "--join", mesh.cliEnv().get("MESH_CONTROLLER"), "--engine", n2.node.dockerHost(),
+                "--state-dir", n2.state().toString(), "--config-dir", n2.config().toString());
+
+        mesh.killAgent("n2");
+        PackagedMesh.Result again = n2.mesh(rerun);
+        assertEquals(0, again.exit(), again.toString());
+        for (String step : List.of("preflight", "agent", "join")) {
+            assertTrue(again.out().lines().anyMatch(l -> l.matches("\\[\\d/3\\] " + step + ": already done")), step + ":\n" + again);
+        }
+        assertTrue(again.out().contains("node n2 joined this mesh before"), again.toString());
+        assertTrue(again.out().contains("the host agent did not answer: started it again"), again.toString());
+        assertEquals("n2", mesh.agent("n2", "/v1/status").get("node").asText());
+        assertEquals(before, containers(), "the rerun replaced a container of n2");
+
+        // another node's name is refused, naming the one this machine joined as; the agent runs on
+        List<String> other = new java.util.ArrayList<>(rerun);
+        other.addAll(List.of("--node", "n9"));
+        PackagedMesh.Result refused = n2.mesh(other);
+        assertEquals(1, refused.exit(), refused.toString());
+        assertTrue(refused.err().contains("--node n9: this machine joined the mesh as node n2"), refused.toString());
+        assertEquals("n2", mesh.agent("n2", "/v1/status").get("node").asText());
+        assertEquals(before, containers());
+    }
+
+    @Test
+    void theHostVerbsFindTheInstalledAgentsStateThroughItsConfigDir() throws Exception {
+        aModuleRunsOnN2();
+        InstalledNode n2 = mesh.node("n2");
+        PackagedMesh.Result history = n2.mesh(List.of("host", "history", "--config-dir", n2.config().toString(), "-o", "json"));
+        assertEquals(0, history.exit(), history.toString());
+        List<Long> listed = StreamSupport.stream(InstalledMesh.JSON.readTree(history.out()).spliterator(), false)
+                .map(e -> e.get("generation").asLong()).toList();
+        List<Long> kept = StreamSupport.stream(mesh.agent("n2", "/v1/declarations").spliterator(), false)
+                .map(e -> e.get("generation").asLong()).toList();
+        assertFalse(listed.isEmpty(), history.toString());
+        assertEquals(kept, listed, "what the agent keeps, as its API lists it");
+        PackagedMesh.Result table = n2.mesh(List.of("host", "history", "--config-dir", n2.config().toString()));
+        assertEquals(0, table.exit(), table.toString());
+        assertTrue(table.out().contains("pushed by"), table.toString());
+
+        InstalledNode seat = mesh.seat();
+        PackagedMesh.Result logs = seat.mesh(List.of("host", "logs", "mesh-controller.serve", "--config-dir",
+                seat.config().toString()));
+        assertEquals(0, logs.exit(), logs.toString());
+        assertTrue(logs.out().lines().anyMatch(l -> l.startsWith("mesh controller: store ")
+                && l.endsWith("listening on " + seat.node.address() + ":7700")), "the controller's first line:\n" + logs);
+        PackagedMesh.Result last = seat.mesh(List.of("host", "logs", "mesh-controller.serve", "--config-dir",
+                seat.config().toString(), "-n", "1"));
+        assertEquals(0, last.exit(), last.toString());
+        assertEquals(1, last.out().lines().count(), last.toString());
+
+        Path nowhere = seat.root.resolve("no-such-etc");
+        PackagedMesh.Result missing = seat.mesh(List.of("host", "logs", "mesh-controller.serve", "--config-dir", nowhere.toString()));
+        assertEquals(1, missing.exit(), missing.toString());
+        assertTrue(missing.err().contains(nowhere.resolve("host.env") + " does not exist"), missing.toString());
     }
 }
