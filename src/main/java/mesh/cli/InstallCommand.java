@@ -87,6 +87,11 @@ public class InstallCommand implements Callable<Integer> {
             + " printed it; the controller's certificate must chain to that CA (nothing is trusted on first use)")
     String caHash;
 
+    @Option(names = "--module-networks", paramLabel = "CIDR", description = "the IPv4 range this node's agent gives module"
+            + " networks their /26 subnets from (default " + mesh.plan.NetworkRange.DEFAULT_TEXT + "); it must not overlap"
+            + " this machine's own addresses or routes. Written into host.env as MESH_HOST_NETWORKS")
+    String moduleNetworks;
+
     /** Summary is the {@code -o json} document: where the mesh stands and how each step went. */
     public record Summary(String node, String address, String controller, String stateDir, boolean ok,
                           List<InstallRunner.Outcome> steps) {
@@ -96,8 +101,10 @@ public class InstallCommand implements Callable<Integer> {
     public Integer call() {
         String addr = address != null ? address : MachineFacts.defaultAddress();
         String name = node != null ? node : hostName();
-        List<String> problems = new mesh.plan.InstallInputs(name, addr, publicDomain, storeUrl, engine, join, token, caHash)
-                .problems();
+        // the machine's own networks, read here at the edge only for the range given; judged in InstallInputs
+        List<mesh.plan.NetworkRange.HostNet> networks = moduleNetworks == null ? List.of() : mesh.host.HostNetworks.read();
+        List<String> problems = new mesh.plan.InstallInputs(name, addr, publicDomain, storeUrl, engine, join, token, caHash,
+                moduleNetworks, networks).problems();
         if (join != null && publicDomain != null) {
             problems = new java.util.ArrayList<>(problems);
             problems.add("--public-domain: a joining node's public domain is set on the controller: "
@@ -108,7 +115,8 @@ public class InstallCommand implements Callable<Integer> {
         }
         String home = System.getenv().getOrDefault("HOME", System.getProperty("user.home"));
         InstallOptions o = new InstallOptions(name, addr, publicDomain, storeUrl, stateDir.toAbsolutePath(),
-                configDir.toAbsolutePath(), engine, storeImage, registryImage, join, token, Path.of(home), caHash);
+                configDir.toAbsolutePath(), engine, storeImage, registryImage, join, token, Path.of(home), caHash,
+                moduleNetworks);
         InstallJournal journal = new InstallJournal(o.stateDir());
         java.util.function.Consumer<String> say = format.json() ? line -> output.error(spec, line) : line -> output.line(spec, line);
         List<InstallPlan.Action> plan = InstallPlan.inOrder(InstallPlan.plan(o.joining(), journal.done()));

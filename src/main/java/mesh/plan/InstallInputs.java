@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 import mesh.model.EngineAddress;
+import mesh.model.InvalidInput;
 import mesh.model.NodeNames;
 
 /**
@@ -13,11 +14,31 @@ import mesh.model.NodeNames;
  * domain keep the controller's own rules ({@link NodeNames}), so the installer never seats a node
  * {@code mesh node add} or {@code mesh node public-domain} would refuse.
  *
- * @param address the address to be used (given or found), null when none was found: the machine
- *                preflight names that
+ * {@code --module-networks} must be a range of at least one module network that overlaps none of the
+ * machine's own addresses and routes ({@link NetworkRange#hostConflicts}, the rule the agent keeps at
+ * start), so the agent install starts does not refuse its settings.
+ *
+ * @param address        the address to be used (given or found), null when none was found: the machine
+ *                       preflight names that
+ * @param moduleNetworks the range the agent gives module networks from, as given; null for the agent's default
+ * @param hostNetworks   the machine's own addresses and routes, as {@code mesh.host.HostNetworks} read them
  */
 public record InstallInputs(String node, String address, String publicDomain, String storeUrl, String engine,
-                            String join, String token, String caHash) {
+                            String join, String token, String caHash, String moduleNetworks,
+                            List<NetworkRange.HostNet> hostNetworks) {
+
+    /** MODULE_NETWORKS is the flag that sets the agent's {@value NetworkRange#SETTING}. */
+    public static final String MODULE_NETWORKS = "--module-networks";
+
+    public InstallInputs {
+        hostNetworks = hostNetworks == null ? List.of() : List.copyOf(hostNetworks);
+    }
+
+    /** Inputs without {@code --module-networks}: the agent keeps its default range. */
+    public InstallInputs(String node, String address, String publicDomain, String storeUrl, String engine,
+                         String join, String token, String caHash) {
+        this(node, address, publicDomain, storeUrl, engine, join, token, caHash, null, List.of());
+    }
 
     static final String JDBC_PREFIX = "jdbc:postgresql://";
     static final String HOST = "([A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?|\\[[0-9a-fA-F:.]+\\])";
@@ -44,6 +65,9 @@ public record InstallInputs(String node, String address, String publicDomain, St
             add(problems, "--store-url", storeUrlProblem(storeUrl));
         }
         add(problems, "--engine", EngineAddress.problem(engine));
+        if (moduleNetworks != null) {
+            problems.addAll(moduleNetworksProblems(moduleNetworks, hostNetworks));
+        }
         if (join != null) {
             String why = joinProblem(join);
             add(problems, "--join", why);
@@ -58,6 +82,15 @@ public record InstallInputs(String node, String address, String publicDomain, St
     private static void add(List<String> problems, String flag, String problem) {
         if (problem != null) {
             problems.add(flag + ": " + problem);
+        }
+    }
+
+    /** Why a range for module networks is malformed, too small, or overlaps the machine's own networks; empty when good. */
+    static List<String> moduleNetworksProblems(String text, List<NetworkRange.HostNet> host) {
+        try {
+            return NetworkRange.hostConflicts(NetworkRange.parse(text, MODULE_NETWORKS), host, MODULE_NETWORKS);
+        } catch (InvalidInput malformed) {
+            return malformed.problems();
         }
     }
 
