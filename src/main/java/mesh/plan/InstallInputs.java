@@ -14,9 +14,9 @@ import mesh.model.NodeNames;
  * domain keep the controller's own rules ({@link NodeNames}), so the installer never seats a node
  * {@code mesh node add} or {@code mesh node public-domain} would refuse.
  *
- * {@code --module-networks} must be a range of at least one module network that overlaps none of the
+ * <p>{@code --module-networks} must be a range of at least one module network that overlaps none of the
  * machine's own addresses and routes ({@link NetworkRange#hostConflicts}, the rule the agent keeps at
- * start), so the agent install starts does not refuse its settings.
+ * start), so the agent that install starts does not refuse the settings install wrote for it.
  *
  * @param address        the address to be used (given or found), null when none was found: the machine
  *                       preflight names that
