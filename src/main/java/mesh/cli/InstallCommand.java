@@ -92,6 +92,11 @@ public class InstallCommand implements Callable<Integer> {
             + " printed it; the controller's certificate must chain to that CA (nothing is trusted on first use)")
     String caHash;
 
+    @Option(names = "--module-networks", paramLabel = "CIDR", description = "the IPv4 range this node's agent gives module"
+            + " networks their /26 subnets from (default " + mesh.plan.NetworkRange.DEFAULT_TEXT + "); it must not overlap"
+            + " this machine's own addresses or routes. Written into host.env as MESH_HOST_NETWORKS")
+    String moduleNetworks;
+
     /** Summary is the {@code -o json} document: where the mesh stands and how each step went. */
     public record Summary(String node, String address, String controller, String stateDir, boolean ok,
                           List<InstallRunner.Outcome> steps) {
@@ -106,8 +111,10 @@ public class InstallCommand implements Callable<Integer> {
         }
         String addr = rerun.address() != null ? rerun.address() : MachineFacts.defaultAddress();
         String name = rerun.node() != null ? rerun.node() : hostName();
+        // the machine's own networks, read here at the edge only for the range given; judged in InstallInputs
+        List<mesh.plan.NetworkRange.HostNet> networks = moduleNetworks == null ? List.of() : mesh.host.HostNetworks.read();
         List<String> problems = new mesh.plan.InstallInputs(name, addr, publicDomain, storeUrl, engine, join, token, caHash,
-                rerun.rerun()).problems();
+                moduleNetworks, networks, rerun.rerun()).problems();
         if (join != null && publicDomain != null) {
             problems = new java.util.ArrayList<>(problems);
             problems.add("--public-domain: a joining node's public domain is set on the controller: "
@@ -118,7 +125,8 @@ public class InstallCommand implements Callable<Integer> {
         }
         String home = System.getenv().getOrDefault("HOME", System.getProperty("user.home"));
         InstallOptions o = new InstallOptions(name, addr, publicDomain, storeUrl, stateDir.toAbsolutePath(),
-                configDir.toAbsolutePath(), engine, storeImage, registryImage, join, token, Path.of(home), caHash);
+                configDir.toAbsolutePath(), engine, storeImage, registryImage, join, token, Path.of(home), caHash,
+                moduleNetworks);
         InstallJournal journal = new InstallJournal(o.stateDir());
         java.util.function.Consumer<String> say = format.json() ? line -> output.error(spec, line) : line -> output.line(spec, line);
         if (rerun.rerun()) {

@@ -54,7 +54,8 @@ public final class AgentSetup {
             stopRecorded();
             copyApp();
             Files.createDirectories(o.configDir());
-            Map<String, String> settings = AgentUnit.settings(o.node(), o.address(), o.engine(), o.stateDir().toString());
+            Map<String, String> settings = AgentUnit.settings(o.node(), o.address(), o.engine(), o.stateDir().toString(),
+                    o.moduleNetworks());
             settings.putAll(o.tls().serveEnv("agent"));   // HTTPS only, calls only from the controller (docs/trust.md)
             write(envFile(), AgentUnit.envFile(settings), "rw-------");
             Path unit = o.configDir().resolve(AgentUnit.UNIT_NAME);

@@ -9,10 +9,12 @@ import java.nio.file.Path;
  * @param joinToken the node's one-time join token, printed by {@code mesh node add}, when joining
  * @param home      the operator's home, where the CLI config is written
  * @param caHash    when joining: the mesh CA's hash ({@code sha256:…}) the controller's certificate must chain to
+ * @param moduleNetworks the range the agent gives module networks from ({@code --module-networks}), null for
+ *                  the agent's default
  */
 public record InstallOptions(String node, String address, String publicDomain, String storeUrl, Path stateDir,
                              Path configDir, String engine, String storeImage, String registryImage, String join,
-                             String joinToken, Path home, String caHash) {
+                             String joinToken, Path home, String caHash, String moduleNetworks) {
 
     /** The official images, pinned by digest: the installer never runs a tag that could move under it. */
     public static final String DEFAULT_STORE_IMAGE =

@@ -127,9 +127,7 @@ final class ManifestReader {
     /**
      * The routes, each naming a component of the module and a port. The edge proxies to that port
      * on the mesh address of the module's node, so a route to a port its component does not
-     * publish, while it publishes others, is refused naming module, route, component and port. A
-     * component that publishes no port at all is still taken for now: the end-to-end suite's
-     * modules route to such a one, and refusing it waits on those fixtures.
+     * publish, or to a component that publishes none, is refused ({@link RoutePort}).
      */
     private Map<String, Manifest.Route> routes(String module, Field f, Map<String, Field> components,
                                                Map<String, Manifest.Component> parsed) {
@@ -171,21 +169,24 @@ final class ManifestReader {
                 nodes.problem(r.keyNode(), path + ".port", "is required: the component's port (1-65535)");
             } else {
                 port = nodes.number(route.get("port").value(), path + ".port", 1, 65535);
-                Manifest.Component served = component == null ? null : parsed.get(component);
-                if (port != null && served != null && !served.ports().isEmpty() && !served.ports().contains(port)) {
-                    nodes.problem(route.get("port").value(), path + ".port", "module " + module + ": route " + name
-                            + " goes to port " + port + " of " + component + ", which does not publish it (its ports: "
-                            + served.ports().stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(", "))
-                            + "); add " + port + " to its ports or route to one of them");
-                }
             }
             String domain = null;
+            boolean domainGood = true;
             if (given(route, "domain")) {
                 domain = nodes.text(route.get("domain").value(), path + ".domain");
                 String bad = domain == null ? null : ManifestCheck.dottedNameProblem(domain, MAX_HOST_NAME);
                 if (bad != null || domain != null && !domain.contains(".")) {
                     nodes.problem(route.get("domain").value(), path + ".domain", "must be a public domain like zurag.be"
                             + " (a node's, 'mesh node public-domain'): " + (bad != null ? bad : ManifestNodes.quoted(domain)));
+                    domainGood = false;
+                }
+            }
+            Manifest.Component served = component == null ? null : parsed.get(component);
+            if (port != null && served != null) {
+                String unpublished = RoutePort.problem(module, name, new Manifest.Route(component, port, domainGood ? domain : null),
+                        served.ports());
+                if (unpublished != null) {
+                    nodes.problem(route.get("port").value(), path + ".port", unpublished);
                 }
             }
             routes.put(name, new Manifest.Route(component, port, domain));

@@ -20,13 +20,21 @@ public final class AgentUnit {
     private AgentUnit() {
     }
 
-    /** The agent's settings, in the order written. */
-    public static Map<String, String> settings(String node, String address, String engine, String stateDir) {
+    /**
+     * The agent's settings, in the order written; {@code moduleNetworks} ({@code mesh install
+     * --module-networks}) is written as {@value NetworkRange#SETTING} when given, else the agent keeps
+     * its default range.
+     */
+    public static Map<String, String> settings(String node, String address, String engine, String stateDir,
+                                               String moduleNetworks) {
         Map<String, String> s = new LinkedHashMap<>();
         s.put("MESH_HOST_NODE", node);
         s.put("MESH_HOST_LISTEN", address + ":7701");
         s.put("MESH_HOST_ENGINE", engine);
         s.put("MESH_HOST_STATE_DIR", stateDir + "/host");
+        if (moduleNetworks != null) {
+            s.put(NetworkRange.SETTING, moduleNetworks.strip());
+        }
         return s;
     }
 

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 import mesh.model.EngineAddress;
+import mesh.model.InvalidInput;
 import mesh.model.NodeNames;
 
 /**
@@ -13,17 +14,43 @@ import mesh.model.NodeNames;
  * domain keep the controller's own rules ({@link NodeNames}), so the installer never seats a node
  * {@code mesh node add} or {@code mesh node public-domain} would refuse.
  *
- * @param address the address to be used (given or found), null when none was found: the machine
- *                preflight names that
- * @param rerun   a rerun of a finished join ({@link JoinRerun}): it needs no join token or CA hash
+ * <p>{@code --module-networks} must be a range of at least one module network that overlaps none of the
+ * machine's own addresses and routes ({@link NetworkRange#hostConflicts}, the rule the agent keeps at
+ * start), so the agent that install starts does not refuse the settings install wrote for it.
+ *
+ * @param address        the address to be used (given or found), null when none was found: the machine
+ *                       preflight names that
+ * @param moduleNetworks the range the agent gives module networks from, as given; null for the agent's default
+ * @param hostNetworks   the machine's own addresses and routes, as {@code mesh.host.HostNetworks} read them
+ * @param rerun          a rerun of a finished join ({@link JoinRerun}): it needs no join token or CA hash
  */
 public record InstallInputs(String node, String address, String publicDomain, String storeUrl, String engine,
-                            String join, String token, String caHash, boolean rerun) {
+                            String join, String token, String caHash, String moduleNetworks,
+                            List<NetworkRange.HostNet> hostNetworks, boolean rerun) {
 
-    /** The inputs of a seat or of a first join. */
+    /** MODULE_NETWORKS is the flag that sets the agent's {@value NetworkRange#SETTING}. */
+    public static final String MODULE_NETWORKS = "--module-networks";
+
+    public InstallInputs {
+        hostNetworks = hostNetworks == null ? List.of() : List.copyOf(hostNetworks);
+    }
+
+    /** Inputs without {@code --module-networks}: the agent keeps its default range. */
     public InstallInputs(String node, String address, String publicDomain, String storeUrl, String engine,
                          String join, String token, String caHash) {
-        this(node, address, publicDomain, storeUrl, engine, join, token, caHash, false);
+        this(node, address, publicDomain, storeUrl, engine, join, token, caHash, null, List.of(), false);
+    }
+
+    /** Inputs with {@code --module-networks} (null: the agent's default) and the machine's networks, not a rerun. */
+    public InstallInputs(String node, String address, String publicDomain, String storeUrl, String engine,
+                         String join, String token, String caHash, String moduleNetworks, List<NetworkRange.HostNet> hostNetworks) {
+        this(node, address, publicDomain, storeUrl, engine, join, token, caHash, moduleNetworks, hostNetworks, false);
+    }
+
+    /** Inputs without {@code --module-networks}, of a rerun of a finished join or not. */
+    public InstallInputs(String node, String address, String publicDomain, String storeUrl, String engine,
+                         String join, String token, String caHash, boolean rerun) {
+        this(node, address, publicDomain, storeUrl, engine, join, token, caHash, null, List.of(), rerun);
     }
 
     static final String JDBC_PREFIX = "jdbc:postgresql://";
@@ -51,6 +78,9 @@ public record InstallInputs(String node, String address, String publicDomain, St
             add(problems, "--store-url", storeUrlProblem(storeUrl));
         }
         add(problems, "--engine", EngineAddress.problem(engine));
+        if (moduleNetworks != null) {
+            problems.addAll(moduleNetworksProblems(moduleNetworks, hostNetworks));
+        }
         if (join != null) {
             String why = joinProblem(join);
             add(problems, "--join", why);
@@ -65,6 +95,15 @@ public record InstallInputs(String node, String address, String publicDomain, St
     private static void add(List<String> problems, String flag, String problem) {
         if (problem != null) {
             problems.add(flag + ": " + problem);
+        }
+    }
+
+    /** Why a range for module networks is malformed, too small, or overlaps the machine's own networks; empty when good. */
+    static List<String> moduleNetworksProblems(String text, List<NetworkRange.HostNet> host) {
+        try {
+            return NetworkRange.hostConflicts(NetworkRange.parse(text, MODULE_NETWORKS), host, MODULE_NETWORKS);
+        } catch (InvalidInput malformed) {
+            return malformed.problems();
         }
     }
 

@@ -26,8 +26,10 @@ public final class NetworkRange {
 
     /** SLOT_PREFIX: each module network is a /26, 62 addresses (the gateway takes one): a module's containers fit with room. */
     public static final int SLOT_PREFIX = 26;
+    /** DEFAULT_TEXT is {@link #DEFAULT} as written, for help texts (a constant expression). */
+    public static final String DEFAULT_TEXT = "10.213.0.0/16";
     /** DEFAULT is the range an agent uses unless told: RFC 1918 space rarely used by LANs or VPNs, 1,024 slots. */
-    public static final Cidr DEFAULT = Cidr.parse("10.213.0.0/16", "the default range");
+    public static final Cidr DEFAULT = Cidr.parse(DEFAULT_TEXT, "the default range");
     /** SETTING names the agent's variable in every message. */
     public static final String SETTING = "MESH_HOST_NETWORKS";
 
@@ -65,9 +67,17 @@ public final class NetworkRange {
         if (text == null || text.isBlank()) {
             return DEFAULT;
         }
-        Cidr range = Cidr.parse(text, SETTING);
+        return parse(text, SETTING);
+    }
+
+    /**
+     * Reads a range given as {@code what} (the agent's setting, or {@code mesh install}'s flag, which
+     * names it in every message): a network of at least one slot; nothing is a default here.
+     */
+    public static Cidr parse(String text, String what) {
+        Cidr range = Cidr.parse(text, what);
         if (range.prefix() > SLOT_PREFIX) {
-            throw new mesh.model.InvalidInput(List.of(SETTING + " " + range + " is smaller than one module network (a /"
+            throw new mesh.model.InvalidInput(List.of(what + " " + range + " is smaller than one module network (a /"
                     + SLOT_PREFIX + "): give a /" + SLOT_PREFIX + " or larger, e.g. a /16 for 1,024 modules"));
         }
         return range;
@@ -82,14 +92,19 @@ public final class NetworkRange {
      * hostConflicts is the check that refuses a range overlapping the node's own addresses or routes (the
      * default route aside): a bridge inside them would shadow the node's own traffic. Docker's own bridges
      * (docker0, br-…) are the engine's networks, which the range may share: the rule skips their subnets.
-     * Empty when the range is fine. Pure; the agent runs it at start and {@code mesh install}'s preflight can
-     * run it with {@code mesh.host.HostNetworks.read()}.
+     * Empty when the range is fine. Pure; the agent runs it at start and {@code mesh install}'s preflight
+     * runs it on {@code --module-networks} ({@link InstallInputs}), both with {@code mesh.host.HostNetworks.read()}.
      */
     public static List<String> hostConflicts(Cidr range, List<HostNet> host) {
+        return hostConflicts(range, host, SETTING);
+    }
+
+    /** The same, each problem naming the range as {@code what} gave it (a setting or a flag). */
+    public static List<String> hostConflicts(Cidr range, List<HostNet> host, String what) {
         Set<String> problems = new LinkedHashSet<>();
         for (HostNet h : host) {
             if (!h.isDefaultRoute() && !ENGINE_DEVICE.matcher(h.device()).matches() && range.overlaps(h.net())) {
-                problems.add(SETTING + " " + range + " overlaps this node's " + h.describe()
+                problems.add(what + " " + range + " overlaps this node's " + h.describe()
                         + ": choose a range the node does not use (the module networks would hide it)");
             }
         }

@@ -251,6 +251,9 @@ class ErrorMessagesIT {
                 api("POST", "/v1/mesh/catalogue", files("route.yaml",
                         "module: r\ncomponents:\n  r.web:\n    image: x\n    ports: [8080]\nroutes:\n  www: {component: r.web, port: 80}\n"),
                         "module r: route www goes to port 80 of r.web", "its ports: 8080"),
+                api("POST", "/v1/mesh/catalogue", files("route.yaml",
+                        "module: r\ncomponents:\n  r.web:\n    image: x\nroutes:\n  www: {component: r.web, port: 80, domain: zurag.be}\n"),
+                        "module r: route www.zurag.be goes to port 80 of r.web, which publishes no port"),
                 api("POST", "/v1/mesh/catalogue", files("vols.yaml",
                         "module: v\ncomponents:\n  v.run:\n    bundle: tool\n    volumes: {my-data: /a, my_data: /b}\n"),
                         "volumes my-data and my_data", "MESH_VOLUME_MY_DATA"));
@@ -336,6 +339,8 @@ class ErrorMessagesIT {
                 cli(List.of("-o", "json", "frobnicate"), "frobnicate"),
                 // the same, over the CLI
                 cli(List.of("catalogue", "add", bigManifest()), "is too large", "at most 10.0 MB", "nothing was sent"),
+                cli(List.of("catalogue", "add", unpublishedRoute()), "route.yaml:6:33: routes.www.port: module r: route www goes to"
+                        + " port 80 of r.web, which publishes no port; add ports: [80] to r.web"),
                 cli(List.of("audit", "--since", "+1000000000-01-01T00:00:00Z"), "since", "9999-12-31T23:59:59Z"),
                 cli(List.of("bundle", "push", plainFile(), "tool:1", "--registry", "http://127.0.0.1:" + closed),
                         plainFile(), "is not executable"),
@@ -357,6 +362,25 @@ class ErrorMessagesIT {
             throw new java.io.UncheckedIOException(e);
         }
         return file.toString();
+    }
+
+    /**
+     * A folder of two manifests, a good new module and one whose route goes to a component that
+     * publishes no port: the add is refused whole, so not even the good one is stored.
+     */
+    String unpublishedRoute() {
+        Path folder = scratch.resolve("unpublished-route");
+        try {
+            if (!Files.exists(folder)) {
+                Files.createDirectories(folder);
+                Files.writeString(folder.resolve("good.yaml"), "module: good\ncomponents:\n  good.web:\n    image: x\n");
+                Files.writeString(folder.resolve("route.yaml"),
+                        "module: r\ncomponents:\n  r.web:\n    image: x\nroutes:\n  www: {component: r.web, port: 80}\n");
+            }
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return folder.toString();
     }
 
     /** A file without the execute bit, which can never be a bundle's entrypoint. */

@@ -529,14 +529,14 @@ class MeshE2EIT {
         Path dir = Files.createTempDirectory("mesh-e2e-catalogue");
         // mesh-store and mesh-registry are the mesh's own, which mesh install added and runs on the seat
         module(dir, "route-proxy", List.of(), List.of());
-        module(dir, "gitea", List.of("mesh-store.internal"), List.of("git"));
-        module(dir, "keycloak", List.of("mesh-store.internal"), List.of("keycloak"));
+        module(dir, "gitea", List.of("mesh-store.internal"), List.of("git"), 3000);
+        module(dir, "keycloak", List.of("mesh-store.internal"), List.of("keycloak"), 8080);
         module(dir, "mailu", List.of("mesh-store.internal", "keycloak.novox.be"), List.of());
         module(dir, "minio", List.of(), List.of());
         module(dir, "umami", List.of("mesh-store.internal", "git.novox.be"), List.of());
         module(dir, "invoicing", List.of("minio.internal", "mesh-store.internal"), List.of());
         module(dir, "photos", List.of("minio.internal", "keycloak.novox.be"), List.of());
-        module(dir, "searxng", List.of(), List.of("searxng"));
+        module(dir, "searxng", List.of(), List.of("searxng"), 8080);
         return dir;
     }
 
@@ -547,17 +547,29 @@ class MeshE2EIT {
     }
 
     static void module(Path dir, String name, List<String> binds, List<String> routes) throws IOException {
+        module(dir, name, binds, routes, 0);
+    }
+
+    /**
+     * A module of one busybox component that binds {@code binds}; with routes, its component
+     * publishes {@code port} and each route goes there (modules on one node publish different ports).
+     */
+    static void module(Path dir, String name, List<String> binds, List<String> routes, int port) throws IOException {
         StringBuilder y = new StringBuilder("module: " + name + "\ncomponents:\n");
         y.append("  ").append(name).append(".server:\n")
                 .append("    image: mesh-test/busybox:1\n")
                 .append("    args: [sh, -c, \"").append(LOOP).append("\"]\n")
                 .append("    env: {}\n")
                 .append("    binds: [").append(String.join(", ", binds)).append("]\n")
-                .append("    volumes: {data: /data}\n")
-                .append("    stop-timeout: 3s\n");
+                .append("    volumes: {data: /data}\n");
+        if (!routes.isEmpty()) {
+            y.append("    ports: [").append(port).append("]\n");
+        }
+        y.append("    stop-timeout: 3s\n");
         if (!routes.isEmpty()) {
             y.append("routes:\n");
-            routes.forEach(r -> y.append("  ").append(r).append(": {component: ").append(name).append(".server, port: 8080}\n"));
+            routes.forEach(r -> y.append("  ").append(r).append(": {component: ").append(name).append(".server, port: ")
+                    .append(port).append("}\n"));
         }
         Files.writeString(dir.resolve(name + ".yaml"), y.toString());
     }

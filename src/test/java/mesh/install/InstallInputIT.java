@@ -25,7 +25,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * machine's own engine (which answers, so only the input can be wrong), with the state dir, the
  * config dir and HOME in a temp folder. Each run must exit 1 naming the flag and the value, show
  * nothing of Java, and leave everything as it was: the folders empty, no container labelled mesh
- * created. No test-bed node is needed.
+ * created. No test-bed node is needed; the cases of {@code --module-networks} overlapping the
+ * machine's own networks count on the test bed's bridge (10.77.0.1/24 in this namespace, {@code
+ * scripts/testbed up}), which the install reads as this machine's address.
  */
 class InstallInputIT {
 
@@ -62,7 +64,15 @@ class InstallInputIT {
                 bad("a joining node's public domain", Stream.concat(join.stream(), Stream.of("--public-domain", "zurag.be"))
                         .toList(), "--public-domain", "mesh node public-domain"),
                 bad("an engine given as a bare path", List.of("--engine", "docker.sock"), "--engine", "'docker.sock'",
-                        "unix:///", "tcp://host:port"));
+                        "unix:///", "tcp://host:port"),
+                bad("module networks that are no CIDR", List.of("--module-networks", "10.213.0.0"), "--module-networks",
+                        "'10.213.0.0'", "like 10.213.0.0/16"),
+                // the machine's own address on the test bed's bridge is 10.77.0.1/24 (what --address gives here)
+                bad("module networks overlapping the machine's address", List.of("--module-networks", "10.77.0.0/16"),
+                        "--module-networks 10.77.0.0/16 overlaps this node's address 10.77.0.1/24"),
+                bad("a joining node's module networks overlapping its address", Stream.concat(join.stream(),
+                        Stream.of("--module-networks", "10.77.0.0/16")).toList(),
+                        "--module-networks 10.77.0.0/16 overlaps this node's address 10.77.0.1/24"));
     }
 
     @BeforeEach

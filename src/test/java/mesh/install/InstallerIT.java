@@ -33,10 +33,12 @@ class InstallerIT {
     static final List<InstalledNode> joined = new java.util.ArrayList<>();
     /** The mesh as it was before the seat's uninstall, which a reinstall over the kept data must bring back. */
     static MeshState beforeUninstall;
+    /** The range n3 joins with ({@code mesh install --module-networks}), not the agent's default. */
+    static final String N3_MODULE_NETWORKS = "10.214.0.0/16";
 
     @BeforeAll
     static void node() throws Exception {
-        TestbedNodes.Node n1 = TestbedNodes.up(1).get(0);
+        TestbedNodes.Node n1 = bed(1).get(0);
         target = new InstalledNode(n1, Files.createTempDirectory("mesh-installer-it"));
     }
 
@@ -48,6 +50,15 @@ class InstallerIT {
         if (target != null) {
             target.close();
         }
+    }
+
+    /**
+     * The first {@code count} test-bed nodes this test uses: n1.. , or nK.. with {@code
+     * -Dmesh.testbed.first=K}, as {@link mesh.testbed.InstalledMesh} places its nodes (two suites at once).
+     */
+    static List<TestbedNodes.Node> bed(int count) {
+        int first = Integer.getInteger("mesh.testbed.first", 1);
+        return TestbedNodes.up(first + count - 1).subList(first - 1, first - 1 + count);
     }
 
     static JsonNode json(PackagedMesh.Result r) throws Exception {
@@ -176,7 +187,7 @@ class InstallerIT {
     @Test
     @Order(4)
     void twoMoreNodesJoinWithThePrintedCommandAndOneRunsAnAssignedModule() throws Exception {
-        List<TestbedNodes.Node> nodes = TestbedNodes.up(3);
+        List<TestbedNodes.Node> nodes = bed(3);
         for (TestbedNodes.Node n : nodes.subList(1, 3)) {
             InstalledNode other = new InstalledNode(n, Files.createTempDirectory("mesh-installer-it-" + n.name()));
             joined.add(other);
@@ -187,11 +198,15 @@ class InstallerIT {
             List<String> args = new java.util.ArrayList<>(List.of(join.substring("mesh ".length()).split(" ")));
             args.addAll(List.of("--engine", n.dockerHost(), "--state-dir", other.state().toString(),
                     "--config-dir", other.config().toString()));
+            if (n == nodes.get(2)) {
+                args.addAll(List.of("--module-networks", N3_MODULE_NETWORKS));   // its module networks from a range of its own
+            }
             PackagedMesh.Result done = other.mesh(args);
             assertEquals(0, done.exit(), done.toString());
             joinTokens.put(n.name(), args.get(args.indexOf("--token") + 1));
-            assertFalse(Files.readString(other.config().resolve("host.env")).contains("MESH_HOST_TOKEN"),
-                    "a joined agent runs with no token");
+            String settings = Files.readString(other.config().resolve("host.env"));
+            assertFalse(settings.contains("MESH_HOST_TOKEN"), "a joined agent runs with no token");
+            assertEquals(n == nodes.get(2), settings.contains("\nMESH_HOST_NETWORKS=" + N3_MODULE_NETWORKS + "\n"), settings);
         }
         // the join token is spent: a second join with it is refused, saying so, as is a wrong one; nothing changes
         String seat = "https://" + target.node.address() + ":7700";
@@ -219,8 +234,14 @@ class InstallerIT {
             assertTrue(status.toString().contains("\"" + n.name() + "\""), n.name() + " not in the status: " + status);
         }
         try (var docker = TestbedNodes.client(n3)) {
-            assertTrue(docker.listContainersCmd().exec().stream().anyMatch(c -> List.of(c.getNames()).contains("/web2.server")),
-                    "web2.server does not run on " + n3.name());
+            var web2 = docker.listContainersCmd().exec().stream().filter(c -> List.of(c.getNames()).contains("/web2.server"))
+                    .findFirst().orElseThrow(() -> new AssertionError("web2.server does not run on " + n3.name()));
+            List<String> addresses = web2.getNetworkSettings().getNetworks().values().stream()
+                    .map(com.github.dockerjava.api.model.ContainerNetwork::getIpAddress).toList();
+            mesh.model.Cidr range = mesh.model.Cidr.parse(N3_MODULE_NETWORKS, "--module-networks");
+            assertTrue(!addresses.isEmpty() && addresses.stream().allMatch(a -> range.contains(
+                    mesh.model.Cidr.enclosing(mesh.model.Cidr.address(a), 32))),
+                    "web2's module network is in " + n3.name() + "'s --module-networks " + range + ": " + addresses);
         }
         try (var docker = TestbedNodes.client(nodes.get(1))) {
             assertTrue(docker.listContainersCmd().exec().stream().noneMatch(c -> List.of(c.getNames()).contains("/web2.server")),

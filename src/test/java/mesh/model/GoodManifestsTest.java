@@ -95,5 +95,5 @@ class GoodManifestsTest {
                 "a route without a domain is stored as before");
     }
 
-    static final String WEB_ROUTE = "module: a\ncomponents:\n  a.web: {image: busybox}\nroutes:\n  www: {component: a.web, port: 80}\n";
+    static final String WEB_ROUTE = "module: a\ncomponents:\n  a.web: {image: busybox, ports: [80]}\nroutes:\n  www: {component: a.web, port: 80}\n";
 }

@@ -19,7 +19,7 @@ class AgentUnitTest {
         Files.setPosixFilePermissions(launcher, PosixFilePermissions.fromString("rwxr-xr-x"));
         Path env = dir.resolve("host.env");
         Files.writeString(env, AgentUnit.envFile(AgentUnit.settings("n1", "10.77.0.11",
-                "unix:///var/run/docker.sock", "/var/lib/mesh")));
+                "unix:///var/run/docker.sock", "/var/lib/mesh", null)));
         String unit = AgentUnit.unit(launcher.toString(), env.toString(), "10.77.0.11");
         assertTrue(unit.contains("\nRestart=always\n") && unit.contains("\nKillMode=process\n"), unit);
         Path file = dir.resolve(AgentUnit.UNIT_NAME);
@@ -42,6 +42,25 @@ class AgentUnitTest {
                 MESH_HOST_LISTEN=10.77.0.11:7701
                 MESH_HOST_ENGINE=unix:///run/mesh-n1/docker.sock
                 MESH_HOST_STATE_DIR=/var/lib/mesh/host
-                """, AgentUnit.envFile(AgentUnit.settings("n1", "10.77.0.11", "unix:///run/mesh-n1/docker.sock", "/var/lib/mesh")));
+                """, AgentUnit.envFile(AgentUnit.settings("n1", "10.77.0.11", "unix:///run/mesh-n1/docker.sock", "/var/lib/mesh",
+                null)));
+    }
+
+    @Test
+    void moduleNetworksGivenToInstallAreTheAgentsRangeAndOtherwiseItKeepsItsDefault() {
+        assertEquals("""
+                # The host agent's settings, written by mesh install (mode 0600).
+                MESH_HOST_NODE=n1
+                MESH_HOST_LISTEN=10.77.0.11:7701
+                MESH_HOST_ENGINE=unix:///var/run/docker.sock
+                MESH_HOST_STATE_DIR=/var/lib/mesh/host
+                MESH_HOST_NETWORKS=192.168.64.0/18
+                """, AgentUnit.envFile(AgentUnit.settings("n1", "10.77.0.11", "unix:///var/run/docker.sock", "/var/lib/mesh",
+                "192.168.64.0/18")));
+        // what the agent reads back from that file is the range given
+        assertEquals(mesh.model.Cidr.parse("192.168.64.0/18", "x"), NetworkRange.parse(AgentUnit.settings("n1", "10.77.0.11",
+                "unix:///var/run/docker.sock", "/var/lib/mesh", "192.168.64.0/18").get(NetworkRange.SETTING)));
+        assertTrue(!AgentUnit.settings("n1", "10.77.0.11", "unix:///var/run/docker.sock", "/var/lib/mesh", null)
+                .containsKey(NetworkRange.SETTING), "without the flag the agent keeps " + NetworkRange.DEFAULT);
     }
 }

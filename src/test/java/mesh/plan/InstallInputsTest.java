@@ -50,7 +50,28 @@ class InstallInputsTest {
                 new Case("an engine given as a bare path", new InstallInputs(g.node(), g.address(), g.publicDomain(),
                         g.storeUrl(), "docker.sock", null, null, null), "--engine", "docker.sock"),
                 new Case("an engine over tcp without a port", new InstallInputs(g.node(), g.address(), g.publicDomain(),
-                        g.storeUrl(), "tcp://10.77.0.5", null, null, null), "--engine", "tcp://10.77.0.5"));
+                        g.storeUrl(), "tcp://10.77.0.5", null, null, null), "--engine", "tcp://10.77.0.5"),
+                new Case("module networks that are no CIDR", networks("10.213.0.0"), "--module-networks", "'10.213.0.0'"),
+                new Case("module networks that are no address", networks("ten/16"), "--module-networks", "'ten/16'"),
+                new Case("module networks with host bits set", networks("10.213.4.0/16"), "--module-networks", "10.213.0.0/16?"),
+                new Case("module networks smaller than one module network", networks("10.213.0.0/27"), "--module-networks",
+                        "smaller than one module network"),
+                new Case("module networks overlapping the node's address", networks("10.77.0.0/16"), "--module-networks 10.77.0.0/16",
+                        "overlaps this node's address 10.77.0.11/24 on eth0"),
+                new Case("module networks inside a route of the node", networks("192.168.64.0/26"),
+                        "--module-networks 192.168.64.0/26", "overlaps this node's route to 192.168.0.0/16 on wg0"));
+    }
+
+    /** The machine's own networks in these cases: its mesh address, a VPN's route, the default route, Docker's bridge. */
+    static final List<NetworkRange.HostNet> HOST = List.of(NetworkRange.HostNet.address("eth0", "10.77.0.11", 24),
+            NetworkRange.HostNet.route("wg0", mesh.model.Cidr.parse("192.168.0.0/16", "x")),
+            NetworkRange.HostNet.route("eth0", mesh.model.Cidr.parse("0.0.0.0/0", "x")),
+            NetworkRange.HostNet.address("docker0", "172.17.0.1", 16));
+
+    /** The good inputs with {@code --module-networks RANGE} on a machine with {@link #HOST}'s networks. */
+    static InstallInputs networks(String range) {
+        InstallInputs g = good();
+        return new InstallInputs(g.node(), g.address(), g.publicDomain(), g.storeUrl(), g.engine(), null, null, null, range, HOST);
     }
 
     @ParameterizedTest
@@ -70,5 +91,9 @@ class InstallInputsTest {
                 "https://10.77.0.11:7700", "t0k3n", HASH).problems());
         assertEquals(List.of(), new InstallInputs("g14", null, null, null, "unix:///run/docker.sock",
                 "http://10.77.0.11:7700", "t0k3n", null).problems());
+        assertEquals(List.of(), networks("10.213.0.0/16").problems(), "the default range, clear of the machine's networks");
+        assertEquals(List.of(), networks("172.17.0.0/16").problems(), "Docker's own bridge may share the range");
+        assertEquals(List.of(), new InstallInputs("g14", "10.77.0.12", null, null, "unix:///run/docker.sock",
+                "http://10.77.0.11:7700", "t0k3n", null, "10.99.0.0/20", HOST).problems(), "a joining node's range");
     }
 }

@@ -32,6 +32,7 @@ class MeshPlannerTest {
               gitea.server:
                 image: gitea/gitea:1.22
                 binds: [mesh-store.internal]
+                ports: [3000]
                 after: [gitea.cache]
               gitea.cache:
                 image: valkey/valkey:8
@@ -43,6 +44,7 @@ class MeshPlannerTest {
             components:
               searxng.server:
                 image: searxng/searxng:1
+                ports: [8080]
             routes:
               searxng: {component: searxng.server, port: 8080}
             """);
@@ -132,9 +134,9 @@ class MeshPlannerTest {
         List<Placement> placements = on("mesh-store", "novox", "gitea", "novox", "umami", "ace", "searxng", "ace");
         MeshPlan before = MeshPlanner.plan(CATALOGUE, List.of(NOVOX, ACE), placements);
         Node aceMoved = new Node("ace", "10.77.0.99", ACE.agent(), null);
-        assertEquals(List.of(), changed(before, MeshPlanner.plan(CATALOGUE, List.of(NOVOX, aceMoved), placements),
+        assertEquals(List.of("ace/searxng.server"), changed(before, MeshPlanner.plan(CATALOGUE, List.of(NOVOX, aceMoved), placements),
                         List.of(NOVOX, ACE), List.of(NOVOX, aceMoved)),
-                "nobody binds ace's names (umami.internal, searxng.internal) and nothing publishes there");
+                "nobody binds ace's names (umami.internal, searxng.internal); only searxng publishes there (8080, its route's)");
         Node novoxMoved = new Node("novox", "10.77.0.98", NOVOX.agent(), "novox.be");
         // novox serves routes (public domain novox.be), so its edge publishes 80/443 there and moves too
         assertEquals(List.of("ace/umami.server", "novox/gitea.server", "novox/postgres.server", "novox/route-proxy.server"),
@@ -179,9 +181,9 @@ class MeshPlannerTest {
         Manifest other = ManifestYaml.parse("other.yaml", """
                 module: other
                 components:
-                  other.server: {image: x:1}
+                  other.server: {image: x:1, ports: [8081]}
                 routes:
-                  git: {component: other.server, port: 80}
+                  git: {component: other.server, port: 8081}
                 """);
         PlanFailure f = assertThrows(PlanFailure.class, () -> MeshPlanner.plan(List.of(STORE, GITEA, other),
                 List.of(NOVOX), on("mesh-store", "novox", "gitea", "novox", "other", "novox")));

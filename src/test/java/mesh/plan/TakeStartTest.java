@@ -25,6 +25,7 @@ class TakeStartTest {
                 image: mesh-test/busybox:1
                 binds: [web.internal]
                 volumes: {data: /data, files: /files}
+                ports: [8080]
             routes:
               www: {component: web.server, port: 8080}
             """);
