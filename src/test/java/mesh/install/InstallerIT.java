@@ -38,7 +38,7 @@ class InstallerIT {
 
     @BeforeAll
     static void node() throws Exception {
-        TestbedNodes.Node n1 = bed(1).get(0);
+        TestbedNodes.Node n1 = TestbedNodes.ours(1).get(0);
         target = new InstalledNode(n1, Files.createTempDirectory("mesh-installer-it"));
     }
 
@@ -50,15 +50,6 @@ class InstallerIT {
         if (target != null) {
             target.close();
         }
-    }
-
-    /**
-     * The first {@code count} test-bed nodes this test uses: n1.. , or nK.. with {@code
-     * -Dmesh.testbed.first=K}, as {@link mesh.testbed.InstalledMesh} places its nodes (two suites at once).
-     */
-    static List<TestbedNodes.Node> bed(int count) {
-        int first = Integer.getInteger("mesh.testbed.first", 1);
-        return TestbedNodes.up(first + count - 1).subList(first - 1, first - 1 + count);
     }
 
     static JsonNode json(PackagedMesh.Result r) throws Exception {
@@ -187,7 +178,7 @@ class InstallerIT {
     @Test
     @Order(4)
     void twoMoreNodesJoinWithThePrintedCommandAndOneRunsAnAssignedModule() throws Exception {
-        List<TestbedNodes.Node> nodes = bed(3);
+        List<TestbedNodes.Node> nodes = TestbedNodes.ours(3);
         for (TestbedNodes.Node n : nodes.subList(1, 3)) {
             InstalledNode other = new InstalledNode(n, Files.createTempDirectory("mesh-installer-it-" + n.name()));
             joined.add(other);

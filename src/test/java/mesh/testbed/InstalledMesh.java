@@ -61,8 +61,7 @@ public final class InstalledMesh implements AutoCloseable {
 
     /** As {@link #raise(int)}, the seat's {@code mesh install} given {@code seatFlags} too. */
     public static InstalledMesh raise(int count, List<String> seatFlags) throws Exception {
-        int first = Integer.getInteger("mesh.testbed.first", 1);
-        List<TestbedNodes.Node> bed = TestbedNodes.up(first + count - 1).subList(first - 1, first - 1 + count);
+        List<TestbedNodes.Node> bed = TestbedNodes.ours(count);
         InstalledMesh mesh = new InstalledMesh();
         try {
             for (int i = 0; i < count; i++) {

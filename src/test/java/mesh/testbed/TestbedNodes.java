@@ -46,6 +46,15 @@ public final class TestbedNodes {
     private TestbedNodes() {
     }
 
+    /**
+     * The {@code count} test-bed nodes a suite uses: n1.. , or nK.. with {@code -Dmesh.testbed.first=K}
+     * (so two suites can share a machine), raised as {@link #up} raises them.
+     */
+    public static List<Node> ours(int count) {
+        int first = Integer.getInteger("mesh.testbed.first", 1);
+        return up(first + count - 1).subList(first - 1, first - 1 + count);
+    }
+
     /** Raises nodes n1..nN (reusing those already up) and returns them in order. */
     public static List<Node> up(int n) {
         Run run = run(UP_TIMEOUT, "nodes", "up", Integer.toString(n));
