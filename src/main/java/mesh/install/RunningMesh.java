@@ -45,6 +45,7 @@ public final class RunningMesh {
         return "#!/bin/sh\n"
                 + "# mesh launcher, written by mesh install: runs the app folder above it with the Java it was installed with;\n"
                 + "# the serve verbs with a small heap that shrinks back (mesh/serve-flags.properties in the app).\n"
+                + "set -f  # the flags below are split on spaces, never globbed (a CompileCommand pattern holds '*')\n"
                 + "app=$(cd \"$(dirname \"$0\")/..\" && pwd)\n"
                 + "case \"$1 $2\" in\n"
                 + "  \"host serve\") " + serve + flags.getProperty("host") + " -jar \"$app/quarkus-run.jar\" \"$@\" ;;\n"
@@ -65,8 +66,9 @@ public final class RunningMesh {
             throw new InstallFailure("cannot read mesh/serve-flags.properties: " + e.getMessage(), e);
         }
         for (String key : java.util.List.of("serve", "host", "controller")) {
-            // written into a shell script unquoted: JVM flags only, nothing the shell would read
-            if (!p.getProperty(key, "").matches("[-+:=.A-Za-z0-9 ]+")) {
+            // written into a shell script unquoted (which sets -f, so a '*' of a CompileCommand pattern
+            // is not a glob): JVM flags only, nothing else the shell would read
+            if (!p.getProperty(key, "").matches("[-+:=.,*A-Za-z0-9 ]+")) {
                 throw new InstallFailure("mesh/serve-flags.properties: '" + key + "' is missing or holds more than JVM flags");
             }
         }
