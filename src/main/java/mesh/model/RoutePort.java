@@ -17,13 +17,14 @@ public final class RoutePort {
 
     /**
      * The problem of route {@code name} of {@code module}, going to {@code route}'s component, which
-     * publishes {@code published}; null when it publishes the route's port.
+     * publishes {@code published}; null when it publishes the route's port. A manifest without a
+     * module name (reported on its own) gets the problem without one.
      */
     public static String problem(String module, String name, Manifest.Route route, List<Integer> published) {
         if (published.contains(route.port())) {
             return null;
         }
-        String head = "module " + module + ": route " + hostName(name, route) + " goes to port " + route.port()
+        String head = (module == null ? "" : "module " + module + ": ") + "route " + hostName(name, route) + " goes to port " + route.port()
                 + " of " + route.component();
         if (published.isEmpty()) {
             return head + ", which publishes no port; add ports: [" + route.port() + "] to " + route.component();

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -29,5 +30,12 @@ class RoutePortTest {
     @MethodSource("routes")
     void aRouteGoesToAPortItsComponentPublishes(String name, Manifest.Route route, List<Integer> published, String expected) {
         assertEquals(expected, RoutePort.problem("r", "www", route, published));
+    }
+
+    @Test
+    void aManifestWithoutAModuleNameGetsTheProblemWithoutOne() {
+        assertEquals("route www goes to port 80 of web, which does not publish it (its ports: 8080);"
+                        + " add 80 to its ports or route to one of them",
+                RoutePort.problem(null, "www", new Manifest.Route("web", 80), List.of(8080)));
     }
 }
