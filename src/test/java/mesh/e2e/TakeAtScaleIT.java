@@ -35,8 +35,9 @@ import org.junit.jupiter.api.TestMethodOrder;
 /**
  * TakeAtScaleIT takes a module with 2 GB of data on a mesh raised by {@code mesh install} and
  * {@code --join} ({@link InstalledMesh}: HTTPS, agents at their installed 64 MB heap), as operators
- * would: one 1.5 GB file and 5,000 small ones arrive byte-identical (manifests equal, and the large file's
- * sha256 as this test wrote it) while both agents' RSS, sampled every 0.5 s, stays under 200 MB. Then two
+ * would: a volume of 2 GB (one file of 1,900 MB and 5,000 of 1–64 KB, ~160 MB) arrives byte-identical
+ * (manifests equal, and the large file's sha256 as this test wrote it) while both agents' RSS, sampled
+ * every 0.5 s, stays under 200 MB. Then two
  * stalls in the middle of a copy, each a take n2 → n3: the target's agent SIGSTOPped, and the traffic
  * between source and target dropped in the target's namespace (the controller still reaches both). Each
  * take fails within 60 s of the stall naming the copy, the module answers on the source again within
@@ -48,7 +49,7 @@ class TakeAtScaleIT {
 
     static final String MODULE = "big";
     static final String COMPONENT = "big.app";
-    static final int LARGE_MB = Integer.getInteger("mesh.take.large-mb", 1536);
+    static final int LARGE_MB = Integer.getInteger("mesh.take.large-mb", 1900);
     static final int SMALL_FILES = 5_000;
     static final long RSS_LIMIT = 200L * 1024 * 1024;
 
