@@ -30,7 +30,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  * naming the module, the store and the agents' generations unchanged, and the mesh keeps answering.
  * Then removals count in the push budget: a push that removes more containers than the budget
  * (2, the controller's MESH_PUSH_BUDGET) stops, its preview lists and counts the removals, and
- * {@code --yes} lets it through.
+ * {@code --yes} lets it through. Last, moving one of them is a take: mesh-registry taken to n2 arrives
+ * with its data, every node's declaration names it there, and the controller's process is not replaced.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -179,6 +180,48 @@ class ProtectedModulesIT {
                         .noneMatch(c -> c.getNames()[0].startsWith("/many.")));
         assertTrue(generations().get("n2") > n2, "n2 got the push");
         mesh.ok("node", "list");
+    }
+
+    @Test
+    @Order(4)
+    void theRegistryIsMovedWithATakeAndTheNodesFetchFromItThereWithNothingReplaced() throws Exception {
+        String n1 = mesh.testbed("n1").address();
+        String n2 = mesh.testbed("n2").address();
+        String repositories = registryCatalogue(n1);
+        assertTrue(repositories.contains("mesh-controller"), "the seat's registry holds the controller's bundle: " + repositories);
+        long controller = mesh.controllerPid();
+        assertEquals("http://" + n1 + ":5000", declared("n1").get("registry").asText(), "n1 fetches from the registry on n1");
+
+        String said = mesh.ok("take", "n2", "mesh-registry");
+        assertTrue(said.contains("mesh-registry"), said);
+        assertTrue(components("n2").contains("mesh-registry.registry"), components("n2").toString());
+        assertTrue(!components("n1").contains("mesh-registry.registry"), components("n1").toString());
+        assertEquals(repositories, registryCatalogue(n2), "the registry's data came with it");
+        PackagedMesh.await("n1's declaration names the registry on n2", Duration.ofSeconds(60),
+                () -> ("http://" + n2 + ":5000").equals(declared("n1").path("registry").asText()));
+        assertEquals(controller, mesh.controllerPid(), "the controller's process was not replaced: where bundles come from is no part of its spec");
+        mesh.ok("node", "list");
+        assertTrue(mesh.json("roster").toString().contains(n2), "the roster's mesh-registry.internal is on n2: " + mesh.json("roster"));
+    }
+
+    /** The repositories of the registry on {@code address} ({@code GET /v2/_catalog}). */
+    private static String registryCatalogue(String address) throws IOException, InterruptedException {
+        java.net.http.HttpResponse<String> r = java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://" + address + ":5000/v2/_catalog"))
+                        .timeout(Duration.ofSeconds(10)).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, r.statusCode(), r.body());
+        return r.body();
+    }
+
+    /** The declaration node {@code name}'s agent holds now (its newest generation). */
+    private JsonNode declared(String name) {
+        try {
+            long generation = mesh.agent(name, "/v1/status").get("generation").asLong();
+            return mesh.agent(name, "/v1/declarations/" + generation).get("declaration");
+        } catch (IOException | InterruptedException e) {
+            throw new AssertionError(e);
+        }
     }
 
     /** Runs a verb that must be refused (exit 1) naming {@code module} and saying {@code says}. */
