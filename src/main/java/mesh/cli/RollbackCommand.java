@@ -60,11 +60,11 @@ public class RollbackCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        ControllerClient controller = ControllerClient.fromEnvironment();
         if (list) {
             if (push != null || dryRun || yes || waitForNodes || !forced.isEmpty()) {
                 throw new ParameterException(spec.commandLine(), "--list takes no PUSH and no other option");
             }
+            ControllerClient controller = ControllerClient.fromEnvironment();
             List<KeptPush> kept = controller.get("/v1/mesh/pushes", mesh.model.DeclarationJson.MAPPER.getTypeFactory()
                     .constructCollectionType(List.class, KeptPush.class));
             if (format.json()) {
@@ -86,6 +86,7 @@ public class RollbackCommand implements Callable<Integer> {
         if (waitForNodes && dryRun) {
             throw new ParameterException(spec.commandLine(), "--wait and --dry-run exclude each other: a dry run sends nothing to wait for");
         }
+        ControllerClient controller = ControllerClient.fromEnvironment();
         PushReport report = controller.send("POST", "/v1/mesh/rollback", new RollbackRequest(Long.parseLong(push), dryRun, yes,
                 forced.isEmpty() ? null : forced), PushReport.class);
         if (format.json()) {
