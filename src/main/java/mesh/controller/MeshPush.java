@@ -11,18 +11,18 @@ import java.util.Map;
 import java.util.function.Function;
 import mesh.model.Conflict;
 import mesh.model.Declaration;
+import mesh.model.Manifest;
 import mesh.model.Node;
 import mesh.model.NotFound;
+import mesh.model.Placement;
 import mesh.model.PushOrigin;
 import mesh.plan.BundlePins;
-import mesh.model.Manifest;
-import mesh.model.Placement;
-import mesh.plan.MeshPlan;
-import mesh.plan.PushInput;
-import mesh.plan.Rollback;
 import mesh.plan.MeshModules;
+import mesh.plan.MeshPlan;
 import mesh.plan.MeshPlanner;
 import mesh.plan.PushDecision;
+import mesh.plan.PushInput;
+import mesh.plan.Rollback;
 import mesh.plan.Take;
 import mesh.store.MeshStore;
 import mesh.store.PushInputs;
@@ -36,7 +36,9 @@ import org.jboss.logging.Logger;
 
 /**
  * MeshPush is {@code mesh push}: it gathers (the store, the agents), lets {@link PushDecision}
- * decide, sends and records. Pushes are serialised by {@link PushLock}; no transaction is open
+ * decide, sends and records; {@code mesh rollback} ({@link MeshRollback}) goes through it too, with a
+ * kept push's input restored. Each push that sends keeps its input ({@link PushInputs}), in the
+ * transaction that records it. Pushes are serialised by {@link PushLock}; no transaction is open
  * while an agent is asked: the store is read in one short transaction, and what is sent is
  * recorded before (the generation) and after (what was acknowledged) in short ones of their own.
  */
