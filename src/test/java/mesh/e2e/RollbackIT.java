@@ -38,9 +38,10 @@ import org.junit.jupiter.api.TestMethodOrder;
  * rollback to the second makes every node's newest declaration the one it held at the second push (read
  * back from the agents' records), replaces exactly the containers whose spec differs between the two,
  * keeps every volume and the data in it, brings the removed module back and leaves the store planning
- * the same. A rollback to the fourth then brings back a module the first rollback took out of the
- * catalogue. An unknown push, an audit row that is not a push and a PUSH that is not a number are
- * refused, naming what was wrong, with nothing sent.
+ * the same; over the push budget (2 here) it stops until {@code --yes}. A rollback to the fourth then
+ * brings back a module the first rollback took out of the catalogue. An unknown push, an audit row
+ * that is not a push and a PUSH that is not a number are refused, naming what was wrong, with nothing
+ * sent.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -61,6 +62,8 @@ class RollbackIT {
     @BeforeAll
     void raise() throws Exception {
         mesh = InstalledMesh.raise(3);
+        // a budget of 2, set before the five pushes, so that each of their inputs holds the controller as it is now
+        mesh.controllerEnv(Map.of("MESH_PUSH_BUDGET", "2"));
         mesh.engine("n2").tagImageCmd(IMAGE, "mesh-test/rollback-busybox", "2").exec();
         dir = Files.createTempDirectory("mesh-rollback");
         // 1: rbweb on n2 (a volume), rbapp on n3
@@ -144,7 +147,14 @@ class RollbackIT {
         assertEquals(generations, generations(), "a dry run sends nothing");
         assertTrue(mesh.ok("catalogue", "list").contains("rbextra"), "a dry run stores nothing");
 
-        JsonNode report = mesh.json("rollback", Long.toString(second), "--wait");
+        // the budget (2) counts the rollback's replacements and removals: 3 stop, so it needs --yes
+        PackagedMesh.Result over = mesh.mesh("rollback", Long.toString(second));
+        assertEquals(1, over.exit(), over.toString());
+        assertTrue(over.err().contains("this push would replace or remove 3 containers, more than the budget of 2"), over.toString());
+        assertEquals(generations, generations(), "over the budget, nothing was sent");
+        assertTrue(mesh.ok("catalogue", "list").contains("rbextra"), "over the budget, nothing was stored");
+
+        JsonNode report = mesh.json("rollback", Long.toString(second), "--yes", "--wait");
         assertEquals(2, report.get("replacements").asInt(), report.toString());
         assertEquals(1, report.get("removals").asInt(), report.toString());
         long rollback = newestAudit("rollback");
@@ -208,7 +218,7 @@ class RollbackIT {
     void aRollbackBringsBackAModuleRemovedFromTheCatalogueSince() throws Exception {
         long fourth = pushes.get(3);
         assertFalse(mesh.ok("catalogue", "list").contains("rbextra"), "the first rollback took rbextra out of the catalogue");
-        JsonNode report = mesh.json("rollback", Long.toString(fourth), "--wait");
+        JsonNode report = mesh.json("rollback", Long.toString(fourth), "--yes", "--wait");
         assertTrue(report.get("notes").toString().contains("module rbextra comes back to the catalogue"), report.toString());
         for (String n : NODES) {
             assertEquals(content(declarationAt(n, fourth)), content(declarationAt(n, Long.MAX_VALUE)), n + " holds push 4's");
