@@ -74,7 +74,7 @@ public class PushCommand implements Callable<Integer> {
         if (format.json()) {
             output.json(spec, report);
         } else {
-            print(report);
+            print(output, spec, report);
         }
         if (waitForNodes && !dryRun) {
             Duration timeout = Duration.ofSeconds(waitSeconds);
@@ -92,7 +92,8 @@ public class PushCommand implements Callable<Integer> {
         return report.complete() ? ExitCodes.OK : ExitCodes.FAILED;
     }
 
-    private void print(PushReport report) {
+    /** Prints a push's report as text: its notes, each node's plan and counts, the totals ({@code rollback} prints the same). */
+    static void print(Output output, CommandSpec spec, PushReport report) {
         report.notes().forEach(n -> output.line(spec, n));
         for (PushReport.NodeResult n : report.nodes()) {
             switch (n.outcome()) {

@@ -96,6 +96,12 @@ final class AuditText {
         return "sent " + String.join(", ", nodes);
     }
 
+    /** A rollback's push: the push it rolled back to, and each node sent (none when every node had it already). */
+    static String rollback(long to, Map<String, Long> sent) {
+        return "rolled back to push " + to + ": " + (sent.isEmpty() ? "sent nothing (every node runs it already)" : push(sent))
+                + "; the catalogue and placements restored";
+    }
+
     /** A take's push: as {@link #push(Map)}, naming the take (its module and epoch). */
     static String push(Map<String, Long> sent, String take, long epoch) {
         return push(sent) + " for the take of " + take + ", epoch " + epoch;

@@ -52,6 +52,9 @@ public class ControllerResource {
     MeshEdge edges;
 
     @Inject
+    MeshRollback rollbacks;
+
+    @Inject
     MeshTake takes;
 
     @Inject
@@ -160,6 +163,27 @@ public class ControllerResource {
         return pushes.push(p.nodes() == null ? List.of() : p.nodes(), Boolean.TRUE.equals(p.dryRun()),
                 Boolean.TRUE.equals(p.yes()), null,
                 p.forceRemoveMeshModules() == null ? java.util.Set.of() : java.util.Set.copyOf(p.forceRemoveMeshModules()));
+    }
+
+    /** Plans the mesh from a kept push's input and pushes it ({@code mesh rollback PUSH}), restoring the catalogue and placements. */
+    @POST
+    @Path("/rollback")
+    public PushReport rollback(String body) {
+        mesh.wire.RollbackRequest r = Bodies.read(body, mesh.wire.RollbackRequest.class,
+                "{\"push\": ID, \"dryRun\", \"yes\", \"forceRemoveMeshModules\": [...]}");
+        if (r.push() == null || r.push() < 1) {
+            throw new mesh.model.InvalidInput(List.of("rollback: give the push to roll back to, its id in 'mesh audit'"
+                    + " (1 or more), got " + r.push()));
+        }
+        return rollbacks.rollback(r.push(), Boolean.TRUE.equals(r.dryRun()), Boolean.TRUE.equals(r.yes()),
+                r.forceRemoveMeshModules() == null ? java.util.Set.of() : java.util.Set.copyOf(r.forceRemoveMeshModules()));
+    }
+
+    /** The pushes whose input is kept, so that they can be rolled back to, newest first. */
+    @GET
+    @Path("/pushes")
+    public List<mesh.wire.KeptPush> pushes() {
+        return rollbacks.kept();
     }
 
     @GET

@@ -11,16 +11,21 @@ import java.util.Map;
 import java.util.function.Function;
 import mesh.model.Conflict;
 import mesh.model.Declaration;
+import mesh.model.Manifest;
 import mesh.model.Node;
 import mesh.model.NotFound;
+import mesh.model.Placement;
 import mesh.model.PushOrigin;
 import mesh.plan.BundlePins;
-import mesh.plan.MeshPlan;
 import mesh.plan.MeshModules;
+import mesh.plan.MeshPlan;
 import mesh.plan.MeshPlanner;
 import mesh.plan.PushDecision;
+import mesh.plan.PushInput;
+import mesh.plan.Rollback;
 import mesh.plan.Take;
 import mesh.store.MeshStore;
+import mesh.store.PushInputs;
 import mesh.store.PushLock;
 import mesh.store.StoreFailure;
 import mesh.wire.Accepted;
@@ -31,7 +36,9 @@ import org.jboss.logging.Logger;
 
 /**
  * MeshPush is {@code mesh push}: it gathers (the store, the agents), lets {@link PushDecision}
- * decide, sends and records. Pushes are serialised by {@link PushLock}; no transaction is open
+ * decide, sends and records; {@code mesh rollback} ({@link MeshRollback}) goes through it too, with a
+ * kept push's input restored. Each push that sends keeps its input ({@link PushInputs}), in the
+ * transaction that records it. Pushes are serialised by {@link PushLock}; no transaction is open
  * while an agent is asked: the store is read in one short transaction, and what is sent is
  * recorded before (the generation) and after (what was acknowledged) in short ones of their own.
  */
@@ -73,51 +80,94 @@ public class MeshPush {
             PushDecision.unknownNodes(named, s.nodes()).ifPresent(m -> {
                 throw new NotFound(m);
             });
+            List<PushInput.Module> catalogue = s.catalogue().stream()
+                    .map(m -> new PushInput.Module(m, s.sources().get(m.module()))).toList();
             // resolved here, before planning, so the plan stays pure and every declaration is pinned
             BundlePins pins = BundleResolver.resolve(s.catalogue(), s.placements(),
                     MeshPlanner.registryUrl(s.nodes(), s.placements()));
-            MeshPlan plan = MeshPlanner.plan(s.catalogue(), s.nodes(), s.placements(), pins);
-            List<String> protect = MeshModules.push(MeshModules.acked(s.sent()), plan, MeshModuleGuard.addresses(s.nodes()),
-                    controller.storeUrl(), forced);
-            if (!protect.isEmpty() && !dryRun) {
-                throw new Conflict(String.join("; and ", protect));
-            }
-            List<PushDecision.Draft> drafts = PushDecision.drafts(plan, s.sent());
-            Map<String, Object> held = ask(PushDecision.toAsk(drafts), PushDecision.Draft::node,
-                    d -> agents.statusQuickly(d.node()));
-            PushDecision.Choice choice = PushDecision.choose(drafts, PushResults.generations(held), named);
-            Map<String, Object> previews = ask(choice.targets(), PushDecision.Target::node,
-                    t -> agents.preview(t.node(), t.declaration()));
-            PushDecision.Verdict verdict = PushDecision.judge(previews.values().stream()
-                    .filter(PlanView.class::isInstance).map(p -> PlanCounts.counted((PlanView) p)).toList(),
-                    controller.settings().pushBudget(), dryRun, yes);
-            verdict.refusal().ifPresent(m -> {
-                throw new Conflict(m);
-            });
-            List<String> notes = new ArrayList<>(choice.notes());
-            protect.forEach(m -> notes.add("without --dry-run this push is refused: " + m));
-            List<PushReport.NodeResult> results = dryRun ? PushResults.previewed(choice.targets(), previews)
-                    : send(plan, choice.targets(), notes, take);
-            choice.unchanged().forEach(n -> results.add(new PushReport.NodeResult(n, PushReport.Outcome.UNCHANGED, 0, false, null, null)));
-            return new PushReport(dryRun, verdict.replacements(), results, notes, verdict.removals(),
-                    PushReport.totals(results));
+            return planAndSend(new Input(s, catalogue, s.placements(), pins, List.of(), null), named, dryRun, yes, take, forced);
         }
+    }
+
+    /**
+     * Input is what one push plans from: today's snapshot of the store, and the catalogue, placements and
+     * pins to plan (the store's own for a push; a kept push's, restored, for a rollback, whose
+     * {@code rollbackOf} names that push and whose {@code notes} lead the report).
+     */
+    record Input(MeshStore.PushSnapshot today, List<PushInput.Module> catalogue, List<Placement> placements, BundlePins pins,
+                 List<String> notes, Long rollbackOf) {
+
+        List<Manifest> manifests() {
+            return catalogue.stream().map(PushInput.Module::manifest).toList();
+        }
+    }
+
+    /**
+     * Plans {@code in}, previews, judges and (unless a dry run) sends and records; the caller holds the
+     * push lock. A plan that drops one of the mesh's own modules that runs now is refused before any
+     * agent is asked; a dry run says so in its notes instead.
+     */
+    PushReport planAndSend(Input in, List<String> named, boolean dryRun, boolean yes, Take take,
+                           java.util.Set<String> forced) {
+        MeshStore.PushSnapshot s = in.today();
+        MeshPlan plan = MeshPlanner.plan(in.manifests(), s.nodes(), in.placements(), in.pins());
+        Map<String, Declaration> acked = MeshModules.acked(s.sent());
+        List<String> protect = MeshModules.push(acked, plan, MeshModuleGuard.addresses(s.nodes()),
+                controller.storeUrl(), forced);
+        if (!protect.isEmpty() && !dryRun) {
+            throw new Conflict(String.join("; and ", protect));
+        }
+        List<PushDecision.Draft> drafts = PushDecision.drafts(plan, s.sent());
+        Map<String, Object> held = ask(PushDecision.toAsk(drafts), PushDecision.Draft::node,
+                d -> agents.statusQuickly(d.node()));
+        PushDecision.Choice choice = PushDecision.choose(drafts, PushResults.generations(held), named);
+        Map<String, Object> previews = ask(choice.targets(), PushDecision.Target::node,
+                t -> agents.preview(t.node(), t.declaration()));
+        PushDecision.Verdict verdict = PushDecision.judge(previews.values().stream()
+                .filter(PlanView.class::isInstance).map(p -> PlanCounts.counted((PlanView) p)).toList(),
+                controller.settings().pushBudget(), dryRun, yes);
+        verdict.refusal().ifPresent(m -> {
+            throw new Conflict(m);
+        });
+        List<String> notes = new ArrayList<>(in.notes());
+        if (in.rollbackOf() != null) {
+            notes.addAll(Rollback.dataNotes(acked, plan));
+        }
+        notes.addAll(choice.notes());
+        protect.forEach(m -> notes.add("without --dry-run this push is refused: " + m));
+        List<PushReport.NodeResult> results = dryRun ? PushResults.previewed(choice.targets(), previews)
+                : send(in, plan, choice.targets(), notes, take);
+        choice.unchanged().forEach(n -> results.add(new PushReport.NodeResult(n, PushReport.Outcome.UNCHANGED, 0, false, null, null)));
+        return new PushReport(dryRun, verdict.replacements(), results, notes, verdict.removals(),
+                PushReport.totals(results));
     }
 
     /**
      * Records the roster and each target's generation, sends, and records the answers. The
      * generation is recorded before sending, so it only grows even if this controller dies mid-push.
      */
-    private List<PushReport.NodeResult> send(MeshPlan plan, List<PushDecision.Target> targets,
+    private List<PushReport.NodeResult> send(Input in, MeshPlan plan, List<PushDecision.Target> targets,
                                              List<String> notes, Take take) {
         PushOrigin origin = store.inTransaction(c -> {
+            if (in.rollbackOf() != null) {
+                PushInputs.restore(c, store, in.catalogue(), in.placements());
+            }
             store.replaceRoster(c, List.copyOf(plan.roster().values()));
             Map<String, Long> sent = new LinkedHashMap<>();
             for (PushDecision.Target t : targets) {
                 store.recordSent(c, t.node().name(), t.declaration().generation());
                 sent.put(t.node().name(), t.declaration().generation());
             }
-            return sent.isEmpty() ? null : recordPush(c, sent, take);
+            if (sent.isEmpty() && in.rollbackOf() == null) {
+                return null;
+            }
+            PushOrigin o = in.rollbackOf() != null
+                    ? PushOrigin.of(audit.record(c, "rollback", AuditText.rollback(in.rollbackOf(), sent)), audit.who())
+                    : recordPush(c, sent, take);
+            PushInputs.keep(c, new PushInput(o.id(), in.catalogue(), in.placements(), in.today().nodes().stream()
+                    .map(n -> new PushInput.PlannedNode(n.name(), n.publicDomain())).toList(), in.pins().pinned(),
+                    in.rollbackOf()));
+            return o;
         });
         Map<String, Object> answers = ask(targets, PushDecision.Target::node,
                 t -> sendNamed(t.node(), t.declaration().withPush(origin)));

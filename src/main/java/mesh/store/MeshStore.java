@@ -335,9 +335,13 @@ public class MeshStore {
                             String lastError) {
     }
 
-    /** PushSnapshot is all a push reads from the store, read in one transaction: each node's push state as {@link PushDecision.Sent}. */
+    /**
+     * PushSnapshot is all a push reads from the store, read in one transaction: each node's push state as
+     * {@link PushDecision.Sent}, and the file each module was added from ({@code sources}, by module), which
+     * the push's kept input records ({@link PushInputs}).
+     */
     public record PushSnapshot(List<Node> nodes, List<Manifest> catalogue, List<Placement> placements,
-                               List<PushDecision.Sent> sent) {
+                               List<PushDecision.Sent> sent, Map<String, String> sources) {
     }
 
     public PushSnapshot pushSnapshot() {
@@ -347,7 +351,14 @@ public class MeshStore {
             nodes.forEach(n -> byName.put(n.name(), n));
             List<PushDecision.Sent> sent = pushStates(c).stream().map(p -> new PushDecision.Sent(byName.get(p.node()),
                     p.lastGeneration(), p.ackedGeneration(), p.ackedDeclaration())).toList();
-            return new PushSnapshot(nodes, catalogue(c), placements(c), sent);
+            Map<String, String> sources = new LinkedHashMap<>();
+            try (PreparedStatement q = c.prepareStatement("select name, source from modules order by name");
+                 ResultSet r = q.executeQuery()) {
+                while (r.next()) {
+                    sources.put(r.getString(1), r.getString(2));
+                }
+            }
+            return new PushSnapshot(nodes, catalogue(c), placements(c), sent, sources);
         });
     }
 

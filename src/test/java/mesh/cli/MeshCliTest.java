@@ -41,6 +41,33 @@ class MeshCliTest {
         assertTrue(result.getErrorOutput().startsWith("mesh: Unknown option: '--no-such-flag'"), result.getErrorOutput());
     }
 
+    /** mesh rollback: a PUSH that is not a push's id, none, or --list with one, are usage errors named before any call. */
+    @Test
+    void rollbackRefusesABadPushOrMixedOptionsAsAUsageErrorNamingIt(QuarkusMainLauncher launcher) {
+        for (String[] args : List.of(new String[] {"rollback", "latest"}, new String[] {"rollback", "0"},
+                new String[] {"rollback", "-3"}, new String[] {"rollback"}, new String[] {"rollback", "--list", "5"},
+                new String[] {"rollback", "5", "--dry-run", "--wait"})) {
+            LaunchResult result = launcher.launch(args);
+            assertEquals(ExitCodes.USAGE, result.exitCode(), String.join(" ", args) + ": " + result.getErrorOutput());
+            String err = result.getErrorOutput();
+            assertTrue(err.startsWith("mesh: ") && (err.contains("PUSH") || err.contains("--list") || err.contains("--wait")
+                    || err.contains("Unknown option")), String.join(" ", args) + ": " + err);
+        }
+        LaunchResult word = launcher.launch("rollback", "latest");
+        assertTrue(word.getErrorOutput().contains("PUSH is a push's id, a number as 'mesh rollback --list' shows it; got 'latest'"),
+                word.getErrorOutput());
+    }
+
+    @Test
+    @Launch({"rollback", "--help"})
+    void rollbackHelpTeachesWhatItRestoresAndWhatNot(LaunchResult result) {
+        String help = result.getOutput();
+        for (String says : List.of("PUSH", "--list", "--dry-run", "--yes", "Data is never rolled back", "last 50 pushes",
+                "removed since")) {
+            assertTrue(help.contains(says), says + " in: " + help);
+        }
+    }
+
     @Test
     void aBadDeclarationFileFailsWithExitOneAndNamesTheProblem(QuarkusMainLauncher launcher) throws Exception {
         java.nio.file.Path file = java.nio.file.Files.createTempFile("decl", ".json");

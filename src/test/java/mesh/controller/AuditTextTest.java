@@ -58,4 +58,14 @@ class AuditTextTest {
         assertEquals("sent ace generation 3, novox generation 7", AuditText.push(sent));
         assertEquals("sent ace generation 3, novox generation 7 for the take of web, epoch 5", AuditText.push(sent, "web", 5));
     }
+
+    @Test
+    void aRollbackNamesThePushItReturnedToAndWhatItSentEvenNothing() {
+        Map<String, Long> sent = new LinkedHashMap<>();
+        assertEquals("rolled back to push 42: sent nothing (every node runs it already); the catalogue and placements restored",
+                AuditText.rollback(42, sent));
+        sent.put("ace", 9L);
+        assertEquals("rolled back to push 42: sent ace generation 9; the catalogue and placements restored",
+                AuditText.rollback(42, sent));
+    }
 }
