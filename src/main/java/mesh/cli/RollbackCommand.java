@@ -58,10 +58,15 @@ public class RollbackCommand implements Callable<Integer> {
     @Option(names = "--wait", description = "after sending, wait until the nodes sent to have converged (as 'mesh push --wait')")
     boolean waitForNodes;
 
+    @Option(names = "--wait-timeout", paramLabel = "SECONDS", defaultValue = "300",
+            description = "how long --wait waits (default ${DEFAULT-VALUE}); only with --wait")
+    long waitSeconds;
+
     @Override
     public Integer call() {
         if (list) {
-            if (push != null || dryRun || yes || waitForNodes || !forced.isEmpty()) {
+            if (push != null || dryRun || yes || waitForNodes || !forced.isEmpty()
+                    || spec.commandLine().getParseResult().hasMatchedOption("--wait-timeout")) {
                 throw new ParameterException(spec.commandLine(), "--list takes no PUSH and no other option");
             }
             ControllerClient controller = ControllerClient.fromEnvironment();
@@ -83,8 +88,14 @@ public class RollbackCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "PUSH is a push's id, a number as 'mesh rollback --list' shows it;"
                     + " got '" + push + "'");
         }
+        if (spec.commandLine().getParseResult().hasMatchedOption("--wait-timeout") && !waitForNodes) {
+            throw new ParameterException(spec.commandLine(), "--wait-timeout needs --wait");
+        }
         if (waitForNodes && dryRun) {
             throw new ParameterException(spec.commandLine(), "--wait and --dry-run exclude each other: a dry run sends nothing to wait for");
+        }
+        if (waitSeconds < 1) {
+            throw new VerbFailure("--wait-timeout must be at least 1 second, got " + waitSeconds);
         }
         ControllerClient controller = ControllerClient.fromEnvironment();
         PushReport report = controller.send("POST", "/v1/mesh/rollback", new RollbackRequest(Long.parseLong(push), dryRun, yes,
@@ -95,7 +106,7 @@ public class RollbackCommand implements Callable<Integer> {
             PushCommand.print(output, spec, report);
         }
         if (waitForNodes) {
-            Duration timeout = Duration.ofSeconds(300);
+            Duration timeout = Duration.ofSeconds(waitSeconds);
             ConvergenceWait.Result waited = new ConvergenceWait(controller, line -> {
                 if (!format.json()) {
                     output.line(spec, line);

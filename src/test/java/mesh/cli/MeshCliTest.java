@@ -46,13 +46,15 @@ class MeshCliTest {
     void rollbackRefusesABadPushOrMixedOptionsAsAUsageErrorNamingIt(QuarkusMainLauncher launcher) {
         for (String[] args : List.of(new String[] {"rollback", "latest"}, new String[] {"rollback", "0"},
                 new String[] {"rollback", "-3"}, new String[] {"rollback"}, new String[] {"rollback", "--list", "5"},
-                new String[] {"rollback", "5", "--dry-run", "--wait"})) {
+                new String[] {"rollback", "5", "--dry-run", "--wait"}, new String[] {"rollback", "5", "--wait-timeout", "10"},
+                new String[] {"rollback", "--list", "--wait-timeout", "10"})) {
             LaunchResult result = launcher.launch(args);
             assertEquals(ExitCodes.USAGE, result.exitCode(), String.join(" ", args) + ": " + result.getErrorOutput());
             String err = result.getErrorOutput();
             assertTrue(err.startsWith("mesh: ") && (err.contains("PUSH") || err.contains("--list") || err.contains("--wait")
                     || err.contains("Unknown option")), String.join(" ", args) + ": " + err);
         }
+        assertTrue(launcher.launch("rollback", "5", "--wait-timeout", "10").getErrorOutput().contains("--wait-timeout needs --wait"));
         LaunchResult word = launcher.launch("rollback", "latest");
         assertTrue(word.getErrorOutput().contains("PUSH is a push's id, a number as 'mesh rollback --list' shows it; got 'latest'"),
                 word.getErrorOutput());
