@@ -58,6 +58,15 @@ public class PushCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        checkWait(spec, waitForNodes, dryRun, waitSeconds);
+        ControllerClient controller = ControllerClient.fromEnvironment();
+        PushReport report = controller.send("POST", "/v1/mesh/push", new PushRequest(nodes, dryRun, yes,
+                forced.isEmpty() ? null : forced), PushReport.class);
+        return showAndWait(spec, output, format, controller, report, waitForNodes, waitSeconds);
+    }
+
+    /** The checks of --wait, --wait-timeout and --dry-run, before anything is asked ({@code rollback} has the same options). */
+    static void checkWait(CommandSpec spec, boolean waitForNodes, boolean dryRun, long waitSeconds) {
         if (spec.commandLine().getParseResult().hasMatchedOption("--wait-timeout") && !waitForNodes) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--wait-timeout needs --wait");
         }
@@ -68,15 +77,20 @@ public class PushCommand implements Callable<Integer> {
         if (waitSeconds < 1) {
             throw new VerbFailure("--wait-timeout must be at least 1 second, got " + waitSeconds);
         }
-        ControllerClient controller = ControllerClient.fromEnvironment();
-        PushReport report = controller.send("POST", "/v1/mesh/push", new PushRequest(nodes, dryRun, yes,
-                forced.isEmpty() ? null : forced), PushReport.class);
+    }
+
+    /**
+     * Shows a push's (or a rollback's) report, then with --wait waits until the nodes it sent to have
+     * converged; the verb's exit code.
+     */
+    static int showAndWait(CommandSpec spec, Output output, OutputOption format, ControllerClient controller,
+                           PushReport report, boolean waitForNodes, long waitSeconds) {
         if (format.json()) {
             output.json(spec, report);
         } else {
             print(output, spec, report);
         }
-        if (waitForNodes && !dryRun) {
+        if (waitForNodes && !report.dryRun()) {
             Duration timeout = Duration.ofSeconds(waitSeconds);
             // with -o json stdout holds the report alone; progress goes nowhere, the exit code says it
             ConvergenceWait.Result waited = new ConvergenceWait(controller,

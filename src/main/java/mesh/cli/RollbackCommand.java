@@ -1,7 +1,6 @@
 package mesh.cli;
 
 import jakarta.inject.Inject;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -88,34 +87,10 @@ public class RollbackCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "PUSH is a push's id, a number as 'mesh rollback --list' shows it;"
                     + " got '" + push + "'");
         }
-        if (spec.commandLine().getParseResult().hasMatchedOption("--wait-timeout") && !waitForNodes) {
-            throw new ParameterException(spec.commandLine(), "--wait-timeout needs --wait");
-        }
-        if (waitForNodes && dryRun) {
-            throw new ParameterException(spec.commandLine(), "--wait and --dry-run exclude each other: a dry run sends nothing to wait for");
-        }
-        if (waitSeconds < 1) {
-            throw new VerbFailure("--wait-timeout must be at least 1 second, got " + waitSeconds);
-        }
+        PushCommand.checkWait(spec, waitForNodes, dryRun, waitSeconds);
         ControllerClient controller = ControllerClient.fromEnvironment();
         PushReport report = controller.send("POST", "/v1/mesh/rollback", new RollbackRequest(Long.parseLong(push), dryRun, yes,
                 forced.isEmpty() ? null : forced), PushReport.class);
-        if (format.json()) {
-            output.json(spec, report);
-        } else {
-            PushCommand.print(output, spec, report);
-        }
-        if (waitForNodes) {
-            Duration timeout = Duration.ofSeconds(waitSeconds);
-            ConvergenceWait.Result waited = new ConvergenceWait(controller, line -> {
-                if (!format.json()) {
-                    output.line(spec, line);
-                }
-            }).await(report, timeout);
-            if (!waited.converged()) {
-                throw new VerbFailure(ConvergenceWait.describe(waited, timeout));
-            }
-        }
-        return report.complete() ? ExitCodes.OK : ExitCodes.FAILED;
+        return PushCommand.showAndWait(spec, output, format, controller, report, waitForNodes, waitSeconds);
     }
 }
