@@ -351,14 +351,16 @@ public class MeshStore {
             nodes.forEach(n -> byName.put(n.name(), n));
             List<PushDecision.Sent> sent = pushStates(c).stream().map(p -> new PushDecision.Sent(byName.get(p.node()),
                     p.lastGeneration(), p.ackedGeneration(), p.ackedDeclaration())).toList();
+            List<Manifest> catalogue = new ArrayList<>();
             Map<String, String> sources = new LinkedHashMap<>();
-            try (PreparedStatement q = c.prepareStatement("select name, source from modules order by name");
+            try (PreparedStatement q = c.prepareStatement("select name, manifest, source from modules order by name");
                  ResultSet r = q.executeQuery()) {
                 while (r.next()) {
-                    sources.put(r.getString(1), r.getString(2));
+                    catalogue.add(read(r.getString(2), Manifest.class));
+                    sources.put(r.getString(1), r.getString(3));
                 }
             }
-            return new PushSnapshot(nodes, catalogue(c), placements(c), sent, sources);
+            return new PushSnapshot(nodes, catalogue, placements(c), sent, sources);
         });
     }
 
