@@ -41,14 +41,19 @@ public final class BundlePush {
      * is {@code entrypoint} when given, else the file itself, else a folder's only executable at its top.
      */
     public Pushed push(Path source, BundleRef ref, String entrypoint) {
+        return push(source, ref, entrypoint, path -> false);
+    }
+
+    /** As {@link #push(Path, BundleRef, String)}, without the entries whose path (relative, '/'-separated) {@code leaveOut} names. */
+    public Pushed push(Path source, BundleRef ref, String entrypoint, java.util.function.Predicate<String> leaveOut) {
         try {
-            return pushAs(BundleFailure.subject(ref), source, ref, entrypoint);
+            return pushAs(BundleFailure.subject(ref), source, ref, entrypoint, leaveOut);
         } catch (BundleFailure e) {
             throw e.about(BundleFailure.subject(ref));
         }
     }
 
-    private Pushed pushAs(String subject, Path source, BundleRef ref, String entrypoint) {
+    private Pushed pushAs(String subject, Path source, BundleRef ref, String entrypoint, java.util.function.Predicate<String> leaveOut) {
         if (ref.pinned()) {
             throw new BundleFailure(subject, BundleFailure.Reason.INPUT, "a push names a tag (NAME[:TAG]), not a digest");
         }
@@ -57,7 +62,8 @@ public final class BundlePush {
         }
         Path layerFile = null;
         try {
-            List<BundleTar.Item> items = BundleTar.items(source);
+            List<BundleTar.Item> items = new java.util.ArrayList<>(BundleTar.items(source));
+            items.removeIf(i -> leaveOut.test(i.path()));
             String entry = entrypoint(items, Files.isDirectory(source, LinkOption.NOFOLLOW_LINKS), entrypoint, subject);
             layerFile = Files.createTempFile("mesh-bundle", ".tar.gz");
             MessageDigest sha = Digest.sha256();

@@ -200,11 +200,12 @@ public final class AgentSetup {
             Files.copy(RunningMesh.executable(), to.resolve("bin/mesh"), StandardCopyOption.COPY_ATTRIBUTES);
             return;
         }
+        String caches = trainCaches(from);
         try (Stream<Path> files = Files.walk(from)) {
             for (Path f : files.toList()) {
                 String rel = from.relativize(f).toString();
-                // the JDK's AOT cache is valid for one path only (scripts/install trains it in place)
-                if (rel.endsWith(".aot") || rel.startsWith("bin")) {
+                // the AOT caches come along: COPY_ATTRIBUTES keeps the jars' mtimes, which is what a cache checks
+                if (rel.endsWith(AotCaches.TRAINING) || rel.startsWith("bin")) {
                     continue;
                 }
                 Path t = to.resolve(rel);
@@ -215,7 +216,26 @@ public final class AgentSetup {
                 }
             }
         }
+        if (caches == null && AotCaches.supported()) {
+            caches = new AotCaches(to, o.engine()).ensure();   // the app we run from is not ours to write
+        }
+        if (caches != null) {
+            say.accept("      " + caches);
+        }
         write(launcher(), RunningMesh.launcherScript(), "rwxr-xr-x");
+    }
+
+    /**
+     * The JDK AOT caches of the app folder install runs from, trained there if missing or stale
+     * ({@link AotCaches}: once per build, since a cache survives a copy that keeps mtimes, and every
+     * install from this folder then copies them); null when that folder is not writable (the copy is
+     * trained instead) or this Java has no such caches.
+     */
+    private String trainCaches(Path from) {
+        if (!AotCaches.supported() || !Files.isWritable(from)) {
+            return null;
+        }
+        return new AotCaches(from, o.engine()).ensure();
     }
 
     static void write(Path file, String text, String mode) throws IOException {

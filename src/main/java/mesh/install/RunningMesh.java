@@ -35,26 +35,55 @@ public final class RunningMesh {
     /**
      * The launcher {@code bin/mesh}: runs the app folder above it with the Java this mesh runs on; the
      * serve verbs with their own JVM flags ({@link #serveFlags}), the same that scripts/install's
-     * launcher gives them, so an agent installed by {@code mesh install} holds as little memory.
-     * {@code -XX:+IgnoreUnrecognizedVMOptions}: the Java may be older than the one the flags were measured on.
+     * launcher gives them, so an agent installed by {@code mesh install} holds as little memory; the
+     * other verbs with the short verbs' flags ({@code cli}). Each starts from the app's JDK AOT cache
+     * ({@link AotCaches}: {@code mesh.aot} for the short verbs, {@code serve.aot} for the serve verbs)
+     * when the file is there, with the JVM's reports of it off: a cache the JVM refuses (a JDK
+     * upgraded in place, a jar changed) is then skipped without a word, never an error or a line on
+     * stdout. {@code -XX:+IgnoreUnrecognizedVMOptions}: the Java may be older than the one the flags
+     * were measured on (below 25 the AOT flags are left out: {@code -Xlog:aot} would be refused).
      */
     public static String launcherScript() {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         java.util.Properties flags = serveFlags();
-        String serve = "exec '" + java + "' -XX:+IgnoreUnrecognizedVMOptions " + flags.getProperty("serve") + " ";
+        boolean aot = Runtime.version().feature() >= 25;
+        String start = "exec '" + java + "' -XX:+IgnoreUnrecognizedVMOptions ";
+        String serve = start + (aot ? "\"$serve_aot\" " + QUIET_AOT + " " : "") + flags.getProperty("serve") + " ";
         return "#!/bin/sh\n"
                 + "# mesh launcher, written by mesh install: runs the app folder above it with the Java it was installed with;\n"
-                + "# the serve verbs with a small heap that shrinks back (mesh/serve-flags.properties in the app).\n"
+                + "# the serve verbs with a small heap that shrinks back (mesh/serve-flags.properties in the app), every verb\n"
+                + "# from the app's JDK AOT cache when it is there (a stale one is skipped silently).\n"
                 + "set -f  # the flags below are split on spaces, never globbed (a CompileCommand pattern holds '*')\n"
                 + "app=$(cd \"$(dirname \"$0\")/..\" && pwd)\n"
+                + (aot ? "cli_aot=-XX:AOTMode=auto; [ -f \"$app/" + AotCaches.CLI + "\" ] && cli_aot=\"-XX:AOTCache=$app/" + AotCaches.CLI + "\"\n"
+                        + "serve_aot=-XX:AOTMode=auto; [ -f \"$app/" + AotCaches.SERVE + "\" ] && serve_aot=\"-XX:AOTCache=$app/" + AotCaches.SERVE + "\"\n"
+                        : "")
                 + "case \"$1 $2\" in\n"
                 + "  \"host serve\") " + serve + flags.getProperty("host") + " -jar \"$app/quarkus-run.jar\" \"$@\" ;;\n"
                 + "  \"controller serve\") " + serve + flags.getProperty("controller") + " -jar \"$app/quarkus-run.jar\" \"$@\" ;;\n"
                 + "esac\n"
-                + "exec '" + java + "' -jar \"$app/quarkus-run.jar\" \"$@\"\n";
+                + start + (aot ? "\"$cli_aot\" " + QUIET_AOT + " " : "") + flags.getProperty("cli") + " -jar \"$app/quarkus-run.jar\" \"$@\"\n";
     }
 
-    /** The serve verbs' JVM flags (serve, host, controller), read from the one file scripts/install reads too. */
+    /** The JVM's reports of an AOT cache off: a refused cache is reported on stdout, which is the verbs' output. */
+    static final String QUIET_AOT = "-Xlog:aot=off,cds=off";
+
+    /** The JVM flags of {@code mesh host serve} ({@code serve} then {@code host}), as the launcher gives them. */
+    static java.util.List<String> hostServeFlags() {
+        java.util.Properties p = serveFlags();
+        return split(p.getProperty("serve") + " " + p.getProperty("host"));
+    }
+
+    /** The JVM flags of the other verbs ({@code cli}), as the launcher gives them. */
+    static java.util.List<String> cliFlags() {
+        return split(serveFlags().getProperty("cli"));
+    }
+
+    private static java.util.List<String> split(String flags) {
+        return java.util.List.of(flags.strip().split(" +"));
+    }
+
+    /** The verbs' JVM flags (serve, host, controller, cli), read from the one file scripts/install reads too. */
     static java.util.Properties serveFlags() {
         java.util.Properties p = new java.util.Properties();
         try (java.io.InputStream in = RunningMesh.class.getResourceAsStream("/mesh/serve-flags.properties")) {
@@ -65,7 +94,7 @@ public final class RunningMesh {
         } catch (java.io.IOException e) {
             throw new InstallFailure("cannot read mesh/serve-flags.properties: " + e.getMessage(), e);
         }
-        for (String key : java.util.List.of("serve", "host", "controller")) {
+        for (String key : java.util.List.of("serve", "host", "controller", "cli")) {
             // written into a shell script unquoted (which sets -f, so a '*' of a CompileCommand pattern
             // is not a glob): JVM flags only, nothing else the shell would read
             if (!p.getProperty(key, "").matches("[-+:=.,*A-Za-z0-9 ]+")) {

@@ -171,7 +171,7 @@ class InstallerIT {
         assertTrue(answers.get() >= 20, "the controller answered " + answers.get() + " times");
         assertEquals(pid, controllerPid(), "the restarted agent adopted the controller");
         assertTrue(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false));
-        assertEquals(1, MeshState.copies("mesh-controller.serve"), "one copy of the controller");
+        assertEquals(1, MeshState.copies("mesh-controller.serve", target.state()), "one copy of the controller");
         json(target.mesh(List.of("status", "-o", "json")));
     }
 

@@ -104,20 +104,25 @@ record MeshState(List<String> nodes, List<String> catalogue, List<String> roster
                 spec.path("env").fields().forEachRemaining(e -> env.put(e.getKey(), e.getValue().asText()));
                 all.add(mask(component + " bundle=" + spec.path("bundleDir").asText() + " exec=" + spec.path("executable").asText()
                         + " args=" + spec.path("args") + " env=" + env + " hosts=" + canonical(spec.path("hosts")) + " live copies="
-                        + copies(component), secrets));
+                        + copies(component, target.state()), secrets));
             }
         }
         return all;
     }
 
-    /** How many shims of {@code component} {@code /proc} shows (argv: sh -c SCRIPT mesh-shim COMPONENT DIGEST …). */
-    static long copies(String component) throws IOException {
+    /**
+     * How many shims of {@code component} of the mesh whose state folder is {@code state} {@code /proc} shows
+     * (argv: sh -c SCRIPT mesh-shim COMPONENT DIGEST …, then paths under the state folder): another suite's
+     * mesh on this machine runs a controller too.
+     */
+    static long copies(String component, Path state) throws IOException {
         long n = 0;
         try (Stream<Path> procs = Files.list(Path.of("/proc"))) {
             for (Path p : procs.filter(x -> x.getFileName().toString().matches("\\d+")).toList()) {
                 try {
                     String[] argv = Files.readString(p.resolve("cmdline")).split("\0");
-                    if (argv.length > 4 && argv[3].equals("mesh-shim") && argv[4].equals(component)) {
+                    if (argv.length > 4 && argv[3].equals("mesh-shim") && argv[4].equals(component)
+                            && String.join(" ", argv).contains(state + "/")) {
                         n++;
                     }
                 } catch (IOException gone) {

@@ -41,7 +41,45 @@ class RunningMeshTest {
         assertTrue(host.contains(" " + flags.getProperty("serve") + " " + flags.getProperty("host") + " -jar "), host);
         assertTrue(controller.contains(" " + flags.getProperty("serve") + " " + flags.getProperty("controller") + " -jar "), controller);
         String other = script.lines().filter(l -> l.startsWith("exec ")).findFirst().orElseThrow();
-        assertTrue(!other.contains("-XX:") && other.endsWith("-jar \"$app/quarkus-run.jar\" \"$@\""), other);
+        assertTrue(other.endsWith(" " + flags.getProperty("cli") + " -jar \"$app/quarkus-run.jar\" \"$@\""), other);
+        assertTrue(other.contains("\"$cli_aot\" -Xlog:aot=off,cds=off "), other);
+        assertTrue(host.contains("\"$serve_aot\" -Xlog:aot=off,cds=off ") && controller.contains("\"$serve_aot\""), host);
+    }
+
+    /** Each cache is used only when it is there; one the JVM refuses (another JDK, a changed jar) puts nothing on stdout. */
+    @Test
+    void theLauncherUsesEachCacheWhenPresentAndAStaleOneSilently(@TempDir Path dir) throws Exception {
+        Path app = Files.createDirectories(dir.resolve("app/bin"));
+        Files.writeString(app.resolve("mesh"), RunningMesh.launcherScript()
+                .replaceAll("exec '[^']*' ", "exec " + dir.resolve("echo-args") + " "));
+        Files.writeString(dir.resolve("echo-args"), "#!/bin/sh\nfor a in \"$@\"; do echo \"$a\"; done\n");
+        for (Path p : List.of(app.resolve("mesh"), dir.resolve("echo-args"))) {
+            p.toFile().setExecutable(true);
+        }
+        assertEquals(List.of("-XX:AOTMode=auto"), aotArgs(app, "node", "list"));
+        Files.writeString(dir.resolve("app/mesh.aot"), "not a cache");
+        assertEquals(List.of("-XX:AOTCache=" + dir.resolve("app/mesh.aot")), aotArgs(app, "node", "list"));
+        assertEquals(List.of("-XX:AOTMode=auto"), aotArgs(app, "host", "serve"));
+        Files.writeString(dir.resolve("app/serve.aot"), "not a cache");
+        assertEquals(List.of("-XX:AOTCache=" + dir.resolve("app/serve.aot")), aotArgs(app, "host", "serve"));
+
+        // a real JVM given a cache it cannot use, as the launcher gives it: starts, says nothing of it
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:AOTCache=" + dir.resolve("app/mesh.aot"), "-Xlog:aot=off,cds=off", "-version"));
+        Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertEquals(0, p.waitFor());
+        assertEquals("", out);
+    }
+
+    private static List<String> aotArgs(Path bin, String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(bin.resolve("mesh").toString()));
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        List<String> out = new String(p.getInputStream().readAllBytes()).lines()
+                .filter(l -> l.startsWith("-XX:AOT")).toList();
+        assertEquals(0, p.waitFor());
+        return out;
     }
 
     @Test

@@ -81,6 +81,34 @@ class InstalledMeshIT {
         assertTrue(controller.contains(mesh.seat().state().toString()), controller);
     }
 
+    /**
+     * Install copies the JDK AOT caches of the app it runs from (trained there once per build) into each
+     * state folder, and the launcher starts from them: the agent maps its state folder's serve.aot (the JVM
+     * maps a cache only once it has accepted it), and a verb through the launcher with -XX:AOTMode=on
+     * (which refuses to start without its cache) answers over HTTPS.
+     */
+    @Test
+    void theAgentAndTheVerbsStartFromTheAotCachesInTheStateFolder() throws Exception {
+        for (String name : mesh.names()) {
+            Path app = mesh.node(name).state().resolve("app");
+            for (String cache : List.of("mesh.aot", "serve.aot")) {
+                assertTrue(Files.size(app.resolve(cache)) > 10 << 20, name + ": " + app.resolve(cache));
+            }
+            long pid = mesh.agentPid(name);
+            assertTrue(cmdline(pid).contains("-XX:AOTCache=" + app.resolve("serve.aot")), cmdline(pid));
+            assertTrue(Files.readString(Path.of("/proc/" + pid + "/maps")).contains(app.resolve("serve.aot").toString()),
+                    name + "'s agent did not map " + app.resolve("serve.aot"));
+        }
+        ProcessBuilder b = new ProcessBuilder(mesh.seat().state().resolve("app/bin/mesh").toString(), "node", "list");
+        b.environment().keySet().removeIf(k -> k.startsWith("MESH_"));
+        b.environment().putAll(mesh.cliEnv());
+        b.environment().put("JDK_JAVA_OPTIONS", "-XX:AOTMode=on");
+        Process p = b.redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertEquals(0, p.waitFor(), out);
+        assertTrue(out.contains("n2"), out);
+    }
+
     @Test
     void aKilledAgentStartsAgainWithTheSameLauncherLineAndTheControllerKeepsItsPid() throws Exception {
         long controller = mesh.controllerPid();

@@ -34,7 +34,8 @@ public final class InstalledNode implements AutoCloseable {
         this.name = name;
         this.root = root;
         Files.createDirectories(home());
-        this.app = PackagedMesh.copyApp(root);
+        PackagedMesh.trainAotCaches();
+        this.app = PackagedMesh.copyApp(root);   // with the caches: the copy keeps the jars' mtimes
     }
 
     public Path state() {

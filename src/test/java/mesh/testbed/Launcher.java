@@ -63,8 +63,9 @@ public final class Launcher {
 
     /**
      * Makes {@code appCopy}, a copy of the packaged app ({@link PackagedMesh#copyApp}), what {@code mesh install}
-     * leaves in a state folder: no AOT cache (valid for one path only, so install leaves it out) and the
-     * launcher {@code bin/mesh} install writes. Idempotent.
+     * leaves in a state folder, less its JDK AOT caches
+     * (these servers' tests do not measure start times, and the launcher runs without a cache that is not
+     * there), with the launcher {@code bin/mesh} install writes. Idempotent.
      */
     public static Launcher installed(Path appCopy) throws IOException {
         try (var files = Files.walk(appCopy)) {
