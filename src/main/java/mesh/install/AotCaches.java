@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import mesh.controller.AgentClient;
 import mesh.model.Node;
@@ -63,7 +64,16 @@ public final class AotCaches {
 
     /** True when both caches are there and the JVM starts from each with its verbs' flags. */
     public boolean current() {
-        return accepted(SERVE, RunningMesh.hostServeFlags()) && accepted(CLI, RunningMesh.cliFlags());
+        boolean[] both = acceptedBoth();
+        return both[0] && both[1];
+    }
+
+    /** Whether the JVM takes each cache, serve's and the CLI's, asked side by side (each ask is a JVM start). */
+    private boolean[] acceptedBoth() {
+        CompletableFuture<Boolean> serve = CompletableFuture.supplyAsync(
+                () -> accepted(SERVE, RunningMesh.hostServeFlags()));
+        boolean cli = accepted(CLI, RunningMesh.cliFlags());
+        return new boolean[] {serve.join(), cli};
     }
 
     /**
@@ -71,8 +81,9 @@ public final class AotCaches {
      * failed training leaves no cache (the launcher then starts without one) and says why.
      */
     public String ensure() {
-        boolean serve = accepted(SERVE, RunningMesh.hostServeFlags());
-        boolean cli = accepted(CLI, RunningMesh.cliFlags());
+        boolean[] both = acceptedBoth();
+        boolean serve = both[0];
+        boolean cli = both[1];
         if (serve && cli) {
             return "the JDK's AOT caches in " + app + " are current";
         }

@@ -221,10 +221,12 @@ public final class SeatSteps implements InstallRunner.Steps {
                 .map(c -> c.name() + " " + c.state() + (c.error() == null ? "" : " (" + c.error() + ")")).toList()));
     }
 
+    /**
+     * Starts the store and the artifact store together (one declaration: the registry starts while
+     * PostgreSQL initialises, some 5 s less than one after the other), then waits for the store.
+     */
     void store() {
-        if (o.storeUrl() == null) {
-            pushToAgent(seatModules(false, false));
-        }
+        pushToAgent(seatModules(true, false));
         awaitStore();
     }
 
@@ -243,9 +245,18 @@ public final class SeatSteps implements InstallRunner.Steps {
         throw new InstallFailure("the store at " + storeUrl() + " does not accept connections: " + last);
     }
 
+    /**
+     * Waits for the artifact store the store step started; one that does not answer yet (an install
+     * resumed after a crash, a registry still starting) is pushed again, unchanged, and waited for.
+     */
     void registry() {
-        pushToAgent(seatModules(true, false));
         String url = registryUrl();
+        try {
+            new HttpRegistry(url).ping();
+            return;
+        } catch (RuntimeException e) {
+            pushToAgent(seatModules(true, false));
+        }
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (true) {
             try {

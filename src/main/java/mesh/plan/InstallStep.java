@@ -8,8 +8,8 @@ package mesh.plan;
 public enum InstallStep {
     PREFLIGHT("preflight", "check the machine: engine, ports, state dir, address"),
     AGENT("agent", "write and start the host agent"),
-    STORE("store", "raise the store (mesh-store)"),
-    REGISTRY("registry", "raise the artifact store (mesh-registry)"),
+    STORE("store", "raise the store (mesh-store) and, beside it, the artifact store"),
+    REGISTRY("registry", "check the artifact store (mesh-registry) answers"),
     BUNDLE("bundle", "publish the controller's bundle to the artifact store"),
     CONTROLLER("controller", "a temporary controller pushes the seat's declaration (the controller as a process)"),
     PIVOT("pivot", "fence the temporary controller, check the permanent one"),
