@@ -1,6 +1,5 @@
 package mesh.cli;
 
-import jakarta.inject.Inject;
 import java.nio.file.Path;
 import java.util.List;
 import mesh.bundle.BundleFailure;
@@ -38,8 +37,7 @@ public class BundleCommand {
     @Spec
     CommandSpec spec;
 
-    @Inject
-    Output output;
+    final Output output = new Output();
 
     @Mixin
     OutputOption format;

@@ -1,6 +1,5 @@
 package mesh.cli;
 
-import jakarta.inject.Inject;
 import java.util.List;
 import mesh.wire.RotateReport;
 import mesh.wire.RotateRequest;
@@ -19,8 +18,7 @@ public class CaCommand {
     @Spec
     CommandSpec spec;
 
-    @Inject
-    Output output;
+    final Output output = new Output();
 
     @Mixin
     OutputOption format;

@@ -39,8 +39,7 @@ public class ControllerServeCommand implements Callable<Integer> {
     @Inject
     MeshController controller;
 
-    @Inject
-    Output output;
+    final Output output = new Output();
 
     @Inject
     mesh.controller.MeshTake takes;

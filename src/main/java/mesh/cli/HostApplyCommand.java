@@ -1,6 +1,5 @@
 package mesh.cli;
 
-import jakarta.inject.Inject;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,8 +44,7 @@ public class HostApplyCommand implements Callable<Integer> {
     @Mixin
     OutputOption format;
 
-    @Inject
-    Output output;
+    final Output output = new Output();
 
     @Override
     public Integer call() {

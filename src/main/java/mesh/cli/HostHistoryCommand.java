@@ -1,6 +1,5 @@
 package mesh.cli;
 
-import jakarta.inject.Inject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -42,8 +41,7 @@ public class HostHistoryCommand implements Callable<Integer> {
     @Mixin
     OutputOption format;
 
-    @Inject
-    Output output;
+    final Output output = new Output();
 
     @Override
     public Integer call() {

@@ -1,6 +1,5 @@
 package mesh.cli;
 
-import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import mesh.host.process.LogFiles;
@@ -43,8 +42,7 @@ public class HostLogsCommand implements Callable<Integer> {
     @Mixin
     LocalSettingsOptions settings;
 
-    @Inject
-    Output output;
+    final Output output = new Output();
 
     @Override
     public Integer call() throws InterruptedException {

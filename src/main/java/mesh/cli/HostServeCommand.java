@@ -38,8 +38,7 @@ public class HostServeCommand implements Callable<Integer> {
     @Inject
     HostAgent agent;
 
-    @Inject
-    Output output;
+    final Output output = new Output();
 
     @Override
     public Integer call() {

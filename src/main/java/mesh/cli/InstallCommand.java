@@ -1,6 +1,5 @@
 package mesh.cli;
 
-import jakarta.inject.Inject;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -47,8 +46,7 @@ public class InstallCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Inject
-    Output output;
+    final Output output = new Output();
 
     @Mixin
     OutputOption format;

@@ -1,6 +1,5 @@
 package mesh.cli;
 
-import jakarta.inject.Inject;
 import java.time.Instant;
 import java.util.concurrent.Callable;
 import mesh.model.InvalidInput;
@@ -39,8 +38,7 @@ public class LogsCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Inject
-    Output output;
+    final Output output = new Output();
 
     @Mixin
     OutputOption format;

@@ -11,7 +11,9 @@ import picocli.CommandLine;
  * MeshMain decides, before Quarkus boots, whether this run may listen: only the serve verbs open a
  * port. Every other verb boots with the HTTP listener switched off, so `mesh --version` never binds
  * 8080 and never fights a running agent for its port. A bare {@code mesh --version} is answered
- * before any of that ({@link VersionBeforeBoot}).
+ * before any of that ({@link VersionBeforeBoot}), and on the JVM a verb that serves nothing runs
+ * without booting Quarkus at all: its commands need nothing of CDI (each makes its own
+ * {@link Output}), and a boot is half of such a verb's start.
  */
 @QuarkusMain
 public class MeshMain implements QuarkusApplication {
@@ -24,8 +26,8 @@ public class MeshMain implements QuarkusApplication {
             return;
         }
         String[] args = LeadingOutput.moved(given);
+        ServeMode mode = ServeMode.forArgs(args);
         try {
-            ServeMode mode = ServeMode.forArgs(args);
             Map<String, String> vars = ConfigFile.withEnvironment(ServeMode.configFile(args), System.getenv());
             Map<String, String> props = mode.properties(vars);
             props.forEach(System::setProperty);
@@ -38,7 +40,22 @@ public class MeshMain implements QuarkusApplication {
             System.err.println("mesh: " + e.getMessage());
             System.exit(ExitCodes.FAILED);
         }
+        if (mode == ServeMode.NONE && withoutBoot()) {
+            // a verb that serves nothing needs no CDI, no Vert.x and no configuration: it runs
+            // without booting Quarkus, in about half the time (docs/benchmarks.md, "startup")
+            CliLogging.configure();
+            System.exit(MeshCommandLine.create(CommandLine.defaultFactory()).execute(args));
+        }
         Quarkus.run(MeshMain.class, args);
+    }
+
+    /**
+     * On the JVM as packaged (not in a native image, where a boot costs milliseconds, and not under
+     * {@code @QuarkusMainTest}, which loads this main with its own class loader and boots it itself).
+     */
+    private static boolean withoutBoot() {
+        return System.getProperty("org.graalvm.nativeimage.imagecode") == null
+                && MeshMain.class.getClassLoader() == ClassLoader.getSystemClassLoader();
     }
 
     @Override

@@ -1,6 +1,5 @@
 package mesh.cli;
 
-import jakarta.inject.Inject;
 import java.util.List;
 import java.util.Map;
 import mesh.controller.MeshController;
@@ -24,8 +23,7 @@ public class NodeCommand {
     @Spec
     CommandSpec spec;
 
-    @Inject
-    Output output;
+    final Output output = new Output();
 
     @Mixin
     OutputOption format;

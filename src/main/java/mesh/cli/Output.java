@@ -1,6 +1,5 @@
 package mesh.cli;
 
-import jakarta.enterprise.context.ApplicationScoped;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,7 +10,6 @@ import picocli.CommandLine.Model.CommandSpec;
  * Output is where every verb prints: to picocli's streams (so tests capture them), as one JSON
  * document for {@code -o json} and as aligned tables or lines for people.
  */
-@ApplicationScoped
 public class Output {
 
     public void json(CommandSpec spec, Object value) {

@@ -1,6 +1,5 @@
 package mesh.cli;
 
-import jakarta.inject.Inject;
 import java.util.concurrent.Callable;
 import mesh.model.Placement;
 import picocli.CommandLine.Mixin;
@@ -14,8 +13,7 @@ abstract class PlacementVerb implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Inject
-    Output output;
+    final Output output = new Output();
 
     @Mixin
     OutputOption format;

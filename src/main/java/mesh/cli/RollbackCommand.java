@@ -1,6 +1,5 @@
 package mesh.cli;
 
-import jakarta.inject.Inject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -32,8 +31,7 @@ public class RollbackCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Inject
-    Output output;
+    final Output output = new Output();
 
     @Mixin
     OutputOption format;

@@ -1,6 +1,5 @@
 package mesh.cli;
 
-import jakarta.inject.Inject;
 import java.util.List;
 import java.util.concurrent.Callable;
 import mesh.plan.MeshPlan;
@@ -18,8 +17,7 @@ public class RosterCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Inject
-    Output output;
+    final Output output = new Output();
 
     @Mixin
     OutputOption format;

@@ -1,7 +1,6 @@
 package mesh.cli;
 
 import mesh.model.ComponentState;
-import jakarta.inject.Inject;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -34,8 +33,7 @@ public class StatusCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Inject
-    Output output;
+    final Output output = new Output();
 
     @Mixin
     OutputOption format;

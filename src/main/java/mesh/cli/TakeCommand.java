@@ -1,6 +1,5 @@
 package mesh.cli;
 
-import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -35,8 +34,7 @@ public class TakeCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Inject
-    Output output;
+    final Output output = new Output();
 
     @Mixin
     OutputOption format;

@@ -1,6 +1,5 @@
 package mesh.cli;
 
-import jakarta.inject.Inject;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
@@ -24,8 +23,7 @@ public class TokenCommand {
     @Spec
     CommandSpec spec;
 
-    @Inject
-    Output output;
+    final Output output = new Output();
 
     @Mixin
     OutputOption format;

@@ -1,6 +1,5 @@
 package mesh.cli;
 
-import jakarta.inject.Inject;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -22,8 +21,7 @@ public class UninstallCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Inject
-    Output output;
+    final Output output = new Output();
 
     @Mixin
     OutputOption format;
