@@ -66,7 +66,7 @@ public final class RunningMesh {
     }
 
     /** The JVM's reports of an AOT cache off: a refused cache is reported on stdout, which is the verbs' output. */
-    static final String QUIET_AOT = "-Xlog:aot=off,cds=off";
+    public static final String QUIET_AOT = "-Xlog:aot=off,cds=off";
 
     /** The JVM flags of {@code mesh host serve} ({@code serve} then {@code host}), as the launcher gives them. */
     static java.util.List<String> hostServeFlags() {
@@ -75,7 +75,7 @@ public final class RunningMesh {
     }
 
     /** The JVM flags of the other verbs ({@code cli}), as the launcher gives them. */
-    static java.util.List<String> cliFlags() {
+    public static java.util.List<String> cliFlags() {
         return split(serveFlags().getProperty("cli"));
     }
 

@@ -107,59 +107,33 @@ public final class PackagedMesh {
         if (netns != null) {
             command.addAll(List.of("nsenter", "--net=/run/netns/" + netns));
         }
-        // C1 only: a short verb starts faster
-        command.addAll(List.of(JAVA, "-XX:TieredStopAtLevel=1"));
+        // the flags and the AOT cache the installed launcher gives a verb (mesh.install.RunningMesh)
+        command.add(JAVA);
         command.addAll(aotCache(app));
+        command.addAll(mesh.install.RunningMesh.cliFlags());
         command.addAll(List.of("-jar", app.resolve("quarkus-run.jar").toString()));
         command.addAll(args);
         return command;
     }
 
-    private static final Map<Path, List<String>> AOT_CACHES = new java.util.concurrent.ConcurrentHashMap<>();
-
     /**
-     * The flag that starts a verb of this build's app folder from an AOT cache of its classes (JDK 24+,
-     * JEP 483: a verb then starts in about half the time, and the suite runs some thousand verbs), made
-     * once per packaged jar by a training run of one verb; none for a copy of the app (a cache holds
-     * its class path) or when the training fails. The JVM checks the cache against the jar and, should
-     * it not match, starts without it, silently (its report would land in the verb's stdout).
+     * The flags that start a verb of this build's app folder from the CLI's AOT cache, as the installed
+     * launcher does: the cache {@code mesh install} trains there ({@link #trainAotCaches}, once per
+     * packaged jar; the suite runs some thousand verbs); none for a copy of the app, or when the
+     * training failed. The JVM checks the cache against the jar and, should it not match, starts
+     * without it, silently (its report would land in the verb's stdout).
      */
     static List<String> aotCache(Path app) {
-        Path jar = app.resolve("quarkus-run.jar").toAbsolutePath();
         if (!app.toAbsolutePath().normalize().equals(buildDir().resolve("quarkus-app").toAbsolutePath().normalize())) {
             return List.of();
         }
-        return AOT_CACHES.computeIfAbsent(jar, j -> {
-            try {
-                Path cache = buildDir().resolve("mesh-cli-" + Files.getLastModifiedTime(j).toMillis() + ".aot").toAbsolutePath();
-                if (!Files.isRegularFile(cache)) {
-                    Path training = Files.createTempFile(buildDir().toAbsolutePath(), "mesh-cli-", ".aot");
-                    Files.delete(training);
-                    // a verb that builds the REST client and its TLS and then finds nothing listening
-                    ProcessBuilder b = new ProcessBuilder(JAVA, "-XX:TieredStopAtLevel=1", "-XX:AOTCacheOutput=" + training,
-                            "-jar", j.toString(), "status").redirectErrorStream(true)
-                            .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-                    b.environment().keySet().removeIf(k -> k.startsWith("MESH_"));
-                    b.environment().putAll(Map.of("MESH_CONTROLLER", "https://127.0.0.1:9", "MESH_TOKEN", "training",
-                            "MESH_CA", "/etc/ssl/certs/ca-certificates.crt"));
-                    Process p = b.start();
-                    if (!p.waitFor(2, TimeUnit.MINUTES)) {
-                        p.destroyForcibly();
-                    }
-                    if (!Files.isRegularFile(training)) {
-                        return List.of();
-                    }
-                    Files.move(training, cache, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-                }
-                // -Xlog off for aot and cds: a cache the JVM refuses is reported on stdout, which the tests read
-                return List.of("-XX:AOTCache=" + cache, "-Xlog:aot=off,cds=off");
-            } catch (IOException e) {
-                return List.of();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return List.of();
-            }
-        });
+        try {
+            trainAotCaches();
+        } catch (IOException e) {
+            return List.of();
+        }
+        Path cache = app.resolve(mesh.install.AotCaches.CLI).toAbsolutePath();
+        return Files.isRegularFile(cache) ? List.of("-XX:AOTCache=" + cache, mesh.install.RunningMesh.QUIET_AOT) : List.of();
     }
 
     /**
