@@ -120,22 +120,78 @@ public final class SeatSteps implements InstallRunner.Steps {
      * declaration or host record holds it (docs/trust.md).
      */
     private Path controllerTokenFile() {
-        Path file = journal.dir().resolve("controller-token");
+        return secretFile("controller-token", controllerToken());
+    }
+
+    /**
+     * The file the controller reads the store's password from (MESH_STORE_PASSWORD_FILE), 0600: the one
+     * secret the controller needs before it can read any sealed in the store (docs/trust.md, "Secrets").
+     */
+    private Path storePasswordFile() {
+        return secretFile("store-password", o.storeUrl() != null ? "" : storePassword());
+    }
+
+    /** {@code install/NAME}, 0600, holding {@code value} on one line (written again when it differs). */
+    private Path secretFile(String name, String value) {
+        Path file = journal.dir().resolve(name);
         try {
-            String token = controllerToken();
-            if (!Files.isRegularFile(file) || !Files.readString(file).strip().equals(token)) {
-                Path tmp = file.resolveSibling("controller-token.tmp");
+            if (!Files.isRegularFile(file) || !Files.readString(file).strip().equals(value)) {
+                Path tmp = file.resolveSibling(name + ".tmp");
                 Files.deleteIfExists(tmp);
                 Files.createFile(tmp, PosixFilePermissions.asFileAttribute(
                         PosixFilePermissions.fromString("rw-------")));
-                Files.writeString(tmp, token + "\n");
+                Files.writeString(tmp, value + "\n");
                 Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING,
                         StandardCopyOption.ATOMIC_MOVE);
             }
         } catch (IOException e) {
-            throw new InstallFailure("cannot write the controller's token file " + file + ": " + e.getMessage(), e);
+            throw new InstallFailure("cannot write the install's secret file " + file + ": " + e.getMessage(), e);
         }
         return file;
+    }
+
+    /**
+     * The mesh's secrets key file ({@code install/secrets.key}, 0600; {@link mesh.trust.SecretKeys}),
+     * made at the first install and kept by a rerun and by {@code mesh uninstall} like the CA.
+     */
+    private Path secretsKeyFile() {
+        Path file = journal.dir().resolve("secrets.key");
+        try {
+            if (!Files.isRegularFile(file)) {
+                mesh.trust.SecretKeys.fresh().write(file);
+            }
+        } catch (IOException e) {
+            throw new InstallFailure("cannot write the secrets key file " + file + ": " + e.getMessage(), e);
+        }
+        return file;
+    }
+
+    /**
+     * The secrets the built-in manifests use, as the controller will hold them once the installer sets them
+     * ({@link #seatSecrets}): version 1 of mesh-store's {@value #STORE_SECRET}, for the installer's own push.
+     */
+    private mesh.plan.SecretValues bootSecrets() {
+        if (o.storeUrl() != null) {
+            return mesh.plan.SecretValues.NONE;
+        }
+        try {
+            mesh.trust.SecretKeys keys = mesh.trust.SecretKeys.read(secretsKeyFile());
+            String pw = storePassword();
+            return new mesh.plan.SecretValues(Map.of(SeatCatalogue.STORE, Map.of(STORE_SECRET, new mesh.model.SecretRef(
+                    STORE_SECRET, 1, keys.hmac(SeatCatalogue.STORE, STORE_SECRET, pw), pw, null))));
+        } catch (IOException e) {
+            throw new InstallFailure("cannot read the secrets key file: " + e.getMessage(), e);
+        }
+    }
+
+    /** The secret of module mesh-store that holds the store's password. */
+    static final String STORE_SECRET = "store-password";
+
+    /** Sets mesh-store's password as its secret through the controller, unless it holds it already (a rerun). */
+    private void seatSecrets(SeatApi api) {
+        if (o.storeUrl() == null && !api.hasSecret(SeatCatalogue.STORE, STORE_SECRET)) {
+            api.setSecret(SeatCatalogue.STORE, STORE_SECRET, storePassword());
+        }
     }
 
     private String storePassword() {
@@ -150,7 +206,8 @@ public final class SeatSteps implements InstallRunner.Steps {
         Map<String, String> v = new LinkedHashMap<>();
         v.put("STORE_IMAGE", o.storeImage());
         v.put("REGISTRY_IMAGE", o.registryImage());
-        v.put("STORE_PASSWORD", o.storeUrl() != null ? "" : storePassword());
+        v.put("STORE_PASSWORD_FILE", storePasswordFile().toString());
+        v.put("SECRETS_KEY_FILE", secretsKeyFile().toString());
         v.put("STORE_USER", o.storeUrl() != null ? "" : "mesh");
         v.put("STORE_URL", storeUrl());
         v.put("CONTROLLER_TOKEN_FILE", controllerTokenFile().toString());
@@ -195,7 +252,7 @@ public final class SeatSteps implements InstallRunner.Steps {
     private void pushToAgent(List<String> modules) {
         AgentClient client = agent.client();
         HostStatus now = agent.awaitAgent(Duration.ofSeconds(30));
-        Declaration d = SeatCatalogue.declaration(agent.node(), manifests(modules), modules, now.generation() + 1);
+        Declaration d = SeatCatalogue.declaration(agent.node(), manifests(modules), modules, now.generation() + 1, bootSecrets());
         try {
             client.pushGrowing(agent.node(), d);
         } catch (AgentClient.Unreachable e) {
@@ -286,6 +343,7 @@ public final class SeatSteps implements InstallRunner.Steps {
             env.put("MESH_STORE_PASSWORD", storePassword());
         }
         env.put("MESH_CONTROLLER_TOKEN", controllerToken());
+        env.put("MESH_SECRETS_KEY_FILE", secretsKeyFile().toString());
         return env;
     }
 
@@ -307,6 +365,7 @@ public final class SeatSteps implements InstallRunner.Steps {
         api.addNode(o.node(), o.address(), o.publicDomain());
         List<String> modules = seatModules(true, true);
         api.addCatalogue(manifests(modules));
+        seatSecrets(api);
         for (String m : modules) {
             api.assign(o.node(), m);
         }

@@ -121,9 +121,10 @@ public final class DeclarationCheck {
         c.secrets().forEach((k, ref) -> {
             check(problems, !k.isEmpty() && !k.contains("=") && !c.env().containsKey(k), where,
                     "secrets: '" + k + "' must be a non-empty name without '=' and not also in env");
-            check(problems, ref != null && SecretNames.problem(ref.secret()) == null && ref.version() != null
-                            && ref.version() >= 1 && ref.hmac() != null && ref.hmac().matches("[0-9a-f]{64}"), where,
-                    "secrets: '" + k + "' must name a secret, its version (from 1) and its hmac (64 hex digits)");
+            // a manifest's reference names the secret alone; the planner fills in its version and hash
+            check(problems, ref != null && SecretNames.problem(ref.secret()) == null && (ref.version() == null
+                            || (ref.version() >= 1 && ref.hmac() != null && ref.hmac().matches("[0-9a-f]{64}"))), where,
+                    "secrets: '" + k + "' must name a secret, and with its version (from 1) its hmac (64 hex digits)");
             check(problems, c.bundle() == null, where, "secrets: '" + k + "': a process cannot use a secret yet"
                     + " (secrets are given to containers only)");
         });
