@@ -32,7 +32,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
- * SecretsIT: issue 23 on a mesh raised with {@code mesh install} and {@code --join} ({@link InstalledMesh}).
+ * SecretsIT: secrets (docs/trust.md, "Secrets") on a mesh raised with {@code mesh install} and {@code --join} ({@link InstalledMesh}).
  * A secret used by one component of a module on n2 reaches that container's environment and nothing
  * else in clear: not the store (a full {@code pg_dump}), not a file under any node's state folder
  * (the seat's {@code install/} folder aside: it is where the keys are kept, 0600, by design), not
@@ -167,6 +167,42 @@ class SecretsIT {
         }
         assertEquals(secrets, mesh.ok("secret", "list", "-o", "json"), "no secret changed");
         assertEquals(generations, generations(), "nothing was sent");
+    }
+
+    @Test
+    @Order(4)
+    void anAgentRestartedStartsTheComponentAgainFromItsSealedRecord() throws Exception {
+        // the agent is killed, the container removed behind its back: the new agent has only its records
+        mesh.killAgent("n2");
+        mesh.engine("n2").removeContainerCmd("sxapp.api").withForce(true).exec();
+        mesh.startAgent("n2", Map.of("MESH_HOST_INTERVAL", "1s"));
+        PackagedMesh.await("sxapp.api runs again on n2", java.time.Duration.ofSeconds(60), () -> {
+            try {
+                return second.equals(exec("n2", "sxapp.api", "sh", "-c", "printf %s \"$DB_PASSWORD\""));
+            } catch (Exception | AssertionError e) {
+                return false;
+            }
+        });
+        assertNowhereInClear(List.of(first, second));
+    }
+
+    @Test
+    @Order(5)
+    void aKeyRotationSealsEverySecretAgainAndReplacesNothing() throws Exception {
+        Path keyFile = mesh.seat().state().resolve("install/secrets.key");
+        String keysBefore = Files.readString(keyFile);
+        Map<String, String> ids = containerIds();
+        JsonNode rotated = mesh.json("secret", "rotate-key");
+        assertTrue(rotated.get("resealed").asInt() >= 2, rotated.toString());   // db-password and mesh-store's store-password
+        String keysAfter = Files.readString(keyFile);
+        assertNotEquals(keysBefore, keysAfter);
+        assertEquals(1, keysAfter.lines().filter(l -> l.startsWith("seal ")).count(), "the old seal key is dropped");
+        assertEquals(keysBefore.lines().filter(l -> l.startsWith("digest ")).toList(),
+                keysAfter.lines().filter(l -> l.startsWith("digest ")).toList(), "the digest key is kept");
+        assertTrue(mesh.ok("push", "--dry-run").contains("would create 0, replace 0, remove 0"), "nothing is replaced");
+        mesh.ok("push", "--wait", "--wait-timeout", "120");
+        assertEquals(ids, containerIds(), "nothing was replaced");
+        assertEquals(second, exec("n2", "sxapp.api", "sh", "-c", "printf %s \"$DB_PASSWORD\""));
     }
 
     // ---- where a value must not be
