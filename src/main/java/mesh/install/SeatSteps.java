@@ -6,8 +6,6 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.DriverManager;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -43,6 +41,7 @@ public final class SeatSteps implements InstallRunner.Steps {
     private final AgentSetup agent;
     private final TempController temp;
     private final Consumer<String> say;
+    private final SeatSecrets secrets;
 
     public SeatSteps(InstallOptions o, InstallJournal journal, Consumer<String> say) {
         this.o = o;
@@ -50,6 +49,7 @@ public final class SeatSteps implements InstallRunner.Steps {
         this.say = say;
         this.agent = new AgentSetup(o, say);
         this.temp = new TempController(o.stateDir());
+        this.secrets = new SeatSecrets(journal.dir());
     }
 
     @Override
@@ -120,7 +120,7 @@ public final class SeatSteps implements InstallRunner.Steps {
      * declaration or host record holds it (docs/trust.md).
      */
     private Path controllerTokenFile() {
-        return secretFile("controller-token", controllerToken());
+        return secrets.file("controller-token", controllerToken());
     }
 
     /**
@@ -128,70 +128,7 @@ public final class SeatSteps implements InstallRunner.Steps {
      * secret the controller needs before it can read any sealed in the store (docs/trust.md, "Secrets").
      */
     private Path storePasswordFile() {
-        return secretFile("store-password", o.storeUrl() != null ? "" : storePassword());
-    }
-
-    /** {@code install/NAME}, 0600, holding {@code value} on one line (written again when it differs). */
-    private Path secretFile(String name, String value) {
-        Path file = journal.dir().resolve(name);
-        try {
-            if (!Files.isRegularFile(file) || !Files.readString(file).strip().equals(value)) {
-                Path tmp = file.resolveSibling(name + ".tmp");
-                Files.deleteIfExists(tmp);
-                Files.createFile(tmp, PosixFilePermissions.asFileAttribute(
-                        PosixFilePermissions.fromString("rw-------")));
-                Files.writeString(tmp, value + "\n");
-                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING,
-                        StandardCopyOption.ATOMIC_MOVE);
-            }
-        } catch (IOException e) {
-            throw new InstallFailure("cannot write the install's secret file " + file + ": " + e.getMessage(), e);
-        }
-        return file;
-    }
-
-    /**
-     * The mesh's secrets key file ({@code install/secrets.key}, 0600; {@link mesh.trust.SecretKeys}),
-     * made at the first install and kept by a rerun and by {@code mesh uninstall} like the CA.
-     */
-    private Path secretsKeyFile() {
-        Path file = journal.dir().resolve("secrets.key");
-        try {
-            if (!Files.isRegularFile(file)) {
-                mesh.trust.SecretKeys.fresh().write(file);
-            }
-        } catch (IOException e) {
-            throw new InstallFailure("cannot write the secrets key file " + file + ": " + e.getMessage(), e);
-        }
-        return file;
-    }
-
-    /**
-     * The secrets the built-in manifests use, as the controller will hold them once the installer sets them
-     * ({@link #seatSecrets}): version 1 of mesh-store's {@value #STORE_SECRET}, for the installer's own push.
-     */
-    private mesh.plan.SecretValues bootSecrets() {
-        if (o.storeUrl() != null) {
-            return mesh.plan.SecretValues.NONE;
-        }
-        try {
-            mesh.trust.SecretKeys keys = mesh.trust.SecretKeys.read(secretsKeyFile());
-            String pw = storePassword();
-            return new mesh.plan.SecretValues(Map.of(SeatCatalogue.STORE, Map.of(STORE_SECRET, new mesh.model.SecretRef(
-                    STORE_SECRET, 1, keys.hmac(SeatCatalogue.STORE, STORE_SECRET, pw), pw, null))));
-        } catch (IOException e) {
-            throw new InstallFailure("cannot read the secrets key file: " + e.getMessage(), e);
-        }
-    }
-
-    /** The secret of module mesh-store that holds the store's password. */
-    static final String STORE_SECRET = "store-password";
-
-    /** Sets mesh-store's password as its secret through the controller, unless it holds it already (a rerun). */
-    private void seatSecrets(SeatApi api) {
-        if (o.storeUrl() == null && !api.hasSecret(SeatCatalogue.STORE, STORE_SECRET)) {
-            api.setSecret(SeatCatalogue.STORE, STORE_SECRET, storePassword());
-        }
+        return secrets.file("store-password", o.storeUrl() != null ? "" : storePassword());
     }
 
     private String storePassword() {
@@ -207,7 +144,7 @@ public final class SeatSteps implements InstallRunner.Steps {
         v.put("STORE_IMAGE", o.storeImage());
         v.put("REGISTRY_IMAGE", o.registryImage());
         v.put("STORE_PASSWORD_FILE", storePasswordFile().toString());
-        v.put("SECRETS_KEY_FILE", secretsKeyFile().toString());
+        v.put("SECRETS_KEY_FILE", secrets.keyFile().toString());
         v.put("STORE_USER", o.storeUrl() != null ? "" : "mesh");
         v.put("STORE_URL", storeUrl());
         v.put("CONTROLLER_TOKEN_FILE", controllerTokenFile().toString());
@@ -252,7 +189,8 @@ public final class SeatSteps implements InstallRunner.Steps {
     private void pushToAgent(List<String> modules) {
         AgentClient client = agent.client();
         HostStatus now = agent.awaitAgent(Duration.ofSeconds(30));
-        Declaration d = SeatCatalogue.declaration(agent.node(), manifests(modules), modules, now.generation() + 1, bootSecrets());
+        Declaration d = SeatCatalogue.declaration(agent.node(), manifests(modules), modules, now.generation() + 1,
+                o.storeUrl() != null ? mesh.plan.SecretValues.NONE : secrets.bootSecrets(storePassword()));
         try {
             client.pushGrowing(agent.node(), d);
         } catch (AgentClient.Unreachable e) {
@@ -343,7 +281,7 @@ public final class SeatSteps implements InstallRunner.Steps {
             env.put("MESH_STORE_PASSWORD", storePassword());
         }
         env.put("MESH_CONTROLLER_TOKEN", controllerToken());
-        env.put("MESH_SECRETS_KEY_FILE", secretsKeyFile().toString());
+        env.put("MESH_SECRETS_KEY_FILE", secrets.keyFile().toString());
         return env;
     }
 
@@ -365,7 +303,9 @@ public final class SeatSteps implements InstallRunner.Steps {
         api.addNode(o.node(), o.address(), o.publicDomain());
         List<String> modules = seatModules(true, true);
         api.addCatalogue(manifests(modules));
-        seatSecrets(api);
+        if (o.storeUrl() == null) {
+            secrets.setStorePassword(api, storePassword());
+        }
         for (String m : modules) {
             api.assign(o.node(), m);
         }
