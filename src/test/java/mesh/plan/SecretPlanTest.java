@@ -172,6 +172,19 @@ class SecretPlanTest {
     }
 
     @Test
+    void theHistoryComparisonShowsASecretInWordsNeverItsValue() {
+        Declaration a = new Declaration("n2", null, 1, plan(values(1, H1, "old-value")).nodes().get("n2"));
+        Declaration b = new Declaration("n2", null, 2, plan(values(2, H2, "new-value")).nodes().get("n2"));
+        DeclarationChanges changes = DeclarationChanges.between(a, b);
+        assertEquals(Map.of("app.api", List.of("secrets")), changes.changed());
+        DeclarationChanges.FieldChange f = changes.values().get("app.api").get(0);
+        assertEquals("(secret db-password, version 1)", f.before().get("DB_PASSWORD").asText());
+        assertEquals("(secret db-password, version 2)", f.after().get("DB_PASSWORD").asText());
+        String json = DeclarationJson.write(changes);
+        assertFalse(json.contains("old-value") || json.contains("new-value") || json.contains(H1), json);
+    }
+
+    @Test
     void aReferenceSaysItselfWithoutItsValue() {
         SecretRef r = new SecretRef("db-password", 2, H1, "s3cret", null);
         assertEquals("(secret db-password, version 2)", r.words());
