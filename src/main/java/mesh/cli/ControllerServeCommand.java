@@ -18,6 +18,8 @@ import picocli.CommandLine.Spec;
             "Configured by environment (over the --config file):",
             "  MESH_STORE_URL           the store, a JDBC URL jdbc:postgresql://HOST:PORT/DB (required)",
             "  MESH_STORE_USER, MESH_STORE_PASSWORD",
+            "  MESH_STORE_PASSWORD_FILE  or a file holding that password (mesh install writes one, 0600)",
+            "  MESH_SECRETS_KEY_FILE    the secrets key file ('mesh secret'; mesh install makes it, 0600, on the seat)",
             "  MESH_CONTROLLER_TOKEN    the bootstrap operator token, named 'admin' (required); 'mesh token create'",
             "                           makes more, each named and revocable (docs/trust.md)",
             "  MESH_CONTROLLER_TOKEN_FILE  or a file holding that token (mesh install writes one, 0600)",

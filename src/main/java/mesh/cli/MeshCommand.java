@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
         description = "Runs a small fleet of self-hosted servers as one mesh.",
         subcommands = {NodeCommand.class, CatalogueCommand.class, AssignCommand.class, UnassignCommand.class,
             PushCommand.class, RollbackCommand.class, TakeCommand.class, StatusCommand.class, RosterCommand.class, RouteCommand.class,
-            TokenCommand.class, AuditCommand.class, CaCommand.class, LogsCommand.class, BundleCommand.class, HostCommand.class,
+            TokenCommand.class, SecretCommand.class, AuditCommand.class, CaCommand.class, LogsCommand.class, BundleCommand.class, HostCommand.class,
             ControllerCommand.class, CompletionCommand.class, InstallCommand.class, UninstallCommand.class},
         footer = {"",
             "Operator verbs talk to the controller at MESH_CONTROLLER (default http://127.0.0.1:7700) with",

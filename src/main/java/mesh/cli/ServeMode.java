@@ -62,12 +62,33 @@ public enum ServeMode {
             // the store is the controller's alone; the datasource is configured only for it
             putIfSet(props, "quarkus.datasource.jdbc.url", env.get("MESH_STORE_URL"));
             putIfSet(props, "quarkus.datasource.username", env.get("MESH_STORE_USER"));
-            putIfSet(props, "quarkus.datasource.password", env.get("MESH_STORE_PASSWORD"));
+            putIfSet(props, "quarkus.datasource.password", storePassword(env));
             if (env.get("MESH_STORE_URL") != null && !env.get("MESH_STORE_URL").isBlank()) {
                 props.put("quarkus.flyway.active", "true");
             }
         }
         return props;
+    }
+
+    /**
+     * MESH_STORE_PASSWORD, or the first line of the file MESH_STORE_PASSWORD_FILE names (the {@code *_FILE}
+     * convention: mesh install writes it 0600 on the seat, so the password sits in no manifest, declaration
+     * or store row; docs/trust.md, "Secrets": the controller needs it before it can read any sealed secret).
+     */
+    static String storePassword(Map<String, String> env) {
+        String file = env.get("MESH_STORE_PASSWORD_FILE");
+        if (file == null || file.isBlank()) {
+            return env.get("MESH_STORE_PASSWORD");
+        }
+        if (env.get("MESH_STORE_PASSWORD") != null && !env.get("MESH_STORE_PASSWORD").isBlank()) {
+            throw new mesh.model.InvalidInput(java.util.List.of("MESH_STORE_PASSWORD and MESH_STORE_PASSWORD_FILE are both set: give one"));
+        }
+        try {
+            return java.nio.file.Files.readString(java.nio.file.Path.of(file)).strip();
+        } catch (java.io.IOException | java.nio.file.InvalidPathException e) {
+            throw new mesh.model.InvalidInput(java.util.List.of("MESH_STORE_PASSWORD_FILE " + file + " cannot be read: "
+                    + (e instanceof java.nio.file.NoSuchFileException ? "no such file" : e.getMessage())));
+        }
     }
 
     private static void putIfSet(Map<String, String> props, String key, String value) {

@@ -14,7 +14,12 @@ import mesh.model.InvalidInput;
  * row, from the file MESH_CONTROLLER_TOKEN_FILE names (the {@code *_FILE} convention): mesh install
  * writes it there, 0600, in the seat's state folder.
  */
-public record ControllerSettings(String storeUrl, String token, int pushBudget, long epoch) {
+public record ControllerSettings(String storeUrl, String token, int pushBudget, long epoch, java.nio.file.Path secretsKeyFile) {
+
+    /** Settings without a secrets key file: {@code mesh secret} and every manifest that uses one are refused. */
+    public ControllerSettings(String storeUrl, String token, int pushBudget, long epoch) {
+        this(storeUrl, token, pushBudget, epoch, null);
+    }
 
     public static final int DEFAULT_PUSH_BUDGET = 10;
 
@@ -51,7 +56,9 @@ public record ControllerSettings(String storeUrl, String token, int pushBudget, 
         if (!problems.isEmpty()) {
             throw new InvalidInput(problems);
         }
-        return new ControllerSettings(url, token, budget, epoch);
+        String keyFile = vars.get("MESH_SECRETS_KEY_FILE");
+        return new ControllerSettings(url, token, budget, epoch,
+                keyFile == null || keyFile.isBlank() ? null : java.nio.file.Path.of(keyFile));
     }
 
     /** The token in the file MESH_CONTROLLER_TOKEN_FILE names (its first line), or null with the problem said. */

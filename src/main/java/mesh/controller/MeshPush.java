@@ -56,6 +56,9 @@ public class MeshPush {
     @Inject
     AuditTrail audit;
 
+    @Inject
+    MeshSecrets secrets;
+
     AgentClient agents = new AgentClient();
 
     /** Plans every node and sends each that differs from what it acknowledged, named or not (see {@link PushDecision}). */
@@ -110,7 +113,8 @@ public class MeshPush {
     PushReport planAndSend(Input in, List<String> named, boolean dryRun, boolean yes, Take take,
                            java.util.Set<String> forced) {
         MeshStore.PushSnapshot s = in.today();
-        MeshPlan plan = MeshPlanner.plan(in.manifests(), s.nodes(), in.placements(), in.pins());
+        // today's secrets, opened for this plan alone (a rollback too: values are not kept per push)
+        MeshPlan plan = MeshPlanner.plan(in.manifests(), s.nodes(), in.placements(), in.pins(), secrets.values());
         Map<String, Declaration> acked = MeshModules.acked(s.sent());
         List<String> protect = MeshModules.push(acked, plan, MeshModuleGuard.addresses(s.nodes()),
                 controller.storeUrl(), forced);

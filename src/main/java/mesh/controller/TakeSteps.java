@@ -208,7 +208,8 @@ final class TakeSteps {
             long last = s.sent().stream().filter(x -> x.node().name().equals(t.to())).mapToLong(PushDecision.Sent::lastGeneration)
                     .findFirst().orElse(0);
             Declaration d = TakeStart.declaration(now, asTaken, t.module(), target, last);
-            String content = DeclarationJson.write(new Declaration(d.node(), d.address(), 0, d.components(), d.registry(), d.edge()));
+            String content = DeclarationJson.write(new Declaration(d.node(), d.address(), 0, d.components(), d.registry(), d.edge())
+                    .withoutSecretValues());
             generation = pushes.sendForTake(t, target, d, content).generation();
         }
         return awaitRunning(t, target, generation);
@@ -216,7 +217,7 @@ final class TakeSteps {
 
     private MeshPlan plan(MeshStore.PushSnapshot s, List<Placement> placements, List<Placement> resolveFor) {
         BundlePins pins = BundleResolver.resolve(s.catalogue(), resolveFor, MeshPlanner.registryUrl(s.nodes(), resolveFor));
-        return MeshPlanner.plan(s.catalogue(), s.nodes(), placements, pins);
+        return MeshPlanner.plan(s.catalogue(), s.nodes(), placements, pins, pushes.secrets.values());
     }
 
     private PushLock pushLock() {

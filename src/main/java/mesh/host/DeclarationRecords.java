@@ -29,11 +29,14 @@ public final class DeclarationRecords {
     private static final Pattern FILE = Pattern.compile("(\\d{12})\\.json");
 
     private final Path dir;
+    /** Seals each secret value in a record with this node's key, and opens it for the agent. */
+    private final NodeSecrets secrets;
     /** The newest generation kept, read from the folder once, then kept up to date by {@link #write}. */
     private long last = -1;
 
     public DeclarationRecords(Path stateDir) {
         this.dir = stateDir.resolve("declarations");
+        this.secrets = new NodeSecrets(stateDir);
     }
 
     public Path dir() {
@@ -44,11 +47,15 @@ public final class DeclarationRecords {
         return write(d, receivedAt, null);
     }
 
-    /** Records a declaration read from {@code file} by {@code mesh host apply} (null: a push). */
+    /**
+     * Records a declaration read from {@code file} by {@code mesh host apply} (null: a push); each secret
+     * value in it is sealed with this node's key, never written in clear ({@link NodeSecrets}).
+     */
     public synchronized DeclarationRecord write(Declaration d, Instant receivedAt, String file) {
         DeclarationRecord record = new DeclarationRecord(d.generation(), receivedAt.toString(), d, file);
+        DeclarationRecord kept = new DeclarationRecord(d.generation(), receivedAt.toString(), secrets.sealed(d), file);
         try {
-            DurableFile.write(file(d.generation()), DeclarationJson.writePretty(record).getBytes(StandardCharsets.UTF_8));
+            DurableFile.write(file(d.generation()), DeclarationJson.writePretty(kept).getBytes(StandardCharsets.UTF_8));
             last = Math.max(lastGeneration(), d.generation());
             return record;
         } catch (IOException e) {
@@ -80,7 +87,19 @@ public final class DeclarationRecords {
         return last;
     }
 
+    /** The record of {@code generation} as every view shows it: each secret as its reference alone. */
     public Optional<DeclarationRecord> read(long generation) {
+        return stored(generation).map(r -> new DeclarationRecord(r.generation(), r.receivedAt(),
+                NodeSecrets.view(r.declaration()), r.file()));
+    }
+
+    /** The record of {@code generation} with its secret values opened, for the agent to run it. */
+    public Optional<DeclarationRecord> readOpened(long generation) {
+        return stored(generation).map(r -> new DeclarationRecord(r.generation(), r.receivedAt(),
+                secrets.opened(r.declaration()), r.file()));
+    }
+
+    private Optional<DeclarationRecord> stored(long generation) {
         Path file = file(generation);
         if (!Files.exists(file)) {
             return Optional.empty();
@@ -92,9 +111,10 @@ public final class DeclarationRecords {
         }
     }
 
+    /** The newest record, its secret values opened (the agent resumes from it). */
     public Optional<DeclarationRecord> latest() {
         long last = lastGeneration();
-        return last == 0 ? Optional.empty() : read(last);
+        return last == 0 ? Optional.empty() : readOpened(last);
     }
 
     private Path file(long generation) {

@@ -8,7 +8,7 @@ package mesh.host;
 public final class DeclarationRefused extends HostFailure {
 
     /** Why: it names another node, or its generation is not newer than the newest record. */
-    public enum Reason { OTHER_NODE, NOT_NEWER }
+    public enum Reason { OTHER_NODE, NOT_NEWER, MISSING_SECRET }
 
     private final Reason reason;
 

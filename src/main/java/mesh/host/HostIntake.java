@@ -97,9 +97,26 @@ public final class HostIntake implements AutoCloseable {
             throw new DeclarationRefused(DeclarationRefused.Reason.NOT_NEWER, "generation " + d.generation()
                     + " is not newer than the last accepted, " + last + "; nothing was changed");
         }
-        DeclarationRecord record = records.write(d, clock.instant(), file);
-        whileHeld.accept(d);
+        Declaration full = withSecretValues(d);
+        DeclarationRecord record = records.write(full, clock.instant(), file);
+        whileHeld.accept(full);
         return record;
+    }
+
+    /**
+     * {@code d} with each secret value it came without taken from the newest record (same secret, version
+     * and hash); one that is neither sent nor held refuses the declaration, naming it.
+     */
+    Declaration withSecretValues(Declaration d) {
+        if (d.components().stream().allMatch(c -> c.secrets().values().stream().allMatch(r -> r.value() != null))) {
+            return d;
+        }
+        List<String> problems = new java.util.ArrayList<>();
+        Declaration full = NodeSecrets.filled(d, records.latest().map(DeclarationRecord::declaration).orElse(null), problems);
+        if (!problems.isEmpty()) {
+            throw new DeclarationRefused(DeclarationRefused.Reason.MISSING_SECRET, String.join("; ", problems) + "; nothing was changed");
+        }
+        return full;
     }
 
     /** What a declaration would change against what runs now; refuses one for another node; records nothing. */

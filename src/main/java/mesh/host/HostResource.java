@@ -65,7 +65,7 @@ public class HostResource {
     /** The answer to a host use case that failed: 400 another node's, 409 not newer, 503 the engine did not answer. */
     static Refusal refusal(HostFailure e) {
         int status = !(e instanceof DeclarationRefused refused) ? 503
-                : refused.reason() == DeclarationRefused.Reason.OTHER_NODE ? 400 : 409;
+                : refused.reason() == DeclarationRefused.Reason.NOT_NEWER ? 409 : 400;
         return new Refusal(status, e.getMessage());
     }
 

@@ -105,6 +105,20 @@ public final class SeatApi {
         http.call("POST", "/v1/mesh/catalogue", files, (Class<?>) null, Duration.ofSeconds(10), Duration.ofSeconds(15));
     }
 
+    /** Whether module {@code module} has secret {@code name} in the store. */
+    public boolean hasSecret(String module, String name) {
+        List<mesh.wire.SecretView> all = http.call("GET", "/v1/mesh/secrets?module=" + module, null, DeclarationJson.MAPPER
+                .getTypeFactory().constructCollectionType(List.class, mesh.wire.SecretView.class), Duration.ofSeconds(10),
+                Duration.ofSeconds(15));
+        return all.stream().anyMatch(s -> s.name().equals(name));
+    }
+
+    /** Sets secret {@code name} of {@code module} (over HTTPS to the controller, which seals it). */
+    public void setSecret(String module, String name, String value) {
+        http.call("PUT", "/v1/mesh/secrets/" + module + "/" + name, new mesh.wire.SecretValue(value), (Class<?>) null,
+                Duration.ofSeconds(10), Duration.ofSeconds(15));
+    }
+
     public void assign(String node, String module) {
         http.call("PUT", "/v1/mesh/nodes/" + node + "/modules/" + module, null, (Class<?>) null, Duration.ofSeconds(10),
                 Duration.ofSeconds(15));

@@ -6,8 +6,6 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.DriverManager;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -43,6 +41,7 @@ public final class SeatSteps implements InstallRunner.Steps {
     private final AgentSetup agent;
     private final TempController temp;
     private final Consumer<String> say;
+    private final SeatSecrets secrets;
 
     public SeatSteps(InstallOptions o, InstallJournal journal, Consumer<String> say) {
         this.o = o;
@@ -50,6 +49,7 @@ public final class SeatSteps implements InstallRunner.Steps {
         this.say = say;
         this.agent = new AgentSetup(o, say);
         this.temp = new TempController(o.stateDir());
+        this.secrets = new SeatSecrets(journal.dir());
     }
 
     @Override
@@ -120,22 +120,15 @@ public final class SeatSteps implements InstallRunner.Steps {
      * declaration or host record holds it (docs/trust.md).
      */
     private Path controllerTokenFile() {
-        Path file = journal.dir().resolve("controller-token");
-        try {
-            String token = controllerToken();
-            if (!Files.isRegularFile(file) || !Files.readString(file).strip().equals(token)) {
-                Path tmp = file.resolveSibling("controller-token.tmp");
-                Files.deleteIfExists(tmp);
-                Files.createFile(tmp, PosixFilePermissions.asFileAttribute(
-                        PosixFilePermissions.fromString("rw-------")));
-                Files.writeString(tmp, token + "\n");
-                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING,
-                        StandardCopyOption.ATOMIC_MOVE);
-            }
-        } catch (IOException e) {
-            throw new InstallFailure("cannot write the controller's token file " + file + ": " + e.getMessage(), e);
-        }
-        return file;
+        return secrets.file("controller-token", controllerToken());
+    }
+
+    /**
+     * The file the controller reads the store's password from (MESH_STORE_PASSWORD_FILE), 0600: the one
+     * secret the controller needs before it can read any sealed in the store (docs/trust.md, "Secrets").
+     */
+    private Path storePasswordFile() {
+        return secrets.file("store-password", o.storeUrl() != null ? "" : storePassword());
     }
 
     private String storePassword() {
@@ -150,7 +143,8 @@ public final class SeatSteps implements InstallRunner.Steps {
         Map<String, String> v = new LinkedHashMap<>();
         v.put("STORE_IMAGE", o.storeImage());
         v.put("REGISTRY_IMAGE", o.registryImage());
-        v.put("STORE_PASSWORD", o.storeUrl() != null ? "" : storePassword());
+        v.put("STORE_PASSWORD_FILE", storePasswordFile().toString());
+        v.put("SECRETS_KEY_FILE", secrets.keyFile().toString());
         v.put("STORE_USER", o.storeUrl() != null ? "" : "mesh");
         v.put("STORE_URL", storeUrl());
         v.put("CONTROLLER_TOKEN_FILE", controllerTokenFile().toString());
@@ -195,7 +189,8 @@ public final class SeatSteps implements InstallRunner.Steps {
     private void pushToAgent(List<String> modules) {
         AgentClient client = agent.client();
         HostStatus now = agent.awaitAgent(Duration.ofSeconds(30));
-        Declaration d = SeatCatalogue.declaration(agent.node(), manifests(modules), modules, now.generation() + 1);
+        Declaration d = SeatCatalogue.declaration(agent.node(), manifests(modules), modules, now.generation() + 1,
+                o.storeUrl() != null ? mesh.plan.SecretValues.NONE : secrets.bootSecrets(storePassword()));
         try {
             client.pushGrowing(agent.node(), d);
         } catch (AgentClient.Unreachable e) {
@@ -297,6 +292,7 @@ public final class SeatSteps implements InstallRunner.Steps {
             env.put("MESH_STORE_PASSWORD", storePassword());
         }
         env.put("MESH_CONTROLLER_TOKEN", controllerToken());
+        env.put("MESH_SECRETS_KEY_FILE", secrets.keyFile().toString());
         return env;
     }
 
@@ -318,6 +314,9 @@ public final class SeatSteps implements InstallRunner.Steps {
         api.addNode(o.node(), o.address(), o.publicDomain());
         List<String> modules = seatModules(true, true);
         api.addCatalogue(manifests(modules));
+        if (o.storeUrl() == null) {
+            secrets.setStorePassword(api, storePassword());
+        }
         for (String m : modules) {
             api.assign(o.node(), m);
         }

@@ -187,7 +187,9 @@ public final class Uninstall {
         }
         Path secrets = new InstallJournal(stateDir).secretsFile();
         Path tls = stateDir.resolve("tls");
-        List<Path> data = List.of(stateDir.resolve("host/data"), stateDir.resolve("host/volumes"), secrets, tls, keptNodeFile());
+        Path secretsKey = stateDir.resolve("install/secrets.key");
+        List<Path> data = List.of(stateDir.resolve("host/data"), stateDir.resolve("host/volumes"), secrets, secretsKey, tls,
+                keptNodeFile());
         try (Stream<Path> top = Files.walk(stateDir)) {
             for (Path p : top.sorted(java.util.Comparator.reverseOrder()).toList()) {
                 if (!deleteData && data.stream().anyMatch(d -> p.startsWith(d) || d.startsWith(p))) {
@@ -203,6 +205,9 @@ public final class Uninstall {
             data.stream().filter(d -> !d.equals(tls)).filter(Files::isDirectory).forEach(d -> kept.add("process data " + d));
             if (Files.isDirectory(tls)) {
                 kept.add("the mesh CA and certificates " + tls + " (the joined nodes trust this CA alone)");
+            }
+            if (Files.isRegularFile(secretsKey)) {
+                kept.add("the secrets key " + secretsKey + " (the store's secrets open with it alone)");
             }
             if (Files.isRegularFile(secrets)) {
                 kept.add("install secrets " + secrets + " (the store password and tokens a reinstall over the kept data needs)");

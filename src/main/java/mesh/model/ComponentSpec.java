@@ -22,6 +22,8 @@ import java.util.TreeMap;
  * @param after              components (on this node) that must be healthy before this one starts
  * @param stopTimeoutSeconds how long a stop waits after SIGTERM before it kills
  * @param network            the module's own network, shared by its components
+ * @param secrets            environment variable to the secret that gives its value ({@link SecretRef});
+ *                           absent from JSON when empty, so a component without secrets reads as before
  */
 public record ComponentSpec(
         String module,
@@ -36,10 +38,19 @@ public record ComponentSpec(
         HealthCheck health,
         List<String> after,
         Integer stopTimeoutSeconds,
-        String network) {
+        String network,
+        @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
+        Map<String, SecretRef> secrets) {
 
     /** DEFAULT_STOP_TIMEOUT_SECONDS is Docker's own default grace period. */
     public static final int DEFAULT_STOP_TIMEOUT_SECONDS = 10;
+
+    /** A spec that uses no secret. */
+    public ComponentSpec(String module, String name, String image, String bundle, List<String> args, Map<String, String> env,
+                         Map<String, String> volumes, List<Integer> ports, Map<String, String> hosts, HealthCheck health,
+                         List<String> after, Integer stopTimeoutSeconds, String network) {
+        this(module, name, image, bundle, args, env, volumes, ports, hosts, health, after, stopTimeoutSeconds, network, Map.of());
+    }
 
     /** A container's spec (no bundle). */
     public ComponentSpec(String module, String name, String image, List<String> args, Map<String, String> env,
@@ -55,6 +66,23 @@ public record ComponentSpec(
         ports = ports == null ? List.of() : List.copyOf(ports);
         hosts = hosts == null ? Map.of() : sorted(hosts);
         after = after == null ? List.of() : List.copyOf(after);
+        secrets = secrets == null ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(secrets));
+    }
+
+    /** This spec with its secrets replaced by {@code refs} (variable to reference). */
+    public ComponentSpec withSecrets(Map<String, SecretRef> refs) {
+        return new ComponentSpec(module, name, image, bundle, args, env, volumes, ports, hosts, health, after,
+                stopTimeoutSeconds, network, refs);
+    }
+
+    /** This spec as the store and every view keep it: each secret's reference without its value. */
+    public ComponentSpec withoutSecretValues() {
+        if (secrets.isEmpty()) {
+            return this;
+        }
+        Map<String, SecretRef> refs = new TreeMap<>();
+        secrets.forEach((k, v) -> refs.put(k, v.withoutValue()));
+        return withSecrets(refs);
     }
 
     /** Whether this component runs as a supervised process (a bundle) rather than a container. */

@@ -26,6 +26,8 @@ import java.util.TreeMap;
  * @param network            the module's own network; null for the engine's default
  * @param stopTimeoutSeconds SIGTERM, then SIGKILL after this many seconds
  * @param labels             the mesh's marks ({@link Labels}); empty for a request only being compared
+ * @param secrets            variable to the secret giving its value: digested as its name and keyed
+ *                           hash ({@link SecretRef#digestForm}), given to the engine as its value
  */
 public record ContainerRequest(
         String name,
@@ -40,7 +42,8 @@ public record ContainerRequest(
         String publishAddress,
         String network,
         int stopTimeoutSeconds,
-        Map<String, String> labels) {
+        Map<String, String> labels,
+        Map<String, SecretRef> secrets) {
 
     public ContainerRequest {
         args = args == null ? List.of() : List.copyOf(args);
@@ -50,12 +53,13 @@ public record ContainerRequest(
         ports = ports == null ? List.of() : ports.stream().sorted().toList();
         publishAddress = ports.isEmpty() ? null : publishAddress;
         labels = sorted(labels);
+        secrets = secrets == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(secrets));
     }
 
     /** The request for a component of a declaration whose ports publish on {@code publishAddress}, unlabelled. */
     public static ContainerRequest of(ComponentSpec spec, String publishAddress) {
         return new ContainerRequest(spec.name(), spec.module(), spec.image(), spec.bundle(), spec.args(), spec.env(), spec.hosts(),
-                spec.volumes(), spec.ports(), publishAddress, spec.network(), spec.stopTimeout(), Map.of());
+                spec.volumes(), spec.ports(), publishAddress, spec.network(), spec.stopTimeout(), Map.of(), spec.secrets());
     }
 
     /** The request as it is sent: {@link #of(ComponentSpec, String)} with the mesh's labels for this node and generation. */
@@ -66,7 +70,7 @@ public record ContainerRequest(
 
     public ContainerRequest withLabels(Map<String, String> labels) {
         return new ContainerRequest(name, module, image, bundle, args, env, hosts, volumes, ports, publishAddress, network,
-                stopTimeoutSeconds, labels);
+                stopTimeoutSeconds, labels, secrets);
     }
 
     /** The engine's volume for a module volume: one per module and name, shared by replaces, never deleted. */
@@ -86,9 +90,29 @@ public record ContainerRequest(
         return hosts.entrySet().stream().map(h -> h.getKey() + ":" + h.getValue()).toList();
     }
 
-    /** The environment as the engine takes it, {@code KEY=VALUE}. */
+    /**
+     * The environment as the engine takes it, {@code KEY=VALUE}, each secret's variable with its value.
+     * A secret without its value cannot be run: the host's intake refuses such a declaration first.
+     */
     public List<String> envList() {
-        return env.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList();
+        Map<String, String> all = new TreeMap<>(env);
+        secrets.forEach((k, ref) -> {
+            if (ref.value() == null) {
+                throw new IllegalStateException("component " + name + ": " + k + " " + ref.words() + " has no value here");
+            }
+            all.put(k, ref.value());
+        });
+        return all.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList();
+    }
+
+    /** The secrets as digested: variable to {@link SecretRef#digestForm}; null (left out) when there are none. */
+    public Map<String, String> secretDigests() {
+        if (secrets.isEmpty()) {
+            return null;
+        }
+        Map<String, String> forms = new TreeMap<>();
+        secrets.forEach((k, ref) -> forms.put(k, ref.digestForm()));
+        return forms;
     }
 
     private static Map<String, String> sorted(Map<String, String> map) {

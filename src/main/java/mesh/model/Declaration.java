@@ -51,6 +51,15 @@ public record Declaration(String node, String address, long generation, List<Com
         return new Declaration(node, address, generation, components, registry, edge, origin);
     }
 
+    /**
+     * This declaration as the store keeps what a node acknowledged and as every view shows it: each
+     * secret's reference (name, version, keyed hash) without its value (docs/trust.md, "Secrets").
+     */
+    public Declaration withoutSecretValues() {
+        return new Declaration(node, address, generation, components.stream().map(ComponentSpec::withoutSecretValues).toList(),
+                registry, edge, push);
+    }
+
     public Optional<ComponentSpec> component(String name) {
         return components.stream().filter(c -> c.name().equals(name)).findFirst();
     }

@@ -118,6 +118,16 @@ public final class DeclarationCheck {
                 "network: not a valid network name: " + quoted(c.network()));
         c.env().forEach((k, v) -> check(problems, !k.isEmpty() && !k.contains("=") && v != null, where,
                 "env: '" + k + "' must be a non-empty name without '=' and have a value"));
+        c.secrets().forEach((k, ref) -> {
+            check(problems, !k.isEmpty() && !k.contains("=") && !c.env().containsKey(k), where,
+                    "secrets: '" + k + "' must be a non-empty name without '=' and not also in env");
+            // a manifest's reference names the secret alone; the planner fills in its version and hash
+            check(problems, ref != null && SecretNames.problem(ref.secret()) == null && (ref.version() == null
+                            || (ref.version() >= 1 && ref.hmac() != null && ref.hmac().matches("[0-9a-f]{64}"))), where,
+                    "secrets: '" + k + "' must name a secret, and with its version (from 1) its hmac (64 hex digits)");
+            check(problems, c.bundle() == null, where, "secrets: '" + k + "': a process cannot use a secret yet"
+                    + " (secrets are given to containers only)");
+        });
         c.volumes().forEach((k, v) -> {
             check(problems, NAME.matcher(k).matches(), where, "volumes: not a valid volume name: " + quoted(k));
             check(problems, v != null && v.startsWith("/"), where,

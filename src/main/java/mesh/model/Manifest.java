@@ -16,8 +16,19 @@ public record Manifest(String module, Map<String, Component> components, Map<Str
     /** Component is a container (image) of a module, as the manifest writes it. */
     public record Component(String image, String bundle, List<String> args, Map<String, String> env,
                             List<String> binds, Map<String, String> volumes, List<Integer> ports,
-                            HealthCheck health, List<String> after, Integer stopTimeoutSeconds) {
+                            HealthCheck health, List<String> after, Integer stopTimeoutSeconds,
+                            @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
+                            Map<String, String> secrets) {
+
+        /** A component that uses no secret. */
+        public Component(String image, String bundle, List<String> args, Map<String, String> env,
+                         List<String> binds, Map<String, String> volumes, List<Integer> ports,
+                         HealthCheck health, List<String> after, Integer stopTimeoutSeconds) {
+            this(image, bundle, args, env, binds, volumes, ports, health, after, stopTimeoutSeconds, Map.of());
+        }
+
         public Component {
+            secrets = secrets == null ? Map.of() : Map.copyOf(secrets);
             args = args == null ? List.of() : List.copyOf(args);
             env = env == null ? Map.of() : Map.copyOf(env);
             binds = binds == null ? List.of() : List.copyOf(binds);

@@ -36,6 +36,14 @@ final class ManifestComponents {
         return value("args") == null ? List.of() : nodes.texts(value("args"), path + ".args", "a list of words");
     }
 
+    /** The variables whose value is a secret of the module ({@code NAME: {secret: S}}), read by {@link #env}. */
+    private final Map<String, String> secrets = new LinkedHashMap<>();
+
+    /** Variable to secret name, for the variables {@link #env} found written {@code {secret: NAME}}; call after it. */
+    Map<String, String> secrets() {
+        return secrets;
+    }
+
     Map<String, String> env() {
         Map<String, String> env = new LinkedHashMap<>();
         Map<String, Field> given = value("env") == null ? Map.of()
@@ -49,6 +57,11 @@ final class ManifestComponents {
                 nodes.problem(f.keyNode(), at, "a variable name is not empty and holds no '='");
             } else if (ManifestNodes.isNull(f.value())) {
                 nodes.problem(f.value(), at, "needs a value; write " + name + ": \"\" for an empty one");
+            } else if (f.value() instanceof org.yaml.snakeyaml.nodes.MappingNode) {
+                String secret = secretName(f.value(), at);
+                if (secret != null) {
+                    secrets.put(name, secret);
+                }
             } else {
                 String value = nodes.text(f.value(), at);
                 if (value != null) {
@@ -57,6 +70,22 @@ final class ManifestComponents {
             }
         });
         return env;
+    }
+
+    /** The secret a variable names ({@code {secret: db-password}}), or null with the problem said. */
+    private String secretName(Node value, String at) {
+        Map<String, Field> ref = nodes.mapping(value, at, "a value, or {secret: NAME} for a secret of the module", List.of("secret"));
+        if (ref == null || !ManifestReader.given(ref, "secret")) {
+            nodes.problem(value, at, "a secret is written {secret: NAME}, NAME set with 'mesh secret set MODULE NAME'");
+            return null;
+        }
+        String name = nodes.text(ref.get("secret").value(), at + ".secret");
+        String problem = name == null ? null : SecretNames.problem(name);
+        if (problem != null) {
+            nodes.problem(ref.get("secret").value(), at + ".secret", problem);
+            return null;
+        }
+        return name;
     }
 
     List<String> binds() {

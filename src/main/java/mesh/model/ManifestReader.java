@@ -116,8 +116,9 @@ final class ManifestReader {
             }
         }
         ManifestComponents parts = new ManifestComponents(nodes, path, c);
-        return new Manifest.Component(image, bundle, parts.args(), parts.env(), parts.binds(), parts.volumes(hasBundle && !hasImage),
-                parts.ports(), parts.health(), parts.after(), parts.stopTimeout());
+        Map<String, String> env = parts.env();
+        return new Manifest.Component(image, bundle, parts.args(), env, parts.binds(), parts.volumes(hasBundle && !hasImage),
+                parts.ports(), parts.health(), parts.after(), parts.stopTimeout(), parts.secrets());
     }
 
     static boolean given(Map<String, Field> fields, String key) {

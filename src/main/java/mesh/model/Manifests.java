@@ -18,7 +18,14 @@ public final class Manifests {
     public static ComponentSpec spec(Manifest m, String name, Map<String, String> hosts) {
         Manifest.Component c = m.components().get(name);
         return new ComponentSpec(m.module(), name, c.image(), c.bundle(), c.args(), c.env(), c.volumes(), c.ports(), hosts,
-                c.health(), c.after(), c.stopTimeoutSeconds(), c.bundle() == null ? m.module() : null);
+                c.health(), c.after(), c.stopTimeoutSeconds(), c.bundle() == null ? m.module() : null, refs(c.secrets()));
+    }
+
+    /** The manifest's secrets as references by name; the planner fills in each one's setting. */
+    private static java.util.Map<String, SecretRef> refs(java.util.Map<String, String> secrets) {
+        java.util.Map<String, SecretRef> refs = new java.util.TreeMap<>();
+        secrets.forEach((variable, secret) -> refs.put(variable, SecretRef.named(secret)));
+        return refs;
     }
 
     /** Source is one parsed manifest and the file it came from, for {@link #clashes}. */

@@ -74,6 +74,9 @@ public final class SpecDigest {
         if ("v3".equals(version)) {
             fields.put("bundle", r.bundle());   // null (left out) for a container
         }
+        // each secret as its name and keyed hash, never its value; null (left out) for a component that uses
+        // none, which is every component made before secrets, so no version was needed (docs/declaration.md)
+        fields.put("secrets", r.secretDigests());
         return DeclarationJson.write(fields);
     }
 
@@ -102,7 +105,7 @@ public final class SpecDigest {
             return List.of("made by an unknown mesh version (digest " + (version.isEmpty() ? "missing" : version) + ")");
         }
         if (!matches(current.digest(), wanted)) {
-            return changedFields(current.spec(), canonical(version, wanted));
+            return secretWords(changedFields(current.spec(), canonical(version, wanted)), current.spec(), wanted);
         }
         if ("v1".equals(version) && publishedElsewhere(current.publishedOn(), wanted)) {
             return List.of("address");
@@ -117,6 +120,35 @@ public final class SpecDigest {
         }
         return publishedOn.stream().anyMatch(on -> wanted.publishAddress() == null
                 ? !ALL_ADDRESSES.contains(on) : !wanted.publishAddress().equals(on));
+    }
+
+    /**
+     * {@code fields} with {@code secrets} said as the secrets that changed, {@code secret db-password}
+     * (a preview reads "replaced; secret db-password changed"), from the old canonical form's hashes.
+     */
+    static List<String> secretWords(List<String> fields, String oldCanonical, ContainerRequest wanted) {
+        if (!fields.contains("secrets")) {
+            return fields;
+        }
+        Map<String, String> before = new java.util.TreeMap<>();
+        try {
+            JsonNode old = DeclarationJson.MAPPER.readTree(oldCanonical).get("secrets");
+            if (old != null) {
+                old.fields().forEachRemaining(e -> before.put(e.getKey(), e.getValue().asText()));
+            }
+        } catch (JsonProcessingException | RuntimeException e) {
+            return fields;
+        }
+        TreeSet<String> words = new TreeSet<>();
+        wanted.secrets().forEach((k, ref) -> {
+            if (!ref.digestForm().equals(before.remove(k))) {
+                words.add("secret " + ref.secret());
+            }
+        });
+        before.values().forEach(form -> words.add("secret " + form.split(" ")[1]));
+        List<String> out = new ArrayList<>(fields.stream().filter(f -> !f.equals("secrets")).toList());
+        out.addAll(words);
+        return out;
     }
 
     public static String versionOf(String label) {

@@ -59,13 +59,26 @@ public record DeclarationChanges(long from, long to, List<String> added, List<St
     }
 
     private static List<FieldChange> fields(ComponentSpec old, ComponentSpec now) {
-        JsonNode a = DeclarationJson.MAPPER.valueToTree(old);
-        JsonNode b = DeclarationJson.MAPPER.valueToTree(now);
+        JsonNode a = shown(old);
+        JsonNode b = shown(now);
         TreeSet<String> keys = new TreeSet<>();
         a.fieldNames().forEachRemaining(keys::add);
         b.fieldNames().forEachRemaining(keys::add);
         return keys.stream().filter(k -> !java.util.Objects.equals(a.get(k), b.get(k)))
                 .map(k -> new FieldChange(k, present(a.get(k)), present(b.get(k)))).toList();
+    }
+
+    /**
+     * A component as the comparison shows it: each secret in words, {@code (secret db-password, version 2)},
+     * never its value, its sealed value or its hash (docs/trust.md, "Secrets").
+     */
+    private static JsonNode shown(ComponentSpec c) {
+        com.fasterxml.jackson.databind.node.ObjectNode tree = DeclarationJson.MAPPER.valueToTree(c);
+        if (!c.secrets().isEmpty()) {
+            com.fasterxml.jackson.databind.node.ObjectNode words = tree.putObject("secrets");
+            c.secrets().forEach((variable, ref) -> words.put(variable, ref.words()));
+        }
+        return tree;
     }
 
     private static JsonNode present(JsonNode value) {

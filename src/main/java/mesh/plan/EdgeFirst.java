@@ -50,7 +50,7 @@ public final class EdgeFirst {
             Declaration d = new Declaration(acked.node(), acked.address(), s.lastGeneration() + 1, acked.components(),
                     acked.registry(), planned);
             String content = DeclarationJson.write(new Declaration(acked.node(), acked.address(), 0, acked.components(),
-                    acked.registry(), planned));
+                    acked.registry(), planned).withoutSecretValues());
             sends.add(new Send(s.node(), d, content));
         }
         return sends;

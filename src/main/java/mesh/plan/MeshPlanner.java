@@ -55,6 +55,15 @@ public final class MeshPlanner {
 
     /** The plan, with each process's bundle pinned to a digest by {@code pins} (see {@link BundlePins}). */
     public static MeshPlan plan(List<Manifest> catalogue, List<Node> nodes, List<Placement> placements, BundlePins pins) {
+        return plan(catalogue, nodes, placements, pins, SecretValues.NONE);
+    }
+
+    /**
+     * The plan, each process's bundle pinned by {@code pins} and each secret a component uses filled in
+     * from {@code secrets} ({@link SecretValues#resolve}): an unknown one fails the plan, naming it.
+     */
+    public static MeshPlan plan(List<Manifest> catalogue, List<Node> nodes, List<Placement> placements, BundlePins pins,
+                                SecretValues secrets) {
         Map<String, Manifest> modules = new TreeMap<>();
         catalogue.forEach(m -> modules.put(m.module(), m));
         Map<String, Node> byName = new TreeMap<>();
@@ -93,7 +102,7 @@ public final class MeshPlanner {
                         hosts.put(bind, entry.address());
                     }
                 }
-                ComponentSpec spec = Manifests.spec(m, c.getKey(), hosts);
+                ComponentSpec spec = secrets.resolve(Manifests.spec(m, c.getKey(), hosts), node, problems);
                 if (spec.process()) {
                     spec = pinned(spec, node, pins, registry, problems);
                 }
@@ -130,7 +139,7 @@ public final class MeshPlanner {
             return spec;
         }
         return new ComponentSpec(spec.module(), spec.name(), null, pin, spec.args(), spec.env(), spec.volumes(),
-                spec.ports(), spec.hosts(), spec.health(), spec.after(), spec.stopTimeoutSeconds(), spec.network());
+                spec.ports(), spec.hosts(), spec.health(), spec.after(), spec.stopTimeoutSeconds(), spec.network(), spec.secrets());
     }
 
     private static Map<String, MeshPlan.RosterEntry> roster(Map<String, Manifest> modules, Map<String, Node> nodes,

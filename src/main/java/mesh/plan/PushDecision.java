@@ -106,7 +106,9 @@ public final class PushDecision {
             List<ComponentSpec> components = plan.nodes().getOrDefault(node.name(), List.of());
             EdgeTable edge = plan.edges().get(node.name());
             String registry = plan.registryFor(components);
-            String content = DeclarationJson.write(new Declaration(node.name(), node.address(), 0, components, registry, edge));
+            // what the store keeps: each secret as its reference and keyed hash, never its value (docs/trust.md)
+            String content = DeclarationJson.write(new Declaration(node.name(), node.address(), 0, components, registry, edge)
+                    .withoutSecretValues());
             Declaration next = new Declaration(node.name(), node.address(), s.lastGeneration() + 1, components, registry, edge);
             boolean same = s.ackedGeneration() > 0 && sameJson(content, s.ackedDeclaration());
             drafts.add(new Draft(node, next, content, !same, s.ackedGeneration()));

@@ -58,13 +58,23 @@ public final class SeatCatalogue {
      * in the order raised), planned from the filled manifests.
      */
     public static Declaration declaration(Node seat, Map<String, String> filled, List<String> modules, long generation) {
+        return declaration(seat, filled, modules, generation, SecretValues.NONE);
+    }
+
+    /**
+     * The same with the secrets the built-in manifests use ({@code mesh-store}'s password), which the
+     * installer sets in the store later through the controller with the same value, version and hash,
+     * so that push replaces nothing either.
+     */
+    public static Declaration declaration(Node seat, Map<String, String> filled, List<String> modules, long generation,
+                                          SecretValues secrets) {
         List<Manifest> catalogue = new ArrayList<>();
         List<Placement> placements = new ArrayList<>();
         for (String module : modules) {
             catalogue.add(ManifestYaml.parse(module + ".yaml", filled.get(module)));
             placements.add(new Placement(module, seat.name(), seat.name()));
         }
-        MeshPlan plan = MeshPlanner.plan(catalogue, List.of(seat), placements);
+        MeshPlan plan = MeshPlanner.plan(catalogue, List.of(seat), placements, BundlePins.NONE, secrets);
         return new Declaration(seat.name(), seat.address(), generation, plan.nodes().get(seat.name()));
     }
 }

@@ -1,6 +1,7 @@
 package mesh.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.quarkus.test.junit.main.Launch;
@@ -32,6 +33,16 @@ class MeshCliTest {
         assertEquals(ExitCodes.USAGE, result.exitCode());
         assertEquals(List.of("mesh: Unmatched argument at index 0: 'nosuchverb' (see 'mesh --help')"),
                 result.getErrorOutput().lines().toList());
+    }
+
+    /** mesh secret set: a value on the command line is refused before any call, and never echoed back. */
+    @Test
+    void aSecretValueOnTheCommandLineIsAUsageErrorThatDoesNotRepeatIt(QuarkusMainLauncher launcher) {
+        LaunchResult result = launcher.launch("secret", "set", "web", "db-password", "hunter2");
+        assertEquals(ExitCodes.USAGE, result.exitCode());
+        assertTrue(result.getErrorOutput().contains("mesh secret set takes no value on the command line"), result.getErrorOutput());
+        assertTrue(result.getErrorOutput().contains("nothing was set"), result.getErrorOutput());
+        assertFalse(result.getErrorOutput().contains("hunter2"), result.getErrorOutput());
     }
 
     @Test

@@ -34,13 +34,21 @@ class SeatCatalogueTest {
     void theStoreAndRegistryArePlannedForTheSeatWithTheirPortsAndVolumes() throws IOException {
         Node seat = new Node("n1", "10.77.0.11", "http://10.77.0.11:7701", null);
         List<String> modules = List.of(SeatCatalogue.STORE, SeatCatalogue.REGISTRY);
-        Declaration d = SeatCatalogue.declaration(seat, SeatCatalogue.fill(templates(modules), VALUES), modules, 7);
+        String hmac = "a".repeat(64);
+        SecretValues secrets = new SecretValues(Map.of(SeatCatalogue.STORE, Map.of("store-password",
+                new mesh.model.SecretRef("store-password", 1, hmac, "pw", null))));
+        Declaration d = SeatCatalogue.declaration(seat, SeatCatalogue.fill(templates(modules), VALUES), modules, 7, secrets);
         assertEquals(7, d.generation());
         assertEquals(List.of("mesh-registry.registry", "mesh-store.postgres"),
                 d.components().stream().map(ComponentSpec::name).sorted().toList());
         ComponentSpec store = d.component("mesh-store.postgres").orElseThrow();
         assertEquals("mesh-test/postgres:15", store.image());
-        assertEquals("pw", store.env().get("POSTGRES_PASSWORD"));
+        // the store's password is a secret of mesh-store: a reference in the manifest, its value in the declaration alone
+        assertEquals(null, store.env().get("POSTGRES_PASSWORD"));
+        assertEquals("pw", store.secrets().get("POSTGRES_PASSWORD").value());
+        assertEquals(hmac, store.secrets().get("POSTGRES_PASSWORD").hmac());
+        assertEquals(null, d.withoutSecretValues().component("mesh-store.postgres").orElseThrow()
+                .secrets().get("POSTGRES_PASSWORD").value());
         assertEquals(List.of(5432), store.ports());
         assertEquals(Map.of("data", "/var/lib/postgresql/data"), store.volumes());
         assertEquals(List.of(5000), d.component("mesh-registry.registry").orElseThrow().ports());

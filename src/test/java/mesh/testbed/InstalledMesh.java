@@ -161,6 +161,11 @@ public final class InstalledMesh implements AutoCloseable {
         return PackagedMesh.run(cli, args);
     }
 
+    /** Runs a verb with {@code input} as its stdin. */
+    public PackagedMesh.Result meshWithInput(String input, String... args) {
+        return PackagedMesh.runWithInput(cli, input, args);
+    }
+
     /** Runs a verb that must succeed; its stdout. */
     public String ok(String... args) {
         PackagedMesh.Result r = mesh(args);

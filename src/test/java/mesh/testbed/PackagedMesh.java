@@ -141,13 +141,23 @@ public final class PackagedMesh {
      * runner's own {@code MESH_*} environment leaks in; {@code env} is all the verb sees of mesh's.
      */
     public static Result run(Map<String, String> env, String... args) {
+        return runWithInput(env, null, args);
+    }
+
+    /** As {@link #run}, with {@code input} (null: nothing) as the verb's stdin. */
+    public static Result runWithInput(Map<String, String> env, String input, String... args) {
         List<String> command = command(app(), null, List.of(args));
         try {
+            File in = input == null ? new File("/dev/null") : File.createTempFile("mesh-verb", ".in");
+            if (input != null) {
+                in.deleteOnExit();
+                Files.writeString(in.toPath(), input);
+            }
             File out = File.createTempFile("mesh-verb", ".out");
             File err = File.createTempFile("mesh-verb", ".err");
             try {
                 ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(out).redirectError(err)
-                        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+                        .redirectInput(ProcessBuilder.Redirect.from(in));
                 builder.environment().keySet().removeIf(k -> k.startsWith("MESH_"));
                 builder.environment().putAll(env);
                 Process process = builder.start();

@@ -28,7 +28,7 @@ public final class FenceFilter {
         List<ComponentSpec> components = kept.stream().map(c -> c.after().stream().allMatch(names::contains) ? c
                 : new ComponentSpec(c.module(), c.name(), c.image(), c.bundle(), c.args(), c.env(), c.volumes(), c.ports(),
                         c.hosts(), c.health(), c.after().stream().filter(names::contains).toList(), c.stopTimeoutSeconds(),
-                        c.network())).toList();
+                        c.network(), c.secrets())).toList();
         return new Declaration(d.node(), d.address(), d.generation(), components, d.registry(), d.edge(), d.push());
     }
 

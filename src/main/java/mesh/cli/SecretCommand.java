@@ -1,0 +1,122 @@
+package mesh.cli;
+
+import jakarta.inject.Inject;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import mesh.wire.SecretValue;
+import mesh.wire.SecretView;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+@Command(name = "secret",
+        mixinStandardHelpOptions = true,
+        description = {"The modules' secrets: sealed in the store (AES-256-GCM, with a key on the seat alone), given only",
+            "to the node that runs a component using one (env: {DB_PASSWORD: {secret: db-password}}), never shown.",
+            "Uses MESH_CONTROLLER and MESH_TOKEN."})
+public class SecretCommand {
+
+    @Spec
+    CommandSpec spec;
+
+    @Inject
+    Output output;
+
+    @Mixin
+    OutputOption format;
+
+    @Command(name = "set", mixinStandardHelpOptions = true,
+            description = {"Set secret NAME of module MODULE to the value read from stdin (one trailing newline dropped),",
+                "or from --from-file FILE (as it is). Never from the command line: it would stay in the shell's",
+                "history and in every process listing. 'mesh push' then replaces exactly the components using it."})
+    int set(@Parameters(index = "0", paramLabel = "MODULE") String module,
+            @Parameters(index = "1", paramLabel = "NAME") String name,
+            @Parameters(index = "2..*", paramLabel = "VALUE", hidden = true, arity = "0..*") List<String> value,
+            @Option(names = "--from-file", paramLabel = "FILE", description = "read the value from FILE") Path file) {
+        if (value != null && !value.isEmpty()) {
+            throw new ParameterException(spec.commandLine(), "mesh secret set takes no value on the command line (it would"
+                    + " stay in the shell's history and in 'ps'): give it on stdin (printf %s VALUE | mesh secret set "
+                    + module + " " + name + ") or with --from-file FILE; nothing was set");
+        }
+        SecretView set = ControllerClient.fromEnvironment().send("PUT", ControllerClient.path("/v1/mesh/secrets", module, "", name),
+                new SecretValue(read(file, module, name)), SecretView.class);
+        if (format.json()) {
+            output.json(spec, set);
+        } else {
+            output.line(spec, "secret " + set.name() + " of module " + set.module() + " set, version " + set.version()
+                    + "; 'mesh push' gives it to the components that use it");
+        }
+        return ExitCodes.OK;
+    }
+
+    @Command(name = "list", mixinStandardHelpOptions = true,
+            description = {"List the secrets (of MODULE, or all): name, version, when set and by which token. Never a value."})
+    int list(@Parameters(index = "0", paramLabel = "MODULE", arity = "0..1") String module) {
+        String path = module == null ? "/v1/mesh/secrets"
+                : "/v1/mesh/secrets?module=" + java.net.URLEncoder.encode(module, StandardCharsets.UTF_8);
+        SecretView[] all = ControllerClient.fromEnvironment().send("GET", path, null, SecretView[].class);
+        List<SecretView> secrets = Arrays.asList(all);
+        if (format.json()) {
+            output.json(spec, secrets);
+            return ExitCodes.OK;
+        }
+        Instant now = Instant.now();
+        List<List<String>> rows = new ArrayList<>();
+        secrets.forEach(s -> rows.add(List.of(s.module(), s.name(), Integer.toString(s.version()),
+                Times.human(s.setAt(), now), s.setBy())));
+        output.table(spec, List.of("MODULE", "NAME", "VERSION", "SET", "BY"), rows);
+        return ExitCodes.OK;
+    }
+
+    @Command(name = "remove", mixinStandardHelpOptions = true,
+            description = {"Remove secret NAME of MODULE. Refused while the module's manifest uses it."})
+    int remove(@Parameters(index = "0", paramLabel = "MODULE") String module,
+               @Parameters(index = "1", paramLabel = "NAME") String name) {
+        SecretView gone = ControllerClient.fromEnvironment().send("DELETE",
+                ControllerClient.path("/v1/mesh/secrets", module, "", name), null, SecretView.class);
+        if (format.json()) {
+            output.json(spec, gone);
+        } else {
+            output.line(spec, "removed secret " + gone.name() + " of module " + gone.module() + " (it was version " + gone.version() + ")");
+        }
+        return ExitCodes.OK;
+    }
+
+    @Command(name = "rotate-key", mixinStandardHelpOptions = true,
+            description = {"Seal every secret again under a new key (the seat's secrets key file keeps the new one alone).",
+                "The values do not change, so no component is replaced."})
+    int rotateKey() {
+        @SuppressWarnings("unchecked")
+        Map<String, Object> done = ControllerClient.fromEnvironment().send("POST", "/v1/mesh/secrets/rotate-key", Map.of(), Map.class);
+        if (format.json()) {
+            output.json(spec, done);
+        } else {
+            output.line(spec, "sealed " + done.get("resealed") + " secret(s) again under a new key; the old key is gone");
+        }
+        return ExitCodes.OK;
+    }
+
+    /** The value from {@code file}, or all of stdin with one trailing newline dropped. */
+    private String read(Path file, String module, String name) {
+        try {
+            if (file != null) {
+                return Files.readString(file, StandardCharsets.UTF_8);
+            }
+            String in = new String(System.in.readAllBytes(), StandardCharsets.UTF_8);
+            return in.endsWith("\r\n") ? in.substring(0, in.length() - 2) : in.endsWith("\n") ? in.substring(0, in.length() - 1) : in;
+        } catch (IOException e) {
+            throw new VerbFailure("cannot read the value " + (file == null ? "from stdin" : "from " + file) + ": " + e.getMessage());
+        }
+    }
+}
