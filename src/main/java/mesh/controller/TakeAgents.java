@@ -91,6 +91,12 @@ class TakeAgents {
                 ReadTicket.class, AgentClient.REQUEST).ticket();
     }
 
+    /** A pre-copy ticket at {@code epoch}: reads the module's volumes on the node while it runs there. */
+    String liveTicket(Node node, String module, long epoch) {
+        return call(node, "POST", "/v1/volumes/" + seg(module) + "/live-tickets", new TakeEpoch(epoch),
+                ReadTicket.class, AgentClient.REQUEST).ticket();
+    }
+
     /** The module's volumes of {@code kind} on the node. */
     List<VolumeView> volumes(Node node, String module, String kind) {
         JavaType list = DeclarationJson.MAPPER.getTypeFactory().constructCollectionType(List.class, VolumeView.class);

@@ -59,6 +59,61 @@ public final class VolumeScan {
         return ManifestForm.sorted(entries);
     }
 
+    /**
+     * The index of everything under {@code root} (lstat only, no file read, links not followed), the root as ".",
+     * sorted by path, with the clock when the walk began: what a take's pass compares (mesh.plan.VolumeDelta).
+     */
+    public static mesh.wire.VolumeIndex index(String volume, Path root) {
+        long now = System.currentTimeMillis();
+        List<mesh.wire.VolumeIndex.Entry> entries = new ArrayList<>();
+        try {
+            Files.walkFileTree(root, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) throws IOException {
+                    indexed(root, dir, attrs, entries);
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                    indexed(root, file, attrs, entries);
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+                    if (e instanceof java.nio.file.NoSuchFileException) {
+                        return FileVisitResult.CONTINUE;   // gone while walked (the module runs): the next pass sees it so
+                    }
+                    throw e;
+                }
+            });
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + root + ": " + e.getMessage(), e);
+        }
+        entries.sort(java.util.Comparator.comparing(mesh.wire.VolumeIndex.Entry::path));
+        return new mesh.wire.VolumeIndex(volume, now, entries);
+    }
+
+    private static void indexed(Path root, Path p, BasicFileAttributes attrs, List<mesh.wire.VolumeIndex.Entry> entries)
+            throws IOException {
+        String rel = root.equals(p) ? "." : root.relativize(p).toString();
+        Map<String, Object> unix;
+        String link = null;
+        try {
+            unix = Files.readAttributes(p, "unix:mode,uid,gid", LinkOption.NOFOLLOW_LINKS);
+            if (attrs.isSymbolicLink()) {
+                link = Files.readSymbolicLink(p).toString();
+            }
+        } catch (java.nio.file.NoSuchFileException gone) {
+            return;
+        }
+        String type = attrs.isSymbolicLink() ? "link" : attrs.isDirectory() ? "dir" : attrs.isRegularFile() ? "file" : "other";
+        entries.add(new mesh.wire.VolumeIndex.Entry(rel, type, attrs.isRegularFile() ? attrs.size() : 0,
+                attrs.lastModifiedTime().toMillis(), String.format("%04o", ((Integer) unix.get("mode")) & 07777),
+                (Integer) unix.get("uid"), (Integer) unix.get("gid"), link));
+    }
+
     /** Totals are a folder's bytes (of its files) and its number of files. */
     public record Totals(long bytes, long files) {
     }
