@@ -272,7 +272,10 @@ class TakeIT {
         });
         assertEquals(List.of(), wrong);
         String dry = ok("take", "--dry-run", "n3", TK);
-        assertTrue(dry.contains("dry run, nothing changed") && dry.contains("copy: volume bulk (") && dry.contains("from n1 to n3"), dry);
+        assertTrue(dry.contains("dry run, nothing changed") && dry.contains("pre-copy: pass 1 of volume bulk (")
+                && dry.contains("copy: what changed in volume bulk since the pre-copy") && dry.contains("from n1 to n3"), dry);
+        String whole = ok("take", "--dry-run", "--stop-and-copy", "n3", TK);
+        assertTrue(whole.contains("copy: volume bulk (") && !whole.contains("pre-copy"), whole);
         JsonNode plan = json(ok("take", "n3", TK, "--dry-run", "-o", "json"));
         assertEquals("dry-run", plan.get("state").asText(), plan.toString());
         assertEquals(10, plan.get("steps").size(), "preflight to old-copy, two volumes: " + plan);

@@ -37,6 +37,7 @@ public final class TakeService {
     private final VolumeCopy copier = new VolumeCopy();
     private final RunningCopies running = new RunningCopies();
     private final RunningArchives archives = new RunningArchives();
+    private final HashCache hashes = new HashCache();
 
     public TakeService(TakeRecords records, VolumePlaces places, ModuleControl modules, Clock clock) {
         this.records = records;
@@ -128,7 +129,7 @@ public final class TakeService {
     public VolumeManifest manifest(String module, String volume, String kind) {
         Path folder = places.require(TakeRules.name("module", module), TakeRules.name("volume", volume), TakeRules.kind(kind));
         TakeTestHold.at("verify");
-        return ManifestForm.of(module, volume, VolumeScan.scan(folder));
+        return ManifestForm.of(module, volume, VolumeScan.scan(folder, hashes));
     }
 
     /** Checks that the volume may be streamed now (the module fenced here, the volume here); its folder. */
