@@ -225,8 +225,9 @@ final class TakeSteps {
         }
         for (Take.Volume v : t.volumes()) {
             java.util.concurrent.CompletableFuture<Void> source = java.util.concurrent.CompletableFuture.runAsync(
-                    () -> quietly(() -> calls.manifest(w.node(t.from()), t.module(), v.name(), v.kind())), r -> Thread.ofVirtual().start(r));
-            quietly(() -> calls.manifest(w.node(t.to()), t.module(), v.name(), v.kind()));
+                    () -> quietly(() -> calls.manifest(w.node(t.from()), t.module(), v.name(), v.kind(), true)),
+                    r -> Thread.ofVirtual().start(r));
+            quietly(() -> calls.manifest(w.node(t.to()), t.module(), v.name(), v.kind(), true));
             source.join();
         }
     }

@@ -95,8 +95,8 @@ public class TakeResource {
     @GET
     @Path("/volumes/{module}/{volume}/manifest")
     public VolumeManifest manifest(@PathParam("module") String module, @PathParam("volume") String volume,
-                                   @QueryParam("kind") String kind) {
-        return call(() -> takes().manifest(module, volume, kind));
+                                   @QueryParam("kind") String kind, @QueryParam("warm") boolean warm) {
+        return call(() -> takes().manifest(module, volume, kind, warm));
     }
 
     /**

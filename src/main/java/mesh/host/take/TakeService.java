@@ -127,8 +127,17 @@ public final class TakeService {
 
     /** The manifest of one volume of the module here. */
     public VolumeManifest manifest(String module, String volume, String kind) {
+        return manifest(module, volume, kind, false);
+    }
+
+    /**
+     * As above; {@code warm}: the manifest a pre-copied take makes before its fence, the module running, only so that
+     * the verify after the fence reads again just what changed ({@link HashCache}). The test hook holds it at {@code
+     * warm}, the verify's at {@code verify}.
+     */
+    public VolumeManifest manifest(String module, String volume, String kind, boolean warm) {
         Path folder = places.require(TakeRules.name("module", module), TakeRules.name("volume", volume), TakeRules.kind(kind));
-        TakeTestHold.at("verify");
+        TakeTestHold.at(warm ? "warm" : "verify");
         return ManifestForm.of(module, volume, VolumeScan.scan(folder, hashes));
     }
 
