@@ -278,7 +278,7 @@ class TakeIT {
         assertTrue(whole.contains("copy: volume bulk (") && !whole.contains("pre-copy"), whole);
         JsonNode plan = json(ok("take", "n3", TK, "--dry-run", "-o", "json"));
         assertEquals("dry-run", plan.get("state").asText(), plan.toString());
-        assertEquals(10, plan.get("steps").size(), "preflight to old-copy, two volumes: " + plan);
+        assertEquals(12, plan.get("steps").size(), "preflight to old-copy, two volumes, a pre-copy pass of each: " + plan);
         assertEquals(List.of("bulk", "files"), List.of(plan.get("volumes").get(0).get("name").asText(),
                 plan.get("volumes").get(1).get("name").asText()));
         assertEquals(before, containers());
