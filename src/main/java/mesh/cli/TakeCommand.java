@@ -48,6 +48,9 @@ public class TakeCommand implements Callable<Integer> {
     @Option(names = "--back", description = "return MODULE to the node the last take brought it from (with the data written since)")
     boolean back;
 
+    @Option(names = "--stop-and-copy", description = "copy the data only after the module stopped (no pre-copy while it runs)")
+    boolean stopAndCopy;
+
     @Option(names = "--forget-old", description = "remove the copies of MODULE's data its takes left on their sources")
     boolean forgetOld;
 
@@ -70,7 +73,7 @@ public class TakeCommand implements Callable<Integer> {
             return forget(controller, module);
         }
         TakeView t = controller.send("POST", "/v1/mesh/takes",
-                new TakeRequest(oneName ? null : names.get(0), module, dryRun, back), TakeView.class);
+                new TakeRequest(oneName ? null : names.get(0), module, dryRun, back, stopAndCopy ? true : null), TakeView.class);
         if (dryRun) {
             if (format.json()) {
                 output.json(spec, t);
@@ -100,11 +103,12 @@ public class TakeCommand implements Callable<Integer> {
         }
         String step = null;
         java.util.Set<String> copied = new java.util.HashSet<>();
+        java.util.Map<String, Integer> passesSaid = new java.util.HashMap<>();
         long lastPlain = 0;
         TakeView t = first;
         while (true) {
             if (people && !Objects.equals(step, t.step())) {
-                if (terminal && "copy".equals(step)) {
+                if (terminal && ("copy".equals(step) || "pre-copy".equals(step))) {
                     output.line(spec, "");
                 }
                 for (String s : TakeLines.stepsSince(t, step, t.step())) {
@@ -114,7 +118,14 @@ public class TakeCommand implements Callable<Integer> {
                 step = t.step();
             }
             if (people) {
-                t.volumes().stream().filter(v -> v.copied() && copied.add(v.name())).forEach(v -> output.line(spec,
+                for (mesh.plan.Take.Volume v : t.volumes()) {
+                    int said = passesSaid.getOrDefault(v.name(), 0);
+                    for (int i = said; i < v.passes().size(); i++) {
+                        output.line(spec, TakeLines.pass(v.name(), i + 1, v.passes().get(i)));
+                    }
+                    passesSaid.put(v.name(), v.passes().size());
+                }
+                t.volumes().stream().filter(v -> v.copied() && v.passes().isEmpty() && copied.add(v.name())).forEach(v -> output.line(spec,
                         "copied " + v.name() + ": " + mesh.plan.Bytes.human(v.bytes()) + ", " + v.files() + " files"));
             }
             if (people && t.copy() != null) {

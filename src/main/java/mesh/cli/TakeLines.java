@@ -35,6 +35,18 @@ final class TakeLines {
                 + " " + progress(p);
     }
 
+    /**
+     * One pass of a volume's copy, once it went through: {@code pass 1 data (module running): 2.0 GB, 5001 files
+     * in 14.2 s}; the pass after the fence is the delta: {@code delta data (module stopped): 20 MB, 41 files, 3
+     * deleted in 0.4 s}.
+     */
+    static String pass(String volume, int number, mesh.plan.Take.Pass p) {
+        return (p.live() ? "pass " + number + " " + volume + " (module running)" : "delta " + volume + " (module stopped)")
+                + ": " + Bytes.human(p.bytes()) + ", " + p.files() + (p.files() == 1 ? " file" : " files")
+                + (p.deleted() > 0 ? ", " + p.deleted() + " deleted" : "")
+                + String.format(Locale.ROOT, " in %.1f s", p.seconds());
+    }
+
     static String duration(long seconds) {
         return seconds < 120 ? seconds + " s" : seconds < 7200 ? seconds / 60 + " min" : seconds / 3600 + " h";
     }
@@ -55,6 +67,7 @@ final class TakeLines {
             for (mesh.plan.TakeStep s : mesh.plan.TakeStep.values()) {
                 boolean applies = switch (s) {
                     case FENCE -> t.from() != null;
+                    case PRE_COPY -> copies && t.volumes().stream().anyMatch(v -> v.livePasses() > 0);
                     case TICKET, COPY, VERIFY, OLD_COPY -> copies;
                     default -> true;
                 };

@@ -196,7 +196,7 @@ public class ControllerResource {
     @POST
     @Path("/takes")
     public Response take(String body) {
-        TakeRequest r = Bodies.read(body, TakeRequest.class, "{\"node\", \"module\", \"dryRun\", \"back\"}");
+        TakeRequest r = Bodies.read(body, TakeRequest.class, "{\"node\", \"module\", \"dryRun\", \"back\", \"stopAndCopy\"}");
         boolean dryRun = Boolean.TRUE.equals(r.dryRun());
         if (r.module() == null || r.module().isBlank()) {
             throw new mesh.model.InvalidInput(List.of("take: give the module"));
@@ -205,12 +205,14 @@ public class ControllerResource {
             if (r.node() != null) {
                 throw new mesh.model.InvalidInput(List.of("take --back: give only the module; it goes back where it came from"));
             }
-            return Response.status(dryRun ? 200 : 202).entity(takes.back(r.module(), dryRun)).build();
+            return Response.status(dryRun ? 200 : 202).entity(takes.back(r.module(), dryRun,
+                    Boolean.TRUE.equals(r.stopAndCopy()))).build();
         }
         if (r.node() == null || r.node().isBlank()) {
             throw new mesh.model.InvalidInput(List.of("take: give the node to take module " + r.module() + " to"));
         }
-        return Response.status(dryRun ? 200 : 202).entity(takes.take(r.node(), r.module(), dryRun)).build();
+        return Response.status(dryRun ? 200 : 202).entity(takes.take(r.node(), r.module(), dryRun,
+                Boolean.TRUE.equals(r.stopAndCopy()))).build();
     }
 
     /** Every take under way. */

@@ -91,11 +91,21 @@ public class MeshTake {
 
     /** Takes {@code module} to {@code node}; see {@link #begin}. */
     public TakeView take(String node, String module, boolean dryRun) {
-        return begin(node, module, dryRun, false);
+        return take(node, module, dryRun, false);
+    }
+
+    /** As above; {@code stopAndCopy}: no pre-copy, the data is copied only after the fence. */
+    public TakeView take(String node, String module, boolean dryRun, boolean stopAndCopy) {
+        return begin(node, module, dryRun, false, stopAndCopy);
     }
 
     /** Returns {@code module} to the node the last take brought it from, with the same steps and checks. */
     public TakeView back(String module, boolean dryRun) {
+        return back(module, dryRun, false);
+    }
+
+    /** As above; {@code stopAndCopy}: no pre-copy. */
+    public TakeView back(String module, boolean dryRun, boolean stopAndCopy) {
         Take reversed = store.inTransaction(c -> {
             existingModule(c, module);
             Placement p = placement(c, module);
@@ -103,7 +113,7 @@ public class MeshTake {
                     + " has nothing to go back to: no take brought it " + (p.taken() == null ? "anywhere (it runs nowhere)"
                     : "to " + p.taken() + ", where it runs")));
         });
-        return begin(reversed.from(), module, dryRun, true);
+        return begin(reversed.from(), module, dryRun, true, stopAndCopy);
     }
 
     /**
@@ -112,7 +122,7 @@ public class MeshTake {
      * same node that has not ended and has no runner is carried on instead. A dry run runs the
      * preflight's reads and says the steps, recording nothing.
      */
-    private TakeView begin(String node, String module, boolean dryRun, boolean back) {
+    private TakeView begin(String node, String module, boolean dryRun, boolean back, boolean stopAndCopy) {
         Take take = store.inTransaction(c -> {
             existingNode(c, node);
             existingModule(c, module);
@@ -134,9 +144,9 @@ public class MeshTake {
                 throw new Conflict("module " + module + " already runs on " + node + ": nothing to take");
             }
             if (dryRun) {
-                return Take.start(module, p.taken(), node, 0, back);
+                return Take.start(module, p.taken(), node, 0, back).withStopAndCopy(stopAndCopy);
             }
-            Take t = Take.start(module, p.taken(), node, TakeRecords.nextEpoch(c), back);
+            Take t = Take.start(module, p.taken(), node, TakeRecords.nextEpoch(c), back).withStopAndCopy(stopAndCopy);
             TakeRecords.insert(c, t);
             audit.record(c, "take", "module " + module + ": " + (back ? "taken back" : "take") + " to " + node
                     + (p.taken() == null ? " (it ran nowhere)" : " from " + p.taken()) + " begun, epoch " + t.epoch());
@@ -227,8 +237,8 @@ public class MeshTake {
     }
 
     private static TakeView.Progress progress(Take t, CopyProgress line) {
-        Take.Volume v = t.nextToCopy();
-        long total = v == null ? 0 : v.bytes();
+        Take.Volume v = t.step() == TakeStep.PRE_COPY ? t.nextToPreCopy(mesh.plan.TakePlan.preCopyPass(t)) : t.nextToCopy();
+        long total = v == null || !v.passes().isEmpty() ? 0 : v.bytes();   // a pass after the first sends only what changed
         long bytes = line.bytes() == null ? 0 : line.bytes();
         long rate = line.rate() == null ? 0 : line.rate();
         long left = rate > 0 && total >= bytes ? (total - bytes) / rate : -1;
@@ -261,7 +271,7 @@ public class MeshTake {
 
     private TakeView view(Take t, List<String> steps) {
         return new TakeView(t.module(), t.from(), t.to(), t.epoch(), t.back(), t.step().word(), t.step().state(),
-                active.contains(t.module()), t.volumes(), t.step() == TakeStep.COPY ? copying.get(t.module()) : null,
+                active.contains(t.module()), t.volumes(), t.step() == TakeStep.COPY || t.step() == TakeStep.PRE_COPY ? copying.get(t.module()) : null,
                 t.error(), t.problem(), notes(t), steps);
     }
 

@@ -91,6 +91,12 @@ class TakeAgents {
                 ReadTicket.class, AgentClient.REQUEST).ticket();
     }
 
+    /** A pre-copy ticket at {@code epoch}: reads the module's volumes on the node while it runs there. */
+    String liveTicket(Node node, String module, long epoch) {
+        return call(node, "POST", "/v1/volumes/" + seg(module) + "/live-tickets", new TakeEpoch(epoch),
+                ReadTicket.class, AgentClient.REQUEST).ticket();
+    }
+
     /** The module's volumes of {@code kind} on the node. */
     List<VolumeView> volumes(Node node, String module, String kind) {
         JavaType list = DeclarationJson.MAPPER.getTypeFactory().constructCollectionType(List.class, VolumeView.class);
@@ -125,8 +131,13 @@ class TakeAgents {
     }
 
     VolumeManifest manifest(Node node, String module, String volume, String kind) {
-        return call(node, "GET", "/v1/volumes/" + seg(module) + "/" + seg(volume) + "/manifest?kind=" + kind, null,
-                VolumeManifest.class, SLOW);
+        return manifest(node, module, volume, kind, false);
+    }
+
+    /** As above; {@code warm}: made before the fence of a pre-copied take, so that the verify reads only what changed. */
+    VolumeManifest manifest(Node node, String module, String volume, String kind, boolean warm) {
+        return call(node, "GET", "/v1/volumes/" + seg(module) + "/" + seg(volume) + "/manifest?kind=" + kind
+                + (warm ? "&warm=true" : ""), null, VolumeManifest.class, SLOW);
     }
 
     void oldCopy(Node node, String module, long epoch, List<String> volumes) {

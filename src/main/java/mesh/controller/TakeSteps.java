@@ -89,10 +89,12 @@ final class TakeSteps {
             return switch (t.step()) {
                 case PREFLIGHT -> preflight(t, w);
                 case FENCE -> {
+                    warm(t, w);
                     calls.fence(w.node(t.from()), t.module(), t.epoch());
                     yield new TakePlan.Done();
                 }
                 case TICKET -> new TakePlan.Ticketed(calls.ticket(w.node(t.from()), t.module(), t.epoch()));
+                case PRE_COPY -> preCopy(t, w, progress);
                 case COPY -> copy(t, w, progress);
                 case VERIFY -> verify(t, w);
                 case START -> start(t, w);
@@ -166,24 +168,93 @@ final class TakeSteps {
         return refusal != null ? new TakePlan.Failed(refusal) : new TakePlan.Preflighted(t.from() == null ? List.of() : volumes);
     }
 
+    /**
+     * One pass of the pre-copy for one volume, the module running on the source: a pre-copy ticket (each pass asks
+     * for one: a ticket is no record the take keeps), then the target copies the whole volume (pass 1) or what
+     * changed since the pass before, agent to agent.
+     */
+    private TakePlan.Outcome preCopy(Take t, Where w, Consumer<CopyProgress> progress) {
+        int n = TakePlan.preCopyPass(t);
+        Take.Volume v = t.nextToPreCopy(n);
+        Node source = w.node(t.from());
+        String ticket = calls.liveTicket(source, t.module(), t.epoch());
+        long began = System.nanoTime();
+        CopyProgress last = calls.copy(w.node(t.to()), t.module(), v.name(), new mesh.wire.VolumeCopyRequest(t.epoch(),
+                v.kind(), source.agent(), ticket, true, n > 1, v.since()), progress);
+        if (!Boolean.TRUE.equals(last.done())) {
+            return new TakePlan.Failed("volume " + v.name() + " (pass " + n + "): "
+                    + (last.error() == null ? "the copy failed" : last.error()));
+        }
+        return new TakePlan.PreCopied(v.name(), pass(true, last, began));
+    }
+
+    private static Take.Pass pass(boolean live, CopyProgress last, long began) {
+        return new Take.Pass(live, last.bytes() == null ? 0 : last.bytes(), last.files() == null ? 0 : last.files(),
+                last.deleted() == null ? 0 : last.deleted(), last.seconds() != null ? last.seconds()
+                        : (System.nanoTime() - began) / 1e9, last.since() == null ? 0 : last.since());
+    }
+
+    /**
+     * The copy after the fence: a volume the pre-copy copied gets only what changed since its last pass (the
+     * delta); one it did not (a take recorded before pre-copies) is copied whole, as before.
+     */
     private TakePlan.Outcome copy(Take t, Where w, Consumer<CopyProgress> progress) {
         Take.Volume v = t.nextToCopy();
         Node source = w.node(t.from());
-        CopyProgress last = calls.copy(w.node(t.to()), t.module(), v.name(),
-                new mesh.wire.VolumeCopyRequest(t.epoch(), v.kind(), source.agent(), t.ticket()), progress);
+        boolean delta = v.livePasses() > 0;
+        long began = System.nanoTime();
+        CopyProgress last = calls.copy(w.node(t.to()), t.module(), v.name(), delta
+                ? new mesh.wire.VolumeCopyRequest(t.epoch(), v.kind(), source.agent(), t.ticket(), false, true, v.since())
+                : new mesh.wire.VolumeCopyRequest(t.epoch(), v.kind(), source.agent(), t.ticket()), progress);
         if (!Boolean.TRUE.equals(last.done())) {
             return new TakePlan.Failed("volume " + v.name() + ": " + (last.error() == null ? "the copy failed" : last.error()));
         }
-        return new TakePlan.Copied(v.name(), last.bytes() == null ? 0 : last.bytes(), last.files() == null ? 0 : last.files());
+        return new TakePlan.Copied(v.name(), last.bytes() == null ? 0 : last.bytes(), last.files() == null ? 0 : last.files(),
+                delta ? pass(false, last, began) : null);
+    }
+
+    /**
+     * After a pre-copy, before the fence: both sides make each volume's manifest once while the module still runs, so
+     * each agent keeps the hashes of the files unchanged since ({@code mesh.host.take.HashCache}) and the verify after
+     * the fence reads again only what was written since: the downtime does not grow with the data. Only reads, and
+     * only an aid: a manifest that fails here (a file gone while it was scanned) costs the verify time, nothing else.
+     */
+    private void warm(Take t, Where w) {
+        if (t.volumes().stream().allMatch(v -> v.passes().isEmpty())) {
+            return;
+        }
+        for (Take.Volume v : t.volumes()) {
+            java.util.concurrent.CompletableFuture<Void> source = java.util.concurrent.CompletableFuture.runAsync(
+                    () -> quietly(() -> calls.manifest(w.node(t.from()), t.module(), v.name(), v.kind(), true)),
+                    r -> Thread.ofVirtual().start(r));
+            quietly(() -> calls.manifest(w.node(t.to()), t.module(), v.name(), v.kind(), true));
+            source.join();
+        }
+    }
+
+    private static void quietly(Runnable r) {
+        try {
+            r.run();
+        } catch (RuntimeException e) {
+            // an aid only: the verify after the fence hashes what it could not keep
+        }
     }
 
     private TakePlan.Outcome verify(Take t, Where w) {
         List<Take.Volume> checked = new ArrayList<>();
         String difference = null;
         for (Take.Volume v : t.volumes()) {
-            VolumeManifest here = calls.manifest(w.node(t.from()), t.module(), v.name(), v.kind());
+            // both sides hash at once: the verify is most of a pre-copied take's downtime
+            java.util.concurrent.CompletableFuture<VolumeManifest> source = java.util.concurrent.CompletableFuture.supplyAsync(
+                    () -> calls.manifest(w.node(t.from()), t.module(), v.name(), v.kind()), r -> Thread.ofVirtual().start(r));
             VolumeManifest there = calls.manifest(w.node(t.to()), t.module(), v.name(), v.kind());
-            checked.add(new Take.Volume(v.name(), v.kind(), v.bytes(), v.files(), v.copied(), here.digest(), there.digest()));
+            VolumeManifest here;
+            try {
+                here = source.join();
+            } catch (java.util.concurrent.CompletionException e) {
+                throw e.getCause() instanceof RuntimeException r ? r : e;
+            }
+            checked.add(v.withDigests(here.digest(), there.digest()));
             if (difference == null) {
                 difference = TakeVerify.difference(here, there);
             }

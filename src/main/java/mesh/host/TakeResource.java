@@ -75,11 +75,28 @@ public class TakeResource {
         return call(() -> new ReadTicket(takes().ticket(module, epochOf(body))));
     }
 
+    /** A read ticket of a take's pre-copy: reads the module's volumes while it runs, until a fence or a lift. */
+    @POST
+    @Path("/volumes/{module}/live-tickets")
+    @Consumes(MediaType.WILDCARD)
+    public ReadTicket liveTicket(@PathParam("module") String module, String body) {
+        return call(() -> new ReadTicket(takes().liveTicket(module, epochOf(body))));
+    }
+
+    /** The volume's index (lstat of every entry, no file read): what a pass compares to send only what differs. */
+    @GET
+    @Path("/volumes/{module}/{volume}/index")
+    @Blocking
+    public mesh.wire.VolumeIndex index(@PathParam("module") String module, @PathParam("volume") String volume,
+                                       @QueryParam("kind") String kind, @QueryParam("live") boolean live) {
+        return call(() -> takes().index(module, volume, kind, live));
+    }
+
     @GET
     @Path("/volumes/{module}/{volume}/manifest")
     public VolumeManifest manifest(@PathParam("module") String module, @PathParam("volume") String volume,
-                                   @QueryParam("kind") String kind) {
-        return call(() -> takes().manifest(module, volume, kind));
+                                   @QueryParam("kind") String kind, @QueryParam("warm") boolean warm) {
+        return call(() -> takes().manifest(module, volume, kind, warm));
     }
 
     /**
@@ -96,8 +113,23 @@ public class TakeResource {
     @Produces("application/x-tar")
     @Blocking
     public Multi<byte[]> archive(@PathParam("module") String module, @PathParam("volume") String volume,
-                                 @QueryParam("kind") String kind) {
-        return Multi.createFrom().publisher(call(() -> takes().archive(module, volume, kind)));
+                                 @QueryParam("kind") String kind, @QueryParam("live") boolean live) {
+        return Multi.createFrom().publisher(call(() -> takes().archive(module, volume, kind, live, null)));
+    }
+
+    /**
+     * The archive of only the entries the body names (a JSON list of paths inside the volume), each without what is
+     * under it: a take's pass after the first. Streamed with back-pressure as the whole archive is.
+     */
+    @POST
+    @Path("/volumes/{module}/{volume}/archive")
+    @Consumes(MediaType.WILDCARD)
+    @Produces("application/x-tar")
+    @Blocking
+    public Multi<byte[]> archiveOf(@PathParam("module") String module, @PathParam("volume") String volume,
+                                   @QueryParam("kind") String kind, @QueryParam("live") boolean live, String body) {
+        String[] paths = read(body == null || body.isBlank() ? "[]" : body, String[].class, "[\"d03/f0042.txt\", \".\"]");
+        return Multi.createFrom().publisher(call(() -> takes().archive(module, volume, kind, live, List.of(paths))));
     }
 
     /**
@@ -119,11 +151,14 @@ public class TakeResource {
         if (request.from() == null || request.ticket() == null) {
             throw new Refusal(400, "a copy needs 'from' (the source agent's URL) and 'ticket' (its read ticket)");
         }
-        java.nio.file.Path folder = call(() -> takes().prepareCopy(module, volume, request.kind(), request.epoch()));
+        boolean delta = Boolean.TRUE.equals(request.delta());
+        java.nio.file.Path folder = call(() -> takes().prepareCopy(module, volume, request.kind(), request.epoch(), delta));
+        mesh.host.take.VolumeCopy.Pass pass = new mesh.host.take.VolumeCopy.Pass(Boolean.TRUE.equals(request.live()), delta,
+                request.since() == null ? 0 : request.since());
         return Multi.createFrom().<byte[]>emitter(lines -> Thread.ofVirtual().name("copy " + module + "/" + volume).start(() -> {
             CopyProgress last;
             try {
-                last = takes().copy(module, volume, request.kind(), request.from(), request.ticket(), folder,
+                last = takes().copy(module, volume, request.kind(), pass, request.from(), request.ticket(), folder,
                         line -> {
                             if (lines.isCancelled()) {
                                 throw new IllegalStateException("the caller of the copy went away");

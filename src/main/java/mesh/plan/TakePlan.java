@@ -10,11 +10,16 @@ import java.util.List;
  * and records the result before it moves on.
  *
  * <pre>
- *  preflight ─► fence ─► ticket ─► copy (each volume) ─► verify ─► start ─► switch ─► push ─► old-copy ─► done
- *     │            └────────┴──────────┴────────────┤                └───┬───┘
- *     ▼ (nothing changed)    failure before the start ▼       failure at start or switch ▼
- *   failed        unfence ─► delete-copy (if copied) ─► rolled-back    stop-target ─► delete-copy ─► unfence ─► rolled-back
+ *  preflight ─► pre-copy (passes × volumes) ─► fence ─► ticket ─► copy (the delta of each volume) ─► verify ─► start ─► switch ─► push ─► old-copy ─► done
+ *     │               └───────────────────────────┴────────┴──────────┴──────────────────────────┤         └───┬───┘
+ *     ▼ (nothing changed)                                           failure before the start ▼   failure at start or switch ▼
+ *   failed                               unfence ─► delete-copy (if copied) ─► rolled-back     stop-target ─► delete-copy ─► unfence ─► rolled-back
  * </pre>
+ *
+ * <p>The pre-copy copies each volume while the module still runs on the source, pass after pass, each sending
+ * only what changed since the one before; {@link PreCopy} decides when the next pass is not worth it. Then the
+ * fence stops the module and the copy step sends each volume's last delta; the verify compares the whole
+ * manifests, as a take without a pre-copy would.</p>
  *
  * <p>Before the start the target was never sent a declaration with the module, so its partial copy cannot
  * start: the source is unfenced first (the module runs again at once), and only then is the copy deleted. A
@@ -52,8 +57,15 @@ public final class TakePlan {
     public record Ticketed(String ticket) implements Outcome {
     }
 
-    /** One volume was copied whole. */
-    public record Copied(String volume, long bytes, long files) implements Outcome {
+    /** One volume was copied whole; {@code pass} says what its last pass sent (null: a whole copy, no pre-copy). */
+    public record Copied(String volume, long bytes, long files, Take.Pass pass) implements Outcome {
+        public Copied(String volume, long bytes, long files) {
+            this(volume, bytes, files, null);
+        }
+    }
+
+    /** One pass of the pre-copy went through for one volume, the module running. */
+    public record PreCopied(String volume, Take.Pass pass) implements Outcome {
     }
 
     /** Both sides' manifests were made; {@code difference} says the first difference, null when they match. */
@@ -71,8 +83,10 @@ public final class TakePlan {
         return switch (t.step()) {
             case PREFLIGHT -> {
                 Take next = t.withVolumes(o instanceof Preflighted p ? p.volumes() : t.volumes());
-                yield next.at(t.from() == null ? TakeStep.START : TakeStep.FENCE);
+                yield next.at(t.from() == null ? TakeStep.START : next.volumes().isEmpty() || t.stopAndCopy() ? TakeStep.FENCE
+                        : TakeStep.PRE_COPY);
             }
+            case PRE_COPY -> preCopied(t, o);
             case FENCE -> t.at(t.volumes().isEmpty() ? TakeStep.START : TakeStep.TICKET);
             case TICKET -> t.withTicket(o instanceof Ticketed k ? k.ticket() : t.ticket()).at(TakeStep.COPY);
             case COPY -> copied(t, o);
@@ -88,12 +102,39 @@ public final class TakePlan {
         };
     }
 
+    /**
+     * After a pre-copy pass of one volume: the next volume's pass, or once every volume had this pass, another pass
+     * or the fence, as {@link PreCopy} decides.
+     */
+    private static Take preCopied(Take t, Outcome o) {
+        if (!(o instanceof PreCopied c)) {
+            return t;
+        }
+        Take next = t.withVolumes(t.volumes().stream().map(v -> v.name().equals(c.volume()) ? v.withPass(c.pass()) : v).toList());
+        return preCopyNext(next);
+    }
+
+    /** Where a take stands in its pre-copy: the pass of a volume still to go, another pass, or the fence. */
+    static Take preCopyNext(Take t) {
+        if (t.nextToPreCopy(t.livePass()) != null) {
+            return t.at(TakeStep.PRE_COPY);
+        }
+        return PreCopy.RULE.after(t.livePassTotals()).anotherPass() ? t.at(TakeStep.PRE_COPY) : t.at(TakeStep.FENCE);
+    }
+
+    /** The pass {@code t}'s pre-copy step carries out now (1-based), and the volume it copies. */
+    public static int preCopyPass(Take t) {
+        int n = t.livePass();
+        return t.nextToPreCopy(n) != null && n > 0 ? n : n + 1;
+    }
+
     private static Take copied(Take t, Outcome o) {
         if (!(o instanceof Copied c)) {
             return t;
         }
         List<Take.Volume> next = t.volumes().stream()
-                .map(v -> v.name().equals(c.volume()) ? v.copiedAs(c.bytes(), c.files()) : v).toList();
+                .map(v -> !v.name().equals(c.volume()) ? v : c.pass() == null ? v.copiedAs(c.bytes(), c.files())
+                        : v.withPass(c.pass())).toList();
         Take done = t.withVolumes(next);
         return done.nextToCopy() == null ? done.at(TakeStep.VERIFY) : done.at(TakeStep.COPY);
     }
@@ -151,11 +192,18 @@ public final class TakePlan {
         return from == TakeStep.START || from == TakeStep.SWITCH;
     }
 
-    /** Whether the rollback has a copy on the target to delete: the take got as far as copying a volume. */
+    /**
+     * Whether the rollback has a copy on the target to delete: the take got as far as copying a volume: a pass of
+     * the pre-copy began (a failed first pass leaves a partial copy), or the copy after the fence did.
+     */
     static boolean copyToDelete(Take t) {
         TakeStep from = rolledBackFrom(t);
-        return t.from() != null && !t.volumes().isEmpty() && from != null
-                && from.ordinal() >= TakeStep.COPY.ordinal() && from.ordinal() <= TakeStep.SWITCH.ordinal();
+        if (t.from() == null || t.volumes().isEmpty() || from == null) {
+            return false;
+        }
+        boolean preCopied = t.volumes().stream().anyMatch(v -> !v.passes().isEmpty());
+        return from == TakeStep.PRE_COPY || (from == TakeStep.FENCE || from == TakeStep.TICKET) && preCopied
+                || from.ordinal() >= TakeStep.COPY.ordinal() && from.ordinal() <= TakeStep.SWITCH.ordinal();
     }
 
     /**
@@ -189,7 +237,7 @@ public final class TakePlan {
      * confirmed, and once the rollback has lifted it. Mid-step the fence may already be set, which is on the safe side.
      */
     public static boolean sourceMayRun(TakeStep step) {
-        return step == TakeStep.PREFLIGHT || step == TakeStep.FENCE || step == TakeStep.ROLLED_BACK
+        return step == TakeStep.PREFLIGHT || step == TakeStep.PRE_COPY || step == TakeStep.FENCE || step == TakeStep.ROLLED_BACK
                 || step == TakeStep.FAILED;
     }
 
@@ -219,7 +267,10 @@ public final class TakePlan {
         Take at = t;
         while (!at.step().ended()) {
             lines.add(describe(at));
-            at = after(at, at.step() == TakeStep.COPY && at.nextToCopy() != null
+            at = after(at, at.step() == TakeStep.PRE_COPY
+                    ? new PreCopied(at.nextToPreCopy(preCopyPass(at)).name(), new Take.Pass(true, at.nextToPreCopy(preCopyPass(at)).bytes(),
+                            at.nextToPreCopy(preCopyPass(at)).files(), 0, 0, 0))
+                    : at.step() == TakeStep.COPY && at.nextToCopy() != null
                     ? new Copied(at.nextToCopy().name(), at.nextToCopy().bytes(), at.nextToCopy().files())
                     : at.step() == TakeStep.VERIFY ? new Verified(at.volumes(), null) : new Done());
         }
@@ -234,8 +285,18 @@ public final class TakePlan {
             case FENCE -> "fence: stop " + m + " on " + t.from() + " and have its agent refuse to start it (epoch "
                     + t.epoch() + ")";
             case TICKET -> "ticket: " + t.from() + "'s agent gives a read ticket for " + m + "'s volumes";
-            case COPY -> "copy: volume " + t.nextToCopy().name() + " (" + Bytes.human(t.nextToCopy().bytes()) + ") from "
-                    + t.from() + " to " + t.to() + ", agent to agent";
+            case PRE_COPY -> {
+                int n = preCopyPass(t);
+                Take.Volume v = t.nextToPreCopy(n);
+                yield "pre-copy: pass " + n + " of volume " + v.name() + (n == 1 ? " (" + Bytes.human(v.bytes()) + ")"
+                        : ", what changed since pass " + (n - 1)) + " from " + t.from() + " to " + t.to() + " while " + m
+                        + " runs there, agent to agent";
+            }
+            case COPY -> t.nextToCopy().livePasses() > 0
+                    ? "copy: what changed in volume " + t.nextToCopy().name() + " since the pre-copy, from " + t.from()
+                            + " to " + t.to() + " (" + m + " stopped)"
+                    : "copy: volume " + t.nextToCopy().name() + " (" + Bytes.human(t.nextToCopy().bytes()) + ") from "
+                            + t.from() + " to " + t.to() + ", agent to agent";
             case VERIFY -> "verify: every file's manifest on " + t.from() + " and on " + t.to() + " must match";
             case START -> "start: " + m + " on " + t.to() + ", healthy before anything moves";
             case SWITCH -> "switch: placement, " + m + ".internal and its routes move to " + t.to() + " in one transaction";

@@ -6,11 +6,11 @@ import java.util.Locale;
 /**
  * TakeStep is where a take stands: the step it carries out next (docs/take.md). A take's record
  * holds it, and it is written before a step's effects are trusted, so a controller that dies mid-step
- * redoes that step: every step is idempotent. The first nine go forward; STOP_TARGET, DELETE_COPY
+ * redoes that step: every step is idempotent. The first ten go forward; STOP_TARGET, DELETE_COPY
  * and UNFENCE roll back; DONE, ROLLED_BACK and FAILED end a take.
  */
 public enum TakeStep {
-    PREFLIGHT, FENCE, TICKET, COPY, VERIFY, START, SWITCH, PUSH, OLD_COPY, DONE,
+    PREFLIGHT, PRE_COPY, FENCE, TICKET, COPY, VERIFY, START, SWITCH, PUSH, OLD_COPY, DONE,
     STOP_TARGET, DELETE_COPY, UNFENCE, ROLLED_BACK, FAILED;
 
     /** Its name in the store, the API and the operator's lines: {@code old-copy}, {@code stop-target}. */

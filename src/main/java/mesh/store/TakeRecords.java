@@ -27,7 +27,7 @@ public final class TakeRecords {
     public record OldCopy(String module, String node, long epoch, List<String> volumes, java.time.Instant leftAt) {
     }
 
-    private static final String COLUMNS = "module, from_node, to_node, epoch, back, step, volumes::text, ticket, error, problem";
+    private static final String COLUMNS = "module, from_node, to_node, epoch, back, step, volumes::text, ticket, error, problem, stop_and_copy";
 
     /** The next take epoch: monotonic across the mesh (a sequence), never reused. */
     public static long nextEpoch(Connection c) throws SQLException {
@@ -39,8 +39,9 @@ public final class TakeRecords {
 
     public static void insert(Connection c, Take t) throws SQLException {
         try (PreparedStatement s = c.prepareStatement("""
-                insert into takes (module, from_node, to_node, epoch, back, step, state, volumes, ticket, error, problem)
-                values (?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?)""")) {
+                insert into takes (module, from_node, to_node, epoch, back, step, state, volumes, ticket, error, problem,
+                    stop_and_copy)
+                values (?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?)""")) {
             s.setString(1, t.module());
             s.setString(2, t.from());
             s.setString(3, t.to());
@@ -52,6 +53,7 @@ public final class TakeRecords {
             s.setString(9, t.ticket());
             s.setString(10, t.error());
             s.setString(11, t.problem());
+            s.setBoolean(12, t.stopAndCopy());
             s.executeUpdate();
         }
     }
@@ -108,7 +110,7 @@ public final class TakeRecords {
                 while (r.next()) {
                     takes.add(new Take(r.getString(1), r.getString(2), r.getString(3), r.getLong(4), r.getBoolean(5),
                             TakeStep.of(r.getString(6)), volumes(r.getString(7)), r.getString(8), r.getString(9),
-                            r.getString(10)));
+                            r.getString(10), r.getBoolean(11)));
                 }
             }
         }

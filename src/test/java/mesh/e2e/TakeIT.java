@@ -141,11 +141,14 @@ class TakeIT {
         Map<String, String> before = containers();
         assertEquals("n1", roster().get("tk.internal"));
         String out = ok("take", "n2", TK);
-        for (String step : List.of("step preflight", "step fence", "step copy", "step verify", "step start", "step switch",
-            "step push", "tk runs on n2")) {
+        for (String step : List.of("step preflight", "step pre-copy", "step fence", "step copy", "step verify", "step start",
+            "step switch", "step push", "tk runs on n2")) {
             assertTrue(out.contains(step), "says " + step + ":\n" + out);
         }
-        assertTrue(out.contains("copied bulk: ") && out.contains("copied files: "), "says what was copied:\n" + out);
+        for (String pass : List.of("pass 1 bulk (module running): ", "pass 1 files (module running): ", "delta bulk (module stopped): ",
+            "delta files (module stopped): ")) {
+            assertTrue(out.contains(pass), "says each pass with its bytes and files: " + pass + "\n" + out);
+        }
 
         assertEquals("n2", roster().get("tk.internal"));
         assertTrue(runs("n2", APP), "tk runs on n2");
@@ -182,7 +185,10 @@ class TakeIT {
         assertTrue(again.err().contains("module tk already runs on n2: nothing to take"), again.toString());
     }
 
-    /** Must-show 3: a byte changed on the target between copy and verify fails the take naming the file; n2 runs tk again, n3's copy is gone. */
+    /**
+     * Must-show 3: a byte changed on the target between the copy (the delta after the fence) and the verify fails the
+     * take naming the file; n2 runs tk again, n3's copy is gone.
+     */
     @Test
     @Order(2)
     void aByteChangedOnTheTargetFailsTheTakeNamingTheFileAndRollsBack() throws Exception {
@@ -266,10 +272,13 @@ class TakeIT {
         });
         assertEquals(List.of(), wrong);
         String dry = ok("take", "--dry-run", "n3", TK);
-        assertTrue(dry.contains("dry run, nothing changed") && dry.contains("copy: volume bulk (") && dry.contains("from n1 to n3"), dry);
+        assertTrue(dry.contains("dry run, nothing changed") && dry.contains("pre-copy: pass 1 of volume bulk (")
+                && dry.contains("copy: what changed in volume bulk since the pre-copy") && dry.contains("from n1 to n3"), dry);
+        String whole = ok("take", "--dry-run", "--stop-and-copy", "n3", TK);
+        assertTrue(whole.contains("copy: volume bulk (") && !whole.contains("pre-copy"), whole);
         JsonNode plan = json(ok("take", "n3", TK, "--dry-run", "-o", "json"));
         assertEquals("dry-run", plan.get("state").asText(), plan.toString());
-        assertEquals(10, plan.get("steps").size(), "preflight to old-copy, two volumes: " + plan);
+        assertEquals(12, plan.get("steps").size(), "preflight to old-copy, two volumes, a pre-copy pass of each: " + plan);
         assertEquals(List.of("bulk", "files"), List.of(plan.get("volumes").get(0).get("name").asText(),
                 plan.get("volumes").get(1).get("name").asText()));
         assertEquals(before, containers());
@@ -543,6 +552,82 @@ class TakeIT {
                 return true;
             });
         }
+    }
+
+    /**
+     * The pre-copy (docs/take.md): module wr keeps writing while it is pre-copied (a line appended, a file made, renamed and
+     * one deleted, a link repointed, folders made and removed, every 50 ms) beside a 200 MB file; taken n1 → n2 it
+     * arrives byte-identical: held before its start (the controller's hook), n1 fenced and stopped and n2 not yet
+     * started, both volumes are the same entry by entry; the delta after the fence sent files and deleted some; wr then
+     * runs on n2 and goes on appending to the log it wrote on n1.
+     */
+    @Test
+    @Order(20)
+    void aModuleThatKeepsWritingDuringThePreCopyArrivesByteIdentical() throws Exception {
+        Path dir = temp("mesh-take-writer");
+        String script = "trap 'exit 0' TERM; i=0; while true; do i=$((i+1)); echo line $i >> /live/append.log;"
+                + " echo $i > /live/tmp.$i; mv /live/tmp.$i /live/moved.$i; rm -f /live/moved.$((i-5));"
+                + " ln -sfn moved.$i /live/newest; mkdir -p /live/d$((i % 7)); echo $i > /live/d$((i % 7))/f;"
+                + " if [ $((i % 10)) = 0 ]; then rm -rf /live/d$(((i / 10) % 7)); fi; sleep 0.05; done";
+        Files.writeString(dir.resolve("wr.yaml"), """
+                module: wr
+                components:
+                  wr.app:
+                    image: mesh-test/busybox:1
+                    args: [sh, -c, "%s"]
+                    volumes: {big: /big, live: /live}
+                    stop-timeout: 1s
+                """.formatted(script));
+        ok("catalogue", "add", dir.toString());
+        ok("assign", "n1", "wr");
+        ok("push", "--wait");
+        PackagedMesh.await("wr runs on n1", Duration.ofSeconds(60), () -> quietly(() -> runs("n1", "wr.app")));
+        Random random = new Random(25);
+        byte[] mb = new byte[1024 * 1024];
+        try (var out = Files.newOutputStream(wrVolume("n1", "big").resolve("big.bin"))) {
+            for (int i = 0; i < LARGE_MB; i++) {
+                random.nextBytes(mb);
+                out.write(mb);
+            }
+        }
+        PackagedMesh.await("wr has written a while", Duration.ofSeconds(30),
+                () -> quietly(() -> Files.readAllLines(wrVolume("n1", "live").resolve("append.log")).size() >= 20));
+        Files.writeString(hold, "start");
+        CompletableFuture<PackagedMesh.Result> take = CompletableFuture.supplyAsync(() -> mesh("take", "n2", "wr"));
+        try {
+            PackagedMesh.await("the take waits before its start", Duration.ofSeconds(120),
+                    () -> quietly(() -> mesh("status").out().contains("take wr n1 -> n2 (epoch ")
+                            && mesh("status").out().contains("step start")));
+            assertFalse(runs("n1", "wr.app"), "wr is fenced and stopped on n1");
+            assertFalse(runs("n2", "wr.app"), "wr is not started on n2 yet");
+            for (String volume : List.of("big", "live")) {
+                assertEquals(tree(wrVolume("n1", volume)), tree(wrVolume("n2", volume)),
+                        "volume " + volume + " is byte-identical on n2, entry by entry");
+            }
+        } finally {
+            Files.deleteIfExists(hold);
+        }
+        PackagedMesh.Result r = take.get();
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.out().contains("step pre-copy"), r.out());
+        assertTrue(r.out().contains("pass 1 big (module running): ") && r.out().contains("pass 1 live (module running): "), r.out());
+        java.util.regex.Matcher delta = java.util.regex.Pattern.compile("delta live \\(module stopped\\): [^,]+, (\\d+) files?(, (\\d+) deleted)?")
+                .matcher(r.out());
+        assertTrue(delta.find(), "says the delta of live:\n" + r.out());
+        assertTrue(Integer.parseInt(delta.group(1)) > 0, "the delta sent what wr wrote after the last pass:\n" + r.out());
+        assertTrue(delta.group(3) != null && Integer.parseInt(delta.group(3)) > 0,
+                "the delta deleted what wr removed after the last pass:\n" + r.out());
+        PackagedMesh.await("wr runs on n2", Duration.ofSeconds(60), () -> quietly(() -> runs("n2", "wr.app")));
+        List<String> onN1 = Files.readAllLines(wrVolume("n1", "live").resolve("append.log"));
+        PackagedMesh.await("wr appends on n2 to the log it wrote on n1", Duration.ofSeconds(30), () -> quietly(() ->
+                Files.readAllLines(wrVolume("n2", "live").resolve("append.log")).size() > onN1.size() + 3));
+        List<String> onN2 = Files.readAllLines(wrVolume("n2", "live").resolve("append.log"));
+        assertEquals(onN1, onN2.subList(0, onN1.size()), "n2's log begins with every line n1's has");
+        assertFalse(runs("n1", "wr.app"), "n1 runs nothing of wr");
+    }
+
+    Path wrVolume(String node, String name) {
+        return Path.of(installed.engine(node).inspectVolumeCmd("wr_" + name).exec().getMountpoint());
     }
 
     /** Kills the controller (SIGKILL); the seat's agent starts it again; it answers before this returns. */

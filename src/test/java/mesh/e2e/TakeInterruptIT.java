@@ -25,9 +25,11 @@ import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * TakeInterruptIT kills (SIGKILL, the real process) each party of a take, one at a time: the source's
- * agent, the target's agent and the controller, each once in the middle of the copy stream (the source's
- * archive paused after its first 64 KiB by the agents' test hold) and once in the middle of the verify (one
- * side's manifest paused before its scan), and starts it again at once. What each case must end in:
+ * agent, the target's agent and the controller, each once in the middle of the pre-copy (the module running;
+ * the source's first archive paused after its first 64 KiB by the agents' test hold {@code pre-copy}), once in
+ * the middle of the delta after the fence (the source's archive of what changed paused, {@code copy}) and once
+ * in the middle of the verify (one side's manifest paused before its scan), and starts it again at once. What
+ * each case must end in:
  *
  * <ul>
  *   <li>an agent killed (either side, copy or verify): the take rolls back by itself, with no second
@@ -117,8 +119,8 @@ class TakeInterruptIT {
     }
 
     /**
-     * A take killed midway into a node that held an old copy of tk (n1, left by case 5's take) empties the old
-     * volume it copies into, and its rollback deletes that: {@code mesh take --forget-old} afterwards removes what
+     * A take killed midway into a node that held an old copy of tk (n1, left by case 5's take), in its pre-copy's
+     * first pass, empties the old volume it copies into, and its rollback deletes that: {@code mesh take --forget-old} afterwards removes what
      * is left of the old copies (n2's, left by case 6, and n1's other volume) and passes over the volume that is
      * gone, instead of failing on it.
      */
@@ -127,7 +129,7 @@ class TakeInterruptIT {
     void aTakeRolledBackFromANodeThatHeldAnOldCopyLeavesForgetOldWorking() throws Exception {
         assertTrue(bed.volumes("n1", "tk_").size() == 2 && bed.volumes("n2", "tk_").size() == 2,
                 "n1 and n2 hold old copies of tk: " + bed.volumes("n1", "tk_") + " " + bed.volumes("n2", "tk_"));
-        agentKilled("n3", "n1", "copy", "n1");
+        agentKilled("n3", "n1", "pre-copy", "n1");
         assertEquals(List.of("tk_files"), bed.volumes("n1", "tk_"),
                 "the take emptied n1's old bulk for its copy and deleted it rolling back; the old files it never reached");
         String forgot = bed.ok("take", "--forget-old", TK);
@@ -136,6 +138,24 @@ class TakeInterruptIT {
         assertEquals(List.of(), bed.volumes("n1", "tk_"), "and what was left of n1's (its files), the rolled-back take having deleted its bulk");
         assertEquals(2, bed.volumes("n3", "tk_").size(), "n3's volumes, which tk runs on, are kept");
         assertTrue(bed.runs("n3", APP));
+    }
+
+    @Test
+    @Order(8)
+    void theTargetAgentKilledInTheMiddleOfThePreCopyRollsTheTakeBack() throws Exception {
+        agentKilled("n3", "n2", "pre-copy", "n2");
+    }
+
+    @Test
+    @Order(9)
+    void theSourceAgentKilledInTheMiddleOfThePreCopyRollsTheTakeBack() throws Exception {
+        agentKilled("n3", "n2", "pre-copy", "n3");
+    }
+
+    @Test
+    @Order(10)
+    void theControllerKilledInTheMiddleOfThePreCopyCarriesTheTakeOnToTheEnd() throws Exception {
+        controllerKilled("n3", "n1", "pre-copy");
     }
 
     /**
@@ -148,8 +168,8 @@ class TakeInterruptIT {
         JsonNode targetFences = bed.agent(target, "/v1/fences");
         List<String> targetVolumes = bed.volumes(target, "tk_");
         try (TakeBed.Watch watch = bed.watch(APP)) {
-            // the copy is held at the source's archive; a verify at the side to be killed (the source's manifest comes first)
-            bed.hold("copy".equals(step) ? source : victim, step);
+            // a pass is held at the source's archive; a verify at the side to be killed (the source's manifest comes first)
+            bed.hold(!"verify".equals(step) ? source : victim, step);
             CompletableFuture<PackagedMesh.Result> take = CompletableFuture.supplyAsync(() -> bed.mesh("take", target, TK, "-o", "json"));
             heldMidway(source, target, step);
 
@@ -215,13 +235,15 @@ class TakeInterruptIT {
         assertEquals(1, fences.size(), "the source stays fenced, its data the old copy: " + fences);
         before.assertUnchanged(bed, "killed the controller during the " + step);
         List<String> copies = bed.logSince(target, logged).stream().filter(l -> l.contains("copy of volume bulk of module tk from")).toList();
-        if ("copy".equals(step)) {
-            // the dead controller's copy goes on without a caller unless the next copy of the volume cuts it
-            assertEquals(2, copies.size(), "two copies of bulk on " + target + ": " + copies);
-            assertTrue(copies.get(0).contains("was cut"), "the dead controller's copy was cut before the new one began: " + copies);
-            assertTrue(copies.get(1).matches(".*: \\d+ bytes, \\d+ entries in .*"), "the new one copied the volume: " + copies);
+        List<String> cut = copies.stream().filter(l -> l.contains("was cut")).toList();
+        if (!"verify".equals(step)) {
+            // the dead controller's pass goes on without a caller unless the next pass of the volume cuts it
+            assertEquals(1, cut.size(), "one pass of bulk on " + target + " was cut: " + copies);
+            int at = copies.indexOf(cut.get(0));
+            assertTrue(at + 1 < copies.size() && copies.get(at + 1).matches(".*: \\d+ bytes, \\d+ entries in .*"),
+                    "the dead controller's pass was cut before the new one began, which went through: " + copies);
         } else {
-            assertEquals(1, copies.size(), "one copy of bulk on " + target + ": " + copies);
+            assertEquals(List.of(), cut, "no pass of bulk on " + target + " was cut: " + copies);
         }
         Map<String, String> copied = TakeIT.tree(bed.volume(target, "tk_files"));
         Map<String, String> files = TakeIT.tree(bed.volume(source, "tk_files"));
@@ -234,19 +256,24 @@ class TakeInterruptIT {
                 Files.readString(bed.volume(target, "tk_files").resolve("markers.log")), "tk started once on the target, on the copy");
     }
 
-    /** Waits until the take stands at {@code step} held midway: a part of the large file on the target (copy), or a second in (verify). */
+    /**
+     * Waits until the take stands at {@code step} held midway: a part of the large file on the target (pre-copy), the
+     * large file whole there and the delta's archive held (copy), or a second in (verify).
+     */
     void heldMidway(String source, String target, String step) throws Exception {
         PackagedMesh.await("the take reaches its " + step, Duration.ofSeconds(90), () -> quietly(() -> step.equals(bed.take(TK)
                 .get("step").asText()) && source.equals(bed.take(TK).get("from").asText()) && bed.take(TK).get("active").asBoolean()));
-        if ("copy".equals(step)) {
+        if (!"verify".equals(step)) {
             PackagedMesh.await("the copy's first chunk lands on " + target, Duration.ofSeconds(30),
                     () -> quietly(() -> Files.size(bed.volume(target, "tk_bulk").resolve("big.bin")) > 0));
         }
         Thread.sleep(1_500);
         assertEquals(step, bed.take(TK).get("step").asText(), "the hold keeps the take in its " + step);
-        if ("copy".equals(step)) {
-            long landed = Files.size(bed.volume(target, "tk_bulk").resolve("big.bin"));
+        long landed = "verify".equals(step) ? 0 : Files.size(bed.volume(target, "tk_bulk").resolve("big.bin"));
+        if ("pre-copy".equals(step)) {
             assertTrue(landed < LARGE_MB * 1024L * 1024L, "the stream is cut midway: " + landed + " bytes of the large file landed");
+        } else if ("copy".equals(step)) {
+            assertEquals(LARGE_MB * 1024L * 1024L, landed, "the pre-copy brought the large file whole before the fence");
         }
     }
 

@@ -33,14 +33,23 @@ class TakePlanTest {
     /** The record at {@code step} with both volumes, as a take that got there has it. */
     static Take at(TakeStep step) {
         boolean copied = step.ordinal() > TakeStep.COPY.ordinal() && step != TakeStep.FAILED;
-        List<Take.Volume> volumes = Stream.of(DATA, FILES).map(v -> copied ? v.copiedAs(v.bytes(), v.files()) : v).toList();
+        boolean preCopied = step.ordinal() > TakeStep.PRE_COPY.ordinal() && step != TakeStep.FAILED;
+        List<Take.Volume> volumes = Stream.of(DATA, FILES).map(v -> preCopied ? v.withPass(live(v)) : v)
+                .map(v -> copied ? v.withPass(new Take.Pass(false, 10, 1, 0, 0.1, 2000)) : v).toList();
         return NEW.withVolumes(volumes).withTicket(step.ordinal() > TakeStep.TICKET.ordinal() ? "t" : null).at(step);
+    }
+
+    /** A quick pass of the pre-copy of {@code v}: the rule then fences. */
+    static Take.Pass live(Take.Volume v) {
+        return new Take.Pass(true, v.bytes(), v.files(), 0, 0.5, 1000);
     }
 
     /** What the runner hands back when {@code step} goes through. */
     static Outcome ok(Take t) {
         return switch (t.step()) {
             case PREFLIGHT -> new Preflighted(List.of(DATA, FILES));
+            case PRE_COPY -> new TakePlan.PreCopied(t.nextToPreCopy(TakePlan.preCopyPass(t)).name(),
+                    live(t.nextToPreCopy(TakePlan.preCopyPass(t))));
             case TICKET -> new Ticketed("abc");
             case COPY -> new Copied(t.nextToCopy().name(), t.nextToCopy().bytes(), t.nextToCopy().files());
             case VERIFY -> new Verified(t.volumes(), null);
@@ -50,7 +59,7 @@ class TakePlanTest {
 
     static Stream<Arguments> forward() {
         return Stream.of(
-                Arguments.of(TakeStep.PREFLIGHT, TakeStep.FENCE),
+                Arguments.of(TakeStep.PREFLIGHT, TakeStep.PRE_COPY),
                 Arguments.of(TakeStep.FENCE, TakeStep.TICKET),
                 Arguments.of(TakeStep.TICKET, TakeStep.COPY),
                 Arguments.of(TakeStep.VERIFY, TakeStep.START),
@@ -86,9 +95,11 @@ class TakePlanTest {
                 Arguments.of(TakeStep.COPY, TakeStep.DELETE_COPY, TakeStep.ROLLED_BACK),
                 Arguments.of(TakeStep.VERIFY, TakeStep.UNFENCE, TakeStep.DELETE_COPY),
                 Arguments.of(TakeStep.VERIFY, TakeStep.DELETE_COPY, TakeStep.ROLLED_BACK),
-                // before any copy: nothing to delete
-                Arguments.of(TakeStep.FENCE, TakeStep.UNFENCE, TakeStep.ROLLED_BACK),
-                Arguments.of(TakeStep.TICKET, TakeStep.UNFENCE, TakeStep.ROLLED_BACK));
+                // the pre-copy left a copy (a failed first pass, a partial one): deleted after the unfence
+                Arguments.of(TakeStep.PRE_COPY, TakeStep.UNFENCE, TakeStep.DELETE_COPY),
+                Arguments.of(TakeStep.PRE_COPY, TakeStep.DELETE_COPY, TakeStep.ROLLED_BACK),
+                Arguments.of(TakeStep.FENCE, TakeStep.UNFENCE, TakeStep.DELETE_COPY),
+                Arguments.of(TakeStep.TICKET, TakeStep.UNFENCE, TakeStep.DELETE_COPY));
     }
 
     @ParameterizedTest(name = "rolling back from {0}: {1} went through: {2}")
@@ -103,6 +114,7 @@ class TakePlanTest {
     static Stream<Arguments> failures() {
         return Stream.of(
                 Arguments.of(TakeStep.PREFLIGHT, TakeStep.FAILED),
+                Arguments.of(TakeStep.PRE_COPY, TakeStep.UNFENCE),
                 Arguments.of(TakeStep.FENCE, TakeStep.UNFENCE),
                 Arguments.of(TakeStep.TICKET, TakeStep.UNFENCE),
                 Arguments.of(TakeStep.COPY, TakeStep.UNFENCE),
@@ -185,9 +197,55 @@ class TakePlanTest {
 
     @Test
     void theWholeWayForward() {
+        assertEquals(List.of(TakeStep.PREFLIGHT, TakeStep.PRE_COPY, TakeStep.PRE_COPY, TakeStep.FENCE, TakeStep.TICKET,
+                TakeStep.COPY, TakeStep.COPY, TakeStep.VERIFY, TakeStep.START, TakeStep.SWITCH, TakeStep.PUSH, TakeStep.OLD_COPY,
+                TakeStep.DONE), walk(NEW, s -> false));
+    }
+
+    @Test
+    void aStopAndCopyTakeHasNoPreCopyAndCopiesWholeAfterTheFence() {
         assertEquals(List.of(TakeStep.PREFLIGHT, TakeStep.FENCE, TakeStep.TICKET, TakeStep.COPY, TakeStep.COPY,
                 TakeStep.VERIFY, TakeStep.START, TakeStep.SWITCH, TakeStep.PUSH, TakeStep.OLD_COPY, TakeStep.DONE),
-                walk(NEW, s -> false));
+                walk(NEW.withStopAndCopy(true), s -> false));
+        Take fenced = NEW.withStopAndCopy(true).withVolumes(List.of(DATA)).withError("ticket: x").at(TakeStep.UNFENCE);
+        assertEquals(TakeStep.ROLLED_BACK, TakePlan.after(fenced, new Done()).step(), "no copy to delete before the copy");
+    }
+
+    /** Pass after pass over every volume while the module runs, as {@link PreCopy} decides; then the fence, then the delta. */
+    @Test
+    void thePreCopyPassesOverEveryVolumeUntilTheRuleFencesThenTheCopyIsTheDelta() {
+        Take t = TakePlan.after(NEW, new Preflighted(List.of(DATA, FILES)));
+        List<String> seen = new ArrayList<>();
+        long[][] passes = {{2_000_000_000L, 14}, {800_000_000L, 6}, {100_000_000L, 2}, {10_000_000L, 1}};
+        for (int i = 0; t.step() == TakeStep.PRE_COPY && i < 20; i++) {
+            int n = TakePlan.preCopyPass(t);
+            Take.Volume v = t.nextToPreCopy(n);
+            seen.add(n + " " + v.name());
+            long[] p = passes[n - 1];
+            t = TakePlan.after(t, new TakePlan.PreCopied(v.name(), new Take.Pass(true, p[0] / 2, 3, 1, p[1] / 2.0, 1000L * n)));
+        }
+        assertEquals(List.of("1 data", "1 files", "2 data", "2 files", "3 data", "3 files", "4 data", "4 files"), seen,
+                "each pass goes over every volume; the fourth is the last");
+        assertEquals(TakeStep.FENCE, t.step());
+        Take copying = TakePlan.after(TakePlan.after(t, new Done()), new Ticketed("k")).withVolumes(t.volumes());
+        assertEquals(TakeStep.COPY, copying.at(TakeStep.COPY).step());
+        assertTrue(TakePlan.describe(copying.at(TakeStep.COPY)).startsWith("copy: what changed in volume data since the pre-copy"),
+                TakePlan.describe(copying.at(TakeStep.COPY)));
+        Take after = TakePlan.after(copying.at(TakeStep.COPY), new Copied("data", 5, 2, new Take.Pass(false, 5, 2, 1, 0.2, 9000)));
+        assertEquals(200, after.volumes().get(0).bytes(), "the volume keeps its size; the delta's bytes are the pass's");
+        assertTrue(after.volumes().get(0).copied());
+        assertEquals(5, after.volumes().get(0).passes().size());
+        assertEquals(9000, after.volumes().get(0).since());
+    }
+
+    @Test
+    void aModuleWritingAsFastAsTheCopyIsFencedAfterThePassThatDidNotShrink() {
+        Take t = TakePlan.after(NEW, new Preflighted(List.of(DATA)));
+        t = TakePlan.after(t, new TakePlan.PreCopied("data", new Take.Pass(true, 400, 1, 0, 5, 1)));
+        assertEquals(TakeStep.PRE_COPY, t.step());
+        assertEquals(2, TakePlan.preCopyPass(t));
+        t = TakePlan.after(t, new TakePlan.PreCopied("data", new Take.Pass(true, 380, 1, 0, 5, 2)));
+        assertEquals(TakeStep.FENCE, t.step(), "the second pass sent almost as much as the first");
     }
 
     /** The steps a take goes through from {@code t}, failing at each step {@code fails} says. */
@@ -209,7 +267,7 @@ class TakePlanTest {
      * rolled back, whichever step then fails.
      */
     @ParameterizedTest(name = "killed at {0}")
-    @EnumSource(value = TakeStep.class, names = {"PREFLIGHT", "FENCE", "TICKET", "COPY", "VERIFY", "START", "SWITCH", "PUSH",
+    @EnumSource(value = TakeStep.class, names = {"PREFLIGHT", "PRE_COPY", "FENCE", "TICKET", "COPY", "VERIFY", "START", "SWITCH", "PUSH",
         "OLD_COPY", "STOP_TARGET", "DELETE_COPY", "UNFENCE"})
     void aTakeKilledAtAnyStepResumesThereAndEnds(TakeStep killedAt) {
         Take recorded = at(killedAt);
@@ -296,11 +354,15 @@ class TakePlanTest {
     @Test
     void aDryRunSaysEveryStepAhead() {
         List<String> lines = TakePlan.stepsAhead(NEW.withVolumes(List.of(DATA, FILES)));
-        assertEquals(10, lines.size(), String.join("\n", lines));
+        assertEquals(12, lines.size(), String.join("\n", lines));
         assertTrue(lines.get(0).startsWith("preflight: n2's agent answers"));
-        assertEquals("copy: volume data (200 B) from n1 to n2, agent to agent", lines.get(3));
-        assertEquals("copy: volume files (50 B) from n1 to n2, agent to agent", lines.get(4));
-        assertTrue(lines.get(9).startsWith("old copy: n1 keeps its copy, labelled as left by the take at epoch 7"));
+        assertEquals("pre-copy: pass 1 of volume data (200 B) from n1 to n2 while web runs there, agent to agent", lines.get(1));
+        assertEquals("pre-copy: pass 1 of volume files (50 B) from n1 to n2 while web runs there, agent to agent", lines.get(2));
+        assertEquals("copy: what changed in volume data since the pre-copy, from n1 to n2 (web stopped)", lines.get(5));
+        assertEquals("copy: what changed in volume files since the pre-copy, from n1 to n2 (web stopped)", lines.get(6));
+        assertTrue(lines.get(11).startsWith("old copy: n1 keeps its copy, labelled as left by the take at epoch 7"));
+        List<String> whole = TakePlan.stepsAhead(NEW.withVolumes(List.of(DATA, FILES)).withStopAndCopy(true));
+        assertEquals("copy: volume data (200 B) from n1 to n2, agent to agent", whole.get(3));
     }
 
     @Test

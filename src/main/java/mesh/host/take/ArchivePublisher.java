@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
@@ -43,13 +44,29 @@ public final class ArchivePublisher implements Flow.Publisher<byte[]> {
     private String cutWhy;
     private boolean subscribed;
     private Process tar;
+    private final List<String> command;
+    private final boolean live;
+    private final String hold;
 
     /**
      * The archive of {@code folder}; {@code ended} runs once when the stream ends, however it ends (the
      * agent's list of running archives forgets it then).
      */
     public ArchivePublisher(Path folder, Duration noDemand, Runnable ended) {
+        this(folder, TarStreams.archiveCommand(folder), false, "copy", noDemand, ended);
+    }
+
+    /**
+     * The archive tar writes with {@code command} (of {@code folder}'s entries). {@code live}: the module runs while
+     * it is read (a take's pre-copy), so tar's exit 1 (a file changed or vanished as it was read) is no failure: the
+     * next pass, or the delta after the fence, sends that file again. {@code hold} is the test hook's word
+     * ({@link TakeTestHold}).
+     */
+    public ArchivePublisher(Path folder, List<String> command, boolean live, String hold, Duration noDemand, Runnable ended) {
         this.folder = folder;
+        this.command = List.copyOf(command);
+        this.live = live;
+        this.hold = hold;
         this.noDemand = noDemand;
         this.ended = ended;
     }
@@ -159,6 +176,10 @@ public final class ArchivePublisher implements Flow.Publisher<byte[]> {
                     }
                     byte[] chunk = in.readNBytes(held ? CHUNK : (int) Math.max(1, TakeTestHold.MIDWAY - passed));
                     if (chunk.length == 0) {
+                        if (!held) {   // shorter than the hold's bytes (a delta): it pauses before its end instead
+                            held = true;
+                            TakeTestHold.at(hold);
+                        }
                         break;
                     }
                     String after = stopped();
@@ -174,7 +195,7 @@ public final class ArchivePublisher implements Flow.Publisher<byte[]> {
                     subscriber.onNext(chunk);
                     if (!held && passed >= TakeTestHold.MIDWAY) {
                         held = true;
-                        TakeTestHold.at("copy");
+                        TakeTestHold.at(hold);
                     }
                 }
             }
@@ -184,7 +205,7 @@ public final class ArchivePublisher implements Flow.Publisher<byte[]> {
                 if (!after.isEmpty()) {
                     subscriber.onError(new IOException(after));
                 }
-            } else if (exit != 0) {
+            } else if (exit != 0 && !(live && exit == 1)) {
                 subscriber.onError(new IOException("tar could not read " + folder + " (exit " + exit + "): "
                         + errors.join()));
             } else {
@@ -209,7 +230,7 @@ public final class ArchivePublisher implements Flow.Publisher<byte[]> {
             if (cancelled || cutWhy != null) {
                 return null;
             }
-            tar = new ProcessBuilder(TarStreams.archiveCommand(folder))
+            tar = new ProcessBuilder(command)
                     .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
             return tar;
         } finally {

@@ -60,13 +60,35 @@ public final class TakeRules {
         if (s.fenced() && s.fence().epoch() == epoch) {
             return s;
         }
-        return s.with(epoch, new TakeState.Fence(epoch, now.toString()), List.of(), s.copies(), s.oldCopies());
+        return s.with(epoch, new TakeState.Fence(epoch, now.toString()), List.of(), s.copies(), s.oldCopies())
+                .withLive(List.of());
     }
 
     /** Lifts the fence (no fence: the same state); voids its tickets. */
     public static TakeState lift(TakeState s, long epoch) {
         current(s, epoch);
-        return s.fenced() ? s.with(Math.max(s.epoch(), epoch), null, List.of(), s.copies(), s.oldCopies()) : s;
+        return s.fenced() ? s.with(Math.max(s.epoch(), epoch), null, List.of(), s.copies(), s.oldCopies()).withLive(List.of())
+                : s.liveTickets().isEmpty() ? s : s.withLive(List.of());
+    }
+
+    /** How many pre-copy tickets are kept (the newest): each pass asks for one. */
+    static final int LIVE_TICKETS = 16;
+
+    /**
+     * A pre-copy ticket's hash at {@code epoch}: it reads the module's volumes while the module runs, for a take's
+     * passes before its fence. Refused while a fence stands (the take then reads with the fence's tickets); a newer
+     * epoch voids the older take's pre-copy tickets, and so do a fence and a lift.
+     */
+    public static TakeState liveTicket(TakeState s, long epoch, String ticketHash) {
+        current(s, epoch);
+        if (s.fenced()) {
+            throw TakeRefused.conflict("module " + s.module() + " is fenced here at epoch " + s.fence().epoch()
+                    + ": its volumes are read with a ticket of the fence, not of a pre-copy");
+        }
+        List<String> live = new ArrayList<>(epoch == s.epoch() ? s.liveTickets() : List.of());
+        live.add(ticketHash);
+        return s.with(epoch, null, s.tickets(), s.copies(), s.oldCopies())
+                .withLive(live.subList(Math.max(0, live.size() - LIVE_TICKETS), live.size()));
     }
 
     /** A ticket's hash added to the fence at {@code epoch}: refused unless the module is fenced here at that epoch. */
@@ -80,11 +102,22 @@ public final class TakeRules {
 
     /** Whether a ticket (by its hash) may read this module's volumes now: handed out under the standing fence. */
     public static boolean ticketValid(TakeState s, String ticketHash) {
-        return s.fenced() && s.tickets().contains(ticketHash);
+        return s.fenced() ? s.tickets().contains(ticketHash) : s.liveTickets().contains(ticketHash);
     }
 
     /** Refuses to stream a volume of a module that is not fenced here: its data is read only while nothing writes it. */
     public static void requireArchivable(TakeState s, String volume) {
+        requireArchivable(s, volume, false);
+    }
+
+    /**
+     * As above; {@code live} (a pre-copy's pass) allows it while the module runs too, when a pre-copy ticket of the
+     * newest take stands (a lift or a fence voided the others): the reader sends it again after the fence.
+     */
+    public static void requireArchivable(TakeState s, String volume, boolean live) {
+        if (live && !s.fenced() && !s.liveTickets().isEmpty()) {
+            return;
+        }
         if (!s.fenced()) {
             throw TakeRefused.conflict("module " + s.module() + " is not fenced here: volume " + volume
                     + " is archived only while a take's fence keeps the module stopped");
@@ -124,6 +157,15 @@ public final class TakeRules {
         Map<String, TakeState.Mark> old = new HashMap<>(s.oldCopies());
         old.remove(volume);
         return s.with(epoch, s.fence(), s.tickets(), copies, old);
+    }
+
+    /**
+     * Whether a pass of {@code volume} at {@code epoch} may keep what is here and send only the difference: this
+     * take's copy (partial or whole) is here. Otherwise the pass is a whole copy, into an emptied volume.
+     */
+    public static boolean keepsCopy(TakeState s, String volume, long epoch) {
+        TakeState.Mark mark = s.copies().get(volume);
+        return mark != null && mark.epoch() == epoch;
     }
 
     /** Whether a copy may empty {@code volume} here: only what a take put here (a copy, or a recorded old copy). */

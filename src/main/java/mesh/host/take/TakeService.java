@@ -37,6 +37,7 @@ public final class TakeService {
     private final VolumeCopy copier = new VolumeCopy();
     private final RunningCopies running = new RunningCopies();
     private final RunningArchives archives = new RunningArchives();
+    private final HashCache hashes = new HashCache();
 
     public TakeService(TakeRecords records, VolumePlaces places, ModuleControl modules, Clock clock) {
         this.records = records;
@@ -97,6 +98,25 @@ public final class TakeService {
         return ticket;
     }
 
+    /**
+     * A new read ticket of the pre-copy at {@code epoch}: it reads the module's volumes while the module runs, until
+     * a fence or a lift (docs/take.md, "The pre-copy"); only its hash is kept.
+     */
+    public String liveTicket(String module, long epoch) {
+        TakeRules.name("module", module);
+        byte[] raw = new byte[32];
+        RANDOM.nextBytes(raw);
+        String ticket = HexFormat.of().formatHex(raw);
+        records.update(module, st -> TakeRules.liveTicket(st, epoch, hash(ticket)));
+        return ticket;
+    }
+
+    /** The index of one volume of the module here (lstat only): what a pass compares. Read as an archive is. */
+    public mesh.wire.VolumeIndex index(String module, String volume, String kind, boolean live) {
+        Path folder = archivable(module, volume, kind, live);
+        return VolumeScan.index(volume, folder);
+    }
+
     /** Whether a bearer value is a read ticket of this module under its standing fence. */
     public boolean ticketValid(String module, String bearer) {
         if (bearer == null || !TakeRules.NAME.matcher(module).matches()) {
@@ -107,14 +127,28 @@ public final class TakeService {
 
     /** The manifest of one volume of the module here. */
     public VolumeManifest manifest(String module, String volume, String kind) {
+        return manifest(module, volume, kind, false);
+    }
+
+    /**
+     * As above; {@code warm}: the manifest a pre-copied take makes before its fence, the module running, only so that
+     * the verify after the fence reads again just what changed ({@link HashCache}). The test hook holds it at {@code
+     * warm}, the verify's at {@code verify}.
+     */
+    public VolumeManifest manifest(String module, String volume, String kind, boolean warm) {
         Path folder = places.require(TakeRules.name("module", module), TakeRules.name("volume", volume), TakeRules.kind(kind));
-        TakeTestHold.at("verify");
-        return ManifestForm.of(module, volume, VolumeScan.scan(folder));
+        TakeTestHold.at(warm ? "warm" : "verify");
+        return ManifestForm.of(module, volume, VolumeScan.scan(folder, hashes));
     }
 
     /** Checks that the volume may be streamed now (the module fenced here, the volume here); its folder. */
     public Path archivable(String module, String volume, String kind) {
-        TakeRules.requireArchivable(records.read(TakeRules.name("module", module)), TakeRules.name("volume", volume));
+        return archivable(module, volume, kind, false);
+    }
+
+    /** As above; {@code live}: a pre-copy's read, allowed while the module runs under a pre-copy ticket. */
+    public Path archivable(String module, String volume, String kind, boolean live) {
+        TakeRules.requireArchivable(records.read(TakeRules.name("module", module)), TakeRules.name("volume", volume), live);
         return places.require(module, volume, TakeRules.kind(kind));
     }
 
@@ -124,15 +158,58 @@ public final class TakeService {
      * is read under is lifted or replaced.
      */
     public ArchivePublisher archive(String module, String volume, String kind) {
-        Path folder = archivable(module, volume, kind);
-        long epoch = records.read(module).fence().epoch();
+        return archive(module, volume, kind, false, null);
+    }
+
+    /**
+     * As above, for a take's passes: {@code live} reads while the module runs (a pre-copy ticket stands); {@code
+     * paths} non-null sends only those entries, each without what is under it (a pass after the first). Cut like any
+     * archive when the fence is lifted or replaced, and a live one also when a fence is set.
+     */
+    public ArchivePublisher archive(String module, String volume, String kind, boolean live, List<String> paths) {
+        Path folder = archivable(module, volume, kind, live);
+        TakeState s = records.read(module);
+        boolean readLive = live && !s.fenced();
+        long epoch = s.fenced() ? s.fence().epoch() : -s.epoch();   // a live read is kept by no fence: any fence cuts it
+        Path list = paths == null ? null : listFile(folder, paths);
+        List<String> command = list != null ? TarStreams.archiveCommand(folder, list, readLive)
+                : readLive ? TarStreams.liveArchiveCommand(folder) : TarStreams.archiveCommand(folder);
         ArchivePublisher[] self = new ArchivePublisher[1];
-        self[0] = new ArchivePublisher(folder, ArchivePublisher.NO_DEMAND, () -> archives.remove(module, self[0]));
+        self[0] = new ArchivePublisher(folder, command, readLive, readLive ? "pre-copy" : "copy", ArchivePublisher.NO_DEMAND, () -> {
+            archives.remove(module, self[0]);
+            if (list != null) {
+                try {
+                    java.nio.file.Files.deleteIfExists(list);
+                } catch (java.io.IOException e) {
+                    LOG.debugf("could not delete %s: %s", list, e.getMessage());
+                }
+            }
+        });
         archives.add(module, epoch, self[0]);
-        if (!records.read(module).fenced()) {   // lifted between the check and the registration
-            self[0].cut("the fence of module " + module + " was lifted");
+        TakeState now = records.read(module);
+        if (readLive ? now.fenced() || now.liveTickets().isEmpty() : !now.fenced()) {   // changed between the check and here
+            self[0].cut("the fence of module " + module + " was " + (readLive ? "set" : "lifted"));
         }
         return self[0];
+    }
+
+    /** The entries a pass sends, NUL-separated in a file of the agent's temporary folder, checked to stay under the volume. */
+    private static Path listFile(Path folder, List<String> paths) {
+        StringBuilder text = new StringBuilder();
+        for (String p : paths) {
+            if (p == null || p.isEmpty() || p.startsWith("/") || p.indexOf('\0') >= 0
+                    || java.util.Arrays.asList(p.split("/")).contains("..")) {
+                throw TakeRefused.bad("path '" + p + "' is not a path inside the volume");
+            }
+            text.append(p).append('\0');
+        }
+        try {
+            Path list = java.nio.file.Files.createTempFile("mesh-pass-", ".list");
+            java.nio.file.Files.writeString(list, text, StandardCharsets.UTF_8);
+            return list;
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("cannot write the list of a pass: " + e.getMessage(), e);
+        }
     }
 
     /** How many archives of the module are streamed now (for tests and the log). */
@@ -145,6 +222,14 @@ public final class TakeService {
      * emptied only if a take put it here. Returns the folder, made and emptied, ready for the copy.
      */
     public Path prepareCopy(String module, String volume, String kind, long epoch) {
+        return prepareCopy(module, volume, kind, epoch, false);
+    }
+
+    /**
+     * As above; {@code delta} (a pass after the first) keeps this take's copy if it is here, to send only what
+     * differs; without it here the pass empties the volume like a whole copy.
+     */
+    public Path prepareCopy(String module, String volume, String kind, long epoch, boolean delta) {
         TakeRules.name("module", module);
         TakeRules.name("volume", volume);
         TakeRules.kind(kind);
@@ -155,9 +240,10 @@ public final class TakeService {
         }
         Optional<Path> existing = places.find(module, volume, kind);
         boolean holds = existing.isPresent() && VolumePlaces.holdsData(existing.get());
+        boolean keep = delta && existing.isPresent() && TakeRules.keepsCopy(records.read(module), volume, epoch);
         records.update(module, st -> TakeRules.beginCopy(st, volume, epoch, kind, holds, runs));
         Path folder = places.make(module, volume, kind, epoch);
-        if (holds) {
+        if (holds && !keep) {
             LOG.infof("emptying volume %s of module %s for the copy of the take at epoch %d", volume, module, epoch);
             VolumePlaces.empty(folder);
         }
@@ -171,10 +257,16 @@ public final class TakeService {
      */
     public CopyProgress copy(String module, String volume, String kind, String from, String ticket, Path folder,
                              Consumer<CopyProgress> progress) {
+        return copy(module, volume, kind, new VolumeCopy.Pass(false, false, 0), from, ticket, folder, progress);
+    }
+
+    /** As above, as one pass of a take's copy ({@link VolumeCopy.Pass}: live or fenced, whole or only what differs). */
+    public CopyProgress copy(String module, String volume, String kind, VolumeCopy.Pass pass, String from, String ticket,
+                             Path folder, Consumer<CopyProgress> progress) {
         RunningCopies.Run run = running.begin(module, volume, kind);
         CopyProgress outcome;
         try {
-            outcome = copier.copy(from, ticket, module, volume, kind, folder, progress, run);
+            outcome = copier.copy(from, ticket, module, volume, kind, pass, folder, progress, run);
         } finally {
             running.end(module, volume, kind, run);
         }

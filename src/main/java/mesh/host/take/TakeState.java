@@ -14,12 +14,19 @@ import java.util.TreeMap;
  * @param tickets   the sha256 (hex) of each read ticket handed out under the current fence
  * @param copies    volume to the take that made (or is making) its copy here
  * @param oldCopies volume to the take that left it here as the old copy, after its module moved away
+ * @param liveTickets the sha256 (hex) of each read ticket of the pre-copy at {@code epoch}, valid while no fence stands
  */
 public record TakeState(String module, long epoch, Fence fence, List<String> tickets, Map<String, Mark> copies,
-                        Map<String, Mark> oldCopies) {
+                        Map<String, Mark> oldCopies, List<String> liveTickets) {
+
+    public TakeState(String module, long epoch, Fence fence, List<String> tickets, Map<String, Mark> copies,
+                     Map<String, Mark> oldCopies) {
+        this(module, epoch, fence, tickets, copies, oldCopies, List.of());
+    }
 
     public TakeState {
         tickets = tickets == null ? List.of() : List.copyOf(tickets);
+        liveTickets = liveTickets == null ? List.of() : List.copyOf(liveTickets);
         copies = copies == null ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(copies));
         oldCopies = oldCopies == null ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(oldCopies));
     }
@@ -42,6 +49,10 @@ public record TakeState(String module, long epoch, Fence fence, List<String> tic
     }
 
     TakeState with(long epoch, Fence fence, List<String> tickets, Map<String, Mark> copies, Map<String, Mark> oldCopies) {
-        return new TakeState(module, epoch, fence, tickets, copies, oldCopies);
+        return new TakeState(module, epoch, fence, tickets, copies, oldCopies, liveTickets);
+    }
+
+    TakeState withLive(List<String> next) {
+        return new TakeState(module, epoch, fence, tickets, copies, oldCopies, next);
     }
 }

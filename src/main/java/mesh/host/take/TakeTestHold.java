@@ -7,10 +7,12 @@ import java.time.Duration;
 
 /**
  * TakeTestHold is the agent's test hook for interrupted takes, the agent-side twin of the controller's
- * MESH_TAKE_TEST_HOLD: while the file MESH_HOST_TAKE_TEST_HOLD names holds {@code copy}, an archive stream
- * pauses after its first 64 KiB (so a copy is cut in the middle when a test kills an agent); while it holds
- * {@code verify}, a manifest pauses before it scans (so a verify is cut in the middle). Two minutes at
- * most. Unset in production, where it does nothing.
+ * MESH_TAKE_TEST_HOLD: while the file MESH_HOST_TAKE_TEST_HOLD names holds {@code copy}, an archive read under
+ * a fence pauses after its first 64 KiB, or before its end when it is shorter (a delta), so a copy is cut in the
+ * middle when a test kills an agent; {@code pre-copy} does the same to an archive read while the module runs (a
+ * pre-copy pass); while it holds {@code verify}, a manifest pauses before it scans (so a verify is cut in the
+ * middle), and {@code warm} the manifests made before a pre-copied take's fence. Two minutes at most. Unset in
+ * production, where it does nothing.
  */
 final class TakeTestHold {
 

@@ -33,6 +33,34 @@ public final class TarStreams {
         return command;
     }
 
+    /**
+     * The command that writes only the entries {@code list} names (NUL-separated, relative paths), each without
+     * what is under it: a pass that sends what changed. {@code live}: the module writes meanwhile, so an entry
+     * that vanished before tar read it is passed over (the next pass deletes it on the target).
+     */
+    static List<String> archiveCommand(Path folder, Path list, boolean live) {
+        List<String> command = new ArrayList<>(List.of("tar", "--create", "--file=-", "--directory=" + folder,
+                "--no-recursion", "--null", "--files-from=" + list));
+        if (live) {
+            command.addAll(LIVE);
+        }
+        command.addAll(KEEP);
+        return command;
+    }
+
+    /** The whole folder's archive while the module writes it (a take's first pass): vanished entries passed over. */
+    static List<String> liveArchiveCommand(Path folder) {
+        List<String> command = new ArrayList<>(List.of("tar", "--create", "--file=-", "--directory=" + folder));
+        command.addAll(LIVE);
+        command.addAll(KEEP);
+        command.add(".");
+        return command;
+    }
+
+    /** What a live read tells tar: a file that vanished or changed while read is no error (the next pass sends it). */
+    static final List<String> LIVE = List.of("--ignore-failed-read", "--warning=no-file-changed",
+            "--warning=no-file-removed", "--warning=no-file-shrank");
+
     /** The command that reads a tar stream on stdin into {@code folder}, naming each member on stdout. */
     static List<String> extractCommand(Path folder) {
         List<String> command = new ArrayList<>(List.of("tar", "--extract", "--file=-", "--directory=" + folder,

@@ -60,21 +60,111 @@ public final class VolumeCopy {
      */
     public CopyProgress copy(String from, String ticket, String module, String volume, String kind, Path folder,
                              Consumer<CopyProgress> progress, RunningCopies.Run run) {
-        long started = System.nanoTime();
-        AtomicLong bytes = new AtomicLong();
-        AtomicLong entries = new AtomicLong();
-        URI uri;
+        return copy(from, ticket, module, volume, kind, new Pass(false, false, 0), folder, progress, run);
+    }
+
+    /**
+     * Pass is how one pass of a take's copy reads the source: {@code live} while the module runs there (a
+     * pre-copy, with a pre-copy ticket), {@code delta} sending only what differs from what is in the folder
+     * ({@link mesh.plan.VolumeDelta}, with {@code since}, the source's clock when the previous pass began).
+     */
+    public record Pass(boolean live, boolean delta, long since) {
+    }
+
+    /**
+     * One pass: the source's index first (its clock, and for a delta what it holds), then for a delta the entries
+     * only the target has deleted here and the entries that differ fetched (a POST of their paths), else the whole
+     * archive; extracted as a whole copy is. The final line adds the entries deleted and the source's clock.
+     */
+    public CopyProgress copy(String from, String ticket, String module, String volume, String kind, Pass pass, Path folder,
+                             Consumer<CopyProgress> progress, RunningCopies.Run run) {
+        String base;
         try {
-            uri = URI.create(from.replaceAll("/+$", "") + "/v1/volumes/" + enc(module) + "/" + enc(volume)
-                    + "/archive?kind=" + enc(kind));
+            base = URI.create(from.replaceAll("/+$", "") + "/v1/volumes/" + enc(module) + "/" + enc(volume)).toString();
         } catch (IllegalArgumentException e) {
             return CopyProgress.failed("'from' is not a URL: " + from);
         }
+        String query = "?kind=" + enc(kind) + (pass.live() ? "&live=true" : "");
+        mesh.wire.VolumeIndex source;
+        try {
+            HttpResponse<String> index = Client.HTTP.send(HttpRequest.newBuilder(URI.create(base + "/index" + query))
+                    .timeout(HEAD).header("Authorization", "Bearer " + ticket).GET().build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (index.statusCode() != 200) {
+                return CopyProgress.failed("the source agent refused the index of volume " + volume + " ("
+                        + index.statusCode() + "): " + index.body().strip());
+            }
+            source = mesh.model.DeclarationJson.MAPPER.readValue(index.body(), mesh.wire.VolumeIndex.class);
+        } catch (IOException e) {
+            return CopyProgress.failed("the source agent at " + from + " did not answer: "
+                    + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return CopyProgress.failed("interrupted");
+        }
+        HttpRequest.Builder archive = HttpRequest.newBuilder(URI.create(base + "/archive" + query)).timeout(HEAD)
+                .header("Authorization", "Bearer " + ticket);
+        long deleted = 0;
+        if (pass.delta()) {
+            mesh.plan.VolumeDelta d = mesh.plan.VolumeDelta.of(source, VolumeScan.index(volume, folder), pass.since());
+            try {
+                for (String gone : d.delete()) {
+                    deleted += deleteUnder(folder, gone);
+                }
+                archive.header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(
+                        mesh.model.DeclarationJson.MAPPER.writeValueAsString(d.send())));
+            } catch (IOException e) {
+                return CopyProgress.failed("the copy of volume " + volume + " could not delete what the source no longer"
+                        + " holds: " + e.getMessage());
+            }
+        } else {
+            archive.GET();
+        }
+        CopyProgress end = stream(archive.build(), from, volume, folder, progress, run);
+        return Boolean.TRUE.equals(end.done())
+                ? CopyProgress.finished(end.bytes(), end.files(), end.seconds(), deleted, source.now()) : end;
+    }
+
+    /** Deletes {@code path} under {@code folder} (a folder with all under it), links never followed; how many entries. */
+    static long deleteUnder(Path folder, String path) throws IOException {
+        Path p = folder.resolve(path).normalize();
+        if (!p.startsWith(folder) || p.equals(folder)) {
+            throw new IOException("'" + path + "' is not inside the volume");
+        }
+        if (!java.nio.file.Files.exists(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return 0;
+        }
+        long[] n = new long[1];
+        java.nio.file.Files.walkFileTree(p, new java.nio.file.SimpleFileVisitor<>() {
+            @Override
+            public java.nio.file.FileVisitResult visitFile(Path f, java.nio.file.attribute.BasicFileAttributes a) throws IOException {
+                java.nio.file.Files.delete(f);
+                n[0]++;
+                return java.nio.file.FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public java.nio.file.FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
+                if (e != null) {
+                    throw e;
+                }
+                java.nio.file.Files.delete(d);
+                n[0]++;
+                return java.nio.file.FileVisitResult.CONTINUE;
+            }
+        });
+        return n[0];
+    }
+
+    /** Streams the archive {@code request} answers into tar in {@code folder}, with progress and the stall rule. */
+    private CopyProgress stream(HttpRequest request, String from, String volume, Path folder,
+                                Consumer<CopyProgress> progress, RunningCopies.Run run) {
+        long started = System.nanoTime();
+        AtomicLong bytes = new AtomicLong();
+        AtomicLong entries = new AtomicLong();
         HttpResponse<InputStream> answer;
         try {
-            answer = Client.HTTP.send(HttpRequest.newBuilder(uri).timeout(HEAD)
-                            .header("Authorization", "Bearer " + ticket).GET().build(),
-                    HttpResponse.BodyHandlers.ofInputStream());
+            answer = Client.HTTP.send(request, HttpResponse.BodyHandlers.ofInputStream());
         } catch (IOException e) {
             return CopyProgress.failed("the source agent at " + from + " did not answer: "
                     + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));

@@ -37,19 +37,29 @@ public final class VolumeScan {
 
     /** The entries of everything under {@code root}, the root itself as ".", sorted by path. */
     public static List<Entry> scan(Path root) {
+        return scan(root, null);
+    }
+
+    /**
+     * As above, taking a file's sha256 from {@code cache} when the file is unchanged since it was hashed (same
+     * device, inode, size, mtime and ctime), and keeping what it hashes there ({@link HashCache}); null: every
+     * file is read.
+     */
+    public static List<Entry> scan(Path root, HashCache cache) {
+        long started = java.time.Instant.now().getEpochSecond() * 1_000_000_000L + java.time.Instant.now().getNano();
         List<Entry> entries = new ArrayList<>();
         ByteBuffer buffer = ByteBuffer.allocateDirect(BUFFER);
         try {
             Files.walkFileTree(root, new SimpleFileVisitor<>() {
                 @Override
                 public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) throws IOException {
-                    entries.add(entry(root, dir, attrs, buffer));
+                    entries.add(entry(root, dir, attrs, buffer, cache, started));
                     return FileVisitResult.CONTINUE;
                 }
 
                 @Override
                 public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                    entries.add(entry(root, file, attrs, buffer));
+                    entries.add(entry(root, file, attrs, buffer, cache, started));
                     return FileVisitResult.CONTINUE;
                 }
             });
@@ -57,6 +67,61 @@ public final class VolumeScan {
             throw new UncheckedIOException("cannot read " + root + ": " + e.getMessage(), e);
         }
         return ManifestForm.sorted(entries);
+    }
+
+    /**
+     * The index of everything under {@code root} (lstat only, no file read, links not followed), the root as ".",
+     * sorted by path, with the clock when the walk began: what a take's pass compares (mesh.plan.VolumeDelta).
+     */
+    public static mesh.wire.VolumeIndex index(String volume, Path root) {
+        long now = System.currentTimeMillis();
+        List<mesh.wire.VolumeIndex.Entry> entries = new ArrayList<>();
+        try {
+            Files.walkFileTree(root, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) throws IOException {
+                    indexed(root, dir, attrs, entries);
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                    indexed(root, file, attrs, entries);
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+                    if (e instanceof java.nio.file.NoSuchFileException) {
+                        return FileVisitResult.CONTINUE;   // gone while walked (the module runs): the next pass sees it so
+                    }
+                    throw e;
+                }
+            });
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + root + ": " + e.getMessage(), e);
+        }
+        entries.sort(java.util.Comparator.comparing(mesh.wire.VolumeIndex.Entry::path));
+        return new mesh.wire.VolumeIndex(volume, now, entries);
+    }
+
+    private static void indexed(Path root, Path p, BasicFileAttributes attrs, List<mesh.wire.VolumeIndex.Entry> entries)
+            throws IOException {
+        String rel = root.equals(p) ? "." : root.relativize(p).toString();
+        Map<String, Object> unix;
+        String link = null;
+        try {
+            unix = Files.readAttributes(p, "unix:mode,uid,gid", LinkOption.NOFOLLOW_LINKS);
+            if (attrs.isSymbolicLink()) {
+                link = Files.readSymbolicLink(p).toString();
+            }
+        } catch (java.nio.file.NoSuchFileException gone) {
+            return;
+        }
+        String type = attrs.isSymbolicLink() ? "link" : attrs.isDirectory() ? "dir" : attrs.isRegularFile() ? "file" : "other";
+        entries.add(new mesh.wire.VolumeIndex.Entry(rel, type, attrs.isRegularFile() ? attrs.size() : 0,
+                attrs.lastModifiedTime().toMillis(), String.format("%04o", ((Integer) unix.get("mode")) & 07777),
+                (Integer) unix.get("uid"), (Integer) unix.get("gid"), link));
     }
 
     /** Totals are a folder's bytes (of its files) and its number of files. */
@@ -83,7 +148,8 @@ public final class VolumeScan {
         return new Totals(t[0], t[1]);
     }
 
-    private static Entry entry(Path root, Path p, BasicFileAttributes attrs, ByteBuffer buffer) throws IOException {
+    private static Entry entry(Path root, Path p, BasicFileAttributes attrs, ByteBuffer buffer, HashCache cache, long started)
+            throws IOException {
         String rel = root.equals(p) ? "." : root.relativize(p).toString();
         Map<String, Object> unix = Files.readAttributes(p, "unix:mode,uid,gid", LinkOption.NOFOLLOW_LINKS);
         String mode = String.format("%04o", ((Integer) unix.get("mode")) & 07777);
@@ -97,9 +163,28 @@ public final class VolumeScan {
             return new Entry(rel, "dir", 0, mode, uid, gid, null, null, xattrs);
         }
         if (attrs.isRegularFile()) {
-            return new Entry(rel, "file", attrs.size(), mode, uid, gid, null, sha256(p, buffer), xattrs);
+            return new Entry(rel, "file", attrs.size(), mode, uid, gid, null, cached(p, attrs, buffer, cache, started), xattrs);
         }
         return new Entry(rel, "other", 0, mode, uid, gid, null, null, Map.of());
+    }
+
+    /** The file's sha256, from the cache when it is unchanged since it was hashed; what is hashed is kept there. */
+    private static String cached(Path p, BasicFileAttributes attrs, ByteBuffer buffer, HashCache cache, long started)
+            throws IOException {
+        if (cache == null) {
+            return sha256(p, buffer);
+        }
+        Map<String, Object> unix = Files.readAttributes(p, "unix:dev,ino,ctime", LinkOption.NOFOLLOW_LINKS);
+        HashCache.Key key = new HashCache.Key(p.toString(), (Long) unix.get("dev"), (Long) unix.get("ino"), attrs.size(),
+                attrs.lastModifiedTime().to(java.util.concurrent.TimeUnit.NANOSECONDS),
+                ((java.nio.file.attribute.FileTime) unix.get("ctime")).to(java.util.concurrent.TimeUnit.NANOSECONDS));
+        String kept = cache.get(key);
+        if (kept != null) {
+            return kept;
+        }
+        String sha = sha256(p, buffer);
+        cache.put(key, sha, started);
+        return sha;
     }
 
     /** The file's {@code user.} extended attributes, name (with its prefix) to base64 value. */

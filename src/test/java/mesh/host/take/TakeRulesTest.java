@@ -119,4 +119,40 @@ class TakeRulesTest {
         }
         assertThrows(TakeRefused.class, () -> TakeRules.kind("engine"));
     }
+
+    @Test
+    void aPreCopyTicketReadsWhileTheModuleRunsUntilAFenceOrALiftAndANewerTakeVoidsIt() {
+        TakeState live = TakeRules.liveTicket(TakeState.none("gitea"), 7, "h1");
+        assertEquals(7, live.epoch(), "the pre-copy records its epoch: an older take is refused from here on");
+        assertTrue(TakeRules.ticketValid(live, "h1"));
+        TakeRules.requireArchivable(live, "data", true);
+        assertEquals(409, assertThrows(TakeRefused.class, () -> TakeRules.requireArchivable(live, "data")).status(),
+                "a read that is not a pre-copy's still needs the fence");
+        assertThrows(TakeRefused.class, () -> TakeRules.liveTicket(live, 6, "old"));
+        TakeState twice = TakeRules.liveTicket(live, 7, "h2");
+        assertTrue(TakeRules.ticketValid(twice, "h1") && TakeRules.ticketValid(twice, "h2"), "each pass asks for one");
+        TakeState newer = TakeRules.liveTicket(twice, 8, "h3");
+        assertFalse(TakeRules.ticketValid(newer, "h1"), "a newer take voids the older one's pre-copy tickets");
+        TakeState fenced = TakeRules.fence(newer, 8, NOW);
+        assertFalse(TakeRules.ticketValid(fenced, "h3"), "the fence voids the pre-copy tickets");
+        assertEquals(409, assertThrows(TakeRefused.class, () -> TakeRules.liveTicket(fenced, 8, "h4")).status(),
+                "no pre-copy ticket under a fence");
+        TakeState lifted = TakeRules.lift(newer, 8);
+        assertFalse(TakeRules.ticketValid(lifted, "h3"), "a rollback's lift voids them too, fence or not");
+        assertEquals(409, assertThrows(TakeRefused.class, () -> TakeRules.requireArchivable(lifted, "data", true)).status());
+        TakeState many = live;
+        for (int i = 0; i < 40; i++) {
+            many = TakeRules.liveTicket(many, 7, "t" + i);
+        }
+        assertEquals(TakeRules.LIVE_TICKETS, many.liveTickets().size(), "only the newest are kept");
+        assertTrue(TakeRules.ticketValid(many, "t39"));
+    }
+
+    @Test
+    void aPassKeepsOnlyThisTakesCopy() {
+        TakeState copying = TakeRules.beginCopy(TakeState.none("gitea"), "data", 7, "container", false, false);
+        assertTrue(TakeRules.keepsCopy(copying, "data", 7));
+        assertFalse(TakeRules.keepsCopy(copying, "data", 8), "another take's copy is emptied first");
+        assertFalse(TakeRules.keepsCopy(copying, "files", 7));
+    }
 }

@@ -1,0 +1,58 @@
+package mesh.host.take;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import mesh.wire.VolumeManifest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** HashCacheTest: a hash is reused only for the file exactly as it was, and never for one changed in the hash's second. */
+class HashCacheTest {
+
+    static final long NOW = 1_800_000_000_000_000_000L;
+
+    static HashCache.Key key(long size, long mtime, long ctime) {
+        return new HashCache.Key("/v/a", 1, 42, size, mtime, ctime);
+    }
+
+    @Test
+    void aHashIsKeptForTheFileAsItWasAndForNothingElse() {
+        HashCache c = new HashCache();
+        c.put(key(10, 5, NOW - 5_000_000_000L), "aa", NOW);
+        assertEquals("aa", c.get(key(10, 5, NOW - 5_000_000_000L)));
+        assertNull(c.get(key(10, 5, NOW - 4_000_000_000L)), "a write changed its ctime");
+        assertNull(c.get(key(11, 5, NOW - 5_000_000_000L)), "its size");
+        assertNull(c.get(key(10, 6, NOW - 5_000_000_000L)), "its mtime");
+        assertNull(c.get(new HashCache.Key("/v/a", 1, 43, 10, 5, NOW - 5_000_000_000L)), "another inode (renamed onto it)");
+    }
+
+    @Test
+    void aFileChangedWithinASecondOfTheScanIsNotKept() {
+        HashCache c = new HashCache();
+        c.put(key(10, 5, NOW - 500_000_000L), "aa", NOW);
+        assertEquals(0, c.size());
+    }
+
+    @Test
+    void theCacheIsBounded() {
+        HashCache c = new HashCache();
+        for (int i = 0; i < HashCache.MAX + 100; i++) {
+            c.put(new HashCache.Key("/v/" + i, 1, i, 1, 1, 1), "h", NOW);
+        }
+        assertEquals(HashCache.MAX, c.size());
+    }
+
+    @Test
+    void aScanWithTheCacheGivesTheSameManifestAndReadsAChangedFileAgain(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("a"), "one");
+        HashCache c = new HashCache();
+        List<VolumeManifest.Entry> first = VolumeScan.scan(dir, c);
+        assertEquals(VolumeScan.scan(dir), first);
+        Files.writeString(dir.resolve("a"), "two");
+        assertEquals(VolumeScan.scan(dir), VolumeScan.scan(dir, c), "a file written since is hashed again");
+    }
+}
