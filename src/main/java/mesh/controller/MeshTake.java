@@ -49,6 +49,9 @@ public class MeshTake {
     MeshPush pushes;
 
     @Inject
+    MeshSecrets secrets;
+
+    @Inject
     AuditTrail audit;
 
     AgentClient agents = new AgentClient();
@@ -66,7 +69,7 @@ public class MeshTake {
     static final String HOLD = "MESH_TAKE_TEST_HOLD";
 
     private TakeSteps steps() {
-        return new TakeSteps(store, pushes, agents);
+        return new TakeSteps(store, pushes, secrets, agents);
     }
 
     private static void holdBefore(TakeStep step) {

@@ -49,12 +49,15 @@ final class TakeSteps {
 
     private final MeshStore store;
     private final MeshPush pushes;
+    /** Its own handle, not {@code pushes.secrets}: a field of an injected bean read through its client proxy is null. */
+    private final MeshSecrets secrets;
     private final AgentClient agents;
     private final TakeAgents calls;
 
-    TakeSteps(MeshStore store, MeshPush pushes, AgentClient agents) {
+    TakeSteps(MeshStore store, MeshPush pushes, MeshSecrets secrets, AgentClient agents) {
         this.store = store;
         this.pushes = pushes;
+        this.secrets = secrets;
         this.agents = agents;
         this.calls = new TakeAgents(agents);
     }
@@ -288,7 +291,7 @@ final class TakeSteps {
 
     private MeshPlan plan(MeshStore.PushSnapshot s, List<Placement> placements, List<Placement> resolveFor) {
         BundlePins pins = BundleResolver.resolve(s.catalogue(), resolveFor, MeshPlanner.registryUrl(s.nodes(), resolveFor));
-        return MeshPlanner.plan(s.catalogue(), s.nodes(), placements, pins, pushes.secrets.values());
+        return MeshPlanner.plan(s.catalogue(), s.nodes(), placements, pins, secrets.values());
     }
 
     private PushLock pushLock() {
