@@ -42,9 +42,9 @@ public class CaCommand {
             output.json(spec, report);
         } else {
             for (RotateReport.Party p : report.parties()) {
-                if (p.outcome().equals("reissued")) {
+                if (p.reissued()) {
                     output.line(spec, p.party() + ": reissued, valid until " + p.notAfter() + " (serial " + p.serial() + ")");
-                } else if (mesh.plan.CertRotation.notAsked(p.why())) {
+                } else if (!p.wasAsked()) {
                     output.line(spec, p.party() + ": left as it is, " + p.why());
                 } else {
                     output.error(spec, p.party() + ": left with its old certificate: " + p.why());

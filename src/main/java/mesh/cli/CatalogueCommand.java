@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import mesh.controller.MeshController;
 import mesh.wire.CatalogueChange;
 import mesh.wire.ManifestFile;
 import mesh.wire.ModuleDetail;

@@ -22,8 +22,6 @@ import mesh.wire.JsonHttp;
 final class ControllerClient {
 
     static final String DEFAULT_URL = "http://127.0.0.1:7700";
-    /** How a host agent's guard begins its answer to a controller call (mesh.controller.ControllerApiGuard). */
-    static final String HOST_AGENT = "this is a host agent, not a controller";
 
     private final String base;
     private final String token;
@@ -236,7 +234,7 @@ final class ControllerClient {
 
         @Override
         public RuntimeException refused(JsonHttp.Answer a, ApiError error) {
-            if (error != null && error.error() != null && error.error().startsWith(HOST_AGENT)) {
+            if (error != null && error.reason() == mesh.wire.Reason.HOST_AGENT) {
                 return new VerbFailure("MESH_CONTROLLER: " + base + " is a host agent, not a controller; give the"
                         + " controller's URL (its port is 7700 by default)");
             }

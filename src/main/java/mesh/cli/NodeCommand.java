@@ -2,7 +2,6 @@ package mesh.cli;
 
 import java.util.List;
 import java.util.Map;
-import mesh.controller.MeshController;
 import mesh.model.Node;
 import mesh.wire.AddedNode;
 import mesh.wire.NodeToken;

@@ -4,7 +4,6 @@ import mesh.model.ComponentState;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
-import mesh.controller.MeshStatus;
 import mesh.wire.HostStatus;
 import mesh.wire.NodeStatus;
 import picocli.CommandLine.Command;

@@ -88,14 +88,25 @@ public class AgentClient {
     /** Unreachable is an agent that could not be asked, or answered with a refusal. */
     public static class Unreachable extends RuntimeException {
         private final int status;
+        private final mesh.wire.Reason reason;
 
         public Unreachable(String message, int status) {
+            this(message, status, null);
+        }
+
+        /** {@code reason}: the agent's, when it refused (null when it did not answer, or is older than reasons). */
+        public Unreachable(String message, int status, mesh.wire.Reason reason) {
             super(message);
             this.status = status;
+            this.reason = reason;
         }
 
         public int status() {
             return status;
+        }
+
+        public mesh.wire.Reason reason() {
+            return reason;
         }
     }
 
@@ -125,7 +136,7 @@ public class AgentClient {
                 newest = status(node).generation();
             } catch (Unreachable unread) {
                 throw new Unreachable(refused.getMessage() + "; and its generation could not be read: "
-                        + unread.getMessage(), refused.status());
+                        + unread.getMessage(), refused.status(), refused.reason());
             }
             Declaration again = PushDecision.resend(d, newest).orElseThrow(() -> refused);
             LOG.infof("push: node %s has accepted generation %d, which this store does not know of; sending as %d",
@@ -225,7 +236,7 @@ public class AgentClient {
             @Override
             public RuntimeException refused(JsonHttp.Answer a, ApiError error) {
                 return new Unreachable("node " + node.name() + "'s agent refused (" + a.status() + "): "
-                        + (error == null ? a.body() : error.error()), a.status());
+                        + (error == null ? a.body() : error.error()), a.status(), error == null ? null : error.reason());
             }
 
             @Override

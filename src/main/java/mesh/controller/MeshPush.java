@@ -239,7 +239,7 @@ public class MeshPush {
         try {
             return agents.pushGrowing(node, d);
         } catch (AgentClient.Unreachable refused) {
-            Declaration unnamed = PushDecision.unnamed(d, refused.status(), refused.getMessage()).orElseThrow(() -> refused);
+            Declaration unnamed = PushDecision.unnamed(d, refused.status(), refused.reason() != null).orElseThrow(() -> refused);
             LOG.infof("push: node %s's agent does not take named pushes (an older mesh); sent without the name", node.name());
             return agents.pushGrowing(node, unnamed);
         }

@@ -88,15 +88,15 @@ public class MeshRotation {
         for (CertRotation.Decision d : decisions) {
             Object result = d.reissue() && d.party().equals(CertRotation.CONTROLLER) ? reissueController(ca) : done.get(d.party());
             if (!d.reissue()) {
-                parties.add(new RotateReport.Party(d.party(), "left", null, null, d.why()));
+                parties.add(new RotateReport.Party(d.party(), "left", null, null, d.why(), d.asked()));
             } else if (result instanceof CertificateServed s) {
-                parties.add(new RotateReport.Party(d.party(), "reissued", s.serial(), s.notAfter(), null));
+                parties.add(new RotateReport.Party(d.party(), "reissued", s.serial(), s.notAfter(), null, true));
             } else {
-                parties.add(new RotateReport.Party(d.party(), "left", null, null, String.valueOf(result)));
+                parties.add(new RotateReport.Party(d.party(), "left", null, null, String.valueOf(result), true));
             }
         }
         record(parties);
-        boolean complete = parties.stream().noneMatch(p -> CertRotation.failed(p.outcome().equals("reissued"), p.why()));
+        boolean complete = parties.stream().noneMatch(p -> CertRotation.failed(p.reissued(), p.wasAsked()));
         return new RotateReport(parties, complete);
     }
 
@@ -131,9 +131,9 @@ public class MeshRotation {
     }
 
     private void record(List<RotateReport.Party> parties) {
-        List<String> reissued = parties.stream().filter(p -> p.outcome().equals("reissued")).map(RotateReport.Party::party).toList();
+        List<String> reissued = parties.stream().filter(RotateReport.Party::reissued).map(RotateReport.Party::party).toList();
         Map<String, String> left = new LinkedHashMap<>();
-        parties.stream().filter(p -> CertRotation.failed(p.outcome().equals("reissued"), p.why()))
+        parties.stream().filter(p -> CertRotation.failed(p.reissued(), p.wasAsked()))
                 .forEach(p -> left.put(p.party(), p.why()));
         if (reissued.isEmpty() && left.isEmpty()) {
             return;

@@ -23,7 +23,7 @@ import mesh.wire.OldCopyRequest;
 import mesh.wire.ReadTicket;
 import mesh.wire.TakeEpoch;
 import mesh.wire.VolumeCopyRequest;
-import mesh.wire.VolumeManifest;
+import mesh.model.VolumeManifest;
 import mesh.wire.VolumeView;
 
 /**

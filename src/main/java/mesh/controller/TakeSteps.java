@@ -12,7 +12,7 @@ import mesh.model.DeclarationJson;
 import mesh.model.Manifest;
 import mesh.model.Node;
 import mesh.model.Placement;
-import mesh.wire.VolumeManifest;
+import mesh.model.VolumeManifest;
 import mesh.plan.BundlePins;
 import mesh.plan.EdgeFirst;
 import mesh.plan.Bytes;
@@ -420,8 +420,8 @@ final class TakeSteps {
         while (true) {
             try {
                 return pushes.push(named, false, true, t);
-            } catch (Conflict busy) {
-                if (System.nanoTime() > deadline || !busy.getMessage().startsWith("another push")) {
+            } catch (mesh.store.PushBusy busy) {
+                if (System.nanoTime() > deadline) {
                     throw busy;
                 }
                 sleep(Duration.ofMillis(500));
@@ -464,7 +464,7 @@ final class TakeSteps {
             try {
                 calls.delete(w.node(t.to()), t.module(), v.name(), v.kind(), t.epoch(), "rollback");
             } catch (AgentClient.Unreachable e) {
-                if (e.status() != 409 || !e.getMessage().contains("was not made here by the take at epoch " + t.epoch())) {
+                if (e.reason() != mesh.wire.Reason.NOT_TAKES_COPY) {
                     throw e;
                 }
             }

@@ -194,7 +194,7 @@ public class ComponentLogs {
             // a process that is down (restarting, exited) has no pid: still the copy followed, not running
             Optional<ProcessStatus> now = process(component);
             return new Copy(now.map(s -> s.pid() > 0 ? copyOf(s) : followed),
-                    now.map(s -> "running".equals(s.state())).orElse(false));
+                    now.map(s -> s.state() == mesh.model.ProcessState.RUNNING).orElse(false));
         });
         files.follow(line -> {
             try {

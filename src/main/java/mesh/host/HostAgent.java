@@ -312,7 +312,7 @@ public class HostAgent implements ModuleControl {
     private void reconcileProcesses() {
         try {
             for (ProcessSupervisor.Outcome o : processes.supervisor().reconcile(clock.instant())) {
-                if (!"kept".equals(o.action()) && !"waiting".equals(o.action())) {
+                if (o.action() != ProcessSupervisor.Action.KEPT && o.action() != ProcessSupervisor.Action.WAITING) {
                     LOG.infof("%s %s: %s", o.action(), o.component(), o.detail());
                 }
             }
@@ -424,7 +424,7 @@ public class HostAgent implements ModuleControl {
             }
         }
         for (ProcessStatus s : processes.status(clock.instant())) {
-            if (module.equals(s.module()) && !"exited".equals(s.state())) {
+            if (module.equals(s.module()) && s.state() != mesh.model.ProcessState.EXITED) {
                 processes.supervisor().stop(s.component(), clock.instant());
                 stopped.add(s.component());
             }
@@ -460,7 +460,7 @@ public class HostAgent implements ModuleControl {
     public boolean moduleRuns(String module) {
         boolean container = engine.list(settings.node()).stream().anyMatch(o -> module.equals(o.module()) && o.running());
         return container || processes.status(clock.instant()).stream()
-                .anyMatch(s -> module.equals(s.module()) && ("running".equals(s.state()) || "restarting".equals(s.state())));
+                .anyMatch(s -> module.equals(s.module()) && s.state().runs());
     }
 
     private List<ObservedContainer> observe(String node) {

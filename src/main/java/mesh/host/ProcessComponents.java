@@ -81,7 +81,7 @@ final class ProcessComponents {
             if (record.isEmpty()) {
                 continue;
             }
-            boolean running = "running".equals(s.state());
+            boolean running = s.state() == mesh.model.ProcessState.RUNNING;
             String digest = running ? record.get().digest() : record.get().spec().digest();
             observed.add(new ObservedContainer(ID_PREFIX + s.pid(), s.component(), s.module(), digest,
                     readSpec(s.component()), 0, running, List.of(), true));
@@ -118,7 +118,7 @@ final class ProcessComponents {
     /** The supervisor's apply: keeps a matching copy, replaces one of another spec, starts one when due. */
     ProcessSupervisor.Outcome start(ProcessSpec spec, Instant now) {
         ProcessSupervisor.Outcome outcome = supervisor.apply(spec, now);
-        if ("failed".equals(outcome.action()) || "waiting".equals(outcome.action())) {
+        if (outcome.action() == ProcessSupervisor.Action.FAILED || outcome.action() == ProcessSupervisor.Action.WAITING) {
             throw new IllegalStateException(outcome.action() + ": " + outcome.detail());
         }
         return outcome;
@@ -131,7 +131,7 @@ final class ProcessComponents {
 
     boolean running(String component, Instant now) {
         return supervisor.status(now).stream()
-                .anyMatch(s -> s.component().equals(component) && "running".equals(s.state()));
+                .anyMatch(s -> s.component().equals(component) && s.state() == mesh.model.ProcessState.RUNNING);
     }
 
     /** The supervisor's view of every process, for the agent's status. */

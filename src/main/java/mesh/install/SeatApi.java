@@ -25,14 +25,21 @@ public final class SeatApi {
     /** Refused is a controller's refusal: its status and message. */
     public static final class Refused extends InstallFailure {
         private final int status;
+        private final mesh.wire.Reason reason;
 
-        Refused(int status, String message) {
+        Refused(int status, mesh.wire.Reason reason, String message) {
             super(message);
             this.status = status;
+            this.reason = reason;
         }
 
         public int status() {
             return status;
+        }
+
+        /** The controller's reason, null from one older than reasons. */
+        public mesh.wire.Reason reason() {
+            return reason;
         }
     }
 
@@ -54,7 +61,7 @@ public final class SeatApi {
 
             @Override
             public RuntimeException refused(JsonHttp.Answer a, ApiError error) {
-                return new Refused(a.status(), "the controller at " + SeatApi.this.base + " answered " + a.status() + ": "
+                return new Refused(a.status(), error == null ? null : error.reason(), "the controller at " + SeatApi.this.base + " answered " + a.status() + ": "
                         + (error == null ? a.body() : error.error()));
             }
 

@@ -203,13 +203,15 @@ public final class PushDecision {
     }
 
     /**
-     * The declaration to send again when an agent refused {@code sent} for naming its push: an agent
-     * of a mesh older than named pushes reads declarations strictly and answers 400 "unknown field
-     * 'push'". It gets the same declaration without the name (its records then do not say who
-     * pushed). Empty for any other refusal, and for a declaration that names no push.
+     * The declaration to send again when an agent may have refused {@code sent} for naming its push: an
+     * agent of a mesh older than named pushes reads declarations strictly and answers 400 (unknown field
+     * 'push'), and, being older than refusal reasons too, gives no reason ({@code reasonGiven} false). It
+     * gets the same declaration without the name (its records then do not say who pushed); if its 400 was
+     * for something else, it refuses that again, having changed nothing. Empty for an agent that gives
+     * reasons (it knows named pushes), for any other status, and for a declaration that names no push.
      */
-    public static Optional<Declaration> unnamed(Declaration sent, int status, String refusal) {
-        if (sent.push() == null || status != 400 || refusal == null || !refusal.contains("unknown field 'push'")) {
+    public static Optional<Declaration> unnamed(Declaration sent, int status, boolean reasonGiven) {
+        if (sent.push() == null || status != 400 || reasonGiven) {
             return Optional.empty();
         }
         return Optional.of(sent.withPush(null));

@@ -52,7 +52,17 @@ import mesh.model.InvalidInput;
 public final class ProcessSupervisor {
 
     /** What {@link #apply} did: kept, started, restarted, replaced, adopted, waiting or failed. */
-    public record Outcome(String component, String action, long pid, String detail) {
+    public record Outcome(String component, Action action, long pid, String detail) {
+    }
+
+    /** What an apply of one process did; in logs, its lower-case name. */
+    public enum Action {
+        STARTED, RESTARTED, ADOPTED, REPLACED, KEPT, WAITING, FAILED;
+
+        @Override
+        public String toString() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
     }
 
     /** What a stop did: graceful, killed, not running or foreign (not signalled), and how long it took. */
@@ -95,20 +105,20 @@ public final class ProcessSupervisor {
         Identity.Verdict verdict = verdict(record);
         logs(spec.component()).rotateIfNeeded();
         return switch (Supervision.decide(spec, record, verdict, now)) {
-            case KEEP -> new Outcome(spec.component(), "kept", record.pid(), "running since " + record.startedAt());
-            case WAIT -> new Outcome(spec.component(), "waiting", 0, "next start at " + record.nextStartAt()
+            case KEEP -> new Outcome(spec.component(), Action.KEPT, record.pid(), "running since " + record.startedAt());
+            case WAIT -> new Outcome(spec.component(), Action.WAITING, 0, "next start at " + record.nextStartAt()
                     + " after " + (record.lastExit() == null ? record.launchError() : record.lastExit().describe()));
             case REPLACE -> {
                 Stopped stopped = stopProcess(record);
                 if (verdict(record) == Identity.Verdict.ADOPT) {
                     // never a second copy: the old one outlived TERM and KILL, so nothing new starts
-                    yield new Outcome(spec.component(), "failed", record.pid(), "the old copy (pid " + record.pid()
+                    yield new Outcome(spec.component(), Action.FAILED, record.pid(), "the old copy (pid " + record.pid()
                             + ") did not end after TERM and KILL; the new spec is not started");
                 }
                 ProcessRecord ended = record.ended(stopped.exit(), 0, null);
                 records.write(ended);
                 Outcome started = launch(spec, ended.forSpec(spec), false, now);
-                yield new Outcome(spec.component(), "replaced", started.pid(), "old copy " + stopped.how() + "; " + started.detail());
+                yield new Outcome(spec.component(), Action.REPLACED, started.pid(), "old copy " + stopped.how() + "; " + started.detail());
             }
             case START -> launch(spec, record, Supervision.isRestart(spec, record), now);
         };
@@ -210,14 +220,14 @@ public final class ProcessSupervisor {
         ProcessRecord running = base.running(pid, info.map(ProcInfo::startTime).orElse(0L), bootId, command.shimCmdline(),
                 now.toString(), base.restarts() + (restart ? 1 : 0));
         records.write(running);
-        String action = orphan.isPresent() ? "adopted" : restart ? "restarted" : "started";
+        Action action = orphan.isPresent() ? Action.ADOPTED : restart ? Action.RESTARTED : Action.STARTED;
         return new Outcome(spec.component(), action, pid, "pid " + pid + (restart ? ", restart " + running.restarts() : ""));
     }
 
     private Outcome failed(ProcessSpec spec, ProcessRecord previous, String error, Instant now) {
         ProcessRecord record = Supervision.launchFailed(spec, previous, error, now, backoff);
         records.write(record);
-        return new Outcome(spec.component(), "failed", 0, error + "; next start at " + record.nextStartAt());
+        return new Outcome(spec.component(), Action.FAILED, 0, error + "; next start at " + record.nextStartAt());
     }
 
     private void prepare(ProcessSpec spec, Path exitFile) throws IOException {

@@ -16,7 +16,7 @@ import java.util.function.Consumer;
 import mesh.wire.CopyProgress;
 import mesh.wire.FenceLifted;
 import mesh.wire.FenceView;
-import mesh.wire.VolumeManifest;
+import mesh.model.VolumeManifest;
 import mesh.wire.VolumeView;
 import org.jboss.logging.Logger;
 
@@ -112,7 +112,7 @@ public final class TakeService {
     }
 
     /** The index of one volume of the module here (lstat only): what a pass compares. Read as an archive is. */
-    public mesh.wire.VolumeIndex index(String module, String volume, String kind, boolean live) {
+    public mesh.model.VolumeIndex index(String module, String volume, String kind, boolean live) {
         Path folder = archivable(module, volume, kind, live);
         return VolumeScan.index(volume, folder);
     }

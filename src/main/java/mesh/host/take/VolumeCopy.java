@@ -85,7 +85,7 @@ public final class VolumeCopy {
             return CopyProgress.failed("'from' is not a URL: " + from);
         }
         String query = "?kind=" + enc(kind) + (pass.live() ? "&live=true" : "");
-        mesh.wire.VolumeIndex source;
+        mesh.model.VolumeIndex source;
         try {
             HttpResponse<String> index = Client.HTTP.send(HttpRequest.newBuilder(URI.create(base + "/index" + query))
                     .timeout(HEAD).header("Authorization", "Bearer " + ticket).GET().build(),
@@ -94,7 +94,7 @@ public final class VolumeCopy {
                 return CopyProgress.failed("the source agent refused the index of volume " + volume + " ("
                         + index.statusCode() + "): " + index.body().strip());
             }
-            source = mesh.model.DeclarationJson.MAPPER.readValue(index.body(), mesh.wire.VolumeIndex.class);
+            source = mesh.model.DeclarationJson.MAPPER.readValue(index.body(), mesh.model.VolumeIndex.class);
         } catch (IOException e) {
             return CopyProgress.failed("the source agent at " + from + " did not answer: "
                     + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
