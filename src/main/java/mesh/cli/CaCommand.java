@@ -36,8 +36,7 @@ public class CaCommand {
             description = "only this node's agent (repeat for more); the controller's certificate is then left as it is")
                     List<String> only) {
         List<String> asked = only == null ? List.of() : only;
-        RotateReport report = ControllerClient.fromEnvironment().send("POST", "/v1/mesh/ca/rotate-certs",
-                new RotateRequest(asked), RotateReport.class);
+        RotateReport report = ControllerClient.fromEnvironment().api().rotateCerts(new RotateRequest(asked));
         if (format.json()) {
             output.json(spec, report);
         } else {

@@ -32,7 +32,8 @@ public class MeshStatus {
     @Inject
     MeshTake takes;
 
-    AgentClient agents = new AgentClient();
+    @Inject
+    AgentClient agents;
 
     public List<NodeStatus> status() {
         return status(false);
@@ -43,14 +44,13 @@ public class MeshStatus {
         List<NodeView> views = store.inTransaction(controller::nodes);
         Map<String, Node> asked = new LinkedHashMap<>();
         views.forEach(v -> asked.put(v.name(), new Node(v.name(), v.address(), v.agent(), v.publicDomain())));
-        Map<String, Object> answers = AgentClient.askAll(asked, n -> refresh
+        Map<String, AgentAnswer<HostStatus>> answers = AgentClient.askAll(asked, n -> refresh
                 ? agents.statusRefreshed(n) : agents.statusQuickly(n));
         List<mesh.wire.TakeView> underWay = takes.running();
         List<NodeStatus> result = new ArrayList<>();
         for (NodeView view : views) {
-            Object answer = answers.get(view.name());
-            result.add((answer instanceof HostStatus agent ? verdict(view, agent, null) : verdict(view, null, (String) answer))
-                    .withTakes(underWay));
+            AgentAnswer<HostStatus> answer = answers.get(view.name());
+            result.add(verdict(view, answer.value(), answer.failure()).withTakes(underWay));
         }
         return result;
     }

@@ -29,7 +29,8 @@ public class OldCopies {
     @Inject
     AuditTrail audit;
 
-    AgentClient agents = new AgentClient();
+    @Inject
+    AgentClient agents;
 
     public ForgottenCopies forget(String module) {
         record Found(List<TakeRecords.OldCopy> copies, Map<String, Node> nodes, String runsOn,

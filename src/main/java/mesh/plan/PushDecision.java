@@ -226,6 +226,29 @@ public final class PushDecision {
                 + ", which the store did not record; sent as " + accepted);
     }
 
+    /**
+     * The refusal of a push while a take starts its module on the target: the target runs a declaration the
+     * store's placements do not plan yet (docs/take.md), which a push would undo. The take's own pushes come
+     * after its switch, or in its rollback, when the store plans the target right again. Empty: no take starts.
+     */
+    public static Optional<String> whileATakeStarts(List<Take> running) {
+        return running.stream().filter(t -> t.step() == TakeStep.START).findFirst()
+                .map(t -> "a take of module " + t.module() + " is starting it on " + t.to()
+                        + "; push when it has switched ('mesh status' shows it)");
+    }
+
+    /**
+     * A push's notes, in order: those that lead it (a rollback's), what the data will meet ({@code data}: a
+     * rollback's), the choice's, and each of the mesh's own modules a dry run would be refused for.
+     */
+    public static List<String> notes(List<String> lead, List<String> data, Choice choice, List<String> protect) {
+        List<String> notes = new ArrayList<>(lead);
+        notes.addAll(data);
+        notes.addAll(choice.notes());
+        protect.forEach(m -> notes.add("without --dry-run this push is refused: " + m));
+        return notes;
+    }
+
     private static boolean sameJson(String a, String b) {
         try {
             return b != null && DeclarationJson.MAPPER.readTree(a).equals(DeclarationJson.MAPPER.readTree(b));

@@ -80,7 +80,7 @@ public final class VolumeCopy {
                              Consumer<CopyProgress> progress, RunningCopies.Run run) {
         String base;
         try {
-            base = URI.create(from.replaceAll("/+$", "") + "/v1/volumes/" + enc(module) + "/" + enc(volume)).toString();
+            base = URI.create(from.replaceAll("/+$", "") + mesh.client.AgentApi.volume(module, volume)).toString();
         } catch (IllegalArgumentException e) {
             return CopyProgress.failed("'from' is not a URL: " + from);
         }
