@@ -108,8 +108,8 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
     mesh.wire.ImagesRequest.class,
     mesh.wire.ImagesAnswer.class,
     mesh.wire.ImagesAnswer.Missing.class,
-    mesh.wire.VolumeManifest.class,
-    mesh.wire.VolumeManifest.Entry.class,
+    mesh.model.VolumeManifest.class,
+    mesh.model.VolumeManifest.Entry.class,
     mesh.wire.VolumeView.class,
     mesh.model.PushOrigin.class,
     // a join's exchange (mesh.install.JoinTls, mesh.controller.JoinResource); the certificates are made with

@@ -10,11 +10,12 @@ import mesh.model.NotFound;
 import mesh.plan.PlanFailure;
 import mesh.store.StoreFailure;
 import mesh.wire.ApiError;
+import mesh.wire.Reason;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 /**
  * ApiErrors turns every refusal of the host's and the controller's APIs into
- * {@code {"error": "...", "problems": [...]}} with its status, never a stack trace. It is the one
+ * {@code {"error": "...", "problems": [...], "reason": "..."}} with its status, never a stack trace. It is the one
  * place that knows which failure is which HTTP status: services throw typed failures
  * ({@link InvalidInput} 400, {@link NotFound} 404, {@link Conflict} 409, {@link PlanFailure} 409,
  * {@link StoreFailure} and {@link EngineFailure} 503).
@@ -35,24 +36,26 @@ public class ApiErrors {
 
     @ServerExceptionMapper
     public Response conflict(Conflict e) {
-        return error(409, e.getMessage(), List.of());
+        return error(409, e instanceof mesh.store.PushBusy ? Reason.BUSY
+                : e instanceof mesh.store.ControllerFenced ? Reason.FENCED : Reason.CONFLICT, e.getMessage(), List.of());
     }
 
     /** A refusal that still carries its own status: the host agent's, until its services throw typed failures too. */
     @ServerExceptionMapper
     public Response refused(Refusal e) {
-        return error(e.status(), e.getMessage(), e.problems());
+        return error(e.status(), e.reason(), e.getMessage(), e.problems());
     }
 
     @ServerExceptionMapper
     public Response unplannable(PlanFailure e) {
-        return error(409, "the plan failed, nothing was sent: " + e.getMessage(), e.problems());
+        return error(409, Reason.PLAN_FAILED, "the plan failed, nothing was sent: " + e.getMessage(), e.problems());
     }
 
     /** A request body that is not the JSON expected: named by field, as for declarations. */
     @ServerExceptionMapper
     public Response unreadable(com.fasterxml.jackson.core.JsonProcessingException e) {
-        return error(400, mesh.model.DeclarationJson.describe(e), List.of());
+        return error(400, e instanceof com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException
+                ? Reason.UNKNOWN_FIELD : Reason.INVALID, mesh.model.DeclarationJson.describe(e), List.of());
     }
 
     /**
@@ -69,7 +72,7 @@ public class ApiErrors {
             case 405 -> request.method() + " is not allowed on " + path;
             default -> request.method() + " " + path + ": refused (" + status + ")";
         };
-        return error(status, message, List.of());
+        return error(status, status == 404 || status == 405 ? Reason.NO_SUCH_CALL : Reason.of(status), message, List.of());
     }
 
     @ServerExceptionMapper
@@ -100,11 +103,16 @@ public class ApiErrors {
      */
     public static Response retryLater(String message, int seconds) {
         return Response.status(503).type(MediaType.APPLICATION_JSON).header("Retry-After", seconds)
-                .entity(new ApiError(message, List.of())).build();
+                .entity(new ApiError(message, List.of(), Reason.STARTING)).build();
     }
 
+    /** A refusal whose reason is the one its status implies ({@link Reason#of}). */
     public static Response error(int status, String message, List<String> problems) {
+        return error(status, Reason.of(status), message, problems);
+    }
+
+    public static Response error(int status, Reason reason, String message, List<String> problems) {
         return Response.status(status).type(MediaType.APPLICATION_JSON)
-                .entity(new ApiError(message, problems)).build();
+                .entity(new ApiError(message, problems, reason)).build();
     }
 }

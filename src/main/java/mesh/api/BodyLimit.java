@@ -35,7 +35,7 @@ public class BodyLimit {
             return;
         }
         HttpServerRequest request = ctx.request();
-        String body = DeclarationJson.write(new ApiError(RequestLimits.tooLarge(length), List.of()));
+        String body = DeclarationJson.write(new ApiError(RequestLimits.tooLarge(length), List.of(), mesh.wire.Reason.TOO_LARGE));
         if (length > DRAIN_AT_MOST || request.isEnded()) {
             answer(ctx, body, true);
             return;

@@ -10,8 +10,8 @@ import picocli.CommandLine.Command;
 public class AssignCommand extends PlacementVerb {
 
     @Override
-    String method() {
-        return "PUT";
+    Placement placement(mesh.client.ControllerApi api) {
+        return api.assign(node, module);
     }
 
     @Override

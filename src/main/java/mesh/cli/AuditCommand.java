@@ -38,7 +38,7 @@ public class AuditCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
-        List<AuditEntry> entries = ControllerClient.fromEnvironment().audit(from);
+        List<AuditEntry> entries = ControllerClient.fromEnvironment().api().audit(from);
         if (format.json()) {
             output.json(spec, entries);
             return ExitCodes.OK;

@@ -112,7 +112,7 @@ public class BundleCommand {
         }
         List<MeshPlan.RosterEntry> roster;
         try {
-            roster = controller.roster();
+            roster = controller.api().roster();
         } catch (VerbFailure e) {
             throw new VerbFailure(e.getMessage() + "\n(or give the artifact store with --registry URL)");
         }

@@ -36,15 +36,14 @@ public class CaCommand {
             description = "only this node's agent (repeat for more); the controller's certificate is then left as it is")
                     List<String> only) {
         List<String> asked = only == null ? List.of() : only;
-        RotateReport report = ControllerClient.fromEnvironment().send("POST", "/v1/mesh/ca/rotate-certs",
-                new RotateRequest(asked), RotateReport.class);
+        RotateReport report = ControllerClient.fromEnvironment().api().rotateCerts(new RotateRequest(asked));
         if (format.json()) {
             output.json(spec, report);
         } else {
             for (RotateReport.Party p : report.parties()) {
-                if (p.outcome().equals("reissued")) {
+                if (p.reissued()) {
                     output.line(spec, p.party() + ": reissued, valid until " + p.notAfter() + " (serial " + p.serial() + ")");
-                } else if (mesh.plan.CertRotation.notAsked(p.why())) {
+                } else if (!p.wasAsked()) {
                     output.line(spec, p.party() + ": left as it is, " + p.why());
                 } else {
                     output.error(spec, p.party() + ": left with its old certificate: " + p.why());

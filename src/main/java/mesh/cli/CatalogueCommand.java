@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import mesh.controller.MeshController;
 import mesh.wire.CatalogueChange;
 import mesh.wire.ManifestFile;
 import mesh.wire.ModuleDetail;
@@ -42,8 +41,7 @@ public class CatalogueCommand {
                     + " to send, and the controller takes at most " + mesh.wire.RequestLimits.megabytes(
                             mesh.wire.RequestLimits.MAX_BODY_BYTES) + " in one request; nothing was sent");
         }
-        CatalogueChange change = ControllerClient.fromEnvironment().send("POST", "/v1/mesh/catalogue",
-                files, CatalogueChange.class);
+        CatalogueChange change = ControllerClient.fromEnvironment().api().addCatalogue(files);
         if (format.json()) {
             output.json(spec, change);
         } else {
@@ -56,7 +54,7 @@ public class CatalogueCommand {
 
     @Command(name = "list", mixinStandardHelpOptions = true, description = {"List the modules, where each is assigned and runs."})
     int list() {
-        List<ModuleView> modules = ControllerClient.fromEnvironment().modules();
+        List<ModuleView> modules = ControllerClient.fromEnvironment().api().catalogue();
         if (format.json()) {
             output.json(spec, modules);
             return ExitCodes.OK;
@@ -71,8 +69,7 @@ public class CatalogueCommand {
             description = {"Show one module: its manifest as the controller stored it, the file it came from,",
                 "and where it is assigned and runs."})
     int show(@Parameters(paramLabel = "MODULE") String module) {
-        ModuleDetail m = ControllerClient.fromEnvironment().send("GET",
-                ControllerClient.path("/v1/mesh/catalogue", module), null, ModuleDetail.class);
+        ModuleDetail m = ControllerClient.fromEnvironment().api().module(module);
         if (format.json()) {
             output.json(spec, m);
             return ExitCodes.OK;
@@ -89,7 +86,7 @@ public class CatalogueCommand {
     @Command(name = "remove", mixinStandardHelpOptions = true,
             description = {"Remove a module from the catalogue. Refused while it is assigned or runs anywhere."})
     int remove(@Parameters(paramLabel = "MODULE") String module) {
-        ControllerClient.fromEnvironment().send("DELETE", ControllerClient.path("/v1/mesh/catalogue", module), null, null);
+        ControllerClient.fromEnvironment().api().removeModule(module);
         if (format.json()) {
             output.json(spec, java.util.Map.of("removed", module));
         } else {

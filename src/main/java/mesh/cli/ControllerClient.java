@@ -1,6 +1,5 @@
 package mesh.cli;
 
-import com.fasterxml.jackson.databind.JavaType;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -9,21 +8,21 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
+import mesh.client.ControllerApi;
 import mesh.model.DeclarationJson;
 import mesh.wire.ApiError;
 import mesh.wire.JsonHttp;
 
 /**
- * ControllerClient is the CLI's edge to the controller: MESH_CONTROLLER and MESH_TOKEN, JSON over
- * HTTP, and a refusal turned into the controller's own message. Written by hand on the JDK's
- * HttpURLConnection rather than a generated REST client (quarkus-rest-client): one small class,
- * nothing to initialise for a verb that lives a second.
+ * ControllerClient is the CLI's connection to the controller: MESH_CONTROLLER and MESH_TOKEN (or the
+ * config file), the mesh CA, one request over the JDK's HttpURLConnection, and a refusal turned into the
+ * controller's own message. The calls themselves are {@link ControllerApi}'s ({@link #api}), which the
+ * installer speaks too. Not a generated REST client (quarkus-rest-client): that needs a boot, which a verb
+ * does not make (docs/design.md, "One client per API", has the measurement).
  */
 final class ControllerClient {
 
     static final String DEFAULT_URL = "http://127.0.0.1:7700";
-    /** How a host agent's guard begins its answer to a controller call (mesh.controller.ControllerApiGuard). */
-    static final String HOST_AGENT = "this is a host agent, not a controller";
 
     private final String base;
     private final String token;
@@ -82,24 +81,6 @@ final class ControllerClient {
             throw new VerbFailure(shown + " (only scheme, host and port: nothing after the port)");
         }
         return given.strip().replaceAll("/+$", "");
-    }
-
-    /**
-     * A path under the API from literal parts and operator-given names, each name percent-encoded:
-     * a name like {@code novox/modules/web} must stay one segment, never become another route.
-     */
-    static String path(String first, String... names) {
-        StringBuilder b = new StringBuilder(first);
-        for (int i = 0; i < names.length; i++) {
-            String part = names[i];
-            if (i % 2 == 0 && (part.equals(".") || part.equals("..") || part.isEmpty())) {
-                // HTTP removes such segments before routing: the request would reach another call
-                throw new VerbFailure("not a name: '" + part + "'");
-            }
-            b.append(i % 2 == 0 ? "/" + java.net.URLEncoder.encode(part, java.nio.charset.StandardCharsets.UTF_8)
-                    .replace("+", "%20") : part);
-        }
-        return b.toString();
     }
 
     /**
@@ -174,53 +155,10 @@ final class ControllerClient {
         }
     }
 
-    <T> T get(String path, JavaType answer) {
-        return call("GET", path, null, answer);
-    }
-
-    java.util.List<mesh.wire.NodeView> nodes() {
-        return get("/v1/mesh/nodes", listOf(mesh.wire.NodeView.class));
-    }
-
-    java.util.List<mesh.wire.NodeStatus> status() {
-        return status(false);
-    }
-
-    /** Each node's status; with {@code refresh} each agent looks at its engine first. */
-    java.util.List<mesh.wire.NodeStatus> status(boolean refresh) {
-        return get("/v1/mesh/status" + (refresh ? "?refresh=true" : ""), listOf(mesh.wire.NodeStatus.class));
-    }
-
-    java.util.List<mesh.wire.ModuleView> modules() {
-        return get("/v1/mesh/catalogue", listOf(mesh.wire.ModuleView.class));
-    }
-
-    java.util.List<mesh.wire.OperatorToken> tokens() {
-        return get("/v1/mesh/tokens", listOf(mesh.wire.OperatorToken.class));
-    }
-
-    /** The audit trail from {@code since} on (all of it when null). */
-    java.util.List<mesh.wire.AuditEntry> audit(java.time.Instant since) {
-        // encoded: an instant past year 9999 starts with '+', which a query would read as a space
-        return get("/v1/mesh/audit" + (since == null ? "" : "?since="
-                + java.net.URLEncoder.encode(since.toString(), StandardCharsets.UTF_8)), listOf(mesh.wire.AuditEntry.class));
-    }
-
-    java.util.List<mesh.plan.MeshPlan.RosterEntry> roster() {
-        return get("/v1/mesh/roster", listOf(mesh.plan.MeshPlan.RosterEntry.class));
-    }
-
-    private static JavaType listOf(Class<?> element) {
-        return DeclarationJson.MAPPER.getTypeFactory().constructCollectionType(java.util.List.class, element);
-    }
-
-    <T> T send(String method, String path, Object body, Class<T> answer) {
-        return call(method, path, body, answer == null ? null : DeclarationJson.MAPPER.constructType(answer));
-    }
-
-    <T> T call(String method, String path, Object body, JavaType answer) {
+    /** The controller's API over this client's connection ({@link ControllerApi}: every call by name). */
+    ControllerApi api() {
         // a controller just started (by systemd, or by `mesh install`) says 503 + Retry-After until it serves: JsonHttp waits
-        return new JsonHttp(this::exchange, token, failures).call(method, path, body, answer, READ_TIMEOUT, STARTING);
+        return new ControllerApi(new JsonHttp(this::exchange, token, failures), READ_TIMEOUT, STARTING);
     }
 
     /** What went wrong asking the controller, as the verb's failure in the operator's words. */
@@ -236,7 +174,7 @@ final class ControllerClient {
 
         @Override
         public RuntimeException refused(JsonHttp.Answer a, ApiError error) {
-            if (error != null && error.error() != null && error.error().startsWith(HOST_AGENT)) {
+            if (error != null && error.reason() == mesh.wire.Reason.HOST_AGENT) {
                 return new VerbFailure("MESH_CONTROLLER: " + base + " is a host agent, not a controller; give the"
                         + " controller's URL (its port is 7700 by default)");
             }

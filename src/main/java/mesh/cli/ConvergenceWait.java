@@ -6,7 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
-import mesh.wire.HostStatus;
 import mesh.wire.NodeStatus;
 import mesh.wire.PushReport;
 
@@ -56,7 +55,7 @@ final class ConvergenceWait {
         while (true) {
             waiting.clear();
             List<String> definite = new java.util.ArrayList<>();
-            for (NodeStatus n : controller.status()) {
+            for (NodeStatus n : controller.api().status(false)) {
                 Long generation = sent.get(n.node().name());
                 if (generation == null) {
                     continue;

@@ -14,6 +14,8 @@ final class FailureExits implements CommandLine.IExecutionExceptionHandler {
         PrintWriter err = cmd.getErr();
         if (ex instanceof VerbFailure failure) {
             err.println("mesh: " + failure.getMessage());
+        } else if (ex instanceof mesh.client.ControllerApi.BadName bad) {
+            err.println("mesh: " + bad.getMessage());
         } else if (ex instanceof mesh.model.InvalidInput invalid) {
             // settings or input checked by the pure layers: every problem, one per line
             err.println("mesh: " + String.join("\n  ", invalid.problems()));

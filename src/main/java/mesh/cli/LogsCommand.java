@@ -70,9 +70,7 @@ public class LogsCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
         String q = query.query();
-        String path = ControllerClient.path("/v1/mesh/logs", module)
-                + (component == null ? "" : "?component=" + java.net.URLEncoder.encode(component, java.nio.charset.StandardCharsets.UTF_8))
-                + (q.isEmpty() ? "" : (component == null ? "?" : "&") + q);
+        String path = mesh.client.ControllerApi.logs(module, component, q);
         boolean[] several = {false};
         boolean[] broke = {false};
         ControllerClient.fromEnvironment().lines(path, LinePublisher.SILENCE, text -> {

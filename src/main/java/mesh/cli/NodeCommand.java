@@ -2,7 +2,6 @@ package mesh.cli;
 
 import java.util.List;
 import java.util.Map;
-import mesh.controller.MeshController;
 import mesh.model.Node;
 import mesh.wire.AddedNode;
 import mesh.wire.NodeToken;
@@ -35,8 +34,7 @@ public class NodeCommand {
             @Option(names = "--address", required = true, paramLabel = "ADDR", description = "its mesh address") String address,
             @Option(names = "--agent", paramLabel = "URL", description = "its host agent (default https://ADDR:7701, or http:// on a plain-HTTP test mesh)") String agent) {
         ControllerClient controller = ControllerClient.fromEnvironment();
-        AddedNode added = controller.send("POST", "/v1/mesh/nodes",
-                Map.of("name", name, "address", address, "agent", agent == null ? "" : agent), AddedNode.class);
+        AddedNode added = controller.api().addNode(name, address, agent, true);
         if (format.json()) {
             output.json(spec, added);
         } else {
@@ -57,7 +55,7 @@ public class NodeCommand {
 
     @Command(name = "list", mixinStandardHelpOptions = true, description = {"List the nodes and where their pushes stand."})
     int list() {
-        List<NodeView> nodes = ControllerClient.fromEnvironment().nodes();
+        List<NodeView> nodes = ControllerClient.fromEnvironment().api().nodes();
         if (format.json()) {
             output.json(spec, nodes);
             return ExitCodes.OK;
@@ -80,11 +78,7 @@ public class NodeCommand {
             throw new ParameterException(spec.commandLine().getSubcommands().get("set"),
                     "node set needs --address ADDR, --agent URL or both");
         }
-        Map<String, String> body = new java.util.LinkedHashMap<>();
-        body.put("address", address);
-        body.put("agent", agent);
-        Node node = ControllerClient.fromEnvironment().send("PUT", ControllerClient.path("/v1/mesh/nodes", name),
-                body, Node.class);
+        Node node = ControllerClient.fromEnvironment().api().setNode(name, address, agent);
         if (format.json()) {
             output.json(spec, node);
         } else {
@@ -106,7 +100,7 @@ public class NodeCommand {
                     "node token needs --rotate: a token is shown only once, when it is made");
         }
         ControllerClient controller = ControllerClient.fromEnvironment();
-        NodeToken made = controller.send("POST", ControllerClient.path("/v1/mesh/nodes", name, "/token"), null, NodeToken.class);
+        NodeToken made = controller.api().nodeToken(name);
         if (format.json()) {
             output.json(spec, made);
         } else {
@@ -119,8 +113,7 @@ public class NodeCommand {
     @Command(name = "public-domain", mixinStandardHelpOptions = true,
             description = {"Set the domain a node's edge serves routes under: route R of a module running there is R.DOMAIN."})
     int publicDomain(@Parameters(paramLabel = "NAME") String name, @Parameters(paramLabel = "DOMAIN") String domain) {
-        Node node = ControllerClient.fromEnvironment().send("PUT", ControllerClient.path("/v1/mesh/nodes", name, "/public-domain"),
-                Map.of("domain", domain), Node.class);
+        Node node = ControllerClient.fromEnvironment().api().publicDomain(name, domain);
         if (format.json()) {
             output.json(spec, node);
         } else {
@@ -132,7 +125,7 @@ public class NodeCommand {
 
     @Command(name = "remove", mixinStandardHelpOptions = true, description = {"Remove a node that runs nothing."})
     int remove(@Parameters(paramLabel = "NAME") String name) {
-        ControllerClient.fromEnvironment().send("DELETE", ControllerClient.path("/v1/mesh/nodes", name), null, null);
+        ControllerClient.fromEnvironment().api().removeNode(name);
         if (format.json()) {
             output.json(spec, Map.of("removed", name));
         } else {

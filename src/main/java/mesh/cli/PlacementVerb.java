@@ -24,21 +24,15 @@ abstract class PlacementVerb implements Callable<Integer> {
     @Parameters(index = "1", paramLabel = "MODULE")
     String module;
 
-    /** The HTTP method on the node's module: PUT assigns, DELETE unassigns. */
-    abstract String method();
-
-    /** The query the call carries (with its '?'), or "" for none. */
-    String query() {
-        return "";
-    }
+    /** The call on the node's module: an assign or an unassign. */
+    abstract Placement placement(mesh.client.ControllerApi api);
 
     /** The line an operator reads after it. */
     abstract String said(Placement p);
 
     @Override
     public Integer call() {
-        Placement p = ControllerClient.fromEnvironment().send(method(),
-                ControllerClient.path("/v1/mesh/nodes", node, "/modules", module) + query(), null, Placement.class);
+        Placement p = placement(ControllerClient.fromEnvironment().api());
         if (format.json()) {
             output.json(spec, p);
         } else {

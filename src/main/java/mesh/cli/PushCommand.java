@@ -3,7 +3,6 @@ package mesh.cli;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import mesh.wire.PushReport;
 import mesh.wire.PushRequest;
@@ -58,8 +57,8 @@ public class PushCommand implements Callable<Integer> {
     public Integer call() {
         checkWait(spec, waitForNodes, dryRun, waitSeconds);
         ControllerClient controller = ControllerClient.fromEnvironment();
-        PushReport report = controller.send("POST", "/v1/mesh/push", new PushRequest(nodes, dryRun, yes,
-                forced.isEmpty() ? null : forced), PushReport.class);
+        PushReport report = controller.api().push(new PushRequest(nodes, dryRun, yes,
+                forced.isEmpty() ? null : forced));
         return showAndWait(spec, output, format, controller, report, waitForNodes, waitSeconds);
     }
 

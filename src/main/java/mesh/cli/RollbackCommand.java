@@ -67,8 +67,7 @@ public class RollbackCommand implements Callable<Integer> {
                 throw new ParameterException(spec.commandLine(), "--list takes no PUSH and no other option");
             }
             ControllerClient controller = ControllerClient.fromEnvironment();
-            List<KeptPush> kept = controller.get("/v1/mesh/pushes", mesh.model.DeclarationJson.MAPPER.getTypeFactory()
-                    .constructCollectionType(List.class, KeptPush.class));
+            List<KeptPush> kept = controller.api().pushes();
             if (format.json()) {
                 output.json(spec, kept);
             } else {
@@ -87,8 +86,8 @@ public class RollbackCommand implements Callable<Integer> {
         }
         PushCommand.checkWait(spec, waitForNodes, dryRun, waitSeconds);
         ControllerClient controller = ControllerClient.fromEnvironment();
-        PushReport report = controller.send("POST", "/v1/mesh/rollback", new RollbackRequest(Long.parseLong(push), dryRun, yes,
-                forced.isEmpty() ? null : forced), PushReport.class);
+        PushReport report = controller.api().rollback(new RollbackRequest(Long.parseLong(push), dryRun, yes,
+                forced.isEmpty() ? null : forced));
         return PushCommand.showAndWait(spec, output, format, controller, report, waitForNodes, waitSeconds);
     }
 }

@@ -24,7 +24,7 @@ public class RosterCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        List<MeshPlan.RosterEntry> roster = ControllerClient.fromEnvironment().roster();
+        List<MeshPlan.RosterEntry> roster = ControllerClient.fromEnvironment().api().roster();
         if (format.json()) {
             output.json(spec, roster);
             return ExitCodes.OK;

@@ -28,8 +28,7 @@ public class RouteCommand {
             description = {"Print the root certificate (PEM) of a node's edge CA, for an edge with MESH_EDGE_TLS: internal:",
                 "  mesh route ca ace > ace-ca.pem && curl --cacert ace-ca.pem https://searxng.zurag.be/"})
     int ca(@Parameters(paramLabel = "NODE") String node) {
-        EdgeCa ca = ControllerClient.fromEnvironment().send("GET",
-                ControllerClient.path("/v1/mesh/nodes", node, "/edge/ca"), null, EdgeCa.class);
+        EdgeCa ca = ControllerClient.fromEnvironment().api().edgeCa(node);
         if (format.json()) {
             output.json(spec, ca);
         } else {

@@ -6,10 +6,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import mesh.wire.SecretValue;
 import mesh.wire.SecretView;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -47,8 +45,7 @@ public class SecretCommand {
                     + " stay in the shell's history and in 'ps'): give it on stdin (printf %s VALUE | mesh secret set "
                     + module + " " + name + ") or with --from-file FILE; nothing was set");
         }
-        SecretView set = ControllerClient.fromEnvironment().send("PUT", ControllerClient.path("/v1/mesh/secrets", module, "", name),
-                new SecretValue(read(file, module, name)), SecretView.class);
+        SecretView set = ControllerClient.fromEnvironment().api().setSecret(module, name, read(file, module, name));
         if (format.json()) {
             output.json(spec, set);
         } else {
@@ -61,10 +58,7 @@ public class SecretCommand {
     @Command(name = "list", mixinStandardHelpOptions = true,
             description = {"List the secrets (of MODULE, or all): name, version, when set and by which token. Never a value."})
     int list(@Parameters(index = "0", paramLabel = "MODULE", arity = "0..1") String module) {
-        String path = module == null ? "/v1/mesh/secrets"
-                : "/v1/mesh/secrets?module=" + java.net.URLEncoder.encode(module, StandardCharsets.UTF_8);
-        SecretView[] all = ControllerClient.fromEnvironment().send("GET", path, null, SecretView[].class);
-        List<SecretView> secrets = Arrays.asList(all);
+        List<SecretView> secrets = ControllerClient.fromEnvironment().api().secrets(module);
         if (format.json()) {
             output.json(spec, secrets);
             return ExitCodes.OK;
@@ -81,8 +75,7 @@ public class SecretCommand {
             description = {"Remove secret NAME of MODULE. Refused while the module's manifest uses it."})
     int remove(@Parameters(index = "0", paramLabel = "MODULE") String module,
                @Parameters(index = "1", paramLabel = "NAME") String name) {
-        SecretView gone = ControllerClient.fromEnvironment().send("DELETE",
-                ControllerClient.path("/v1/mesh/secrets", module, "", name), null, SecretView.class);
+        SecretView gone = ControllerClient.fromEnvironment().api().deleteSecret(module, name);
         if (format.json()) {
             output.json(spec, gone);
         } else {
@@ -95,8 +88,7 @@ public class SecretCommand {
             description = {"Seal every secret again under a new key (the seat's secrets key file keeps the new one alone).",
                 "The values do not change, so no component is replaced."})
     int rotateKey() {
-        @SuppressWarnings("unchecked")
-        Map<String, Object> done = ControllerClient.fromEnvironment().send("POST", "/v1/mesh/secrets/rotate-key", Map.of(), Map.class);
+        Map<String, Object> done = ControllerClient.fromEnvironment().api().rotateSecretsKey();
         if (format.json()) {
             output.json(spec, done);
         } else {

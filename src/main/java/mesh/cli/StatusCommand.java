@@ -4,7 +4,6 @@ import mesh.model.ComponentState;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
-import mesh.controller.MeshStatus;
 import mesh.wire.HostStatus;
 import mesh.wire.NodeStatus;
 import picocli.CommandLine.Command;
@@ -44,7 +43,7 @@ public class StatusCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         ControllerClient client = ControllerClient.fromEnvironment();
-        List<NodeStatus> nodes = client.status(refresh);
+        List<NodeStatus> nodes = client.api().status(refresh);
         java.time.Instant now = java.time.Instant.now();
         // from 30 days before the controller's certificate or the mesh CA expires (docs/trust.md)
         client.certificateWarnings(now).forEach(w -> output.error(spec, "mesh: " + w));
@@ -101,8 +100,7 @@ public class StatusCommand implements Callable<Integer> {
     /** The takes under way, read with the same client; none when the controller does not say (an older one). */
     static List<mesh.wire.TakeView> takes(ControllerClient controller) {
         try {
-            List<mesh.wire.TakeView> takes = controller.get("/v1/mesh/takes", mesh.model.DeclarationJson.MAPPER.getTypeFactory()
-                    .constructCollectionType(List.class, mesh.wire.TakeView.class));
+            List<mesh.wire.TakeView> takes = controller.api().takes();
             return takes == null ? List.of() : takes;
         } catch (VerbFailure olderController) {
             return List.of();  // the nodes' status is what status is for; an older controller has no takes to show

@@ -72,8 +72,8 @@ public class TakeCommand implements Callable<Integer> {
         if (forgetOld) {
             return forget(controller, module);
         }
-        TakeView t = controller.send("POST", "/v1/mesh/takes",
-                new TakeRequest(oneName ? null : names.get(0), module, dryRun, back, stopAndCopy ? true : null), TakeView.class);
+        TakeView t = controller.api().take(
+                new TakeRequest(oneName ? null : names.get(0), module, dryRun, back, stopAndCopy ? true : null));
         if (dryRun) {
             if (format.json()) {
                 output.json(spec, t);
@@ -141,13 +141,12 @@ public class TakeCommand implements Callable<Integer> {
                 return t;
             }
             sleep();
-            t = controller.send("GET", ControllerClient.path("/v1/mesh/takes", first.module()), null, TakeView.class);
+            t = controller.api().take(first.module());
         }
     }
 
     private int forget(ControllerClient controller, String module) {
-        ForgottenCopies f = controller.send("DELETE", ControllerClient.path("/v1/mesh/takes", module, "/old-copies"), null,
-                ForgottenCopies.class);
+        ForgottenCopies f = controller.api().forgetOldCopies(module);
         if (format.json()) {
             output.json(spec, f);
         } else if (f.removed().isEmpty()) {

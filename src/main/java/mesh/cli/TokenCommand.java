@@ -3,7 +3,6 @@ package mesh.cli;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import mesh.wire.NewOperatorToken;
 import mesh.wire.OperatorToken;
 import picocli.CommandLine.Command;
@@ -32,8 +31,7 @@ public class TokenCommand {
             description = {"Make an operator token named NAME and print it once: give it to its holder as MESH_TOKEN.",
                 "A name is never reused, even once revoked, so the audit trail stays unambiguous."})
     int create(@Parameters(paramLabel = "NAME") String name) {
-        NewOperatorToken made = ControllerClient.fromEnvironment().send("POST", "/v1/mesh/tokens",
-                Map.of("name", name), NewOperatorToken.class);
+        NewOperatorToken made = ControllerClient.fromEnvironment().api().createToken(name);
         if (format.json()) {
             output.json(spec, made);
         } else {
@@ -46,7 +44,7 @@ public class TokenCommand {
     @Command(name = "list", mixinStandardHelpOptions = true,
             description = {"List the operator tokens: name, when made and by whom, when last used, when revoked."})
     int list() {
-        List<OperatorToken> tokens = ControllerClient.fromEnvironment().tokens();
+        List<OperatorToken> tokens = ControllerClient.fromEnvironment().api().tokens();
         if (format.json()) {
             output.json(spec, tokens);
             return ExitCodes.OK;
@@ -62,8 +60,7 @@ public class TokenCommand {
             description = {"Revoke an operator token: the controller refuses it from its next request on.",
                 "The last token that is not revoked cannot be: create another first."})
     int revoke(@Parameters(paramLabel = "NAME") String name) {
-        OperatorToken revoked = ControllerClient.fromEnvironment().send("DELETE",
-                ControllerClient.path("/v1/mesh/tokens", name), null, OperatorToken.class);
+        OperatorToken revoked = ControllerClient.fromEnvironment().api().revokeToken(name);
         if (format.json()) {
             output.json(spec, revoked);
         } else {

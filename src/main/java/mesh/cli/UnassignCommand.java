@@ -1,10 +1,7 @@
 package mesh.cli;
 
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Collectors;
 import mesh.model.Placement;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -22,15 +19,8 @@ public class UnassignCommand extends PlacementVerb {
     List<String> forced = new ArrayList<>();
 
     @Override
-    String query() {
-        return forced.isEmpty() ? "" : forced.stream()
-                .map(m -> "force-remove-mesh-module=" + URLEncoder.encode(m, StandardCharsets.UTF_8))
-                .collect(Collectors.joining("&", "?", ""));
-    }
-
-    @Override
-    String method() {
-        return "DELETE";
+    Placement placement(mesh.client.ControllerApi api) {
+        return api.unassign(node, module, forced);
     }
 
     @Override

@@ -14,6 +14,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.Function;
 import mesh.model.Declaration;
+import mesh.client.AgentApi;
 import mesh.model.Node;
 import mesh.plan.PushDecision;
 import mesh.trust.ServerTrust;
@@ -25,9 +26,12 @@ import mesh.wire.PlanView;
 import org.jboss.logging.Logger;
 
 /**
- * AgentClient is the controller's one edge to the host agents: preview a declaration, push it.
- * Every call is bounded; an agent that does not answer is an {@link Unreachable}, not a hang.
+ * AgentClient is the controller's one connection to the host agents, made once and injected wherever the
+ * controller asks an agent: the controller's client certificate (mutual TLS, renewed with a rotation), one
+ * pool of connections, and the agent's calls ({@link AgentApi}), each bounded; an agent that does not answer
+ * is an {@link Unreachable}, not a hang. The installer makes its own, with its own TLS.
  */
+@jakarta.enterprise.context.ApplicationScoped
 public class AgentClient {
 
     private static final Logger LOG = Logger.getLogger("mesh.controller");
@@ -88,23 +92,34 @@ public class AgentClient {
     /** Unreachable is an agent that could not be asked, or answered with a refusal. */
     public static class Unreachable extends RuntimeException {
         private final int status;
+        private final mesh.wire.Reason reason;
 
         public Unreachable(String message, int status) {
+            this(message, status, null);
+        }
+
+        /** {@code reason}: the agent's, when it refused (null when it did not answer, or is older than reasons). */
+        public Unreachable(String message, int status, mesh.wire.Reason reason) {
             super(message);
             this.status = status;
+            this.reason = reason;
         }
 
         public int status() {
             return status;
         }
+
+        public mesh.wire.Reason reason() {
+            return reason;
+        }
     }
 
     public PlanView preview(Node node, Declaration d) {
-        return call(node, "POST", "/v1/plan", d, PlanView.class, REQUEST, STARTING);
+        return call(node, AgentApi.preview(d), REQUEST, STARTING);
     }
 
     public Accepted push(Node node, Declaration d) {
-        return call(node, "PUT", "/v1/declaration", d, Accepted.class, REQUEST, STARTING);
+        return call(node, AgentApi.push(d), REQUEST, STARTING);
     }
 
     /**
@@ -125,7 +140,7 @@ public class AgentClient {
                 newest = status(node).generation();
             } catch (Unreachable unread) {
                 throw new Unreachable(refused.getMessage() + "; and its generation could not be read: "
-                        + unread.getMessage(), refused.status());
+                        + unread.getMessage(), refused.status(), refused.reason());
             }
             Declaration again = PushDecision.resend(d, newest).orElseThrow(() -> refused);
             LOG.infof("push: node %s has accepted generation %d, which this store does not know of; sending as %d",
@@ -136,7 +151,7 @@ public class AgentClient {
 
     /** The agent's status ({@code GET /v1/status}); a starting agent is waited for. */
     public HostStatus status(Node node) {
-        return call(node, "GET", "/v1/status", null, HostStatus.class, REQUEST, STARTING);
+        return call(node, AgentApi.status(false), REQUEST, STARTING);
     }
 
     /**
@@ -145,53 +160,59 @@ public class AgentClient {
      * {@code mesh.host.HostAgent.REFRESH_WAIT} for its pass.
      */
     public HostStatus statusRefreshed(Node node) {
-        return call(node, "GET", "/v1/status?refresh=true", null, HostStatus.class, REFRESH, Duration.ZERO);
+        return call(node, AgentApi.status(true), REFRESH, Duration.ZERO);
     }
 
     /** The root certificate of the node's edge CA ({@code GET /v1/edge/ca}), asked in passing. */
     public mesh.wire.EdgeCa edgeCa(Node node) {
-        return call(node, "GET", "/v1/edge/ca", null, mesh.wire.EdgeCa.class, QUICK, Duration.ZERO);
+        return call(node, AgentApi.edgeCa(), QUICK, Duration.ZERO);
     }
 
     /** The same, asked in passing: bounded by {@link #QUICK}, and a starting agent is not waited for. */
     public HostStatus statusQuickly(Node node) {
-        return call(node, "GET", "/v1/status", null, HostStatus.class, QUICK, Duration.ZERO);
+        return call(node, AgentApi.status(false), QUICK, Duration.ZERO);
+    }
+
+    /** Asks about every item at once, by its node's name ({@link #askAll}). */
+    static <T, A> Map<String, AgentAnswer<A>> ask(java.util.List<T> items, Function<T, Node> node, Function<T, A> call) {
+        Map<String, T> byNode = new LinkedHashMap<>();
+        items.forEach(t -> byNode.put(node.apply(t).name(), t));
+        return askAll(byNode, call);
     }
 
     /**
      * Asks every node at once, each on a virtual thread; each answer is the call's result, or the
-     * failure's message. Every call is bounded, so this is too.
+     * failure's message ({@link AgentAnswer}). Every call is bounded, so this is too.
      */
-    static <T> Map<String, Object> askAll(Map<String, T> byNode, Function<T, Object> call) {
-        Map<String, Object> answers = new LinkedHashMap<>();
+    static <K, T> Map<String, AgentAnswer<T>> askAll(Map<String, K> byNode, Function<K, T> call) {
+        Map<String, AgentAnswer<T>> answers = new LinkedHashMap<>();
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
-            Map<String, Future<Object>> futures = new LinkedHashMap<>();
-            byNode.forEach((node, t) -> futures.put(node, pool.submit(() -> call.apply(t))));
+            Map<String, Future<T>> futures = new LinkedHashMap<>();
+            byNode.forEach((node, k) -> futures.put(node, pool.submit(() -> call.apply(k))));
             futures.forEach((node, f) -> {
                 try {
-                    answers.put(node, f.get());
+                    answers.put(node, AgentAnswer.of(f.get()));
                 } catch (ExecutionException e) {
-                    answers.put(node, java.util.Objects.toString(e.getCause().getMessage(), e.getCause().toString()));
+                    answers.put(node, AgentAnswer.failed(java.util.Objects.toString(e.getCause().getMessage(),
+                            e.getCause().toString())));
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
-                    answers.put(node, "interrupted");
+                    answers.put(node, AgentAnswer.failed("interrupted"));
                 }
             });
         }
         return answers;
     }
 
-    private <T> T call(Node node, String method, String path, Object body, Class<T> answer,
-                       Duration timeout, Duration waitWhileStarting) {
-        return new JsonHttp((m, p, headers, json, t) -> exchange(node, m, p, headers, json, t), null, failures(node))
-                .call(method, path, body, answer, timeout, waitWhileStarting);
+    /** Any call of the agent's API ({@link AgentApi}), bounded by {@code timeout}; a starting agent is waited for. */
+    <T> T call(Node node, AgentApi.Call<T> call, Duration timeout) {
+        return call(node, call, timeout, STARTING);
     }
 
-    /** Any JSON call of the agent's API (the take's calls, {@link TakeAgents}); a starting agent is waited for. */
-    <T> T call(Node node, String method, String path, Object body,
-               com.fasterxml.jackson.databind.JavaType answer, Duration timeout) {
+    /** The same, waiting {@code waitWhileStarting} at most for an agent that says it is starting. */
+    <T> T call(Node node, AgentApi.Call<T> call, Duration timeout, Duration waitWhileStarting) {
         return new JsonHttp((m, p, headers, json, t) -> exchange(node, m, p, headers, json, t), null, failures(node))
-                .call(method, path, body, answer, timeout, STARTING);
+                .call(call.method(), call.path(), call.body(), call.answer(), timeout, waitWhileStarting);
     }
 
     private JsonHttp.Answer exchange(Node node, String method, String path, Map<String, String> headers, String body,
@@ -225,7 +246,7 @@ public class AgentClient {
             @Override
             public RuntimeException refused(JsonHttp.Answer a, ApiError error) {
                 return new Unreachable("node " + node.name() + "'s agent refused (" + a.status() + "): "
-                        + (error == null ? a.body() : error.error()), a.status());
+                        + (error == null ? a.body() : error.error()), a.status(), error == null ? null : error.reason());
             }
 
             @Override

@@ -36,8 +36,9 @@ public class ControllerApiGuard {
                 return Optional.of(ApiErrors.retryLater("the controller is starting; try again in a moment", 1));
             }
             // an operator whose MESH_CONTROLLER points at an agent is told so (the CLI words it for them)
-            return Optional.of(ApiErrors.error(404, ServerRole.startedAs(ServerRole.HOST)
-                    ? "this is a host agent, not a controller" : "this process is not a controller", List.of()));
+            boolean agent = ServerRole.startedAs(ServerRole.HOST);
+            return Optional.of(ApiErrors.error(404, agent ? mesh.wire.Reason.HOST_AGENT : mesh.wire.Reason.WRONG_SERVER,
+                    agent ? "this is a host agent, not a controller" : "this process is not a controller", List.of()));
         }
         String presented = BearerToken.presented(request);
         if (presented == null) {

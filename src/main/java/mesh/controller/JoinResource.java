@@ -49,7 +49,7 @@ public class JoinResource {
         if (!controller.serving()) {
             return ServerRole.startedAs(ServerRole.CONTROLLER)
                     ? ApiErrors.retryLater("the controller is starting; try again in a moment", 1)
-                    : ApiErrors.error(404, "this process is not a controller", List.of());
+                    : ApiErrors.error(404, mesh.wire.Reason.WRONG_SERVER, "this process is not a controller", List.of());
         }
         if (authorization == null || !authorization.startsWith("Bearer ")) {
             return ApiErrors.error(401, "missing join token: send 'Authorization: Bearer <the node's join token>'"

@@ -18,7 +18,8 @@ public class MeshEdge {
     @Inject
     MeshStore store;
 
-    AgentClient agents = new AgentClient();
+    @Inject
+    AgentClient agents;
 
     /** The root certificate of the node's edge CA, from its agent. */
     public EdgeCa ca(String name) {

@@ -7,11 +7,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.net.URI;
-import java.net.URLEncoder;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,7 +42,8 @@ public class MeshLogs {
     @Inject
     MeshStore store;
 
-    AgentClient agents = new AgentClient();
+    @Inject
+    AgentClient agents;
 
     /** The queue of {@code module}'s output (or its {@code component}'s), its first line saying which are shown. */
     public LineQueue open(String module, String component, LogQuery query) {
@@ -86,9 +85,7 @@ public class MeshLogs {
     /** Opens one component's stream; the agent's refusal (an unknown component, 404) is the answer's. */
     private HttpResponse<InputStream> request(Node node, String component, LogQuery query) {
         String q = query.query();
-        HttpRequest request = HttpRequest.newBuilder(URI.create(node.agent().replaceAll("/+$", "") + "/v1/logs/"
-                        + URLEncoder.encode(component, StandardCharsets.UTF_8).replace("+", "%20")
-                        + (q.isEmpty() ? "" : "?" + q)))
+        HttpRequest request = HttpRequest.newBuilder(URI.create(node.agent().replaceAll("/+$", "") + mesh.client.AgentApi.logs(component, q)))
                 .timeout(HEAD).header("Accept", "application/x-ndjson").GET().build();
         JsonHttp.Failures failures = AgentClient.failures(node);
         HttpResponse<InputStream> response;

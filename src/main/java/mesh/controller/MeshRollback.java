@@ -49,7 +49,7 @@ public class MeshRollback {
             Rollback.Restored r = Rollback.restore(input, s.nodes(), s.placements(), s.sources().keySet());
             BundlePins pins = Rollback.pins(input, BundleResolver.resolve(r.manifests(), r.placements(),
                     MeshPlanner.registryUrl(s.nodes(), r.placements())));
-            return pushes.planAndSend(new MeshPush.Input(s, r.catalogue(), r.placements(), pins, r.notes(), push),
+            return pushes.planAndSend(new PushPlanInput(s, r.catalogue(), r.placements(), pins, r.notes(), push),
                     List.of(), dryRun, yes, null, forced);
         }
     }

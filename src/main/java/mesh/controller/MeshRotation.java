@@ -11,10 +11,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import mesh.client.AgentApi;
 import mesh.model.Conflict;
 import mesh.model.InvalidInput;
 import mesh.model.Node;
-import mesh.model.DeclarationJson;
 import mesh.plan.CertRotation;
 import mesh.store.MeshStore;
 import mesh.trust.MeshCa;
@@ -24,7 +24,6 @@ import mesh.trust.ServerTrust;
 import mesh.wire.AgentCertificate;
 import mesh.wire.AgentKey;
 import mesh.wire.CertificateServed;
-import mesh.wire.HostStatus;
 import mesh.wire.RotateReport;
 import org.jboss.logging.Logger;
 
@@ -53,7 +52,8 @@ public class MeshRotation {
     @Inject
     ServedCertificate served;
 
-    AgentClient agents = new AgentClient();
+    @Inject
+    AgentClient agents;
 
     public RotateReport rotate(List<String> asked) {
         if (!ServerTrust.enabled()) {
@@ -76,64 +76,65 @@ public class MeshRotation {
                 .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue, (a, b) -> a, LinkedHashMap::new));
         Map<String, CertRotation.Look> looks = new LinkedHashMap<>();
         AgentClient.askAll(looked, a -> agents.statusQuickly(a)).forEach((name, answer) ->
-                looks.put(name, answer instanceof HostStatus s
-                        ? CertRotation.Look.serving(s.certificateNotAfter() == null ? null : Instant.parse(s.certificateNotAfter()))
-                        : CertRotation.Look.down(String.valueOf(answer))));
+                looks.put(name, answer.ok()
+                        ? CertRotation.Look.serving(answer.value().certificateNotAfter() == null ? null
+                                : Instant.parse(answer.value().certificateNotAfter()))
+                        : CertRotation.Look.down(answer.failure())));
         List<CertRotation.Decision> decisions = CertRotation.decide(List.copyOf(nodes.keySet()), asked, looks, Instant.now());
         Map<String, Node> reissue = new LinkedHashMap<>();
         decisions.stream().filter(d -> d.reissue() && nodes.containsKey(d.party()))
                 .forEach(d -> reissue.put(d.party(), nodes.get(d.party())));
-        Map<String, Object> done = AgentClient.askAll(reissue, a -> reissueAgent(ca, a));
+        Map<String, AgentAnswer<CertificateServed>> done = AgentClient.askAll(reissue, a -> reissueAgent(ca, a));
         List<RotateReport.Party> parties = new ArrayList<>();
         for (CertRotation.Decision d : decisions) {
-            Object result = d.reissue() && d.party().equals(CertRotation.CONTROLLER) ? reissueController(ca) : done.get(d.party());
+            AgentAnswer<CertificateServed> result = d.reissue() && d.party().equals(CertRotation.CONTROLLER)
+                    ? reissueController(ca) : done.get(d.party());
             if (!d.reissue()) {
-                parties.add(new RotateReport.Party(d.party(), "left", null, null, d.why()));
-            } else if (result instanceof CertificateServed s) {
-                parties.add(new RotateReport.Party(d.party(), "reissued", s.serial(), s.notAfter(), null));
+                parties.add(new RotateReport.Party(d.party(), "left", null, null, d.why(), d.asked()));
+            } else if (result.ok()) {
+                parties.add(new RotateReport.Party(d.party(), "reissued", result.value().serial(), result.value().notAfter(),
+                        null, true));
             } else {
-                parties.add(new RotateReport.Party(d.party(), "left", null, null, String.valueOf(result)));
+                parties.add(new RotateReport.Party(d.party(), "left", null, null, result.failure(), true));
             }
         }
         record(parties);
-        boolean complete = parties.stream().noneMatch(p -> CertRotation.failed(p.outcome().equals("reissued"), p.why()));
+        boolean complete = parties.stream().noneMatch(p -> CertRotation.failed(p.reissued(), p.wasAsked()));
         return new RotateReport(parties, complete);
     }
 
     /** One agent: its new public key, a certificate for it, sent back and served. The agent's private key stays there. */
     private CertificateServed reissueAgent(MeshCa ca, Node a) {
-        AgentKey key = call(a, "POST", "/v1/tls/key", null, AgentKey.class);
+        AgentKey key = agents.call(a, AgentApi.newKey(), CALL);
         java.security.PublicKey publicKey = Pem.publicKey(key.publicKey(), "node " + a.name() + "'s new public key");
         X509Certificate cert = ca.certify(MeshCa.Role.AGENT, a.name(), List.of(a.name(), a.address()),
                 publicKey, Instant.now());
-        CertificateServed served = call(a, "PUT", "/v1/tls/certificate",
-                new AgentCertificate(Pem.text(cert) + Pem.text(ca.certificate())), CertificateServed.class);
+        CertificateServed served = agents.call(a, AgentApi.serve(new AgentCertificate(Pem.text(cert)
+                + Pem.text(ca.certificate()))), CALL);
         LOG.infof("rotate-certs: node %s serves a new certificate (serial %s, until %s)", a.name(), served.serial(),
                 served.notAfter());
         return served;
     }
 
     /** The controller's own: the answer's entry, or why it was left. */
-    private Object reissueController(MeshCa ca) {
+    private AgentAnswer<CertificateServed> reissueController(MeshCa ca) {
         try {
             X509Certificate cert = served.reissueOwn(ca, Instant.now());
             LOG.infof("rotate-certs: the controller serves a new certificate (serial %s, until %s)",
                     cert.getSerialNumber().toString(16), cert.getNotAfter().toInstant());
-            return new CertificateServed(cert.getSerialNumber().toString(16), cert.getNotAfter().toInstant().toString());
+            return AgentAnswer.of(new CertificateServed(cert.getSerialNumber().toString(16),
+                    cert.getNotAfter().toInstant().toString()));
         } catch (java.io.IOException | RuntimeException e) {
             LOG.errorf("rotate-certs: the controller's certificate could not be replaced: %s", e.getMessage());
-            return "its new certificate could not be put in place: " + e.getMessage();
+            return AgentAnswer.failed("its new certificate could not be put in place: " + e.getMessage());
         }
     }
 
-    private <T> T call(Node a, String method, String path, Object body, Class<T> answer) {
-        return agents.call(a, method, path, body, DeclarationJson.MAPPER.constructType(answer), CALL);
-    }
 
     private void record(List<RotateReport.Party> parties) {
-        List<String> reissued = parties.stream().filter(p -> p.outcome().equals("reissued")).map(RotateReport.Party::party).toList();
+        List<String> reissued = parties.stream().filter(RotateReport.Party::reissued).map(RotateReport.Party::party).toList();
         Map<String, String> left = new LinkedHashMap<>();
-        parties.stream().filter(p -> CertRotation.failed(p.outcome().equals("reissued"), p.why()))
+        parties.stream().filter(p -> CertRotation.failed(p.reissued(), p.wasAsked()))
                 .forEach(p -> left.put(p.party(), p.why()));
         if (reissued.isEmpty() && left.isEmpty()) {
             return;

@@ -1,6 +1,5 @@
 package mesh.controller;
 
-import mesh.model.ComponentState;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.ArrayList;
@@ -8,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import mesh.model.Node;
+import mesh.plan.NodeVerdict;
 import mesh.store.MeshStore;
 import mesh.wire.HostStatus;
 import mesh.wire.NodeStatus;
@@ -32,7 +32,8 @@ public class MeshStatus {
     @Inject
     MeshTake takes;
 
-    AgentClient agents = new AgentClient();
+    @Inject
+    AgentClient agents;
 
     public List<NodeStatus> status() {
         return status(false);
@@ -43,61 +44,25 @@ public class MeshStatus {
         List<NodeView> views = store.inTransaction(controller::nodes);
         Map<String, Node> asked = new LinkedHashMap<>();
         views.forEach(v -> asked.put(v.name(), new Node(v.name(), v.address(), v.agent(), v.publicDomain())));
-        Map<String, Object> answers = AgentClient.askAll(asked, n -> refresh
+        Map<String, AgentAnswer<HostStatus>> answers = AgentClient.askAll(asked, n -> refresh
                 ? agents.statusRefreshed(n) : agents.statusQuickly(n));
         List<mesh.wire.TakeView> underWay = takes.running();
         List<NodeStatus> result = new ArrayList<>();
         for (NodeView view : views) {
-            Object answer = answers.get(view.name());
-            result.add((answer instanceof HostStatus agent ? verdict(view, agent, null) : verdict(view, null, (String) answer))
-                    .withTakes(underWay));
+            AgentAnswer<HostStatus> answer = answers.get(view.name());
+            result.add(verdict(view, answer.value(), answer.failure()).withTakes(underWay));
         }
         return result;
     }
 
-    /** The first thing an operator must know about the node, and whether it is all well. */
+    /** The first thing an operator must know about the node, and whether it is all well ({@link NodeVerdict}). */
     static NodeStatus verdict(NodeView n, HostStatus agent, String agentError) {
-        if (agent == null) {
-            return new NodeStatus(n, null, agentError, false, agentError);
-        }
-        if (n.lastError() != null) {
-            return new NodeStatus(n, agent, null, false, "behind: " + n.lastError());
-        }
-        if (agent.generation() != n.ackedGeneration()) {
-            return new NodeStatus(n, agent, null, false, "its agent holds generation " + agent.generation() + ", "
-                    + (agent.generation() < n.ackedGeneration() ? "older" : "newer") + " than the "
-                    + n.ackedGeneration() + " it acknowledged: 'mesh push' sends its declaration again");
-        }
-        if (n.ackedGeneration() == 0) {
-            return new NodeStatus(n, agent, null, true, "never pushed");
-        }
-        if (agent.engineError() != null) {
-            return new NodeStatus(n, agent, null, false, "its engine does not answer: " + agent.engineError());
-        }
-        if (n.generation() > n.ackedGeneration()) {
-            return new NodeStatus(n, agent, null, false, "behind: generation " + n.generation() + " was not acknowledged");
-        }
-        List<String> failing = agent.components().stream().filter(c -> c.error() != null || failed(c.state()))
-                .map(c -> c.name() + " (" + (c.error() != null ? c.error()
-                        : c.state() + (c.reason() == null ? "" : ": " + c.reason())) + ")").toList();
-        if (!failing.isEmpty()) {
-            return new NodeStatus(n, agent, null, false, "failing: " + String.join(", ", failing));
-        }
-        if (agent.edge() != null && agent.edge().refused()) {
-            return new NodeStatus(n, agent, null, false, "edge failing: " + agent.edge().error());
-        }
-        List<String> notRunning = agent.components().stream().filter(c -> c.state() != ComponentState.RUNNING)
-                .map(c -> c.name() + " (" + c.state() + (c.reason() == null ? "" : ": " + c.reason()) + ")").toList();
-        if (!agent.converged() || agent.appliedGeneration() < agent.generation() || !notRunning.isEmpty()) {
-            return new NodeStatus(n, agent, null, false,
-                    "converging" + (notRunning.isEmpty() ? "" : ": " + String.join(", ", notRunning)));
-        }
-        return new NodeStatus(n, agent, null, true, "up to date");
-    }
-
-    /** A state that waiting alone does not end: the operator must look. */
-    static boolean failed(ComponentState state) {
-        return state == ComponentState.FAILING || state == ComponentState.CRASH_LOOPING
-                || state == ComponentState.UNHEALTHY;
+        NodeVerdict.Verdict v = NodeVerdict.of(new NodeVerdict.Stored(n.generation(), n.ackedGeneration(), n.lastError()),
+                agent == null ? null : new NodeVerdict.Agent(agent.generation(), agent.appliedGeneration(), agent.converged(),
+                        agent.engineError(), agent.components().stream().map(c -> new NodeVerdict.Component(c.name(),
+                                c.state(), c.error(), c.reason())).toList(),
+                        agent.edge() != null && agent.edge().refused() ? agent.edge().error() : null),
+                agentError);
+        return new NodeStatus(n, agent, agent == null ? agentError : null, v.ok(), v.words());
     }
 }

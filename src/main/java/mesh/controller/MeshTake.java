@@ -49,47 +49,24 @@ public class MeshTake {
     MeshPush pushes;
 
     @Inject
+    PushSender sender;
+
+    @Inject
     MeshSecrets secrets;
 
     @Inject
     AuditTrail audit;
 
-    AgentClient agents = new AgentClient();
+    @Inject
+    AgentClient agents;
 
     /** The modules whose take a runner of this controller carries out now. */
     private final Set<String> active = ConcurrentHashMap.newKeySet();
     /** The copy's last progress line, by module, while it runs. */
     private final Map<String, TakeView.Progress> copying = new ConcurrentHashMap<>();
 
-    /**
-     * MESH_TAKE_TEST_HOLD, a test hook like the edge's MESH_EDGE_TEST_REFUSE: while the file it names holds
-     * a step's name ({@code verify}), a take waits before that step (2 minutes at most), so a test can
-     * change a byte of the copy, or kill a process, at a known point (TakeIT). Unset in production.
-     */
-    static final String HOLD = "MESH_TAKE_TEST_HOLD";
-
     private TakeSteps steps() {
-        return new TakeSteps(store, pushes, secrets, agents);
-    }
-
-    private static void holdBefore(TakeStep step) {
-        String hold = System.getenv(HOLD);
-        if (hold == null || hold.isBlank()) {
-            return;
-        }
-        java.nio.file.Path file = java.nio.file.Path.of(hold);
-        long until = System.nanoTime() + Duration.ofMinutes(2).toNanos();
-        while (System.nanoTime() < until && quietlyRead(file).equals(step.word())) {
-            TakeSteps.sleep(Duration.ofMillis(200));
-        }
-    }
-
-    private static String quietlyRead(java.nio.file.Path file) {
-        try {
-            return java.nio.file.Files.readString(file).strip();
-        } catch (java.io.IOException e) {
-            return "";
-        }
+        return new TakeSteps(store, pushes, sender, secrets, agents);
     }
 
     /** Takes {@code module} to {@code node}; see {@link #begin}. */
@@ -210,7 +187,7 @@ public class MeshTake {
             if (t == null || t.step().ended()) {
                 return;
             }
-            holdBefore(t.step());
+            TakeTestHold.before(t.step());
             LOG.infof("take of %s (epoch %d): %s", module, t.epoch(), TakePlan.describe(t));
             TakePlan.Outcome found = steps.carryOut(t, line -> copying.put(module, progress(t, line)));
             copying.remove(module);

@@ -9,6 +9,7 @@ import mesh.model.Conflict;
 import mesh.model.Node;
 import mesh.model.NotFound;
 import mesh.model.Placement;
+import mesh.plan.OldCopyCleanup;
 import mesh.plan.TakeStart;
 import mesh.store.MeshStore;
 import mesh.store.TakeRecords;
@@ -28,7 +29,8 @@ public class OldCopies {
     @Inject
     AuditTrail audit;
 
-    AgentClient agents = new AgentClient();
+    @Inject
+    AgentClient agents;
 
     public ForgottenCopies forget(String module) {
         record Found(List<TakeRecords.OldCopy> copies, Map<String, Node> nodes, String runsOn,
@@ -54,25 +56,28 @@ public class OldCopies {
         });
         TakeAgents calls = new TakeAgents(agents);
         List<ForgottenCopies.Copy> removed = new ArrayList<>();
-        for (TakeRecords.OldCopy copy : f.copies()) {
-            if (copy.node().equals(f.runsOn())) {
-                continue;  // the module runs there on this data now: it is no old copy
-            }
-            Node node = f.nodes().get(copy.node());
-            if (node == null) {
-                throw new Conflict("the old copy of module " + module + " left at epoch " + copy.epoch() + " is on node "
-                        + copy.node() + ", which is no longer a node; nothing was removed there");
-            }
-            for (String volume : copy.volumes()) {
-                try {
-                    calls.delete(node, module, volume, f.kinds().getOrDefault(volume, "container"),
-                            copy.epoch(), "forget-old");
-                } catch (AgentClient.Unreachable e) {
-                    if (!alreadyGone(e.status(), e.getMessage(), volume, copy.epoch())) {
-                        throw e;
+        List<OldCopyCleanup.Copy> copies = f.copies().stream()
+                .map(c -> new OldCopyCleanup.Copy(c.node(), c.epoch(), c.volumes())).toList();
+        for (OldCopyCleanup.Step step : OldCopyCleanup.steps(module, copies, f.nodes().keySet(), f.runsOn(), f.kinds())) {
+            OldCopyCleanup.Copy copy = step.copy();
+            switch (step) {
+                case OldCopyCleanup.Skip skip -> {
+                    continue;  // the module runs there on this data now: it is no old copy
+                }
+                case OldCopyCleanup.Refuse refuse -> throw new Conflict(refuse.why());
+                case OldCopyCleanup.Delete delete -> {
+                    Node node = f.nodes().get(copy.node());
+                    for (OldCopyCleanup.Volume volume : delete.volumes()) {
+                        try {
+                            calls.delete(node, module, volume.name(), volume.kind(), copy.epoch(), "forget-old");
+                        } catch (AgentClient.Unreachable e) {
+                            if (!alreadyGone(e.reason())) {
+                                throw e;
+                            }
+                            // a later take into that node emptied this volume for its own copy (and took it, or its
+                            // rollback deleted it): the agent no longer records it as this old copy, nothing is left
+                        }
                     }
-                    // a later take into that node emptied this volume for its own copy (and took it, or its rollback
-                    // deleted it): the agent no longer records it as this old copy, so there is nothing left to remove
                 }
             }
             store.inTransaction(c -> {
@@ -87,12 +92,11 @@ public class OldCopies {
     }
 
     /**
-     * Whether an agent's refusal of a forget-old delete says the volume is no longer the old copy of the take at
-     * {@code epoch} there (409, "is not recorded here as the old copy of the take at epoch E"): a later take into
-     * that node emptied it for its own copy, which is done or rolled back, so nothing of the old copy is left.
+     * Whether an agent's refusal of a forget-old delete (of one volume, at one epoch) says the volume is no longer
+     * the old copy of the take at that epoch there ({@link mesh.wire.Reason#NOT_OLD_COPY}): a later take into that
+     * node emptied it for its own copy, which is done or rolled back, so nothing of the old copy is left.
      */
-    static boolean alreadyGone(int status, String message, String volume, long epoch) {
-        return status == 409 && message != null && message.contains("volume " + volume + " of module ")
-                && message.contains(" is not recorded here as the old copy of the take at epoch " + epoch + ";");
+    static boolean alreadyGone(mesh.wire.Reason reason) {
+        return reason == mesh.wire.Reason.NOT_OLD_COPY;
     }
 }

@@ -19,46 +19,47 @@ final class PushResults {
     private PushResults() {
     }
 
-    static List<PushReport.NodeResult> previewed(List<PushDecision.Target> targets, Map<String, Object> previews) {
+    static List<PushReport.NodeResult> previewed(List<PushDecision.Target> targets, Map<String, AgentAnswer<PlanView>> previews) {
         List<PushReport.NodeResult> results = new ArrayList<>();
         for (PushDecision.Target t : targets) {
-            Object p = previews.get(t.node().name());
-            results.add(new PushReport.NodeResult(t.node().name(), p instanceof PlanView ? PushReport.Outcome.WOULD_SEND : PushReport.Outcome.BEHIND,
-                    t.declaration().generation(), t.leftBehind(), p instanceof PlanView v ? v : null,
-                    p instanceof String s ? s : null));
+            AgentAnswer<PlanView> p = previews.get(t.node().name());
+            results.add(new PushReport.NodeResult(t.node().name(), p.ok() ? PushReport.Outcome.WOULD_SEND : PushReport.Outcome.BEHIND,
+                    t.declaration().generation(), t.leftBehind(), p.value(), p.failure()));
         }
         return results;
     }
 
-    static List<PushReport.NodeResult> sent(List<PushDecision.Target> targets, Map<String, Object> answers) {
+    static List<PushReport.NodeResult> sent(List<PushDecision.Target> targets, Map<String, AgentAnswer<Accepted>> answers) {
         List<PushReport.NodeResult> results = new ArrayList<>();
         for (PushDecision.Target t : targets) {
-            Object answer = answers.get(t.node().name());
-            results.add(answer instanceof Accepted a
-                    ? new PushReport.NodeResult(t.node().name(), PushReport.Outcome.SENT, a.generation(), t.leftBehind(), a.plan(), null)
+            AgentAnswer<Accepted> answer = answers.get(t.node().name());
+            results.add(answer.ok()
+                    ? new PushReport.NodeResult(t.node().name(), PushReport.Outcome.SENT, answer.value().generation(), t.leftBehind(),
+                            answer.value().plan(), null)
                     : new PushReport.NodeResult(t.node().name(), PushReport.Outcome.BEHIND, t.declaration().generation(), t.leftBehind(),
-                            null, (String) answer));
+                            null, answer.failure()));
         }
         return results;
     }
 
     /** The generations the agents said they hold, of those that answered. */
-    static Map<String, Long> generations(Map<String, Object> statuses) {
+    static Map<String, Long> generations(Map<String, AgentAnswer<HostStatus>> statuses) {
         Map<String, Long> held = new LinkedHashMap<>();
         statuses.forEach((node, a) -> {
-            if (a instanceof HostStatus h) {
-                held.put(node, h.generation());
+            if (a.ok() && a.value() != null) {
+                held.put(node, a.value().generation());
             }
         });
         return held;
     }
 
     /** A note for each node that accepted another generation than planned. */
-    static List<String> acceptedNotes(List<PushDecision.Target> targets, Map<String, Object> answers) {
+    static List<String> acceptedNotes(List<PushDecision.Target> targets, Map<String, AgentAnswer<Accepted>> answers) {
         List<String> notes = new ArrayList<>();
         for (PushDecision.Target t : targets) {
-            if (answers.get(t.node().name()) instanceof Accepted a) {
-                PushDecision.acceptedNote(t, a.generation()).ifPresent(notes::add);
+            AgentAnswer<Accepted> a = answers.get(t.node().name());
+            if (a.ok() && a.value() != null) {
+                PushDecision.acceptedNote(t, a.value().generation()).ifPresent(notes::add);
             }
         }
         return notes;

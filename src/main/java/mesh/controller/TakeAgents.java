@@ -1,16 +1,15 @@
 package mesh.controller;
 
-import com.fasterxml.jackson.databind.JavaType;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
-import java.net.URLEncoder;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Consumer;
+import mesh.client.AgentApi;
 import mesh.model.DeclarationJson;
 import mesh.model.Node;
 import mesh.plan.CopyStall;
@@ -19,11 +18,8 @@ import mesh.wire.CopyProgress;
 import mesh.wire.DiskView;
 import mesh.wire.FenceLifted;
 import mesh.wire.FenceView;
-import mesh.wire.OldCopyRequest;
-import mesh.wire.ReadTicket;
-import mesh.wire.TakeEpoch;
 import mesh.wire.VolumeCopyRequest;
-import mesh.wire.VolumeManifest;
+import mesh.model.VolumeManifest;
 import mesh.wire.VolumeView;
 
 /**
@@ -68,47 +64,32 @@ class TakeAgents {
         this.stall = stall;
     }
 
-    private static String seg(String s) {
-        return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20");
-    }
-
-    private <T> T call(Node node, String method, String path, Object body, Class<T> answer, Duration timeout) {
-        return agents.call(node, method, path, body, answer == null ? null
-                : DeclarationJson.MAPPER.constructType(answer), timeout);
-    }
-
     FenceView fence(Node node, String module, long epoch) {
-        return call(node, "PUT", "/v1/fences/" + seg(module), new TakeEpoch(epoch), FenceView.class, SLOW);
+        return agents.call(node, AgentApi.fence(module, epoch), SLOW);
     }
 
     FenceLifted unfence(Node node, String module, long epoch) {
-        return call(node, "DELETE", "/v1/fences/" + seg(module) + "?epoch=" + epoch, null, FenceLifted.class,
-                AgentClient.REQUEST);
+        return agents.call(node, AgentApi.unfence(module, epoch), AgentClient.REQUEST);
     }
 
     String ticket(Node node, String module, long epoch) {
-        return call(node, "POST", "/v1/volumes/" + seg(module) + "/tickets", new TakeEpoch(epoch),
-                ReadTicket.class, AgentClient.REQUEST).ticket();
+        return agents.call(node, AgentApi.ticket(module, epoch), AgentClient.REQUEST).ticket();
     }
 
     /** A pre-copy ticket at {@code epoch}: reads the module's volumes on the node while it runs there. */
     String liveTicket(Node node, String module, long epoch) {
-        return call(node, "POST", "/v1/volumes/" + seg(module) + "/live-tickets", new TakeEpoch(epoch),
-                ReadTicket.class, AgentClient.REQUEST).ticket();
+        return agents.call(node, AgentApi.liveTicket(module, epoch), AgentClient.REQUEST).ticket();
     }
 
     /** The module's volumes of {@code kind} on the node. */
     List<VolumeView> volumes(Node node, String module, String kind) {
-        JavaType list = DeclarationJson.MAPPER.getTypeFactory().constructCollectionType(List.class, VolumeView.class);
-        List<VolumeView> found = agents.call(node, "GET", "/v1/volumes/" + seg(module) + "?kind=" + kind, null,
-                list, SLOW);
+        List<VolumeView> found = agents.call(node, AgentApi.volumes(module, kind), SLOW);
         return found == null ? List.of() : found;
     }
 
     /** The images of {@code images} the node's engine lacks even after pulling them (POST /v1/images). */
     List<mesh.wire.ImagesAnswer.Missing> images(Node node, List<String> images) {
-        mesh.wire.ImagesAnswer a = call(node, "POST", "/v1/images", new mesh.wire.ImagesRequest(images, true),
-                mesh.wire.ImagesAnswer.class, SLOW);
+        mesh.wire.ImagesAnswer a = agents.call(node, AgentApi.images(new mesh.wire.ImagesRequest(images, true)), SLOW);
         return a == null || a.missing() == null ? List.of() : a.missing();
     }
 
@@ -120,14 +101,14 @@ class TakeAgents {
         if (bundles.isEmpty()) {
             return List.of();
         }
-        mesh.wire.BundlesAnswer a = call(node, "POST", "/v1/bundles", new mesh.wire.BundlesRequest(bundles, registry, fetch),
-                mesh.wire.BundlesAnswer.class, SLOW);
+        mesh.wire.BundlesAnswer a = agents.call(node, AgentApi.bundles(new mesh.wire.BundlesRequest(bundles, registry, fetch)),
+                SLOW);
         return a == null || a.missing() == null ? List.of() : a.missing();
     }
 
     /** The free bytes where a copy lands: {@code path}/{@code free} are the tighter of the engine's data root and the state dir. */
     DiskView disk(Node node) {
-        return call(node, "GET", "/v1/disk", null, DiskView.class, AgentClient.REQUEST);
+        return agents.call(node, AgentApi.disk(), AgentClient.REQUEST);
     }
 
     VolumeManifest manifest(Node node, String module, String volume, String kind) {
@@ -136,18 +117,15 @@ class TakeAgents {
 
     /** As above; {@code warm}: made before the fence of a pre-copied take, so that the verify reads only what changed. */
     VolumeManifest manifest(Node node, String module, String volume, String kind, boolean warm) {
-        return call(node, "GET", "/v1/volumes/" + seg(module) + "/" + seg(volume) + "/manifest?kind=" + kind
-                + (warm ? "&warm=true" : ""), null, VolumeManifest.class, SLOW);
+        return agents.call(node, AgentApi.manifest(module, volume, kind, warm), SLOW);
     }
 
     void oldCopy(Node node, String module, long epoch, List<String> volumes) {
-        call(node, "POST", "/v1/volumes/" + seg(module) + "/old-copy", new OldCopyRequest(epoch, volumes), null,
-                AgentClient.REQUEST);
+        agents.call(node, AgentApi.oldCopy(module, epoch, volumes), AgentClient.REQUEST);
     }
 
     void delete(Node node, String module, String volume, String kind, long epoch, String reason) {
-        call(node, "DELETE", "/v1/volumes/" + seg(module) + "/" + seg(volume) + "?kind=" + kind + "&epoch=" + epoch
-                + "&reason=" + reason, null, null, DELETE);
+        agents.call(node, AgentApi.delete(module, volume, kind, epoch, reason), DELETE);
     }
 
     /**
@@ -161,8 +139,8 @@ class TakeAgents {
      */
     CopyProgress copy(Node target, String module, String volume, VolumeCopyRequest body,
                            Consumer<CopyProgress> progress) {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(target.agent().replaceAll("/+$", "") + "/v1/volumes/"
-                        + seg(module) + "/" + seg(volume) + "/copy"))
+        HttpRequest request = HttpRequest.newBuilder(URI.create(target.agent().replaceAll("/+$", "")
+                        + AgentApi.copy(module, volume)))
                 .timeout(DELETE)
                 .header("Content-Type", "application/json")
                 .header("Accept", "application/x-ndjson")

@@ -7,21 +7,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import mesh.model.Conflict;
-import mesh.model.Declaration;
-import mesh.model.DeclarationJson;
 import mesh.model.Manifest;
 import mesh.model.Node;
 import mesh.model.Placement;
-import mesh.wire.VolumeManifest;
+import mesh.model.VolumeManifest;
 import mesh.plan.BundlePins;
 import mesh.plan.EdgeFirst;
-import mesh.plan.Bytes;
 import mesh.plan.MeshPlan;
 import mesh.plan.MeshPlanner;
 import mesh.plan.PushDecision;
 import mesh.plan.Take;
 import mesh.plan.TakePlan;
 import mesh.plan.TakePreflight;
+import mesh.plan.TakeSends;
 import mesh.plan.TakeStart;
 import mesh.plan.TakeVerify;
 import mesh.store.MeshStore;
@@ -49,14 +47,16 @@ final class TakeSteps {
 
     private final MeshStore store;
     private final MeshPush pushes;
+    private final PushSender sender;
     /** Its own handle, not {@code pushes.secrets}: a field of an injected bean read through its client proxy is null. */
     private final MeshSecrets secrets;
     private final AgentClient agents;
     private final TakeAgents calls;
 
-    TakeSteps(MeshStore store, MeshPush pushes, MeshSecrets secrets, AgentClient agents) {
+    TakeSteps(MeshStore store, MeshPush pushes, PushSender sender, MeshSecrets secrets, AgentClient agents) {
         this.store = store;
         this.pushes = pushes;
+        this.sender = sender;
         this.secrets = secrets;
         this.agents = agents;
         this.calls = new TakeAgents(agents);
@@ -281,10 +281,8 @@ final class TakeSteps {
             MeshPlan asTaken = plan(s, taken, taken);
             long last = s.sent().stream().filter(x -> x.node().name().equals(t.to())).mapToLong(PushDecision.Sent::lastGeneration)
                     .findFirst().orElse(0);
-            Declaration d = TakeStart.declaration(now, asTaken, t.module(), target, last);
-            String content = DeclarationJson.write(new Declaration(d.node(), d.address(), 0, d.components(), d.registry(), d.edge())
-                    .withoutSecretValues());
-            generation = pushes.sendForTake(t, target, d, content).generation();
+            generation = sender.sendForTake(t, TakeSends.start(target, TakeStart.declaration(now, asTaken, t.module(), target,
+                    last))).generation();
         }
         return awaitRunning(t, target, generation);
     }
@@ -385,8 +383,7 @@ final class TakeSteps {
             MeshStore.PushSnapshot s = store.pushSnapshot();
             for (EdgeFirst.Send e : EdgeFirst.sends(plan(s, s.placements(), s.placements()), s.sent())) {
                 try {
-                    sent.put(e.node(), pushes.sendForTake(t, e.node(), e.declaration(), e.content())
-                            .generation());
+                    sent.put(e.node(), sender.sendForTake(t, TakeSends.of(e)).generation());
                 } catch (AgentClient.Unreachable later) {
                     // the push that follows sends this node its whole declaration
                 }
@@ -420,8 +417,8 @@ final class TakeSteps {
         while (true) {
             try {
                 return pushes.push(named, false, true, t);
-            } catch (Conflict busy) {
-                if (System.nanoTime() > deadline || !busy.getMessage().startsWith("another push")) {
+            } catch (mesh.store.PushBusy busy) {
+                if (System.nanoTime() > deadline) {
                     throw busy;
                 }
                 sleep(Duration.ofMillis(500));
@@ -464,7 +461,7 @@ final class TakeSteps {
             try {
                 calls.delete(w.node(t.to()), t.module(), v.name(), v.kind(), t.epoch(), "rollback");
             } catch (AgentClient.Unreachable e) {
-                if (e.status() != 409 || !e.getMessage().contains("was not made here by the take at epoch " + t.epoch())) {
+                if (e.reason() != mesh.wire.Reason.NOT_TAKES_COPY) {
                     throw e;
                 }
             }

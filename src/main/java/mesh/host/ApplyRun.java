@@ -242,7 +242,7 @@ public final class ApplyRun {
             case REPLACE -> changed(report, "updated " + where + ": replaced; " + String.join(", ", a.fields())
                     + (a.current().process() ? " changed" : "") + "; pid " + outcome.pid());
             default -> {
-                if (!"kept".equals(outcome.action())) {
+                if (outcome.action() != mesh.host.process.ProcessSupervisor.Action.KEPT) {
                     changed(report, "started " + where + ": it was not running; pid " + outcome.pid());
                 }
             }

@@ -124,7 +124,7 @@ public class ComponentLogs {
                 watch(queue, component, c.id(), () -> {
                     Optional<ObservedContainer> now = engine.list(agent.settings().node()).stream()
                             .filter(o -> !o.process() && o.name().equals(component)).findFirst();
-                    return new Copy(now.map(ObservedContainer::id), now.map(ObservedContainer::running).orElse(false));
+                    return new FollowWatch.Copy(now.map(ObservedContainer::id), now.map(ObservedContainer::running).orElse(false));
                 });
                 decided.set(true);
                 close(stream);
@@ -190,11 +190,11 @@ public class ComponentLogs {
 
     private void followProcess(LineQueue queue, String component, String followed, LogFiles files)
             throws InterruptedException {
-        Watch watch = new Watch(component, followed, () -> {
+        FollowWatch watch = new FollowWatch(component, followed, () -> {
             // a process that is down (restarting, exited) has no pid: still the copy followed, not running
             Optional<ProcessStatus> now = process(component);
-            return new Copy(now.map(s -> s.pid() > 0 ? copyOf(s) : followed),
-                    now.map(s -> "running".equals(s.state())).orElse(false));
+            return new FollowWatch.Copy(now.map(s -> s.pid() > 0 ? copyOf(s) : followed),
+                    now.map(s -> s.state() == mesh.model.ProcessState.RUNNING).orElse(false));
         });
         files.follow(line -> {
             try {
@@ -214,8 +214,8 @@ public class ComponentLogs {
     }
 
     /** Waits, checking every {@link #CHECK}, until the followed copy is no longer the component's; says so. */
-    private static void watch(LineQueue queue, String component, String followed, java.util.function.Supplier<Copy> look) {
-        Watch watch = new Watch(component, followed, look);
+    private static void watch(LineQueue queue, String component, String followed, java.util.function.Supplier<FollowWatch.Copy> look) {
+        FollowWatch watch = new FollowWatch(component, followed, look);
         try {
             while (!queue.closed()) {
                 Optional<String> why;
@@ -234,42 +234,6 @@ public class ComponentLogs {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        }
-    }
-
-    /** Copy is what is under a component's name now: its id (empty: nothing) and whether it runs. */
-    private record Copy(Optional<String> id, boolean running) {
-    }
-
-    /** Watch applies {@link FollowEnd} at most once a {@link #CHECK}, counting how long the copy has not run. */
-    private static final class Watch {
-        private final String component;
-        private final String followed;
-        private final java.util.function.Supplier<Copy> look;
-        private long lastCheck;
-        private long downSince;
-
-        Watch(String component, String followed, java.util.function.Supplier<Copy> look) {
-            this.component = component;
-            this.followed = followed;
-            this.look = look;
-        }
-
-        Optional<String> check() {
-            long now = System.nanoTime();
-            if (lastCheck != 0 && now - lastCheck < CHECK.toNanos()) {
-                return Optional.empty();
-            }
-            lastCheck = now;
-            Copy c = look.get();
-            boolean up = c.running() && c.id().map(followed::equals).orElse(false);
-            if (up) {
-                downSince = 0;
-            } else if (downSince == 0) {
-                downSince = now;
-            }
-            Duration down = downSince == 0 ? Duration.ZERO : Duration.ofNanos(now - downSince);
-            return FollowEnd.why(component, followed, c.id(), c.running(), down);
         }
     }
 

@@ -73,7 +73,7 @@ final class ComponentLook {
         if (s == null) {
             return null;
         }
-        return new Vitals("running".equals(s.state()), s.restarts(), s.lastExit(), instant(s.startedAt()), null);
+        return new Vitals(s.state() == mesh.model.ProcessState.RUNNING, s.restarts(), s.lastExit(), instant(s.startedAt()), null);
     }
 
     private static Instant instant(String text) {

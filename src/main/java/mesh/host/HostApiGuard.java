@@ -33,7 +33,7 @@ public class HostApiGuard {
             if (ServerRole.startedAs(ServerRole.HOST)) {
                 return Optional.of(ApiErrors.retryLater("the host agent is starting; try again in a moment", 1));
             }
-            return Optional.of(ApiErrors.error(404, "this process is not a host agent", List.of()));
+            return Optional.of(ApiErrors.error(404, mesh.wire.Reason.WRONG_SERVER, "this process is not a host agent", List.of()));
         }
         if (readsWithTicket(request, path)) {
             return Optional.empty();

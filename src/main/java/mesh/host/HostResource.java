@@ -1,5 +1,6 @@
 package mesh.host;
 
+import mesh.wire.Reason;
 import mesh.api.Refusal;
 import mesh.wire.Accepted;
 import mesh.wire.HostStatus;
@@ -64,9 +65,14 @@ public class HostResource {
 
     /** The answer to a host use case that failed: 400 another node's, 409 not newer, 503 the engine did not answer. */
     static Refusal refusal(HostFailure e) {
-        int status = !(e instanceof DeclarationRefused refused) ? 503
-                : refused.reason() == DeclarationRefused.Reason.NOT_NEWER ? 409 : 400;
-        return new Refusal(status, e.getMessage());
+        if (!(e instanceof DeclarationRefused refused)) {
+            return new Refusal(503, e.getMessage());
+        }
+        return switch (refused.reason()) {
+            case NOT_NEWER -> new Refusal(409, Reason.NOT_NEWER, e.getMessage());
+            case OTHER_NODE -> new Refusal(400, Reason.WRONG_NODE, e.getMessage());
+            case MISSING_SECRET -> new Refusal(400, Reason.INVALID, e.getMessage());
+        };
     }
 
     @GET

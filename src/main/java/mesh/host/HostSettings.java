@@ -43,7 +43,7 @@ public record HostSettings(String node, String engine, String token, Path stateD
     /** Settings for the local verbs (apply, history): node from the declaration if unset. */
     public static HostSettings forLocal(Map<String, String> vars) {
         HostSettings s = read(vars);
-        List<String> problems = s.problems().stream().filter(p -> !p.startsWith("MESH_HOST_NODE")).toList();
+        List<String> problems = s.problems(false);
         if (!problems.isEmpty()) {
             throw new InvalidInput(problems);
         }
@@ -63,8 +63,13 @@ public record HostSettings(String node, String engine, String token, Path stateD
     }
 
     private List<String> problems() {
+        return problems(true);
+    }
+
+    /** The settings' problems; {@code nodeNeeded} false for a local verb, which takes the node from its declaration. */
+    private List<String> problems(boolean nodeNeeded) {
         List<String> problems = new ArrayList<>();
-        if (node == null || node.isBlank()) {
+        if (nodeNeeded && (node == null || node.isBlank())) {
             problems.add("MESH_HOST_NODE is not set: the agent must know which node it is");
         }
         String engineProblem = mesh.model.EngineAddress.problem(engine);

@@ -81,7 +81,7 @@ final class ProcessComponents {
             if (record.isEmpty()) {
                 continue;
             }
-            boolean running = "running".equals(s.state());
+            boolean running = s.state() == mesh.model.ProcessState.RUNNING;
             String digest = running ? record.get().digest() : record.get().spec().digest();
             observed.add(new ObservedContainer(ID_PREFIX + s.pid(), s.component(), s.module(), digest,
                     readSpec(s.component()), 0, running, List.of(), true));
@@ -118,7 +118,7 @@ final class ProcessComponents {
     /** The supervisor's apply: keeps a matching copy, replaces one of another spec, starts one when due. */
     ProcessSupervisor.Outcome start(ProcessSpec spec, Instant now) {
         ProcessSupervisor.Outcome outcome = supervisor.apply(spec, now);
-        if ("failed".equals(outcome.action()) || "waiting".equals(outcome.action())) {
+        if (outcome.action() == ProcessSupervisor.Action.FAILED || outcome.action() == ProcessSupervisor.Action.WAITING) {
             throw new IllegalStateException(outcome.action() + ": " + outcome.detail());
         }
         return outcome;
@@ -131,7 +131,7 @@ final class ProcessComponents {
 
     boolean running(String component, Instant now) {
         return supervisor.status(now).stream()
-                .anyMatch(s -> s.component().equals(component) && "running".equals(s.state()));
+                .anyMatch(s -> s.component().equals(component) && s.state() == mesh.model.ProcessState.RUNNING);
     }
 
     /** The supervisor's view of every process, for the agent's status. */
@@ -153,43 +153,9 @@ final class ProcessComponents {
                 stateDir.resolve("data").resolve(c.name()).toString(), c.hosts(), c.stopTimeout() * 1000L, digest);
     }
 
-    /**
-     * Whether the bundle ({@code NAME@sha256:HEX}) is here, unpacked as a start would use it; with
-     * {@code fetch}, fetches and unpacks it from {@code registry} when it is not (so the start that follows
-     * finds it). Without, only asks the store whether it has the manifest. Empty when it is here or can be
-     * had; else why not. Runs on the agent's loop, like every fetch, so no cleaning of bundles races it.
-     */
-    Optional<String> bundleMissing(String bundle, String registry, boolean fetch) {
-        BundleRef ref;
-        try {
-            ref = BundleRef.parse(bundle);
-        } catch (IllegalArgumentException e) {
-            return Optional.of(e.getMessage());
-        }
-        if (!ref.pinned()) {
-            return Optional.of("a bundle is checked by digest only (NAME@sha256:...)");
-        }
-        Path dir = stateDir.resolve("bundles").resolve("unpacked").resolve(ref.digest().hex());
-        if (Files.isDirectory(dir)) {
-            return Optional.empty();
-        }
-        if (registry == null || registry.isBlank()) {
-            return Optional.of("not on this node, and no artifact store was named to fetch it from");
-        }
-        try {
-            if (fetch) {
-                fetch(ref, registry, dir);
-            } else {
-                try (java.io.InputStream manifest = new HttpRegistry(registry).manifest(ref.name(), ref.digest().toString())) {
-                    manifest.readNBytes(1);
-                }
-            }
-            return Optional.empty();
-        } catch (BundleFailure e) {
-            return Optional.of(e.getMessage());
-        } catch (IOException e) {
-            return Optional.of("the artifact store at " + registry + " broke off: " + e.getMessage());
-        }
+    /** What {@code POST /v1/bundles} asks of this node's bundles ({@link BundleCheck}). */
+    mesh.wire.BundlesAnswer missing(mesh.wire.BundlesRequest request) {
+        return new BundleCheck(stateDir, this::fetch).missing(request);
     }
 
     /** The entrypoint the component's record already runs from this folder, when the folder is still there. */
@@ -201,7 +167,7 @@ final class ProcessComponents {
     }
 
     /** Fetches and verifies the bundle into a fresh folder, then renames it to {@code dir} (content-addressed). */
-    private String fetch(BundleRef ref, String registry, Path dir) {
+    String fetch(BundleRef ref, String registry, Path dir) {
         Path fresh = dir.resolveSibling("." + dir.getFileName() + "-" + System.nanoTime());
         try {
             Files.createDirectories(dir.getParent());

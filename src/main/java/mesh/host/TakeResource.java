@@ -33,7 +33,7 @@ import mesh.wire.OldCopyRequest;
 import mesh.wire.ReadTicket;
 import mesh.wire.TakeEpoch;
 import mesh.wire.VolumeCopyRequest;
-import mesh.wire.VolumeManifest;
+import mesh.model.VolumeManifest;
 import mesh.wire.VolumeView;
 
 /**
@@ -87,7 +87,7 @@ public class TakeResource {
     @GET
     @Path("/volumes/{module}/{volume}/index")
     @Blocking
-    public mesh.wire.VolumeIndex index(@PathParam("module") String module, @PathParam("volume") String volume,
+    public mesh.model.VolumeIndex index(@PathParam("module") String module, @PathParam("volume") String volume,
                                        @QueryParam("kind") String kind, @QueryParam("live") boolean live) {
         return call(() -> takes().index(module, volume, kind, live));
     }
@@ -268,7 +268,7 @@ public class TakeResource {
         try {
             return body.get();
         } catch (TakeRefused e) {
-            throw new Refusal(e.status(), e.getMessage());
+            throw new Refusal(e.status(), e.reason(), e.getMessage());
         } catch (java.io.UncheckedIOException | mesh.docker.EngineFailure | HostFailure e) {
             throw new Refusal(503, e.getMessage());
         }

@@ -46,7 +46,7 @@ public final class JoinSteps implements InstallRunner.Steps {
         try {
             HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
                     .sslContext(mesh.trust.TlsContexts.trusting(mesh.trust.Pem.certificate(o.tls().caCert()))).build();
-            http.send(HttpRequest.newBuilder(URI.create(o.join().replaceAll("/+$", "") + "/v1/mesh/nodes"))
+            http.send(HttpRequest.newBuilder(URI.create(o.join().replaceAll("/+$", "") + mesh.client.ControllerApi.NODES))
                     .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.discarding());
         } catch (Exception e) {
             String tlsProblem = mesh.trust.TlsFailure.describe(e, o.join());

@@ -42,7 +42,7 @@ final class JoinTls {
         KeyPair key = MeshCa.newKey();
         PinnedCa pin = new PinnedCa(o.caHash());
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).sslContext(pin.context()).build();
-        String url = o.join().replaceAll("/+$", "") + "/v1/join";
+        String url = o.join().replaceAll("/+$", "") + mesh.client.ControllerApi.JOIN;
         HttpResponse<String> answer;
         try {
             String body = DeclarationJson.MAPPER.writeValueAsString(new JoinRequest(o.node(), Pem.text(key.getPublic())));

@@ -8,7 +8,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import mesh.model.DeclarationJson;
+import mesh.client.ControllerApi;
 import mesh.wire.ApiError;
 import mesh.wire.JsonHttp;
 import mesh.wire.ModuleView;
@@ -16,35 +16,45 @@ import mesh.wire.NodeView;
 import mesh.wire.PushReport;
 
 /**
- * SeatApi is the installer's edge to a controller (the temporary one, then the permanent one):
- * the few calls an install makes, over {@link JsonHttp} with the operator token. Refusals keep the
- * controller's own message, with its status.
+ * SeatApi is the installer's connection to a controller (the temporary one, then the permanent one):
+ * the JDK's HttpClient over the mesh CA, the operator token, and the few calls an install makes, each
+ * one of {@link ControllerApi}'s, the client the CLI speaks too. Refusals keep the controller's own
+ * message, with its status and reason.
  */
 public final class SeatApi {
 
     /** Refused is a controller's refusal: its status and message. */
     public static final class Refused extends InstallFailure {
         private final int status;
+        private final mesh.wire.Reason reason;
 
-        Refused(int status, String message) {
+        Refused(int status, mesh.wire.Reason reason, String message) {
             super(message);
             this.status = status;
+            this.reason = reason;
         }
 
         public int status() {
             return status;
         }
+
+        /** The controller's reason, null from one older than reasons. */
+        public mesh.wire.Reason reason() {
+            return reason;
+        }
     }
 
     private final String base;
-    private final JsonHttp http;
     private final HttpClient client;
+    /** The controller's API: its calls bounded by 10 s, a push's by 5 minutes; a starting controller waited for 15 s. */
+    private final ControllerApi api;
+    private final ControllerApi pushes;
 
     /** A client of the controller at {@code base}, over {@code tls} (trusting only the mesh CA). */
     public SeatApi(String base, String token, javax.net.ssl.SSLContext tls) {
         this.client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).sslContext(tls).build();
         this.base = base.replaceAll("/+$", "");
-        this.http = new JsonHttp(this::exchange, token, new JsonHttp.Failures() {
+        JsonHttp http = new JsonHttp(this::exchange, token, new JsonHttp.Failures() {
             @Override
             public RuntimeException unreachable(Exception e) {
                 String tlsProblem = mesh.trust.TlsFailure.describe(e, SeatApi.this.base);
@@ -54,7 +64,7 @@ public final class SeatApi {
 
             @Override
             public RuntimeException refused(JsonHttp.Answer a, ApiError error) {
-                return new Refused(a.status(), "the controller at " + SeatApi.this.base + " answered " + a.status() + ": "
+                return new Refused(a.status(), error == null ? null : error.reason(), "the controller at " + SeatApi.this.base + " answered " + a.status() + ": "
                         + (error == null ? a.body() : error.error()));
             }
 
@@ -63,6 +73,8 @@ public final class SeatApi {
                 return new InstallFailure("the controller at " + SeatApi.this.base + " answered something unreadable: " + detail);
             }
         });
+        this.api = new ControllerApi(http, Duration.ofSeconds(10), Duration.ofSeconds(15));
+        this.pushes = new ControllerApi(http, Duration.ofMinutes(5), Duration.ofSeconds(15));
     }
 
     public String base() {
@@ -70,13 +82,11 @@ public final class SeatApi {
     }
 
     public List<NodeView> nodes() {
-        return http.call("GET", "/v1/mesh/nodes", null, DeclarationJson.MAPPER.getTypeFactory()
-                .constructCollectionType(List.class, NodeView.class), Duration.ofSeconds(10), Duration.ofSeconds(15));
+        return api.nodes();
     }
 
     public List<ModuleView> modules() {
-        return http.call("GET", "/v1/mesh/catalogue", null, DeclarationJson.MAPPER.getTypeFactory()
-                .constructCollectionType(List.class, ModuleView.class), Duration.ofSeconds(10), Duration.ofSeconds(15));
+        return api.catalogue();
     }
 
     /**
@@ -86,47 +96,38 @@ public final class SeatApi {
      */
     public void addNode(String name, String address, String publicDomain) {
         try {
-            http.call("POST", "/v1/mesh/nodes", Map.of("name", name, "address", address, "agent", "", "withJoinToken", false),
-                    (Class<?>) null, Duration.ofSeconds(10), Duration.ofSeconds(15));
+            api.addNode(name, address, "", false);
         } catch (Refused e) {
             if (e.status() != 409) {
                 throw e;
             }
         }
         if (publicDomain != null) {
-            http.call("PUT", "/v1/mesh/nodes/" + name + "/public-domain", new mesh.wire.PublicDomain(publicDomain),
-                    (Class<?>) null, Duration.ofSeconds(10), Duration.ofSeconds(15));
+            api.publicDomain(name, publicDomain);
         }
     }
 
     public void addCatalogue(Map<String, String> manifests) {
-        List<mesh.wire.ManifestFile> files = manifests.entrySet().stream()
-                .map(e -> new mesh.wire.ManifestFile(e.getKey() + ".yaml", e.getValue())).toList();
-        http.call("POST", "/v1/mesh/catalogue", files, (Class<?>) null, Duration.ofSeconds(10), Duration.ofSeconds(15));
+        api.addCatalogue(manifests.entrySet().stream()
+                .map(e -> new mesh.wire.ManifestFile(e.getKey() + ".yaml", e.getValue())).toList());
     }
 
     /** Whether module {@code module} has secret {@code name} in the store. */
     public boolean hasSecret(String module, String name) {
-        List<mesh.wire.SecretView> all = http.call("GET", "/v1/mesh/secrets?module=" + module, null, DeclarationJson.MAPPER
-                .getTypeFactory().constructCollectionType(List.class, mesh.wire.SecretView.class), Duration.ofSeconds(10),
-                Duration.ofSeconds(15));
-        return all.stream().anyMatch(s -> s.name().equals(name));
+        return api.secrets(module).stream().anyMatch(s -> s.name().equals(name));
     }
 
     /** Sets secret {@code name} of {@code module} (over HTTPS to the controller, which seals it). */
     public void setSecret(String module, String name, String value) {
-        http.call("PUT", "/v1/mesh/secrets/" + module + "/" + name, new mesh.wire.SecretValue(value), (Class<?>) null,
-                Duration.ofSeconds(10), Duration.ofSeconds(15));
+        api.setSecret(module, name, value);
     }
 
     public void assign(String node, String module) {
-        http.call("PUT", "/v1/mesh/nodes/" + node + "/modules/" + module, null, (Class<?>) null, Duration.ofSeconds(10),
-                Duration.ofSeconds(15));
+        api.assign(node, module);
     }
 
     public PushReport push() {
-        return http.call("POST", "/v1/mesh/push", new mesh.wire.PushRequest(null, false, true), PushReport.class,
-                Duration.ofMinutes(5), Duration.ofSeconds(15));
+        return pushes.push(new mesh.wire.PushRequest(null, false, true));
     }
 
     private JsonHttp.Answer exchange(String method, String path, Map<String, String> headers, String body, Duration timeout)

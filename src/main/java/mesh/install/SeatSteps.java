@@ -354,7 +354,7 @@ public final class SeatSteps implements InstallRunner.Steps {
         try {
             api(journal.secret("TEMP_CONTROLLER", () -> "")).assign(o.node(), SeatCatalogue.CONTROLLER);
         } catch (SeatApi.Refused e) {
-            if (e.status() == 409 && e.getMessage().contains("replaced by a newer one")) {
+            if (e.reason() == mesh.wire.Reason.FENCED) {
                 say.accept("      the temporary controller is fenced: " + e.getMessage().replaceAll(".*answered 409: ", ""));
                 return;
             }

@@ -38,7 +38,12 @@ public final class CertRotation {
     }
 
     /** One party's decision: reissue it, or leave it with its old certificate and say why. */
-    public record Decision(String party, boolean reissue, String why) {
+    public record Decision(String party, boolean reissue, String why, boolean asked) {
+
+        /** A party the operator asked for (every party, unless {@code --node} named others). */
+        public Decision(String party, boolean reissue, String why) {
+            this(party, reissue, why, true);
+        }
     }
 
     /** The node names asked for that the mesh does not have ({@code --node ghost}): refused before anything is done. */
@@ -57,13 +62,13 @@ public final class CertRotation {
             out.add(node(node, wanted.contains(node), looks.get(node), now));
         }
         out.add(asked.isEmpty() ? new Decision(CONTROLLER, true, null)
-                : new Decision(CONTROLLER, false, "not asked (--node names only nodes)"));
+                : new Decision(CONTROLLER, false, "not asked (--node names only nodes)", false));
         return out;
     }
 
     private static Decision node(String node, boolean wanted, Look look, Instant now) {
         if (!wanted) {
-            return new Decision(node, false, "not asked (--node)");
+            return new Decision(node, false, "not asked (--node)", false);
         }
         if (look == null || look.unreachable() != null) {
             return new Decision(node, false, "unreachable: " + (look == null ? "not asked" : look.unreachable()));
@@ -81,20 +86,15 @@ public final class CertRotation {
 
     /** Whether a party left for this reason is a failure of the rotation (an operator's choice, {@code --node}, is not). */
     public static boolean failed(Decision left) {
-        return failed(left.reissue(), left.why());
+        return failed(left.reissue(), left.asked());
     }
 
     /**
-     * The same of a party as a rotation's answer names it (reissued, or left and why), so the controller's
-     * report, its audit words and the CLI's exit status judge by this one rule.
+     * The same of a party as a rotation's answer names it (reissued, or left and whether it was asked for),
+     * so the controller's report, its audit words and the CLI's exit status judge by this one rule.
      */
-    public static boolean failed(boolean reissued, String why) {
-        return !reissued && !notAsked(why);
-    }
-
-    /** Whether a party was left because the operator did not ask for it ({@code --node}). */
-    public static boolean notAsked(String why) {
-        return why != null && why.startsWith("not asked");
+    public static boolean failed(boolean reissued, boolean asked) {
+        return !reissued && asked;
     }
 
     /**

@@ -49,9 +49,7 @@ public final class EdgeFirst {
             }
             Declaration d = new Declaration(acked.node(), acked.address(), s.lastGeneration() + 1, acked.components(),
                     acked.registry(), planned);
-            String content = DeclarationJson.write(new Declaration(acked.node(), acked.address(), 0, acked.components(),
-                    acked.registry(), planned).withoutSecretValues());
-            sends.add(new Send(s.node(), d, content));
+            sends.add(new Send(s.node(), d, TakeSends.content(d)));
         }
         return sends;
     }

@@ -203,13 +203,15 @@ public final class PushDecision {
     }
 
     /**
-     * The declaration to send again when an agent refused {@code sent} for naming its push: an agent
-     * of a mesh older than named pushes reads declarations strictly and answers 400 "unknown field
-     * 'push'". It gets the same declaration without the name (its records then do not say who
-     * pushed). Empty for any other refusal, and for a declaration that names no push.
+     * The declaration to send again when an agent may have refused {@code sent} for naming its push: an
+     * agent of a mesh older than named pushes reads declarations strictly and answers 400 (unknown field
+     * 'push'), and, being older than refusal reasons too, gives no reason ({@code reasonGiven} false). It
+     * gets the same declaration without the name (its records then do not say who pushed); if its 400 was
+     * for something else, it refuses that again, having changed nothing. Empty for an agent that gives
+     * reasons (it knows named pushes), for any other status, and for a declaration that names no push.
      */
-    public static Optional<Declaration> unnamed(Declaration sent, int status, String refusal) {
-        if (sent.push() == null || status != 400 || refusal == null || !refusal.contains("unknown field 'push'")) {
+    public static Optional<Declaration> unnamed(Declaration sent, int status, boolean reasonGiven) {
+        if (sent.push() == null || status != 400 || reasonGiven) {
             return Optional.empty();
         }
         return Optional.of(sent.withPush(null));
@@ -222,6 +224,29 @@ public final class PushDecision {
         }
         return Optional.of("node " + t.node().name() + " had accepted generation " + (accepted - 1)
                 + ", which the store did not record; sent as " + accepted);
+    }
+
+    /**
+     * The refusal of a push while a take starts its module on the target: the target runs a declaration the
+     * store's placements do not plan yet (docs/take.md), which a push would undo. The take's own pushes come
+     * after its switch, or in its rollback, when the store plans the target right again. Empty: no take starts.
+     */
+    public static Optional<String> whileATakeStarts(List<Take> running) {
+        return running.stream().filter(t -> t.step() == TakeStep.START).findFirst()
+                .map(t -> "a take of module " + t.module() + " is starting it on " + t.to()
+                        + "; push when it has switched ('mesh status' shows it)");
+    }
+
+    /**
+     * A push's notes, in order: those that lead it (a rollback's), what the data will meet ({@code data}: a
+     * rollback's), the choice's, and each of the mesh's own modules a dry run would be refused for.
+     */
+    public static List<String> notes(List<String> lead, List<String> data, Choice choice, List<String> protect) {
+        List<String> notes = new ArrayList<>(lead);
+        notes.addAll(data);
+        notes.addAll(choice.notes());
+        protect.forEach(m -> notes.add("without --dry-run this push is refused: " + m));
+        return notes;
     }
 
     private static boolean sameJson(String a, String b) {

@@ -3,7 +3,7 @@ package mesh.plan;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
-import mesh.wire.VolumeManifest;
+import mesh.model.VolumeManifest;
 
 /**
  * TakeVerify compares a volume's manifest on the source with the one on the target: the digests

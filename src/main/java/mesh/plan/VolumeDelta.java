@@ -5,7 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import mesh.wire.VolumeIndex;
+import mesh.model.VolumeIndex;
 
 /**
  * VolumeDelta decides one pass of a take's copy after the first: from the source's index and the target's

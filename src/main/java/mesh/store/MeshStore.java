@@ -14,7 +14,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import mesh.model.Conflict;
 import mesh.model.DeclarationJson;
 import mesh.model.Manifest;
 import mesh.model.Node;
@@ -91,7 +90,7 @@ public class MeshStore {
             }
         } catch (SQLException e) {
             if (FENCED.equals(e.getSQLState())) {
-                throw new mesh.model.Conflict(e instanceof org.postgresql.util.PSQLException p && p.getServerErrorMessage() != null
+                throw new ControllerFenced(e instanceof org.postgresql.util.PSQLException p && p.getServerErrorMessage() != null
                         ? p.getServerErrorMessage().getMessage() : e.getMessage());
             }
             throw new StoreFailure("the controller's store (PostgreSQL) failed: " + e.getMessage()
@@ -110,7 +109,7 @@ public class MeshStore {
             c.setAutoCommit(true);
             PushLock lock = PushLock.tryTake(c);
             if (lock == null) {
-                throw new Conflict("another push is in progress; try again when it ends");
+                throw new PushBusy();
             }
             return lock;
         } catch (SQLException e) {

@@ -84,7 +84,7 @@ public record HostStatus(String node, long generation, long appliedGeneration, b
      * start at {@code nextStartAt}), failed (could not be launched) or exited (stopped on purpose); its pid (0
      * when none runs), how often it was restarted, and its last exit status ({@code exit 1}, {@code signal 9}) and when.
      */
-    public record Process(String state, long pid, int restarts, String lastExit, String lastExitAt, String nextStartAt) {
+    public record Process(mesh.model.ProcessState state, long pid, int restarts, String lastExit, String lastExitAt, String nextStartAt) {
     }
 
     /**

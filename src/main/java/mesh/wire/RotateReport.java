@@ -9,7 +9,19 @@ import java.util.List;
  */
 public record RotateReport(List<Party> parties, boolean complete) {
 
-    /** One party: {@code outcome} is {@code reissued} or {@code left}. */
-    public record Party(String party, String outcome, String serial, String notAfter, String why) {
+    /**
+     * One party: {@code outcome} is {@code reissued} or {@code left}; {@code asked} false for a party left
+     * because the operator did not ask for it ({@code --node}), which is no failure (null, from a controller
+     * older than this field: asked).
+     */
+    public record Party(String party, String outcome, String serial, String notAfter, String why, Boolean asked) {
+
+        public boolean wasAsked() {
+            return asked == null || asked;
+        }
+
+        public boolean reissued() {
+            return "reissued".equals(outcome);
+        }
     }
 }

@@ -14,8 +14,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * PackageArrowsTest keeps the arrows between the edges pointing one way (docs/design.md, "How the code is written"): the host agent
  * knows neither the operator's CLI nor the controller; the CLI reaches the engine only through the
  * host's use cases; the controller talks to agents over their API and its records, never through
- * the host's classes (what both sides read is a shared record type, not the agent's own); the model,
- * the ground floor, uses none of the floors above it.
+ * the host's classes (what both sides read is a shared record type, not the agent's own); the CLI
+ * reaches the controller only over its API (its one client), never its classes, but for the verb that
+ * runs the controller itself; the pure decisions in plan/ take their own records, not the wire's; the
+ * model, the ground floor, uses none of the floors above it.
  */
 class PackageArrowsTest {
 
@@ -23,6 +25,7 @@ class PackageArrowsTest {
         return Stream.of(
                 Arguments.of("mesh.host", List.of("mesh.cli", "mesh.controller")),
                 Arguments.of("mesh.cli", List.of("mesh.docker")),
+                Arguments.of("mesh.plan", List.of("mesh.wire")),
                 Arguments.of("mesh.controller", List.of("mesh.host")),
                 // the model is the ground floor: records and their rules, which everything else uses
                 Arguments.of("mesh.model", List.of("mesh.plan", "mesh.wire", "mesh.host", "mesh.controller", "mesh.cli",
@@ -33,6 +36,17 @@ class PackageArrowsTest {
     @MethodSource("arrows")
     void noArrowPointsTheWrongWay(String from, List<String> forbidden) throws IOException {
         assertEquals(List.of(), SourceScan.violations(from, forbidden));
+    }
+
+    /**
+     * The CLI speaks to the controller over its API only. {@code mesh controller serve} is the one verb that runs
+     * the controller in its own process, so it starts it, as {@code mesh host serve} starts the agent.
+     */
+    @Test
+    void theCliUsesNoControllerClassButTheVerbThatServesIt() throws IOException {
+        List<String> found = SourceScan.violations("mesh.cli", List.of("mesh.controller")).stream()
+                .filter(v -> !v.startsWith("mesh/cli/ControllerServeCommand.java ")).toList();
+        assertEquals(List.of(), found);
     }
 
     @Test

@@ -71,20 +71,20 @@ class ControllerClientTest {
 
     @Test
     void aStartingControllerIsWaitedFor() throws IOException {
-        assertEquals(List.of(), answering(-503, -503, 200).nodes());
+        assertEquals(List.of(), answering(-503, -503, 200).api().nodes());
         assertEquals(List.of("GET /v1/mesh/nodes", "GET /v1/mesh/nodes", "GET /v1/mesh/nodes"), seen);
     }
 
     @Test
     void a503WithoutRetryAfterIsAFailureAtOnce() throws IOException {
-        VerbFailure f = assertThrows(VerbFailure.class, () -> answering(503, 200).nodes());
+        VerbFailure f = assertThrows(VerbFailure.class, () -> answering(503, 200).api().nodes());
         assertEquals("answer 503", f.getMessage());
         assertEquals(1, seen.size());
     }
 
     @Test
     void anyOtherRefusalIsTheVerbsFailureAtOnce() throws IOException {
-        VerbFailure f = assertThrows(VerbFailure.class, () -> answering(401, 200).nodes());
+        VerbFailure f = assertThrows(VerbFailure.class, () -> answering(401, 200).api().nodes());
         assertEquals("answer 401", f.getMessage());
         assertEquals(1, seen.size());
     }
@@ -116,7 +116,7 @@ class ControllerClientTest {
         try {
             ControllerClient client = new ControllerClient(Map.of("MESH_CONTROLLER", "https://127.0.0.1:" + https.getAddress().getPort(),
                     "MESH_TOKEN", "t", "MESH_CA", caFile.toString()));
-            client.send("DELETE", "/v1/mesh/catalogue/gone", null, null);
+            client.api().removeModule("gone");
             assertEquals(List.of("DELETE /v1/mesh/catalogue/gone"), seen);
             List<String> warnings = client.certificateWarnings(now);
             assertEquals(1, warnings.size(), warnings.toString());

@@ -74,7 +74,7 @@ class OperatorInputTest {
         try {
             String url = "http://127.0.0.1:" + server.getAddress().getPort();
             VerbFailure f = assertThrows(VerbFailure.class,
-                    () -> new ControllerClient(Map.of("MESH_CONTROLLER", url, "MESH_TOKEN", "t")).nodes());
+                    () -> new ControllerClient(Map.of("MESH_CONTROLLER", url, "MESH_TOKEN", "t")).api().nodes());
             assertEquals("the server at " + url + " answered 404 (not found); is MESH_CONTROLLER a mesh controller?",
                     f.getMessage());
         } finally {

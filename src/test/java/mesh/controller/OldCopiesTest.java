@@ -14,29 +14,34 @@ import org.junit.jupiter.api.Test;
  */
 class OldCopiesTest {
 
-    /** The agent's words when the volume's old-copy mark of epoch 5 is gone (a later take's copy moved it). */
-    static String refusal(String volume, long epoch) {
+    /** The agent's reason when the volume's old-copy mark of epoch 5 is gone (a later take's copy moved it). */
+    static mesh.wire.Reason refusal(String volume, long epoch) {
         TakeState none = TakeState.none("tk");
         try {
             TakeRules.delete(none, volume, epoch, TakeRules.Reason.FORGET_OLD, false);
         } catch (TakeRefused e) {
-            return "node n1's agent refused (409): " + e.getMessage();
+            return e.reason();
         }
         throw new AssertionError("the agent deleted what it does not record");
     }
 
     @Test
     void aVolumeNoLongerRecordedAsThatOldCopyIsAlreadyGone() {
-        assertTrue(OldCopies.alreadyGone(409, refusal("bulk", 5), "bulk", 5));
+        assertTrue(OldCopies.alreadyGone(refusal("bulk", 5)));
     }
 
     @Test
     void anyOtherRefusalIsNot() {
-        assertFalse(OldCopies.alreadyGone(409, refusal("bulk", 5), "files", 5), "another volume");
-        assertFalse(OldCopies.alreadyGone(409, refusal("bulk", 5), "bulk", 6), "another epoch");
-        assertFalse(OldCopies.alreadyGone(409, "node n1's agent refused (409): module tk runs on this node: volume bulk is not deleted",
-                "bulk", 5), "the module runs there");
-        assertFalse(OldCopies.alreadyGone(0, "node n1's agent did not answer", "bulk", 5), "the agent did not answer");
-        assertFalse(OldCopies.alreadyGone(409, null, "bulk", 5));
+        TakeState running = TakeState.none("tk");
+        mesh.wire.Reason runs = null;
+        try {
+            TakeRules.delete(running, "bulk", 5, TakeRules.Reason.FORGET_OLD, true);
+        } catch (TakeRefused e) {
+            runs = e.reason();
+        }
+        assertFalse(OldCopies.alreadyGone(runs), "the module runs there: " + runs);
+        assertFalse(OldCopies.alreadyGone(null), "the agent did not answer, or is older than reasons");
+        assertFalse(OldCopies.alreadyGone(mesh.wire.Reason.NOT_TAKES_COPY), "a rollback's refusal");
+        assertFalse(OldCopies.alreadyGone(mesh.wire.Reason.CONFLICT));
     }
 }

@@ -14,7 +14,7 @@ class ApplyPoolTest {
 
     @Test
     void runsParallelismTasksAtOnceAndLetsIdleThreadsEnd() throws Exception {
-        ExecutorService pool = HostAgent.applyPool(3);
+        ExecutorService pool = HostLoop.applyPool(3);
         try {
             CountDownLatch allIn = new CountDownLatch(3);
             for (int i = 0; i < 3; i++) {

@@ -28,7 +28,7 @@ import mesh.model.Labels;
 import mesh.model.Specs;
 import mesh.testbed.PackagedMesh;
 import mesh.testbed.TestbedNodes;
-import mesh.wire.VolumeManifest;
+import mesh.model.VolumeManifest;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;

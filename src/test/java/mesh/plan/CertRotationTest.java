@@ -54,7 +54,7 @@ class CertRotationTest {
         assertEquals("not asked (--node)", by.get("novox"));
         assertEquals("not asked (--node)", by.get("n3"), "a node not asked is not tried, down or not");
         assertTrue(by.get("controller").startsWith("not asked"), by.get("controller"));
-        assertFalse(CertRotation.failed(new CertRotation.Decision("novox", false, "not asked (--node)")));
+        assertFalse(CertRotation.failed(new CertRotation.Decision("novox", false, "not asked (--node)", false)));
     }
 
     @Test

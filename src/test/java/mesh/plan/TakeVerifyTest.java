@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import mesh.wire.VolumeManifest;
-import mesh.wire.VolumeManifest.Entry;
+import mesh.model.VolumeManifest;
+import mesh.model.VolumeManifest.Entry;
 import org.junit.jupiter.api.Test;
 
 /** TakeVerifyTest: matching manifests pass; each kind of difference is named with its path. */

@@ -82,4 +82,18 @@ class WireJsonTest {
         assertEquals(null, JsonHttp.apiError("<html>bad gateway</html>"));
         assertEquals(null, JsonHttp.apiError(""));
     }
+
+    /** A refusal carries its reason beside the message; a newer server's reason or field does not make it unreadable. */
+    @Test
+    void aRefusalsReasonIsReadAndANewerOnesIsOther() {
+        ApiError written = new ApiError("generation 3 is not newer than the last accepted, 4", List.of(), Reason.NOT_NEWER);
+        String json = DeclarationJson.write(written);
+        assertEquals(true, json.startsWith("{\"error\":"), json);
+        assertEquals(written, JsonHttp.apiError(json));
+        assertEquals(Reason.OTHER, JsonHttp.apiError("{\"error\":\"no\",\"reason\":\"SOMETHING_NEW\",\"hint\":1}").reason());
+        assertEquals(null, JsonHttp.apiError("{\"error\":\"no\",\"problems\":[]}").reason(), "a server from before reasons");
+        assertEquals(Reason.NOT_FOUND, Reason.of(404));
+        assertEquals(Reason.INVALID, Reason.of(400));
+        assertEquals(Reason.OTHER, Reason.of(418));
+    }
 }

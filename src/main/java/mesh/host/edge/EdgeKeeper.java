@@ -11,6 +11,7 @@ import mesh.model.ComponentSpec;
 import mesh.model.Declaration;
 import mesh.model.EdgeTable;
 import mesh.model.ObservedContainer;
+import mesh.plan.EdgeReload;
 import mesh.wire.EdgeStatus;
 import org.jboss.logging.Logger;
 
@@ -45,74 +46,86 @@ public class EdgeKeeper {
     /** The newest generation kept: a pass that read an older declaration must not load its routes back. */
     private long newest;
 
-    /** Brings the edge to the declaration's route table, if this node is an edge. Never throws. */
+    /** Brings the edge to the declaration's route table, if this node is an edge ({@link EdgeReload}). Never throws. */
     public synchronized void keep(Declaration d, List<ObservedContainer> observed, Engine engine) {
-        if (d != null && d.generation() < newest) {
+        EdgeTable table = d == null ? null : d.edge();
+        ObservedContainer c = table == null ? null : observed.stream()
+                .filter(o -> o.name().equals(table.component()) && o.running()).findFirst().orElse(null);
+        EdgeReload.Before first = EdgeReload.before(d == null ? null : d.generation(), newest, table != null, c != null);
+        if (first == EdgeReload.Before.IGNORE) {
             return;
         }
         newest = d == null ? newest : d.generation();
         node = d == null ? node : d.node();
-        if (d == null || d.edge() == null) {
+        if (first == EdgeReload.Before.NO_EDGE) {
             status = null;
             address = null;
             return;
         }
-        EdgeTable table = d.edge();
         List<String> wantedNames = table.routes().stream().map(EdgeTable.Route::name).toList();
-        EdgeStatus before = status;
-        ObservedContainer c = observed.stream().filter(o -> o.name().equals(table.component()) && o.running())
-                .findFirst().orElse(null);
-        if (c == null) {
+        if (first == EdgeReload.Before.NOT_RUNNING) {
             note(new EdgeStatus(table.component(), null, table.tls(), List.of(), null, wantedNames,
                     "the edge container " + table.component() + " is not running yet", false));
             return;
         }
-        JsonNode wanted = CaddyConfig.render(table, refuse);
+        EdgeStatus before = status;
         try {
-            String network = d.component(table.component()).map(ComponentSpec::network).orElse(null);
-            String at = engine.address(c.id(), network);
-            if (at == null) {
-                throw new IOException("the edge container has no address on network " + network);
-            }
-            address = at;
-            CaddyAdmin admin = new CaddyAdmin(at);
-            JsonNode loaded = admin.config();
-            boolean sameContainer = before != null && c.id().equals(before.containerId());
-            if (CaddyConfig.same(loaded, wanted)) {
+            load(d, table, c, wantedNames, before, engine);
+        } catch (IOException | RuntimeException e) {
+            note(new EdgeStatus(table.component(), c.id(), table.tls(), before == null ? List.of() : before.routes(),
+                    before == null ? null : before.loadedAt(), wantedNames,
+                    "the edge's admin API did not answer: " + e.getMessage(), false));
+        }
+    }
+
+    /** Reads back what the running edge container {@code c} serves and acts on {@link EdgeReload#after}. */
+    private void load(Declaration d, EdgeTable table, ObservedContainer c, List<String> wantedNames, EdgeStatus before,
+                      Engine engine) throws IOException {
+        JsonNode wanted = CaddyConfig.render(table, refuse);
+        String network = d.component(table.component()).map(ComponentSpec::network).orElse(null);
+        String at = engine.address(c.id(), network);
+        if (at == null) {
+            throw new IOException("the edge container has no address on network " + network);
+        }
+        address = at;
+        CaddyAdmin admin = new CaddyAdmin(at);
+        JsonNode loaded = admin.config();
+        boolean sameContainer = before != null && c.id().equals(before.containerId());
+        switch (EdgeReload.after(CaddyConfig.same(loaded, wanted), wanted.equals(refused) && c.id().equals(refusedBy),
+                lastGood != null, lastGood != null && CaddyConfig.same(loaded, lastGood))) {
+            case SERVING -> {
                 lastGood = wanted;
                 lastGoodNames = wantedNames;
                 String since = sameContainer && before.error() == null && before.loadedAt() != null ? before.loadedAt()
                         : clock.instant().toString();
                 note(new EdgeStatus(table.component(), c.id(), table.tls(), wantedNames, since, List.of(), null, false));
-                return;
             }
-            if (wanted.equals(refused) && c.id().equals(refusedBy)) {
-                // Refused already (the status says so): not sent again. If Caddy lost what it served
-                // (restarted after a kill), give it back the last routes it accepted.
-                if (lastGood != null && !CaddyConfig.same(loaded, lastGood) && admin.load(lastGood).isEmpty()) {
+            case RESTORE -> {
+                // refused already (the status says so), and Caddy lost what it served: the last routes it accepted
+                if (admin.load(lastGood).isEmpty()) {
                     note(new EdgeStatus(table.component(), c.id(), table.tls(), lastGoodNames, clock.instant().toString(),
                             wantedNames, refusedWhy, true));
                 }
-                return;
             }
-            Optional<String> refusal = admin.load(wanted);
-            if (refusal.isPresent()) {
-                refused = wanted;
-                refusedBy = c.id();
-                refusedWhy = "Caddy refused the routes: " + refusal.get();
-                boolean serving = lastGood != null && CaddyConfig.same(admin.config(), lastGood);
-                note(new EdgeStatus(table.component(), c.id(), table.tls(), serving ? lastGoodNames : List.of(),
-                        sameContainer ? before.loadedAt() : null, wantedNames, refusedWhy, true));
-            } else {
-                lastGood = wanted;
-                lastGoodNames = wantedNames;
-                note(new EdgeStatus(table.component(), c.id(), table.tls(), wantedNames, clock.instant().toString(),
-                        List.of(), null, false));
+            case PASS -> {
+                // refused already by this container: not sent again
             }
-        } catch (IOException | RuntimeException e) {
-            note(new EdgeStatus(table.component(), c.id(), table.tls(), before == null ? List.of() : before.routes(),
-                    before == null ? null : before.loadedAt(), wantedNames,
-                    "the edge's admin API did not answer: " + e.getMessage(), false));
+            case LOAD -> {
+                Optional<String> refusal = admin.load(wanted);
+                if (refusal.isPresent()) {
+                    refused = wanted;
+                    refusedBy = c.id();
+                    refusedWhy = "Caddy refused the routes: " + refusal.get();
+                    boolean serving = lastGood != null && CaddyConfig.same(admin.config(), lastGood);
+                    note(new EdgeStatus(table.component(), c.id(), table.tls(), serving ? lastGoodNames : List.of(),
+                            sameContainer ? before.loadedAt() : null, wantedNames, refusedWhy, true));
+                } else {
+                    lastGood = wanted;
+                    lastGoodNames = wantedNames;
+                    note(new EdgeStatus(table.component(), c.id(), table.tls(), wantedNames, clock.instant().toString(),
+                            List.of(), null, false));
+                }
+            }
         }
     }
 

@@ -8,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 
 
 import java.util.List;
@@ -103,5 +104,26 @@ public final class ProcessRecords {
 
     private Path file(String component) {
         return dir.resolve(component + ".json");
+    }
+
+    /** The exit file's status and time when it is this run's (its pid), else unknown at {@code now}. */
+    record ExitFile(ExitStatus status, Instant at) {
+    }
+
+    /** What the component's exit file says of this run of it ({@link ExitFile}). */
+    ExitFile exit(ProcessRecord record, Instant now) {
+        Path file = exitFile(record.component());
+        try {
+            if (Files.exists(file)) {
+                String[] f = Files.readString(file).trim().split(" ");
+                Instant at = Files.getLastModifiedTime(file).toInstant();
+                if (f.length == 2 && f[0].equals(Long.toString(record.pid()))) {
+                    return new ExitFile(ExitStatus.fromWait(Integer.parseInt(f[1]), at.toString()), at);
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            // an unreadable exit file says nothing: the exit is unknown
+        }
+        return new ExitFile(ExitStatus.unknown(now.toString()), now);
     }
 }

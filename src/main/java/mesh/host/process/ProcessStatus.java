@@ -1,5 +1,7 @@
 package mesh.host.process;
 
+import mesh.model.ProcessState;
+
 /**
  * ProcessStatus is the view of one supervised component for the operator and the agent's status:
  * {@code state} is running, restarting (ended, the next start is due at {@code nextStartAt}), failed (it
@@ -9,7 +11,7 @@ package mesh.host.process;
 public record ProcessStatus(
         String component,
         String module,
-        String state,
+        ProcessState state,
         long pid,
         String startedAt,
         long startTime,
@@ -20,15 +22,15 @@ public record ProcessStatus(
         String error) {
 
     static ProcessStatus of(ProcessRecord r, Identity.Verdict verdict) {
-        String state;
+        ProcessState state;
         if (verdict == Identity.Verdict.ADOPT) {
-            state = "running";
+            state = ProcessState.RUNNING;
         } else if (r.stopped()) {
-            state = "exited";
+            state = ProcessState.EXITED;
         } else if (r.launchError() != null) {
-            state = "failed";
+            state = ProcessState.FAILED;
         } else {
-            state = "restarting";
+            state = ProcessState.RESTARTING;
         }
         boolean running = verdict == Identity.Verdict.ADOPT;
         ExitStatus exit = r.lastExit();

@@ -52,7 +52,17 @@ import mesh.model.InvalidInput;
 public final class ProcessSupervisor {
 
     /** What {@link #apply} did: kept, started, restarted, replaced, adopted, waiting or failed. */
-    public record Outcome(String component, String action, long pid, String detail) {
+    public record Outcome(String component, Action action, long pid, String detail) {
+    }
+
+    /** What an apply of one process did; in logs, its lower-case name. */
+    public enum Action {
+        STARTED, RESTARTED, ADOPTED, REPLACED, KEPT, WAITING, FAILED;
+
+        @Override
+        public String toString() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
     }
 
     /** What a stop did: graceful, killed, not running or foreign (not signalled), and how long it took. */
@@ -70,6 +80,7 @@ public final class ProcessSupervisor {
     private final Backoff backoff;
     private final LogFiles.Limits logLimits;
     private final String bootId;
+    private final ProcessGroups groups;
 
     public ProcessSupervisor(Path stateDir, ProcessHost host, Backoff backoff, LogFiles.Limits logLimits) {
         this.records = new ProcessRecords(stateDir);
@@ -79,6 +90,7 @@ public final class ProcessSupervisor {
         this.backoff = backoff;
         this.logLimits = logLimits;
         this.bootId = host.bootId();
+        this.groups = new ProcessGroups(host, bootId, POLL);
     }
 
     public ProcessRecords records() {
@@ -95,20 +107,20 @@ public final class ProcessSupervisor {
         Identity.Verdict verdict = verdict(record);
         logs(spec.component()).rotateIfNeeded();
         return switch (Supervision.decide(spec, record, verdict, now)) {
-            case KEEP -> new Outcome(spec.component(), "kept", record.pid(), "running since " + record.startedAt());
-            case WAIT -> new Outcome(spec.component(), "waiting", 0, "next start at " + record.nextStartAt()
+            case KEEP -> new Outcome(spec.component(), Action.KEPT, record.pid(), "running since " + record.startedAt());
+            case WAIT -> new Outcome(spec.component(), Action.WAITING, 0, "next start at " + record.nextStartAt()
                     + " after " + (record.lastExit() == null ? record.launchError() : record.lastExit().describe()));
             case REPLACE -> {
                 Stopped stopped = stopProcess(record);
                 if (verdict(record) == Identity.Verdict.ADOPT) {
                     // never a second copy: the old one outlived TERM and KILL, so nothing new starts
-                    yield new Outcome(spec.component(), "failed", record.pid(), "the old copy (pid " + record.pid()
+                    yield new Outcome(spec.component(), Action.FAILED, record.pid(), "the old copy (pid " + record.pid()
                             + ") did not end after TERM and KILL; the new spec is not started");
                 }
                 ProcessRecord ended = record.ended(stopped.exit(), 0, null);
                 records.write(ended);
                 Outcome started = launch(spec, ended.forSpec(spec), false, now);
-                yield new Outcome(spec.component(), "replaced", started.pid(), "old copy " + stopped.how() + "; " + started.detail());
+                yield new Outcome(spec.component(), Action.REPLACED, started.pid(), "old copy " + stopped.how() + "; " + started.detail());
             }
             case START -> launch(spec, record, Supervision.isRestart(spec, record), now);
         };
@@ -136,7 +148,7 @@ public final class ProcessSupervisor {
         }
         Stopped stopped = stopProcess(record);
         ExitStatus exit = stopped.exit() != null ? stopped.exit()
-                : record.hasProcess() ? readExit(record, now).status() : record.lastExit();
+                : record.hasProcess() ? records.exit(record, now).status() : record.lastExit();
         records.write(record.withStopped(true).ended(exit, 0, null));
         return stopped;
     }
@@ -174,8 +186,8 @@ public final class ProcessSupervisor {
         if (record == null || !record.hasProcess() || verdict(record) == Identity.Verdict.ADOPT) {
             return record;
         }
-        endRemnants(record);
-        ExitFile exit = readExit(record, now);
+        groups.endRemnants(record);
+        ProcessRecords.ExitFile exit = records.exit(record, now);
         ProcessRecord ended = Supervision.ended(record, exit.status(), exit.at(), backoff);
         records.write(ended);
         return ended;
@@ -188,7 +200,7 @@ public final class ProcessSupervisor {
         }
         Path exitFile = records.exitFile(spec.component());
         LaunchCommand command = LaunchCommand.of(spec, exitFile, records.hostsFile(spec.component()));
-        Optional<ProcInfo> orphan = findRunning(command.shimCmdline());
+        Optional<ProcInfo> orphan = groups.findRunning(command.shimCmdline());
         long pid;
         Optional<ProcInfo> info;
         try {
@@ -197,7 +209,7 @@ public final class ProcessSupervisor {
                 pid = orphan.get().pid();
                 info = orphan;
             } else {
-                endStrayCopies(spec, command.shimCmdline());
+                groups.endStrayCopies(spec, command.shimCmdline());
                 prepare(spec, exitFile);
                 pid = host.launch(command, logs(spec.component()).current());
                 info = awaitShim(pid, command.shimCmdline());
@@ -210,14 +222,14 @@ public final class ProcessSupervisor {
         ProcessRecord running = base.running(pid, info.map(ProcInfo::startTime).orElse(0L), bootId, command.shimCmdline(),
                 now.toString(), base.restarts() + (restart ? 1 : 0));
         records.write(running);
-        String action = orphan.isPresent() ? "adopted" : restart ? "restarted" : "started";
+        Action action = orphan.isPresent() ? Action.ADOPTED : restart ? Action.RESTARTED : Action.STARTED;
         return new Outcome(spec.component(), action, pid, "pid " + pid + (restart ? ", restart " + running.restarts() : ""));
     }
 
     private Outcome failed(ProcessSpec spec, ProcessRecord previous, String error, Instant now) {
         ProcessRecord record = Supervision.launchFailed(spec, previous, error, now, backoff);
         records.write(record);
-        return new Outcome(spec.component(), "failed", 0, error + "; next start at " + record.nextStartAt());
+        return new Outcome(spec.component(), Action.FAILED, 0, error + "; next start at " + record.nextStartAt());
     }
 
     private void prepare(ProcessSpec spec, Path exitFile) throws IOException {
@@ -242,43 +254,6 @@ public final class ProcessSupervisor {
         return info;
     }
 
-    private Optional<ProcInfo> findRunning(List<String> shimCmdline) {
-        return allProcesses().stream()
-                .filter(p -> !p.ended() && p.session() == p.pid() && p.cmdline().equals(shimCmdline))
-                .findFirst();
-    }
-
-    /**
-     * endStrayCopies ends the copies of this component's shim that run under another spec and that no record
-     * names (an agent died between starting one and recording it, or the record was lost or holds another
-     * pid): without this they would hold its port, and two copies would run. They are ours by their command
-     * line, which names this component and this state dir's exit file; TERM, then KILL to their group after
-     * the stop timeout, each signal right after checking the process is still that copy.
-     */
-    private void endStrayCopies(ProcessSpec spec, List<String> shimCmdline) {
-        List<ProcInfo> strays = allProcesses().stream()
-                .filter(p -> !p.ended() && p.session() == p.pid() && p.cmdline().size() > 6
-                        && p.cmdline().subList(0, 5).equals(shimCmdline.subList(0, 5))
-                        && p.cmdline().get(6).equals(shimCmdline.get(6)))
-                .toList();
-        for (String signal : List.of("TERM", "KILL")) {
-            for (ProcInfo p : strays) {
-                if (host.inspect(p.pid()).filter(now -> sameCopy(now, p)).isPresent()) {
-                    host.signal(p.pid(), signal, "KILL".equals(signal));
-                }
-            }
-            long deadline = System.nanoTime() + Duration.ofMillis(spec.stopTimeoutMillis()).toNanos();
-            while (System.nanoTime() < deadline
-                    && strays.stream().anyMatch(p -> host.inspect(p.pid()).filter(now -> sameCopy(now, p)).isPresent())) {
-                sleep(POLL);
-            }
-        }
-    }
-
-    private static boolean sameCopy(ProcInfo now, ProcInfo before) {
-        return !now.ended() && now.startTime() == before.startTime() && now.cmdline().equals(before.cmdline());
-    }
-
     /** TERM to the shim, KILL to its group after the stop timeout; each signal right after an identity check. */
     private Stopped stopProcess(ProcessRecord record) {
         Identity.Verdict verdict = verdict(record);
@@ -289,43 +264,13 @@ public final class ProcessSupervisor {
         long started = System.nanoTime();
         host.signal(record.pid(), "TERM", false);
         if (awaitGone(record, Duration.ofMillis(record.spec().stopTimeoutMillis()))) {
-            return new Stopped(record.component(), "graceful", record.pid(), elapsed(started), readExit(record, Instant.now()).status());
+            return new Stopped(record.component(), "graceful", record.pid(), elapsed(started), records.exit(record, Instant.now()).status());
         }
         if (verdict(record) == Identity.Verdict.ADOPT) {
             host.signal(record.pid(), "KILL", true);
         }
         awaitGone(record, KILL_TAKES);
         return new Stopped(record.component(), "killed", record.pid(), elapsed(started), ExitStatus.signalled(9, Instant.now().toString()));
-    }
-
-    /**
-     * endRemnants ends what is left of the ended shim's process group (TERM, then KILL after the stop timeout),
-     * so the copy about to start is the only one; each signal after checking the process is still in that group.
-     */
-    private void endRemnants(ProcessRecord record) {
-        List<ProcInfo> left = Identity.remnants(record, host.inspect(record.pid()), allProcesses(), bootId);
-        if (left.isEmpty()) {
-            return;
-        }
-        for (String signal : List.of("TERM", "KILL")) {
-            for (ProcInfo p : left) {
-                if (host.inspect(p.pid()).filter(now -> stillRemnant(now, p)).isPresent()) {
-                    host.signal(p.pid(), signal, false);
-                }
-            }
-            long deadline = System.nanoTime() + Duration.ofMillis(record.spec().stopTimeoutMillis()).toNanos();
-            while (System.nanoTime() < deadline && left.stream().anyMatch(p -> host.inspect(p.pid()).filter(now -> stillRemnant(now, p)).isPresent())) {
-                sleep(POLL);
-            }
-        }
-    }
-
-    private static boolean stillRemnant(ProcInfo now, ProcInfo before) {
-        return !now.ended() && now.startTime() == before.startTime() && now.processGroup() == before.processGroup();
-    }
-
-    private List<ProcInfo> allProcesses() {
-        return host.pids().stream().map(host::inspect).flatMap(Optional::stream).toList();
     }
 
     private boolean awaitGone(ProcessRecord record, Duration timeout) {
@@ -337,26 +282,6 @@ public final class ProcessSupervisor {
             sleep(POLL);
         }
         return verdict(record) != Identity.Verdict.ADOPT;
-    }
-
-    /** The exit file's status and time when it is this run's (its pid), else unknown at {@code now}. */
-    private record ExitFile(ExitStatus status, Instant at) {
-    }
-
-    private ExitFile readExit(ProcessRecord record, Instant now) {
-        Path file = records.exitFile(record.component());
-        try {
-            if (Files.exists(file)) {
-                String[] f = Files.readString(file).trim().split(" ");
-                Instant at = Files.getLastModifiedTime(file).toInstant();
-                if (f.length == 2 && f[0].equals(Long.toString(record.pid()))) {
-                    return new ExitFile(ExitStatus.fromWait(Integer.parseInt(f[1]), at.toString()), at);
-                }
-            }
-        } catch (IOException | NumberFormatException e) {
-            // an unreadable exit file says nothing: the exit is unknown
-        }
-        return new ExitFile(ExitStatus.unknown(now.toString()), now);
     }
 
     private static long elapsed(long startedNanos) {

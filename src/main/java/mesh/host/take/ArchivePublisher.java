@@ -7,7 +7,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Flow;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -288,25 +287,13 @@ public final class ArchivePublisher implements Flow.Publisher<byte[]> {
         }
     }
 
-    /** For tests: whether tar still runs (false before it started and once it ended). */
-    boolean tarRunning() {
+    /** The tar process, once started (null before): what its reader's test looks at. */
+    Process tar() {
         lock.lock();
         try {
-            return tar != null && tar.isAlive();
+            return tar;
         } finally {
             lock.unlock();
         }
-    }
-
-    /** For tests: waits up to {@code wait} for tar to end. */
-    boolean awaitTarEnd(Duration wait) throws InterruptedException {
-        Process p;
-        lock.lock();
-        try {
-            p = tar;
-        } finally {
-            lock.unlock();
-        }
-        return p == null || p.waitFor(wait.toMillis(), TimeUnit.MILLISECONDS);
     }
 }

@@ -11,8 +11,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
-import mesh.wire.VolumeManifest;
-import mesh.wire.VolumeManifest.Entry;
+import mesh.model.VolumeManifest;
+import mesh.model.VolumeManifest.Entry;
 
 /**
  * ManifestForm is the canonical form of a volume manifest, its digest and the diff of two manifests: what

@@ -203,7 +203,8 @@ public final class TakeRules {
         Map<String, TakeState.Mark> marks = new HashMap<>(reason == Reason.ROLLBACK ? s.copies() : s.oldCopies());
         TakeState.Mark mark = marks.get(volume);
         if (mark == null || mark.epoch() != epoch) {
-            throw TakeRefused.conflict(reason == Reason.ROLLBACK
+            throw TakeRefused.conflict(reason == Reason.ROLLBACK ? mesh.wire.Reason.NOT_TAKES_COPY : mesh.wire.Reason.NOT_OLD_COPY,
+                    reason == Reason.ROLLBACK
                     ? "volume " + volume + " of module " + s.module() + " was not made here by the take at epoch " + epoch
                             + "; nothing was deleted"
                     : "volume " + volume + " of module " + s.module() + " is not recorded here as the old copy of the take at epoch "

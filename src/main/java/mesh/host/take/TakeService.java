@@ -11,12 +11,11 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.function.Consumer;
 import mesh.wire.CopyProgress;
 import mesh.wire.FenceLifted;
 import mesh.wire.FenceView;
-import mesh.wire.VolumeManifest;
+import mesh.model.VolumeManifest;
 import mesh.wire.VolumeView;
 import org.jboss.logging.Logger;
 
@@ -91,9 +90,7 @@ public final class TakeService {
     /** A new read ticket for the module's volumes under its fence at {@code epoch}; only its hash is kept. */
     public String ticket(String module, long epoch) {
         TakeRules.name("module", module);
-        byte[] raw = new byte[32];
-        RANDOM.nextBytes(raw);
-        String ticket = HexFormat.of().formatHex(raw);
+        String ticket = newTicket();
         records.update(module, st -> TakeRules.ticket(st, epoch, hash(ticket)));
         return ticket;
     }
@@ -104,15 +101,13 @@ public final class TakeService {
      */
     public String liveTicket(String module, long epoch) {
         TakeRules.name("module", module);
-        byte[] raw = new byte[32];
-        RANDOM.nextBytes(raw);
-        String ticket = HexFormat.of().formatHex(raw);
+        String ticket = newTicket();
         records.update(module, st -> TakeRules.liveTicket(st, epoch, hash(ticket)));
         return ticket;
     }
 
     /** The index of one volume of the module here (lstat only): what a pass compares. Read as an archive is. */
-    public mesh.wire.VolumeIndex index(String module, String volume, String kind, boolean live) {
+    public mesh.model.VolumeIndex index(String module, String volume, String kind, boolean live) {
         Path folder = archivable(module, volume, kind, live);
         return VolumeScan.index(volume, folder);
     }
@@ -125,13 +120,8 @@ public final class TakeService {
         return TakeRules.ticketValid(records.read(module), hash(bearer));
     }
 
-    /** The manifest of one volume of the module here. */
-    public VolumeManifest manifest(String module, String volume, String kind) {
-        return manifest(module, volume, kind, false);
-    }
-
     /**
-     * As above; {@code warm}: the manifest a pre-copied take makes before its fence, the module running, only so that
+     * The manifest of one volume of the module here; {@code warm}: the manifest a pre-copied take makes before its fence, the module running, only so that
      * the verify after the fence reads again just what changed ({@link HashCache}). The test hook holds it at {@code
      * warm}, the verify's at {@code verify}.
      */
@@ -141,12 +131,10 @@ public final class TakeService {
         return ManifestForm.of(module, volume, VolumeScan.scan(folder, hashes));
     }
 
-    /** Checks that the volume may be streamed now (the module fenced here, the volume here); its folder. */
-    public Path archivable(String module, String volume, String kind) {
-        return archivable(module, volume, kind, false);
-    }
-
-    /** As above; {@code live}: a pre-copy's read, allowed while the module runs under a pre-copy ticket. */
+    /**
+     * Checks that the volume may be streamed now (the module fenced here, the volume here; with {@code live}, a
+     * pre-copy's read, allowed while the module runs under a pre-copy ticket); its folder.
+     */
     public Path archivable(String module, String volume, String kind, boolean live) {
         TakeRules.requireArchivable(records.read(TakeRules.name("module", module)), TakeRules.name("volume", volume), live);
         return places.require(module, volume, TakeRules.kind(kind));
@@ -155,14 +143,7 @@ public final class TakeService {
     /**
      * The volume's archive as a stream its reader drains at its own pace ({@link ArchivePublisher}), once it
      * may be read now (see {@link #archivable}; refused before anything is sent). It is cut when the fence it
-     * is read under is lifted or replaced.
-     */
-    public ArchivePublisher archive(String module, String volume, String kind) {
-        return archive(module, volume, kind, false, null);
-    }
-
-    /**
-     * As above, for a take's passes: {@code live} reads while the module runs (a pre-copy ticket stands); {@code
+     * is read under is lifted or replaced. For a take's passes: {@code live} reads while the module runs (a pre-copy ticket stands); {@code
      * paths} non-null sends only those entries, each without what is under it (a pass after the first). Cut like any
      * archive when the fence is lifted or replaced, and a live one also when a fence is set.
      */
@@ -171,7 +152,7 @@ public final class TakeService {
         TakeState s = records.read(module);
         boolean readLive = live && !s.fenced();
         long epoch = s.fenced() ? s.fence().epoch() : -s.epoch();   // a live read is kept by no fence: any fence cuts it
-        Path list = paths == null ? null : listFile(folder, paths);
+        Path list = paths == null ? null : TarStreams.listFile(paths);
         List<String> command = list != null ? TarStreams.archiveCommand(folder, list, readLive)
                 : readLive ? TarStreams.liveArchiveCommand(folder) : TarStreams.archiveCommand(folder);
         ArchivePublisher[] self = new ArchivePublisher[1];
@@ -193,25 +174,6 @@ public final class TakeService {
         return self[0];
     }
 
-    /** The entries a pass sends, NUL-separated in a file of the agent's temporary folder, checked to stay under the volume. */
-    private static Path listFile(Path folder, List<String> paths) {
-        StringBuilder text = new StringBuilder();
-        for (String p : paths) {
-            if (p == null || p.isEmpty() || p.startsWith("/") || p.indexOf('\0') >= 0
-                    || java.util.Arrays.asList(p.split("/")).contains("..")) {
-                throw TakeRefused.bad("path '" + p + "' is not a path inside the volume");
-            }
-            text.append(p).append('\0');
-        }
-        try {
-            Path list = java.nio.file.Files.createTempFile("mesh-pass-", ".list");
-            java.nio.file.Files.writeString(list, text, StandardCharsets.UTF_8);
-            return list;
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException("cannot write the list of a pass: " + e.getMessage(), e);
-        }
-    }
-
     /** How many archives of the module are streamed now (for tests and the log). */
     public int archivesRunning(String module) {
         return archives.count(module);
@@ -219,14 +181,8 @@ public final class TakeService {
 
     /**
      * Checks and records the start of a copy: the module must not run here, and a volume that holds data is
-     * emptied only if a take put it here. Returns the folder, made and emptied, ready for the copy.
-     */
-    public Path prepareCopy(String module, String volume, String kind, long epoch) {
-        return prepareCopy(module, volume, kind, epoch, false);
-    }
-
-    /**
-     * As above; {@code delta} (a pass after the first) keeps this take's copy if it is here, to send only what
+     * emptied only if a take put it here. Returns the folder, made and emptied, ready for the copy. {@code delta}
+     * (a pass after the first) keeps this take's copy if it is here, to send only what
      * differs; without it here the pass empties the volume like a whole copy.
      */
     public Path prepareCopy(String module, String volume, String kind, long epoch, boolean delta) {
@@ -253,14 +209,9 @@ public final class TakeService {
     /**
      * Copies the volume from the source agent into {@code folder}; the last line is the outcome. A copy of the
      * same volume asked for later (by a controller that carries the take on after this copy's caller died)
-     * cuts this one ({@link RunningCopies}).
+     * cuts this one ({@link RunningCopies}). One pass of a take's copy ({@link VolumeCopy.Pass}: live or fenced, whole
+     * or only what differs).
      */
-    public CopyProgress copy(String module, String volume, String kind, String from, String ticket, Path folder,
-                             Consumer<CopyProgress> progress) {
-        return copy(module, volume, kind, new VolumeCopy.Pass(false, false, 0), from, ticket, folder, progress);
-    }
-
-    /** As above, as one pass of a take's copy ({@link VolumeCopy.Pass}: live or fenced, whole or only what differs). */
     public CopyProgress copy(String module, String volume, String kind, VolumeCopy.Pass pass, String from, String ticket,
                              Path folder, Consumer<CopyProgress> progress) {
         RunningCopies.Run run = running.begin(module, volume, kind);
@@ -299,16 +250,7 @@ public final class TakeService {
     /** Records the volumes as the copy the take at {@code epoch} left here; each must be here. */
     public void oldCopy(String module, long epoch, List<String> volumes) {
         TakeRules.name("module", module);
-        Map<String, String> kinds = new TreeMap<>();
-        for (String volume : volumes == null ? List.<String>of() : volumes) {
-            TakeRules.name("volume", volume);
-            String kind = places.find(module, volume, "container").isPresent() ? "container"
-                    : places.find(module, volume, "process").isPresent() ? "process" : null;
-            if (kind == null) {
-                throw new TakeRefused(404, "module " + module + " has no volume " + volume + " on this node");
-            }
-            kinds.put(volume, kind);
-        }
+        Map<String, String> kinds = places.kinds(module, volumes == null ? List.of() : volumes);
         if (kinds.isEmpty()) {
             throw TakeRefused.bad("volumes must name at least one volume of module " + module);
         }
@@ -322,22 +264,18 @@ public final class TakeService {
         List<String> names = new ArrayList<>(volumeNames);
         s.copies().keySet().stream().filter(v -> !names.contains(v)).forEach(names::add);
         s.oldCopies().keySet().stream().filter(v -> !names.contains(v)).forEach(names::add);
-        List<VolumeView> views = new ArrayList<>();
-        for (String volume : names.stream().sorted().distinct().toList()) {
-            for (String k : kind == null ? List.of("container", "process") : List.of(TakeRules.kind(kind))) {
-                Optional<Path> folder = places.find(module, TakeRules.name("volume", volume), k);
-                if (folder.isPresent()) {
-                    VolumeScan.Totals m = VolumeScan.totals(folder.get());
-                    TakeState.Mark old = s.oldCopies().get(volume);
-                    views.add(new VolumeView(volume, k, m.bytes(), m.files(), old == null ? null : old.epoch()));
-                }
-            }
-        }
-        return views;
+        return places.views(module, names.stream().sorted().distinct().toList(), kind, s.oldCopies());
     }
 
     public VolumePlaces places() {
         return places;
+    }
+
+    /** 32 random bytes in hex: a read ticket, which only its holder knows (this node keeps its hash). */
+    private static String newTicket() {
+        byte[] raw = new byte[32];
+        RANDOM.nextBytes(raw);
+        return HexFormat.of().formatHex(raw);
     }
 
     static String hash(String ticket) {

@@ -4,8 +4,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -105,5 +107,24 @@ public final class TarStreams {
                 throw new UncheckedIOException(e);
             }
         }, r -> Thread.ofVirtual().start(r));
+    }
+
+    /** The entries a pass sends, NUL-separated in a file of the agent's temporary folder, checked to stay under the volume. */
+    static Path listFile(List<String> paths) {
+        StringBuilder text = new StringBuilder();
+        for (String p : paths) {
+            if (p == null || p.isEmpty() || p.startsWith("/") || p.indexOf('\0') >= 0
+                    || Arrays.asList(p.split("/")).contains("..")) {
+                throw TakeRefused.bad("path '" + p + "' is not a path inside the volume");
+            }
+            text.append(p).append('\0');
+        }
+        try {
+            Path list = Files.createTempFile("mesh-pass-", ".list");
+            Files.writeString(list, text, StandardCharsets.UTF_8);
+            return list;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the list of a pass: " + e.getMessage(), e);
+        }
     }
 }

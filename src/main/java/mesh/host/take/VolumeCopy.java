@@ -80,12 +80,12 @@ public final class VolumeCopy {
                              Consumer<CopyProgress> progress, RunningCopies.Run run) {
         String base;
         try {
-            base = URI.create(from.replaceAll("/+$", "") + "/v1/volumes/" + enc(module) + "/" + enc(volume)).toString();
+            base = URI.create(from.replaceAll("/+$", "") + mesh.client.AgentApi.volume(module, volume)).toString();
         } catch (IllegalArgumentException e) {
             return CopyProgress.failed("'from' is not a URL: " + from);
         }
         String query = "?kind=" + enc(kind) + (pass.live() ? "&live=true" : "");
-        mesh.wire.VolumeIndex source;
+        mesh.model.VolumeIndex source;
         try {
             HttpResponse<String> index = Client.HTTP.send(HttpRequest.newBuilder(URI.create(base + "/index" + query))
                     .timeout(HEAD).header("Authorization", "Bearer " + ticket).GET().build(),
@@ -94,7 +94,7 @@ public final class VolumeCopy {
                 return CopyProgress.failed("the source agent refused the index of volume " + volume + " ("
                         + index.statusCode() + "): " + index.body().strip());
             }
-            source = mesh.model.DeclarationJson.MAPPER.readValue(index.body(), mesh.wire.VolumeIndex.class);
+            source = mesh.model.DeclarationJson.MAPPER.readValue(index.body(), mesh.model.VolumeIndex.class);
         } catch (IOException e) {
             return CopyProgress.failed("the source agent at " + from + " did not answer: "
                     + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
@@ -109,7 +109,7 @@ public final class VolumeCopy {
             mesh.plan.VolumeDelta d = mesh.plan.VolumeDelta.of(source, VolumeScan.index(volume, folder), pass.since());
             try {
                 for (String gone : d.delete()) {
-                    deleted += deleteUnder(folder, gone);
+                    deleted += VolumePlaces.deleteUnder(folder, gone);
                 }
                 archive.header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(
                         mesh.model.DeclarationJson.MAPPER.writeValueAsString(d.send())));
@@ -123,37 +123,6 @@ public final class VolumeCopy {
         CopyProgress end = stream(archive.build(), from, volume, folder, progress, run);
         return Boolean.TRUE.equals(end.done())
                 ? CopyProgress.finished(end.bytes(), end.files(), end.seconds(), deleted, source.now()) : end;
-    }
-
-    /** Deletes {@code path} under {@code folder} (a folder with all under it), links never followed; how many entries. */
-    static long deleteUnder(Path folder, String path) throws IOException {
-        Path p = folder.resolve(path).normalize();
-        if (!p.startsWith(folder) || p.equals(folder)) {
-            throw new IOException("'" + path + "' is not inside the volume");
-        }
-        if (!java.nio.file.Files.exists(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-            return 0;
-        }
-        long[] n = new long[1];
-        java.nio.file.Files.walkFileTree(p, new java.nio.file.SimpleFileVisitor<>() {
-            @Override
-            public java.nio.file.FileVisitResult visitFile(Path f, java.nio.file.attribute.BasicFileAttributes a) throws IOException {
-                java.nio.file.Files.delete(f);
-                n[0]++;
-                return java.nio.file.FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public java.nio.file.FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
-                if (e != null) {
-                    throw e;
-                }
-                java.nio.file.Files.delete(d);
-                n[0]++;
-                return java.nio.file.FileVisitResult.CONTINUE;
-            }
-        });
-        return n[0];
     }
 
     /** Streams the archive {@code request} answers into tar in {@code folder}, with progress and the stall rule. */

@@ -154,4 +154,67 @@ public final class VolumePlaces {
     private Path processFolder(String module, String volume) {
         return stateDir.resolve("volumes").resolve(engineName(module, volume));
     }
+
+    /** The kind of each of the module's {@code volumes} here (a container volume first, then a process's folder). */
+    java.util.Map<String, String> kinds(String module, java.util.List<String> volumes) {
+        Map<String, String> kinds = new java.util.TreeMap<>();
+        for (String volume : volumes) {
+            TakeRules.name("volume", volume);
+            String kind = find(module, volume, "container").isPresent() ? "container"
+                    : find(module, volume, "process").isPresent() ? "process" : null;
+            if (kind == null) {
+                throw new TakeRefused(404, "module " + module + " has no volume " + volume + " on this node");
+            }
+            kinds.put(volume, kind);
+        }
+        return kinds;
+    }
+
+    /** The views of the module's volumes named (of {@code kind}, or both kinds), with size and whether each is an old copy. */
+    java.util.List<mesh.wire.VolumeView> views(String module, java.util.List<String> names, String kind,
+                                               Map<String, TakeState.Mark> oldCopies) {
+        java.util.List<mesh.wire.VolumeView> views = new java.util.ArrayList<>();
+        for (String volume : names) {
+            for (String k : kind == null ? java.util.List.of("container", "process") : java.util.List.of(TakeRules.kind(kind))) {
+                Optional<Path> folder = find(module, TakeRules.name("volume", volume), k);
+                if (folder.isPresent()) {
+                    VolumeScan.Totals m = VolumeScan.totals(folder.get());
+                    TakeState.Mark old = oldCopies.get(volume);
+                    views.add(new mesh.wire.VolumeView(volume, k, m.bytes(), m.files(), old == null ? null : old.epoch()));
+                }
+            }
+        }
+        return views;
+    }
+
+    /** Deletes {@code path} under {@code folder} (a folder with all under it), links never followed; how many entries. */
+    static long deleteUnder(Path folder, String path) throws IOException {
+        Path p = folder.resolve(path).normalize();
+        if (!p.startsWith(folder) || p.equals(folder)) {
+            throw new IOException("'" + path + "' is not inside the volume");
+        }
+        if (!java.nio.file.Files.exists(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return 0;
+        }
+        long[] n = new long[1];
+        java.nio.file.Files.walkFileTree(p, new java.nio.file.SimpleFileVisitor<>() {
+            @Override
+            public java.nio.file.FileVisitResult visitFile(Path f, java.nio.file.attribute.BasicFileAttributes a) throws IOException {
+                java.nio.file.Files.delete(f);
+                n[0]++;
+                return java.nio.file.FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public java.nio.file.FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
+                if (e != null) {
+                    throw e;
+                }
+                java.nio.file.Files.delete(d);
+                n[0]++;
+                return java.nio.file.FileVisitResult.CONTINUE;
+            }
+        });
+        return n[0];
+    }
 }

@@ -20,7 +20,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import mesh.wire.VolumeManifest.Entry;
+import mesh.model.VolumeManifest.Entry;
 
 /**
  * VolumeScan reads a volume's folder into manifest entries: every file, folder and link under it (links not
@@ -73,9 +73,9 @@ public final class VolumeScan {
      * The index of everything under {@code root} (lstat only, no file read, links not followed), the root as ".",
      * sorted by path, with the clock when the walk began: what a take's pass compares (mesh.plan.VolumeDelta).
      */
-    public static mesh.wire.VolumeIndex index(String volume, Path root) {
+    public static mesh.model.VolumeIndex index(String volume, Path root) {
         long now = System.currentTimeMillis();
-        List<mesh.wire.VolumeIndex.Entry> entries = new ArrayList<>();
+        List<mesh.model.VolumeIndex.Entry> entries = new ArrayList<>();
         try {
             Files.walkFileTree(root, new SimpleFileVisitor<>() {
                 @Override
@@ -101,11 +101,11 @@ public final class VolumeScan {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + root + ": " + e.getMessage(), e);
         }
-        entries.sort(java.util.Comparator.comparing(mesh.wire.VolumeIndex.Entry::path));
-        return new mesh.wire.VolumeIndex(volume, now, entries);
+        entries.sort(java.util.Comparator.comparing(mesh.model.VolumeIndex.Entry::path));
+        return new mesh.model.VolumeIndex(volume, now, entries);
     }
 
-    private static void indexed(Path root, Path p, BasicFileAttributes attrs, List<mesh.wire.VolumeIndex.Entry> entries)
+    private static void indexed(Path root, Path p, BasicFileAttributes attrs, List<mesh.model.VolumeIndex.Entry> entries)
             throws IOException {
         String rel = root.equals(p) ? "." : root.relativize(p).toString();
         Map<String, Object> unix;
@@ -119,7 +119,7 @@ public final class VolumeScan {
             return;
         }
         String type = attrs.isSymbolicLink() ? "link" : attrs.isDirectory() ? "dir" : attrs.isRegularFile() ? "file" : "other";
-        entries.add(new mesh.wire.VolumeIndex.Entry(rel, type, attrs.isRegularFile() ? attrs.size() : 0,
+        entries.add(new mesh.model.VolumeIndex.Entry(rel, type, attrs.isRegularFile() ? attrs.size() : 0,
                 attrs.lastModifiedTime().toMillis(), String.format("%04o", ((Integer) unix.get("mode")) & 07777),
                 (Integer) unix.get("uid"), (Integer) unix.get("gid"), link));
     }

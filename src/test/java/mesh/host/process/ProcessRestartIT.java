@@ -65,7 +65,7 @@ class ProcessRestartIT {
         }
         assertTrue(gaps.get(3) > gaps.get(0) * 3, "the delays grow: " + gaps);
 
-        await("the last run ended", Duration.ofSeconds(5), () -> supervisor.status(Instant.now()).get(0).state().equals("restarting"));
+        await("the last run ended", Duration.ofSeconds(5), () -> supervisor.status(Instant.now()).get(0).state() == mesh.model.ProcessState.RESTARTING);
         ProcessStatus status = supervisor.status(Instant.now()).get(0);
         assertEquals("exit 1", status.lastExit());
         assertEquals(5, status.restarts());

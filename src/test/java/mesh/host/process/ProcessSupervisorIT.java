@@ -60,7 +60,7 @@ class ProcessSupervisorIT {
         ProcessSupervisor supervisor = fx.supervisor();
 
         ProcessSupervisor.Outcome first = supervisor.apply(spec, Instant.now());
-        assertEquals("started", first.action());
+        assertEquals("started", String.valueOf(first.action()));
         Path data = Path.of(spec.dataDir());
         await("the server answers on port " + port, Duration.ofSeconds(10), () -> answers(port));
         assertEquals("hello from the server\n", get(port));
@@ -82,13 +82,13 @@ class ProcessSupervisorIT {
         assertEquals(shim.startTime(), record.startTime());
 
         ProcessSupervisor.Outcome again = supervisor.apply(spec, Instant.now());
-        assertEquals("kept", again.action());
+        assertEquals("kept", String.valueOf(again.action()));
         assertEquals(record.pid(), again.pid());
         assertEquals(record, fx.record("web.server"), "a second apply writes nothing new");
 
         ProcessSupervisor restartedAgent = fx.supervisor();
         ProcessSupervisor.Outcome adopted = restartedAgent.apply(spec, Instant.now());
-        assertEquals("kept", adopted.action());
+        assertEquals("kept", String.valueOf(adopted.action()));
         assertEquals(record.pid(), adopted.pid());
         assertEquals(record.startTime(), fx.host.inspect(adopted.pid()).orElseThrow().startTime());
         assertEquals(1, fx.copies(record.cmdline()), "exactly one shim");
@@ -96,7 +96,7 @@ class ProcessSupervisorIT {
                 "exactly one server");
 
         ProcessStatus status = restartedAgent.status(Instant.now()).get(0);
-        assertEquals("running", status.state());
+        assertEquals(mesh.model.ProcessState.RUNNING, status.state());
         assertEquals(record.pid(), status.pid());
         assertEquals(0, status.restarts());
         assertTrue(restartedAgent.logs("web.server").lastLines(5).contains("serving on " + port));
@@ -123,9 +123,9 @@ class ProcessSupervisorIT {
             records.write(ProcessRecord.fresh(spec).running(d.pid(), d.startTime(), fx.host.bootId(),
                     command.shimCmdline(), Instant.now().toString(), 0));
             // the recorded copy counts as ended (exit unknown) and waits out its backoff; the next apply after it starts ours
-            assertEquals("waiting", supervisor.apply(spec, Instant.now()).action());
+            assertEquals("waiting", String.valueOf(supervisor.apply(spec, Instant.now()).action()));
             ProcessSupervisor.Outcome started = supervisor.apply(spec, Instant.now().plusSeconds(5));
-            assertEquals("restarted", started.action(), "the decoy is not ours: a copy of ours is started in place of the recorded one");
+            assertEquals("restarted", String.valueOf(started.action()), "the decoy is not ours: a copy of ours is started in place of the recorded one");
             assertNotEquals(d.pid(), started.pid());
             supervisor.remove("decoy.victim", Instant.now());
 
@@ -182,7 +182,7 @@ class ProcessSupervisorIT {
         ProcessSpec moved = fx.spec("web.server", "server", List.of(Integer.toString(port), fx.root.toString()),
                 Map.of("db.internal", "10.9.9.9", "api.zurag.be", "10.1.2.4"), 5000);
         ProcessSupervisor.Outcome replaced = supervisor.apply(moved, Instant.now());
-        assertEquals("replaced", replaced.action());
+        assertEquals("replaced", String.valueOf(replaced.action()));
         assertNotEquals(oldPid, replaced.pid());
         assertTrue(replaced.detail().startsWith("old copy graceful"), replaced.detail());
         await("the new server answers", Duration.ofSeconds(10), () -> answers(port));
@@ -212,10 +212,10 @@ class ProcessSupervisorIT {
         await("the orphan runs", Duration.ofSeconds(10), () -> answers(port));
 
         ProcessSupervisor.Outcome outcome = fx.supervisor().apply(spec, Instant.now());
-        assertEquals("adopted", outcome.action());
+        assertEquals("adopted", String.valueOf(outcome.action()));
         assertEquals(orphan, outcome.pid());
         assertEquals(1, fx.copies(command.shimCmdline()));
-        assertEquals("kept", fx.supervisor().apply(spec, Instant.now()).action());
+        assertEquals("kept", String.valueOf(fx.supervisor().apply(spec, Instant.now()).action()));
     }
 
     @Test
@@ -232,12 +232,12 @@ class ProcessSupervisorIT {
         assertTrue(answers(port), "the orphaned server still runs");
 
         // the first pass finds the shim gone: it ends the orphaned server and waits out the backoff
-        assertEquals("waiting", supervisor.apply(spec, Instant.now()).action());
+        assertEquals("waiting", String.valueOf(supervisor.apply(spec, Instant.now()).action()));
         assertTrue(fx.host.inspect(servers.get(0).pid()).map(p -> p.ended() || p.startTime() != servers.get(0).startTime()).orElse(true),
                 "the old server was ended");
         assertEquals(List.of(), servers());
         ProcessSupervisor.Outcome restarted = supervisor.apply(spec, Instant.now().plusSeconds(5));
-        assertEquals("restarted", restarted.action());
+        assertEquals("restarted", String.valueOf(restarted.action()));
         await("the new server answers", Duration.ofSeconds(10), () -> answers(port));
         assertEquals(1, servers().size(), "exactly one server");
         assertEquals("unknown (no status was written)", supervisor.status(Instant.now()).get(0).lastExit());
@@ -253,11 +253,11 @@ class ProcessSupervisorIT {
         ProcessSpec missing = new ProcessSpec("ghost.c", "testmod", fx.bundle.toString(), "bin/ghost", List.of(), Map.of(),
                 fx.root.resolve("data/ghost").toString(), Map.of(), 1000, "sha256:ghost");
         ProcessSupervisor.Outcome failed = fx.supervisor().apply(missing, Instant.now());
-        assertEquals("failed", failed.action());
+        assertEquals("failed", String.valueOf(failed.action()));
         assertTrue(failed.detail().contains("bin/ghost is missing or not executable"), failed.detail());
         ProcessStatus status = fx.supervisor().status(Instant.now()).get(0);
-        assertEquals("failed", status.state());
-        assertEquals("waiting", fx.supervisor().apply(missing, Instant.now()).action());
+        assertEquals(mesh.model.ProcessState.FAILED, status.state());
+        assertEquals("waiting", String.valueOf(fx.supervisor().apply(missing, Instant.now()).action()));
     }
 
     /** The busybox httpd servers of this test (their command line holds its folder). */

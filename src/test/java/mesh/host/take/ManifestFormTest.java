@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import mesh.wire.VolumeManifest;
-import mesh.wire.VolumeManifest.Entry;
+import mesh.model.VolumeManifest;
+import mesh.model.VolumeManifest.Entry;
 import org.junit.jupiter.api.Test;
 
 class ManifestFormTest {

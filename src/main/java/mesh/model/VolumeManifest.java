@@ -1,4 +1,4 @@
-package mesh.wire;
+package mesh.model;
 
 import java.util.List;
 import java.util.Map;

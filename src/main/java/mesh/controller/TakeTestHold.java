@@ -1,0 +1,44 @@
+package mesh.controller;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import mesh.plan.TakeStep;
+
+/**
+ * TakeTestHold is the controller's test hook for takes, kept apart from the take's code (the agent's twin is
+ * {@code mesh.host.take.TakeTestHold}): while the file MESH_TAKE_TEST_HOLD names holds a step's name
+ * ({@code verify}), a take waits before that step (2 minutes at most), so a test can change a byte of the copy,
+ * or kill a process, at a known point (TakeIT, TakeProcessIT). Unset in production, where it does nothing.
+ * Why an environment variable and not a seam a test plugs in: the tests run the installed program in processes
+ * of its own (docs/testbed.md), so nothing of a test's can be injected into it; the variable is that seam.
+ */
+final class TakeTestHold {
+
+    static final String VARIABLE = "MESH_TAKE_TEST_HOLD";
+
+    private TakeTestHold() {
+    }
+
+    /** Waits while the hook's file holds {@code step}'s name; returns at once when the hook is unset. */
+    static void before(TakeStep step) {
+        String hold = System.getenv(VARIABLE);
+        if (hold == null || hold.isBlank()) {
+            return;
+        }
+        Path file = Path.of(hold);
+        long until = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+        while (System.nanoTime() < until && read(file).equals(step.word())) {
+            TakeSteps.sleep(Duration.ofMillis(200));
+        }
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file).strip();
+        } catch (IOException e) {
+            return "";
+        }
+    }
+}

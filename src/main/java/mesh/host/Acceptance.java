@@ -1,0 +1,67 @@
+package mesh.host;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+import mesh.host.process.ProcessStatus;
+import mesh.model.Declaration;
+import mesh.plan.HostPlan;
+import org.jboss.logging.Logger;
+
+/**
+ * Acceptance is what the agent does with a pushed declaration once {@link HostIntake} has checked and
+ * recorded it: it becomes the declaration kept, one look says what it changes (the push's answer), and
+ * the loop is woken to apply it; when it changes nothing and no pass runs, it is applied as it is. The
+ * edge gets its routes at once. At start, the newest record is the declaration kept ({@link #resume}).
+ */
+final class Acceptance {
+
+    private final HostIntake intake;
+    private final AgentState state;
+    private final HostLoop loop;
+    private final KeepEdge edge;
+    private final Supplier<List<ProcessStatus>> processes;
+    private final Logger log;
+
+    Acceptance(HostIntake intake, AgentState state, HostLoop loop, KeepEdge edge, Supplier<List<ProcessStatus>> processes,
+               Logger log) {
+        this.intake = intake;
+        this.state = state;
+        this.loop = loop;
+        this.edge = edge;
+        this.processes = processes;
+        this.log = log;
+    }
+
+    /** Keeps the newest record, if any, as the declaration to converge to (after a restart: nothing replaced that matches). */
+    void resume() {
+        DeclarationRecords records = intake.records();
+        state.desired = records.latest().map(DeclarationRecord::declaration).orElse(null);
+        log.infof(state.desired == null ? "no declaration recorded in %s yet; waiting for a push"
+                : "resuming from the record of generation %2$d in %1$s", records.dir(),
+                state.desired == null ? 0 : state.desired.generation());
+    }
+
+    Optional<HostPlan> accept(Declaration d) {
+        intake.accept(d, state::desire);
+        try {
+            HostIntake.Unfenced view = intake.unfenced(d);
+            state.saw(view.all(), view.fenced(), processes.get());
+            HostPlan plan = view.plan();
+            log.infof("accepted generation %d, %s: %s", d.generation(),
+                    d.push() == null ? "its push not named" : d.push().words(), plan.summary());
+            if (plan.isEmpty() && !state.passing) {
+                state.markApplied(d, true);   // the engine already matches: nothing for a pass to do
+            } else {
+                loop.wake();
+            }
+            edge.keep(d);
+            return Optional.of(plan);
+        } catch (RuntimeException e) {
+            loop.wake();
+            // Recorded and held: the loop applies it when the engine answers. Say so rather than fail the push.
+            log.warnf("accepted generation %d; the engine did not answer: %s", d.generation(), e.getMessage());
+            return Optional.empty();
+        }
+    }
+}

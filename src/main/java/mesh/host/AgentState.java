@@ -1,0 +1,88 @@
+package mesh.host;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import mesh.host.process.ProcessStatus;
+import mesh.model.Declaration;
+import mesh.model.ObservedContainer;
+import mesh.model.Vitals;
+import mesh.wire.EdgeStatus;
+import mesh.wire.HostStatus;
+
+/**
+ * AgentState is what the agent knows between passes: the declaration it keeps the node at, how far it
+ * got, and what it saw at its last look, so a status answer costs no engine call. The loop's thread
+ * writes it, any request thread reads it: every field is one volatile value, replaced whole.
+ */
+final class AgentState {
+
+    private final String node;
+    private final Clock clock;
+    final FailureLog failures;
+
+    volatile Declaration desired;
+    volatile long appliedGeneration;
+    volatile boolean converged;
+    /** A pass is running: it may be changing containers toward an older generation right now. */
+    volatile boolean passing;
+    volatile Instant lastPass;
+    volatile List<ObservedContainer> lastObserved = List.of();
+    volatile Map<String, HostStatus.Process> lastProcesses = Map.of();
+    volatile Set<String> lastFenced = Set.of();
+    /** What the last pass saw of each component (restarts, health), and over which generation. */
+    volatile Map<String, Vitals> lastVitals = Map.of();
+    volatile long judgedGeneration;
+
+    AgentState(String node, Clock clock, FailureLog failures) {
+        this.node = node;
+        this.clock = clock;
+        this.failures = failures;
+    }
+
+    /** A new declaration to keep: not converged until a pass (or the accept's own look) says so. */
+    void desire(Declaration d) {
+        desired = d;
+        converged = false;
+    }
+
+    /** Records the outcome for {@code d}, unless a push has brought a newer generation meanwhile. */
+    synchronized void markApplied(Declaration d, boolean done) {
+        if (desired == d) {
+            converged = done;
+            if (done) {
+                appliedGeneration = d.generation();
+            }
+        }
+    }
+
+    /** What a look saw: the engine's and the supervisor's components, the fenced modules (null: unchanged). */
+    void saw(List<ObservedContainer> all, Set<String> fenced, List<ProcessStatus> processes) {
+        if (fenced != null) {
+            lastFenced = fenced;
+        }
+        lastObserved = all;
+        Map<String, HostStatus.Process> byName = new HashMap<>();
+        for (ProcessStatus s : processes) {
+            byName.put(s.component(), new HostStatus.Process(s.state(), s.pid(), s.restarts(), s.lastExit(), s.lastExitAt(),
+                    s.nextStartAt()));
+        }
+        lastProcesses = byName;
+    }
+
+    /** Where the agent stands, as of its last look (at most one interval old). */
+    HostStatus status(EdgeStatus edge) {
+        return HostStatus.of(node, desired, appliedGeneration, converged, lastPass, lastObserved, failures.reasons(),
+                lastProcesses, lastVitals, judgedGeneration, clock.instant(), lastFenced).withEdge(edge);
+    }
+
+    /** The module's volume names in the declaration kept, sorted. */
+    List<String> declaredVolumes(String module) {
+        Declaration d = desired;
+        return d == null ? List.of() : d.components().stream().filter(c -> c.module().equals(module))
+                .flatMap(c -> c.volumes().keySet().stream()).distinct().sorted().toList();
+    }
+}

@@ -1,0 +1,54 @@
+package mesh.host;
+
+import java.time.Clock;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.function.Supplier;
+import mesh.docker.Engine;
+import mesh.plan.BundleRetention;
+import mesh.wire.HostStatus;
+import org.jboss.logging.Logger;
+
+/**
+ * PassSteps is the agent's pass as a list: which steps, in which order, each given the parts it needs.
+ * Reading this file top to bottom is reading what one pass does ({@link HostPass} runs it).
+ */
+final class PassSteps {
+
+    private PassSteps() {
+    }
+
+    /** The agent's parts a pass works with. */
+    record Parts(HostSettings settings, Engine engine, ProcessComponents processes, HostIntake intake, AgentState state,
+                 HostLoop loop, ModuleStops modules, ExecutorService pool, KeepEdge edge, Supplier<HostStatus> status,
+                 Clock clock) {
+    }
+
+    static HostPass pass(Parts p, Logger log) {
+        AgentState state = p.state();
+        ReconcileProcesses reconcile = new ReconcileProcesses(now -> p.processes().supervisor().reconcile(now), p.clock(),
+                log::info, log::warn);
+        List<PassStep> steps = List.of(
+                new KeepFences(p.intake()::fenced, p.modules()::moduleRuns, p.modules()::stopNow, f -> state.lastFenced = f,
+                        log::info),
+                reconcile,
+                new ObserveStep(p.intake()::unfenced, () -> p.processes().status(p.clock().instant()), state, began -> {
+                    state.failures.note(HostStatus.ENGINE, null, began);
+                    p.loop().engineAnswered();
+                }),
+                new ApplyStep((d, plan) -> new ApplyRun(p.engine(), p.processes(), p.settings().networks(), p.pool(), log::info)
+                        .run(d, plan), node -> {
+                            var all = p.intake().observe(node);
+                            state.saw(all, null, p.processes().status(p.clock().instant()));
+                            return all;
+                        }),
+                new LookStep(new ComponentLook(p.engine(), p.processes(), p.pool())::look, state, p.clock()),
+                new PruneNetworks(p.engine()::networks, p.engine()::removeNetwork, state, log::info, log::warn),
+                new MarkApplied(state),
+                new LookAgainSoon(p.status(), p.loop()::lookAgainSoon),
+                p.edge(),
+                new CleanBundles((d, now) -> p.processes().clean(d, now, BundleRetention.Policy.DEFAULT), p.clock(),
+                        log::info, log::warn));
+        return new HostPass(state, p.loop(), reconcile, steps, p.clock());
+    }
+}
