@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
         versionProvider = MeshVersion.class,
         description = "Runs a small fleet of self-hosted servers as one mesh.",
         subcommands = {NodeCommand.class, CatalogueCommand.class, AssignCommand.class, UnassignCommand.class,
-            PushCommand.class, RollbackCommand.class, TakeCommand.class, StatusCommand.class, RosterCommand.class, RouteCommand.class,
+            PushCommand.class, RollbackCommand.class, TakeCommand.class, BackupCommand.class, RestoreCommand.class, StatusCommand.class, RosterCommand.class, RouteCommand.class,
             TokenCommand.class, SecretCommand.class, AuditCommand.class, CaCommand.class, LogsCommand.class, BundleCommand.class, HostCommand.class,
             ControllerCommand.class, CompletionCommand.class, InstallCommand.class, UninstallCommand.class},
         footer = {"",

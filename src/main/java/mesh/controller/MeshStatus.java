@@ -32,6 +32,9 @@ public class MeshStatus {
     @Inject
     MeshTake takes;
 
+    @Inject
+    BackupStatuses backups;
+
     AgentClient agents = new AgentClient();
 
     public List<NodeStatus> status() {
@@ -46,11 +49,12 @@ public class MeshStatus {
         Map<String, Object> answers = AgentClient.askAll(asked, n -> refresh
                 ? agents.statusRefreshed(n) : agents.statusQuickly(n));
         List<mesh.wire.TakeView> underWay = takes.running();
+        List<mesh.wire.BackupStatus> backedUp = backups.all(java.time.Instant.now());
         List<NodeStatus> result = new ArrayList<>();
         for (NodeView view : views) {
             Object answer = answers.get(view.name());
             result.add((answer instanceof HostStatus agent ? verdict(view, agent, null) : verdict(view, null, (String) answer))
-                    .withTakes(underWay));
+                    .withTakes(underWay).withBackups(backedUp));
         }
         return result;
     }

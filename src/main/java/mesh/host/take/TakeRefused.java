@@ -18,11 +18,11 @@ public final class TakeRefused extends RuntimeException {
         return status;
     }
 
-    static TakeRefused conflict(String message) {
+    public static TakeRefused conflict(String message) {
         return new TakeRefused(409, message);
     }
 
-    static TakeRefused bad(String message) {
+    public static TakeRefused bad(String message) {
         return new TakeRefused(400, message);
     }
 }
