@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import mesh.wire.BackupView;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -21,8 +20,9 @@ public class BackupListCommand implements Callable<Integer> {
 
     final Output output = new Output();
 
-    @Mixin
-    OutputOption format;
+    /** The verb's {@code -o}, inherited from {@code mesh backup}: declared there once. */
+    @picocli.CommandLine.ParentCommand
+    BackupCommand parent;
 
     @Parameters(paramLabel = "MODULE", arity = "0..1", description = "only this module's backups")
     String module;
@@ -34,7 +34,7 @@ public class BackupListCommand implements Callable<Integer> {
                 java.nio.charset.StandardCharsets.UTF_8));
         List<BackupView> all = controller.get(path, mesh.model.DeclarationJson.MAPPER.getTypeFactory()
                 .constructCollectionType(List.class, BackupView.class));
-        if (format.json()) {
+        if (parent.format.json()) {
             output.json(spec, all);
             return ExitCodes.OK;
         }

@@ -3,7 +3,6 @@ package mesh.cli;
 import java.util.concurrent.Callable;
 import mesh.wire.BackupView;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -20,8 +19,9 @@ public class BackupVerifyCommand implements Callable<Integer> {
 
     final Output output = new Output();
 
-    @Mixin
-    OutputOption format;
+    /** The verb's {@code -o}, inherited from {@code mesh backup}: declared there once. */
+    @picocli.CommandLine.ParentCommand
+    BackupCommand parent;
 
     @Parameters(paramLabel = "ID", description = "the backup's number (mesh backup list)")
     String id;
@@ -30,7 +30,7 @@ public class BackupVerifyCommand implements Callable<Integer> {
     public Integer call() {
         ControllerClient controller = ControllerClient.fromEnvironment();
         BackupView b = controller.send("POST", ControllerClient.path("/v1/mesh/backups", id, "/verify"), null, BackupView.class);
-        if (format.json()) {
+        if (parent.format.json()) {
             output.json(spec, b);
         } else if (b.verifyError() == null) {
             output.line(spec, "backup " + b.id() + " of " + b.module() + " verified: every file of its " + b.files()

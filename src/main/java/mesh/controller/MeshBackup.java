@@ -171,6 +171,7 @@ public class MeshBackup {
             TakeAgents calls = new TakeAgents(agents);
             return switch (b.step()) {
                 case FENCE -> {
+                    registryAnswers(b);   // before the module stops: a registry that is down costs no downtime
                     calls.fence(node, b.module(), b.epoch());
                     yield new BackupPlan.Done();
                 }
@@ -191,6 +192,15 @@ public class MeshBackup {
             };
         } catch (RuntimeException e) {
             return new BackupPlan.Failed(e.getMessage() == null ? "it failed without saying why" : e.getMessage());
+        }
+    }
+
+    /** Fails, naming the registry, when it does not answer: asked before a fenced backup stops its module. */
+    private static void registryAnswers(Backup b) {
+        try {
+            new HttpRegistry(b.registry()).ping();
+        } catch (BundleFailure e) {
+            throw new Conflict(e.detail() + "; module " + b.module() + " was not stopped");
         }
     }
 
