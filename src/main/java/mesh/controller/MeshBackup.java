@@ -185,6 +185,11 @@ public class MeshBackup {
                         }
                         // a newer take holds the module there now: this backup's fence is no longer its to lift
                     }
+                    try {
+                        agents.statusRefreshed(node);   // a pass now, which starts the module, not at the next interval
+                    } catch (AgentClient.Unreachable e) {
+                        // the agent's own pass starts it
+                    }
                     yield new BackupPlan.Done();
                 }
                 case RETAIN -> retain(b);
