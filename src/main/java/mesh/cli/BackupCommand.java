@@ -83,8 +83,10 @@ public class BackupCommand implements Callable<Integer> {
         long lastPlain = 0;
         BackupView b = first;
         while (true) {
-            if (people && !Objects.equals(step, b.step()) && "running".equals(b.state())) {
-                output.line(spec, "step " + b.step() + (b.problem() != null ? " (again: " + b.problem() + ")" : ""));
+            if (people && !Objects.equals(step, b.step())) {
+                for (String s : stepsSince(b, step)) {
+                    output.line(spec, "step " + s + (s.equals(b.step()) && b.problem() != null ? " (again: " + b.problem() + ")" : ""));
+                }
                 step = b.step();
             }
             if (people && b.progress() != null && System.nanoTime() - lastPlain > PLAIN_EVERY.toNanos()) {
@@ -97,6 +99,20 @@ public class BackupCommand implements Callable<Integer> {
             sleep();
             b = controller.send("GET", ControllerClient.path("/v1/mesh/backups", Long.toString(first.id())), null, BackupView.class);
         }
+    }
+
+    /** The steps a backup went through since {@code said} up to where it stands (a poll misses the quick ones). */
+    static List<String> stepsSince(BackupView b, String said) {
+        List<String> path = b.live() ? List.of("copy", "retain") : List.of("fence", "copy", "unfence", "retain");
+        int now = "done".equals(b.step()) ? path.size() - 1 : path.indexOf(b.step());
+        if (now < 0) {
+            return List.of();
+        }
+        if ("failed".equals(b.state())) {
+            return List.of();
+        }
+        int from = said == null ? 0 : path.indexOf(said) + 1;
+        return from < 0 || from > now ? List.of() : path.subList(from, now + 1);
     }
 
     static String progress(mesh.wire.BackupProgress p) {

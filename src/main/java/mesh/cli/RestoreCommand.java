@@ -73,6 +73,31 @@ public class RestoreCommand implements Callable<Integer> {
         return "done".equals(end.state()) ? ExitCodes.OK : ExitCodes.FAILED;
     }
 
+    /**
+     * The steps a restore went through since {@code said} up to where it stands now (a poll every half second misses
+     * the quick ones), in the order it takes them; a rollback's step is said as it is met.
+     */
+    static java.util.List<String> stepsSince(RestoreView r, String said) {
+        java.util.List<String> path = new java.util.ArrayList<>(java.util.List.of("preflight"));
+        if (r.from() != null) {
+            path.add(r.lost() ? "lose" : "fence");
+        }
+        path.addAll(java.util.List.of("restore", "start", "switch", "push"));
+        if (r.from() != null) {
+            path.add("old-copy");
+        }
+        int now = path.indexOf(r.step());
+        if ("done".equals(r.step())) {
+            now = path.size() - 1;
+        } else if (now < 0) {
+            return "running".equals(r.state()) ? java.util.List.of(r.step()) : java.util.List.of();
+        } else if (!"running".equals(r.state())) {
+            return java.util.List.of();
+        }
+        int from = said == null ? 0 : path.indexOf(said) + 1;
+        return from < 0 || from > now ? java.util.List.of() : path.subList(from, now + 1);
+    }
+
     private static String head(RestoreView r) {
         return "restore " + r.module() + " from backup " + r.backup() + " to " + r.to()
                 + (r.from() == null ? " (it runs nowhere)" : " (it runs on " + r.from() + (r.lost() ? ", which does not answer)" : ")"));
@@ -87,8 +112,10 @@ public class RestoreCommand implements Callable<Integer> {
         long lastPlain = 0;
         RestoreView r = first;
         while (true) {
-            if (people && !Objects.equals(step, r.step()) && "running".equals(r.state())) {
-                output.line(spec, "step " + r.step() + (r.problem() != null ? " (again: " + r.problem() + ")" : ""));
+            if (people && !Objects.equals(step, r.step())) {
+                for (String s : stepsSince(r, step)) {
+                    output.line(spec, "step " + s + (s.equals(r.step()) && r.problem() != null ? " (again: " + r.problem() + ")" : ""));
+                }
                 step = r.step();
             }
             if (people && r.progress() != null && System.nanoTime() - lastPlain > BackupCommand.PLAIN_EVERY.toNanos()) {

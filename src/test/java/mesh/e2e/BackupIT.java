@@ -271,6 +271,7 @@ class BackupIT {
 
         TestbedNodes.startEngine(n2);
         long engineUp = System.nanoTime();
+        boolean restartedByEngine = running("n2", "db.server");
         installed.startAgent("n2", Map.of("MESH_HOST_INTERVAL", "1s"));
         long agentUp = System.nanoTime();
         PackagedMesh.await("the controller fences db's old copy on n2", Duration.ofSeconds(60), () -> quietly(() ->
@@ -284,8 +285,9 @@ class BackupIT {
             assertFalse(running("n2", "db.server"), "n2 never starts its old copy again once fenced");
             Thread.sleep(200);
         }
-        System.out.printf("n2 back: its agent answered %.1f s after its engine started; the old copy fenced %.1f s after the agent"
-                + " answered, stopped %.1f s after the fence%n", (agentUp - engineUp) / 1e9, (fencedAt - agentUp) / 1e9,
+        System.out.printf("n2 back: the engine %s the old copy at its start (restart policy); its agent answered %.1f s after"
+                + " the engine started; the old copy fenced %.1f s after the agent answered, stopped %.1f s after the fence%n",
+                restartedByEngine ? "restarted" : "did not restart", (agentUp - engineUp) / 1e9, (fencedAt - agentUp) / 1e9,
                 (stoppedAt - fencedAt) / 1e9);
         ok("push", "--wait");
         Thread.sleep(3_000);
