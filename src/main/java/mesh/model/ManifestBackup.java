@@ -38,7 +38,7 @@ final class ManifestBackup {
             Long seconds = text == null ? null : everySeconds(text);
             if (text != null && seconds == null) {
                 nodes.problem(b.get("every").value(), "backup.every", "must be a period with its unit (m, h or d) like 24h,"
-                        + " at least 5m, got " + ManifestNodes.quoted(text));
+                        + " at least 1m, got " + ManifestNodes.quoted(text));
             }
             every = seconds;
         }
@@ -57,7 +57,7 @@ final class ManifestBackup {
         return new Manifest.Backup(every, keep, volumes == null ? List.of() : volumes, registry);
     }
 
-    /** The seconds of a period like {@code 24h}; null when it is not one, or shorter than five minutes. */
+    /** The seconds of a period like {@code 24h}; null when it is not one, or shorter than a minute. */
     static Long everySeconds(String text) {
         Matcher m = EVERY.matcher(text);
         if (!m.matches()) {
@@ -69,7 +69,7 @@ final class ManifestBackup {
             case "h" -> n * 3600;
             default -> n * 86400;
         };
-        return s < 300 ? null : s;
+        return s < 60 ? null : s;
     }
 
     /** A component's {@code backup:} command, or null when it has none. */

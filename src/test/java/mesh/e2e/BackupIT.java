@@ -91,6 +91,16 @@ class BackupIT {
                     volumes: {data: /data}
                     stop-timeout: 1s
                 """.formatted(LOOP));
+        Files.writeString(dir.resolve("tick.yaml"), """
+                module: tick
+                backup: {every: 1m, keep: 2}
+                components:
+                  tick.app:
+                    image: mesh-test/busybox:1
+                    args: [sh, -c, "date >> /data/starts; %s"]
+                    volumes: {data: /data}
+                    stop-timeout: 1s
+                """.formatted(LOOP));
         for (String[] m : new String[][] {{"client1", "[db.internal]"}, {"client3", "[db.internal]"}, {"idle1", "[]"},
             {"idle2", "[]"}, {"idle3", "[]"}}) {
             Files.writeString(dir.resolve(m[0] + ".yaml"), """
@@ -105,7 +115,7 @@ class BackupIT {
         }
         ok("catalogue", "add", dir.toString());
         for (String[] a : new String[][] {{"n2", "db"}, {"n3", "bulk"}, {"n1", "client1"}, {"n3", "client3"}, {"n1", "idle1"},
-            {"n2", "idle2"}, {"n3", "idle3"}}) {
+            {"n2", "idle2"}, {"n3", "idle3"}, {"n1", "tick"}}) {
             ok("assign", a[0], a[1]);
         }
         ok("push", "--wait");
@@ -295,6 +305,30 @@ class BackupIT {
         assertTrue(volumeExists("n2", "db_data"), "n2 keeps its copy, as a take's old copy");
         JsonNode audit = installed.json("audit");
         assertTrue(audit.toString().contains("its lost copy on n2 fenced"), audit.toString());
+    }
+
+    /**
+     * The schedule: tick ({@code backup: {every: 1m, keep: 2}}) was backed up by the controller on its own, once a
+     * minute, through the tests above; only the newest two are kept, the others removed (the audit says so), and
+     * {@code mesh status} shows its last result and schedule.
+     */
+    @Test
+    @Order(5)
+    void aScheduleIsRunByTheControllerAndKeepsTheNewest() throws Exception {
+        PackagedMesh.await("the controller has backed tick up three times", Duration.ofSeconds(200), () -> quietly(() ->
+                installed.json("audit").toString().split("module tick: backup \\d+ done", -1).length > 3));
+        JsonNode kept = installed.json("backup", "list", "tick");
+        assertEquals(2, kept.size(), "keep 2: " + kept);
+        for (JsonNode b : kept) {
+            assertEquals("schedule", b.get("trigger").asText(), b.toString());
+            assertEquals("done", b.get("state").asText(), b.toString());
+        }
+        String audit = installed.json("audit").toString();
+        assertTrue(audit.matches("(?s).*module tick: backup \\d+ removed \\(keep 2\\).*"), audit);
+        String status = mesh("status").out();
+        assertTrue(status.contains("backup tick (n1): last "), status);
+        assertTrue(status.contains("every 1m, keep 2"), status);
+        assertTrue(status.contains("warning: backups of tick land on the registry of n1, the node it runs on"), status);
     }
 
     // ---- helpers

@@ -45,7 +45,7 @@ class ManifestBackupTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
         "no unit      | backup: {every: 24}                  | backup.every: must be a period with its unit (m, h or d)",
-        "too short    | backup: {every: 1m}                  | at least 5m, got \"1m\"",
+        "too short    | backup: {every: 0m}                  | at least 1m, got \"0m\"",
         "keep zero    | backup: {keep: 0}                    | backup.keep",
         "unknown key  | backup: {every: 1h, often: true}     | often",
         "volume       | backup: {volumes: [logs]}            | names \"logs\", which no component of module db declares (volumes: data, dump)",

@@ -56,20 +56,10 @@ public final class BackupUpload {
                     .forEach(e -> where.putIfAbsent(e.sha256(), f.path().resolve(e.path())));
         }
         BackupArtifact.Config config = new BackupArtifact.Config(1, module, Instant.now().toString(), volumes);
-        long total = 0;
-        long files = 0;
-        for (Map.Entry<String, Long> blob : BackupArtifact.blobs(config).entrySet()) {
-            counters.check();
-            Digest digest = new Digest(blob.getKey());
-            Path file = where.get(blob.getKey());
-            if (!registry.hasBlob(repository, digest)) {
-                send(digest, blob.getValue(), file, counters);
-            }
-            total += blob.getValue();
-            files++;
-            counters.bytes.addAndGet(blob.getValue());
-            counters.files.incrementAndGet();
-        }
+        Map<String, Long> blobs = BackupArtifact.blobs(config);
+        sendAll(blobs, where, counters);
+        long total = blobs.values().stream().mapToLong(Long::longValue).sum();
+        long files = blobs.size();
         byte[] configBytes = BackupArtifact.write(config);
         Digest configDigest = Digest.of(configBytes);
         if (!registry.hasBlob(repository, configDigest)) {
@@ -85,6 +75,54 @@ public final class BackupUpload {
                 manifestDigest == null ? Digest.of(manifest).toString() : manifestDigest.toString(), size, done,
                 (System.nanoTime() - began) / 1e9);
     }
+
+    /**
+     * Asks for and uploads the blobs {@link #IN_FLIGHT} at a time: each is a few requests to the registry (HEAD, and
+     * for a new content POST and PUT), so a volume of many small files is bound by their round trips, not by bytes;
+     * a few in flight hide them. The first failure stops the rest and is thrown.
+     */
+    private void sendAll(Map<String, Long> blobs, Map<String, Path> where, BackupCounters counters) {
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(IN_FLIGHT,
+                Thread.ofVirtual().name("backup-upload-", 0).factory());
+        java.util.concurrent.atomic.AtomicReference<RuntimeException> first = new java.util.concurrent.atomic.AtomicReference<>();
+        try {
+            List<java.util.concurrent.Future<?>> sent = new ArrayList<>();
+            for (Map.Entry<String, Long> blob : blobs.entrySet()) {
+                sent.add(pool.submit(() -> {
+                    if (first.get() != null) {
+                        return;
+                    }
+                    try {
+                        counters.check();
+                        Digest digest = new Digest(blob.getKey());
+                        if (!registry.hasBlob(repository, digest)) {
+                            send(digest, blob.getValue(), where.get(blob.getKey()), counters);
+                        }
+                        counters.bytes.addAndGet(blob.getValue());
+                        counters.files.incrementAndGet();
+                    } catch (RuntimeException e) {
+                        first.compareAndSet(null, e);
+                    }
+                }));
+            }
+            for (java.util.concurrent.Future<?> f : sent) {
+                f.get();
+            }
+            if (first.get() != null) {
+                throw first.get();
+            }
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new BackupBroken(e.getCause().getMessage(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new BackupBroken("interrupted");
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** How many blobs are asked for and sent at once. */
+    static final int IN_FLIGHT = 4;
 
     /** Uploads one file's content; the registry checks its digest, so a file changed since it was hashed is refused. */
     private void send(Digest digest, long size, Path file, BackupCounters counters) {
