@@ -114,6 +114,10 @@ class BackupIT {
                     """.formatted(m[0], m[0], LOOP, m[1]));
         }
         ok("catalogue", "add", dir.toString());
+        String recipe = installed.engine("n2").inspectImageCmd("mesh-test/postgres:15").exec().getConfig().getLabels()
+                .get("mesh.testbed.recipe");
+        assertTrue(Integer.parseInt(recipe) >= 5, "the test bed's mesh-test/postgres:15 is recipe " + recipe + ", without pg_dump"
+                + " and /docker-entrypoint-initdb.d: run scripts/testbed up from this tree");
         for (String[] a : new String[][] {{"n2", "db"}, {"n3", "bulk"}, {"n1", "client1"}, {"n3", "client3"}, {"n1", "idle1"},
             {"n2", "idle2"}, {"n3", "idle3"}, {"n1", "tick"}}) {
             ok("assign", a[0], a[1]);
@@ -329,6 +333,40 @@ class BackupIT {
         assertTrue(status.contains("backup tick (n1): last "), status);
         assertTrue(status.contains("every 1m, keep 2"), status);
         assertTrue(status.contains("warning: backups of tick land on the registry of n1, the node it runs on"), status);
+    }
+
+    /**
+     * The runner's record: the controller SIGKILLed while a fenced backup of bulk copies; the next controller carries
+     * the backup on from its recorded step (the copy again: the blobs the registry got are not sent twice), it ends
+     * done and bulk runs again on n3.
+     */
+    @Test
+    @Order(6)
+    void aBackupWhoseControllerIsKilledMidCopyIsCarriedOnByTheNext() throws Exception {
+        Path data = volume("n3", "bulk", "data");
+        byte[] mb = new byte[1024 * 1024];
+        Random random = new Random(6);
+        try (var out = Files.newOutputStream(data.resolve("big/later.bin"))) {
+            for (int i = 0; i < 150; i++) {
+                random.nextBytes(mb);
+                out.write(mb);
+            }
+        }
+        JsonNode begun = installed.json("backup", "bulk");
+        long id = begun.get("id").asLong();
+        PackagedMesh.await("backup " + id + " copies", Duration.ofSeconds(60), () -> quietly(() ->
+                "copy".equals(installed.json("backup", "list", "bulk").get(0).get("step").asText())));
+        installed.killController();
+        installed.awaitController(Duration.ofSeconds(120));
+        PackagedMesh.await("backup " + id + " ends", Duration.ofSeconds(180), () -> quietly(() ->
+                !"running".equals(installed.json("backup", "list", "bulk").get(0).get("state").asText())));
+        JsonNode b = installed.json("backup", "list", "bulk").get(0);
+        assertEquals(id, b.get("id").asLong());
+        assertEquals("done", b.get("state").asText(), b.toString());
+        assertTrue(b.get("bytes").asLong() > 150L * 1024 * 1024, b.toString());
+        PackagedMesh.await("bulk runs on n3 again", Duration.ofSeconds(60), () -> quietly(() -> running("n3", "bulk.app")));
+        String verify = ok("backup", "verify", Long.toString(id));
+        assertTrue(verify.contains("verified"), verify);
     }
 
     // ---- helpers
