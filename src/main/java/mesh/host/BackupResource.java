@@ -93,6 +93,10 @@ public class BackupResource {
     public Multi<byte[]> verify(String body) {
         BackupVerifyRequest r = read(body, BackupVerifyRequest.class, "{\"registry\": \"http://10.77.0.11:5000\", "
                 + "\"repository\": \"mesh-backup/db\", \"reference\": \"sha256:...\"}");
+        call(() -> {
+            backups().checkVerify(r);
+            return null;
+        });
         return lines("verify " + r.reference(), c -> backups().verify(r, c));
     }
 

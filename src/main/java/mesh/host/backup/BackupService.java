@@ -131,6 +131,10 @@ public final class BackupService {
         TakeRules.name("module", module);
         repository(r.repository());
         registry(r.registry());
+        reference(r.reference());
+        if (r.volumes().isEmpty()) {
+            throw TakeRefused.bad("a restore names at least one volume of module " + module);
+        }
         for (BackupVolume v : r.volumes()) {
             TakeRules.name("volume", v.name());
             TakeRules.kind(v.kind());
@@ -171,6 +175,20 @@ public final class BackupService {
         } catch (RuntimeException e) {
             return BackupProgress.failed("the restore of module " + module + " failed: " + e.getMessage());
         }
+    }
+
+    /** Checks a verify's request (a registry URL, a repository, a manifest digest) before anything is fetched. */
+    public void checkVerify(BackupVerifyRequest r) {
+        registry(r.registry());
+        repository(r.repository());
+        reference(r.reference());
+    }
+
+    static String reference(String reference) {
+        if (mesh.bundle.Digest.parse(reference) == null) {
+            throw TakeRefused.bad("reference '" + reference + "' is not a backup's manifest digest (sha256:<64 hex>)");
+        }
+        return reference;
     }
 
     /** Fetches a whole backup and checks every file against its manifest; the last line. */
