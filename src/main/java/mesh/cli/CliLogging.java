@@ -12,12 +12,12 @@ import java.util.logging.Logger;
 /**
  * CliLogging gives a verb that runs without booting Quarkus ({@link MeshMain}) the logging that
  * application.properties gives a booted one: mesh's own loggers at INFO, every library's at WARN,
- * one line per record on stderr as {@code HH:mm:ss LEVEL message}. The JDK's logging carries it
+ * one line per record on stderr as {@code HH:mm:ss.SSS LEVEL message}. The JDK's logging carries it
  * (JBoss Logging picks it when no log manager is installed).
  */
 final class CliLogging {
 
-    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss");
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSS");
 
     /** Held: the JDK keeps loggers weakly, and a collected one forgets its level. */
     private static Logger mesh;
@@ -39,7 +39,7 @@ final class CliLogging {
         mesh.setLevel(Level.INFO);
     }
 
-    /** {@code quarkus.log.console.format=%d{HH:mm:ss} %-5p %s%e%n}, in the JDK's terms. */
+    /** {@code quarkus.log.console.format=%d{HH:mm:ss.SSS} %-5p %s%e%n}, in the JDK's terms. */
     static final class Line extends Formatter {
         @Override
         public String format(LogRecord r) {

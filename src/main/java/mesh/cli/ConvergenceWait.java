@@ -20,7 +20,12 @@ import mesh.wire.PushReport;
  */
 final class ConvergenceWait {
 
-    static final Duration POLL = Duration.ofSeconds(1);
+    /** The poll's interval: quick while a push usually converges (a few seconds), then once a second. */
+    static Duration poll(Duration waited) {
+        return waited.compareTo(QUICK) < 0 ? Duration.ofMillis(250) : Duration.ofSeconds(1);
+    }
+
+    private static final Duration QUICK = Duration.ofSeconds(5);
 
     private final ControllerClient controller;
     private final Consumer<String> progress;
@@ -46,7 +51,8 @@ final class ConvergenceWait {
         report.nodes().stream().filter(n -> n.outcome() == mesh.wire.PushReport.Outcome.SENT).forEach(n -> sent.put(n.node(), n.generation()));
         Map<String, String> waiting = new LinkedHashMap<>();
         Map<String, String> said = new LinkedHashMap<>();
-        long deadline = System.nanoTime() + timeout.toNanos();
+        long began = System.nanoTime();
+        long deadline = began + timeout.toNanos();
         while (true) {
             waiting.clear();
             List<String> definite = new java.util.ArrayList<>();
@@ -68,7 +74,7 @@ final class ConvergenceWait {
             if (waiting.isEmpty() || !definite.isEmpty() || System.nanoTime() > deadline) {
                 return new Result(new LinkedHashMap<>(waiting), definite);
             }
-            sleep();
+            sleep(poll(Duration.ofNanos(System.nanoTime() - began)));
         }
     }
 
@@ -95,9 +101,9 @@ final class ConvergenceWait {
                 + "; 'mesh status' shows where they stand";
     }
 
-    private static void sleep() {
+    private static void sleep(Duration interval) {
         try {
-            Thread.sleep(POLL.toMillis());
+            Thread.sleep(interval.toMillis());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new VerbFailure("interrupted while waiting for the nodes to converge");

@@ -3,15 +3,15 @@ package mesh.cli;
 import io.quarkus.picocli.runtime.annotations.TopCommand;
 import picocli.CommandLine.Command;
 
+/**
+ * MeshCommand is the top of the command tree: its options and help. Its verbs are added by
+ * {@link MeshCommandLine}, which builds only the one a run asks for when it can.
+ */
 @TopCommand
 @Command(name = "mesh",
         mixinStandardHelpOptions = true,
         versionProvider = MeshVersion.class,
         description = "Runs a small fleet of self-hosted servers as one mesh.",
-        subcommands = {NodeCommand.class, CatalogueCommand.class, AssignCommand.class, UnassignCommand.class,
-            PushCommand.class, RollbackCommand.class, TakeCommand.class, BackupCommand.class, RestoreCommand.class, StatusCommand.class, RosterCommand.class, RouteCommand.class,
-            TokenCommand.class, SecretCommand.class, AuditCommand.class, CaCommand.class, LogsCommand.class, BundleCommand.class, HostCommand.class,
-            ControllerCommand.class, CompletionCommand.class, InstallCommand.class, UninstallCommand.class},
         footer = {"",
             "Operator verbs talk to the controller at MESH_CONTROLLER (default http://127.0.0.1:7700) with",
             "the operator token MESH_TOKEN. Every reporting verb takes -o json, before or after the verb",

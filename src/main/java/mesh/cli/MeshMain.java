@@ -44,7 +44,7 @@ public class MeshMain implements QuarkusApplication {
             // a verb that serves nothing needs no CDI, no Vert.x and no configuration: it runs
             // without booting Quarkus, in about half the time (docs/benchmarks.md, "startup")
             CliLogging.configure();
-            System.exit(MeshCommandLine.create(CommandLine.defaultFactory()).execute(args));
+            System.exit(MeshCommandLine.forArgs(CommandLine.defaultFactory(), args).execute(args));
         }
         Quarkus.run(MeshMain.class, args);
     }
@@ -61,6 +61,7 @@ public class MeshMain implements QuarkusApplication {
     @Override
     public int run(String... args) {
         // moved again here (a no-op after main): tests launch run() without main()
-        return MeshCommandLine.create(factory).execute(LeadingOutput.moved(args));
+        String[] moved = LeadingOutput.moved(args);
+        return MeshCommandLine.forArgs(factory, moved).execute(moved);
     }
 }

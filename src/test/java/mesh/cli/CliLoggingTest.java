@@ -7,7 +7,7 @@ import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import org.junit.jupiter.api.Test;
 
-/** CliLoggingTest: a verb run without a boot logs as a booted one does ({@code HH:mm:ss LEVEL message}). */
+/** CliLoggingTest: a verb run without a boot logs as a booted one does ({@code HH:mm:ss.SSS LEVEL message}). */
 class CliLoggingTest {
 
     @Test
@@ -15,7 +15,7 @@ class CliLoggingTest {
         LogRecord r = new LogRecord(Level.WARNING, "push: node {0} is behind");
         r.setParameters(new Object[] {"g14"});
         String line = new CliLogging.Line().format(r);
-        assertTrue(line.matches("\\d\\d:\\d\\d:\\d\\d WARN  push: node g14 is behind" + System.lineSeparator()), line);
+        assertTrue(line.matches("\\d\\d:\\d\\d:\\d\\d\\.\\d\\d\\d WARN  push: node g14 is behind" + System.lineSeparator()), line);
     }
 
     @Test

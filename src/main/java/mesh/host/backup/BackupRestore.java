@@ -73,12 +73,29 @@ final class BackupRestore {
             tar.destroyForcibly();
             throw e;
         }
+        durable(folder, name);
         VolumeManifest restored = ManifestForm.of(volume.manifest().module(), name, VolumeScan.scan(folder));
         if (!restored.digest().equals(volume.manifest().digest())) {
             String diff = ManifestForm.diff(volume.manifest().entries(), restored.entries()).orElse("their digests differ");
             throw new BackupBroken("volume " + name + " as restored is not the backup's: " + words(diff));
         }
         return restored.digest();
+    }
+
+    /**
+     * Makes what tar wrote durable before it is checked and the module may start on it, as a take's copy does
+     * ({@code sync --file-system}: one syncfs(2) of the volume's file system; Java has none).
+     */
+    private static void durable(Path folder, String volume) {
+        try {
+            Process sync = new ProcessBuilder("sync", "--file-system", folder.toString()).redirectErrorStream(true).start();
+            String said = new String(sync.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            if (TarStreams.waitFor(sync) != 0) {
+                throw new BackupBroken("volume " + volume + " could not be made durable (sync): " + said);
+            }
+        } catch (IOException e) {
+            throw new BackupBroken("volume " + volume + " could not be made durable (sync): " + e.getMessage(), e);
+        }
     }
 
     /** The take's diff sentence said of a backup and a restored volume. */

@@ -69,6 +69,15 @@ public final class TarStreams {
         return command;
     }
 
+    /**
+     * The command that makes what was written under {@code folder} durable: coreutils' {@code sync --file-system},
+     * a syncfs(2) of the file system that holds it (Java has no syncfs; fsync of every extracted file costs a
+     * call per file).
+     */
+    static List<String> syncCommand(Path folder) {
+        return List.of("sync", "--file-system", folder.toString());
+    }
+
     /** A running extraction into a folder: feed its stdin, count its members, then {@link #finish}. */
     public static Process extract(Path folder) throws IOException {
         return new ProcessBuilder(extractCommand(folder)).start();
