@@ -233,7 +233,8 @@ public class MeshBackup {
         Found f = store.inTransaction(c -> new Found(BackupRecords.list(c, b.module(), false),
                 store.module(c, b.module()).map(s -> s.manifest().backupOrDefault().kept()).orElse(Manifest.Backup.KEEP)));
         List<Long> expired = BackupRetention.expired(f.rows().stream().map(r -> new BackupRetention.Kept(r.backup().id(),
-                r.backup().step() == BackupStep.DONE, r.startedAt())).toList(), f.keep());
+                r.backup().step() == BackupStep.DONE || r.backup().id() == b.id(), r.backup().step() == BackupStep.FAILED,
+                r.startedAt())).toList(), f.keep());
         String kept = null;
         for (long id : expired) {
             Backup old = f.rows().stream().filter(r -> r.backup().id() == id).findFirst().orElseThrow().backup();

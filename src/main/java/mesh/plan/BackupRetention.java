@@ -15,18 +15,32 @@ public final class BackupRetention {
     private BackupRetention() {
     }
 
-    /** Kept is a backup as retention sees it: its number, whether it ended done, and when it began. */
-    public record Kept(long id, boolean done, Instant startedAt) {
+    /** Kept is a backup as retention sees it: its number, whether it ended done (or failed), and when it began. */
+    public record Kept(long id, boolean done, boolean failed, Instant startedAt) {
+
+        /** A backup that is done ({@code done}) or still running. */
+        public Kept(long id, boolean done, Instant startedAt) {
+            this(id, done, false, startedAt);
+        }
     }
 
     /**
-     * The backups to remove: every done backup beyond the newest {@code keep} done ones. Failed backups are no
-     * backups and count for nothing (their record stays, as the audit does); a running one is never removed.
+     * The backups to remove: every done backup beyond the newest {@code keep} done ones, and every failed one older
+     * than the oldest done one kept (a failure the kept backups came after tells nothing more). Failed backups count
+     * for nothing toward {@code keep}. A running backup is never in {@code backups} as failed: the caller passes the
+     * one it retains for as done, and any other running one is left alone.
      */
     public static List<Long> expired(List<Kept> backups, int keep) {
         List<Kept> done = new ArrayList<>(backups.stream().filter(Kept::done).toList());
         done.sort(Comparator.comparing(Kept::startedAt).thenComparing(Kept::id).reversed());
-        return done.stream().skip(Math.max(1, keep)).map(Kept::id).sorted().toList();
+        List<Kept> kept = done.stream().limit(Math.max(1, keep)).toList();
+        List<Long> expired = new ArrayList<>(done.stream().skip(Math.max(1, keep)).map(Kept::id).toList());
+        if (kept.size() == Math.max(1, keep)) {
+            Instant oldestKept = kept.get(kept.size() - 1).startedAt();
+            backups.stream().filter(b -> !b.done() && b.failed() && b.startedAt().isBefore(oldestKept))
+                    .forEach(b -> expired.add(b.id()));
+        }
+        return expired.stream().sorted().toList();
     }
 
     /** Schedule is one module's schedule as the controller sees it now. */

@@ -20,16 +20,22 @@ class BackupRetentionTest {
     }
 
     static BackupRetention.Kept failed(long id, int hoursAgo) {
-        return new BackupRetention.Kept(id, false, NOW.minus(Duration.ofHours(hoursAgo)));
+        return new BackupRetention.Kept(id, false, true, NOW.minus(Duration.ofHours(hoursAgo)));
+    }
+
+    static BackupRetention.Kept running(long id, int hoursAgo) {
+        return new BackupRetention.Kept(id, false, false, NOW.minus(Duration.ofHours(hoursAgo)));
     }
 
     @Test
     void theNewestKeepDoneBackupsStayAndFailedOnesCountForNothing() {
         List<BackupRetention.Kept> all = List.of(done(1, 50), done(2, 40), failed(3, 30), done(4, 20), done(5, 10), failed(6, 1));
-        assertEquals(List.of(1L, 2L), BackupRetention.expired(all, 2));
-        assertEquals(List.of(1L, 2L, 4L), BackupRetention.expired(all, 1));
-        assertEquals(List.of(), BackupRetention.expired(all, 4));
-        assertEquals(List.of(1L, 2L, 4L), BackupRetention.expired(all, 0), "keep 0 still keeps the newest");
+        assertEquals(List.of(1L, 2L, 3L), BackupRetention.expired(all, 2), "the failure before the oldest kept goes too");
+        assertEquals(List.of(1L, 2L, 3L, 4L), BackupRetention.expired(all, 1));
+        assertEquals(List.of(), BackupRetention.expired(all, 4), "fewer done than keep: every failure stays too");
+        assertEquals(List.of(1L, 2L, 3L, 4L), BackupRetention.expired(all, 0), "keep 0 still keeps the newest");
+        assertEquals(List.of(1L), BackupRetention.expired(List.of(done(1, 3), done(2, 2), running(3, 1)), 2),
+                "a running backup is neither kept nor removed");
     }
 
     static BackupRetention.Schedule schedule(String module, Integer everyHours, boolean runs, boolean running, Integer lastHoursAgo) {
