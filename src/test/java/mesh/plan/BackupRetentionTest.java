@@ -34,8 +34,9 @@ class BackupRetentionTest {
         assertEquals(List.of(1L, 2L, 3L, 4L), BackupRetention.expired(all, 1));
         assertEquals(List.of(), BackupRetention.expired(all, 4), "fewer done than keep: every failure stays too");
         assertEquals(List.of(1L, 2L, 3L, 4L), BackupRetention.expired(all, 0), "keep 0 still keeps the newest");
-        assertEquals(List.of(1L), BackupRetention.expired(List.of(done(1, 3), done(2, 2), running(3, 1)), 2),
+        assertEquals(List.of(), BackupRetention.expired(List.of(done(1, 3), done(2, 2), running(3, 1)), 2),
                 "a running backup is neither kept nor removed");
+        assertEquals(List.of(1L), BackupRetention.expired(List.of(done(1, 3), done(2, 2), done(3, 1), running(4, 0)), 2));
     }
 
     static BackupRetention.Schedule schedule(String module, Integer everyHours, boolean runs, boolean running, Integer lastHoursAgo) {
