@@ -32,7 +32,7 @@ mesh_in() {   # I ARGS...: the packaged mesh inside node I's namespace, HOME in 
 
 install_mesh() {
   local n=$1 i nodes join offset=${BENCH_NODE_OFFSET:-0}
-  nodes=$("$REPO/scripts/testbed" nodes up "$((n + offset))")
+  nodes=$("$REPO/scripts/testbed" nodes up "$((n + offset))" "$((offset + 1))")
   for i in $(seq "$n"); do
     NET[i]=n$((i + offset))
     ADDR[i]=$(awk -v n="${NET[i]}" '$1 == n {print $2}' <<<"$nodes")

@@ -52,6 +52,11 @@ public final class BundleFailure extends RuntimeException {
         return getMessage().equals(subject + ": " + detail) ? this : new BundleFailure(subject, reason, detail, getCause());
     }
 
+    /** What went wrong, without the subject (a backup names its own). */
+    public String detail() {
+        return detail;
+    }
+
     public Reason reason() {
         return reason;
     }

@@ -90,6 +90,24 @@ public final class HttpRegistry implements Registry {
     }
 
     @Override
+    public void pushBlob(String name, Digest digest, long size, InputStream in) {
+        upload(name, digest, new Upload(size, in::transferTo));
+    }
+
+    @Override
+    public boolean deleteManifest(String name, Digest digest) {
+        try (Exchange x = open("DELETE", "/v2/" + name + "/manifests/" + digest, subject(name), Map.of())) {
+            if (x.status == 405) {
+                return false;
+            }
+            if (x.status != 202 && x.status != 404) {
+                x.expect(subject(name), 202);
+            }
+            return true;
+        }
+    }
+
+    @Override
     public void pushBlob(String name, Digest digest, byte[] content) {
         upload(name, digest, new Upload(content.length, out -> out.write(content)));
     }

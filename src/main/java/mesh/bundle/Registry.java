@@ -23,6 +23,15 @@ public interface Registry {
     /** Uploads a blob (POST, then PUT with the digest: the monolithic upload); the registry checks the digest. */
     void pushBlob(String name, Digest digest, long size, Path file);
 
+    /**
+     * Uploads a blob read from {@code in}, exactly {@code size} bytes, streamed (never held whole): a backup's file,
+     * read from its volume as it is sent.
+     */
+    void pushBlob(String name, Digest digest, long size, java.io.InputStream in);
+
+    /** {@code DELETE /v2/NAME/manifests/DIGEST}; false when the registry does not allow deletes (405). */
+    boolean deleteManifest(String name, Digest digest);
+
     /** Uploads a small blob held in memory (a config), like {@link #pushBlob(String, Digest, long, Path)}. */
     void pushBlob(String name, Digest digest, byte[] content);
 

@@ -46,6 +46,15 @@ public class ControllerServeCommand implements Callable<Integer> {
     @Inject
     mesh.controller.MeshTake takes;
 
+    @Inject
+    mesh.controller.MeshBackup backups;
+
+    @Inject
+    mesh.controller.MeshRestore restores;
+
+    @Inject
+    mesh.controller.BackupWatch backupWatch;
+
     @Override
     public Integer call() {
         // a bad setting is an InvalidInput, which FailureExits prints problem by problem (exit 1)
@@ -53,6 +62,9 @@ public class ControllerServeCommand implements Callable<Integer> {
         try {
             controller.start(settings);
             takes.resumeAll();  // a take a killed controller left is carried on (docs/take.md)
+            backups.resumeAll();  // so are backups and restores (docs/backup.md)
+            restores.resumeAll();
+            backupWatch.start();
         } catch (RuntimeException e) {
             throw new VerbFailure("cannot open the store at " + settings.storeUrl() + ": " + rootMessage(e));
         }

@@ -17,7 +17,8 @@ public final class MeshCommandLine {
 
     /** The verbs, in the order {@code mesh --help} lists them. */
     static final List<Class<?>> VERBS = List.of(NodeCommand.class, CatalogueCommand.class, AssignCommand.class,
-            UnassignCommand.class, PushCommand.class, RollbackCommand.class, TakeCommand.class, StatusCommand.class,
+            UnassignCommand.class, PushCommand.class, RollbackCommand.class, TakeCommand.class, BackupCommand.class,
+            RestoreCommand.class, StatusCommand.class,
             RosterCommand.class, RouteCommand.class, TokenCommand.class, SecretCommand.class, AuditCommand.class,
             CaCommand.class, LogsCommand.class, BundleCommand.class, HostCommand.class, ControllerCommand.class,
             CompletionCommand.class, InstallCommand.class, UninstallCommand.class);

@@ -24,6 +24,8 @@ import picocli.CommandLine.Spec;
             "SEEN is how long ago the agent last looked at its engine (it looks every MESH_HOST_INTERVAL);",
             "--refresh has every agent look now before it answers (a few seconds at most).",
             "Then one line per take under way ('mesh take'): its module, nodes and step (-o json: each node's 'takes').",
+            "Then one line per module with backups: its last backup, its schedule, and a warning when the backups land on",
+            "the registry of the module's own node (-o json: each node's 'backups'; docs/backup.md).",
             "On stderr, a warning from 30 days before the controller's certificate, the mesh CA or a node's agent",
             "certificate expires (-o json: each agent's 'certificateNotAfter').",
             "Exit 0 when every node is up to date and running everything; 1 otherwise."})
@@ -66,6 +68,7 @@ public class StatusCommand implements Callable<Integer> {
             nodes.stream().filter(n -> n.agent() != null && n.agent().edge() != null)
                     .forEach(n -> output.line(spec, edge(n.node().name(), n.agent().edge())));
             takes(ControllerClient.fromEnvironment()).forEach(t -> output.line(spec, take(t)));
+            nodes.stream().flatMap(n -> n.backups().stream()).forEach(b -> BackupLines.status(b, now).forEach(l -> output.line(spec, l)));
         }
         List<String> attention = nodes.stream().filter(n -> !n.ok()).map(n -> n.node().name()).toList();
         if (attention.isEmpty()) {

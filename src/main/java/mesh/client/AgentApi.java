@@ -122,6 +122,23 @@ public final class AgentApi {
         return volume(module, volume) + "/copy";
     }
 
+    /** The path of a module's backup (POST, progress lines as application/x-ndjson). */
+    public static String backup(String module) {
+        return BACKUPS + "/" + seg(module);
+    }
+
+    /** The path of a module's restore from a backup (POST, progress lines as application/x-ndjson). */
+    public static String restore(String module) {
+        return backup(module) + "/restore";
+    }
+
+    /** The path of a backup's verify (POST, progress lines as application/x-ndjson). */
+    public static String verifyBackup() {
+        return BACKUPS + "/verify";
+    }
+
+    private static final String BACKUPS = "/v1/backups";
+
     /** The path of a component's logs (a stream of lines), with the lines' query ({@code q}, encoded; "" for none). */
     public static String logs(String component, String q) {
         return "/v1/logs/" + seg(component) + (q.isEmpty() ? "" : "?" + q);

@@ -14,6 +14,8 @@ import mesh.model.Placement;
 import mesh.plan.MeshPlan;
 import mesh.wire.AddedNode;
 import mesh.wire.AuditEntry;
+import mesh.wire.BackupRequest;
+import mesh.wire.BackupView;
 import mesh.wire.CatalogueChange;
 import mesh.wire.EdgeCa;
 import mesh.wire.ForgottenCopies;
@@ -29,6 +31,8 @@ import mesh.wire.NodeView;
 import mesh.wire.OperatorToken;
 import mesh.wire.PushReport;
 import mesh.wire.PushRequest;
+import mesh.wire.RestoreRequest;
+import mesh.wire.RestoreView;
 import mesh.wire.RollbackRequest;
 import mesh.wire.RotateReport;
 import mesh.wire.RotateRequest;
@@ -50,6 +54,9 @@ public final class ControllerApi {
     public static final String JOIN = "/v1/join";
     /** The nodes' call: the installer's probe of a controller it joins asks it (any answer: reachable). */
     public static final String NODES = "/v1/mesh/nodes";
+
+    private static final String BACKUPS = "/v1/mesh/backups";
+    private static final String RESTORES = "/v1/mesh/restores";
 
     private final JsonHttp http;
     private final Duration timeout;
@@ -163,6 +170,31 @@ public final class ControllerApi {
 
     public ForgottenCopies forgetOldCopies(String module) {
         return call("DELETE", path("/v1/mesh/takes", module, "/old-copies"), null, ForgottenCopies.class);
+    }
+
+    public BackupView backup(BackupRequest request) {
+        return call("POST", BACKUPS, request, BackupView.class);
+    }
+
+    public BackupView backup(long id) {
+        return call("GET", path(BACKUPS, Long.toString(id)), null, BackupView.class);
+    }
+
+    /** The backups kept, of one module or (null) of all. */
+    public List<BackupView> backups(String module) {
+        return call("GET", BACKUPS + (module == null ? "" : "?module=" + encode(module)), null, listOf(BackupView.class));
+    }
+
+    public BackupView verifyBackup(String id) {
+        return call("POST", path(BACKUPS, id, "/verify"), null, BackupView.class);
+    }
+
+    public RestoreView restore(RestoreRequest request) {
+        return call("POST", RESTORES, request, RestoreView.class);
+    }
+
+    public RestoreView restore(long id) {
+        return call("GET", path(RESTORES, Long.toString(id)), null, RestoreView.class);
     }
 
     public List<OperatorToken> tokens() {

@@ -33,6 +33,9 @@ public class MeshStatus {
     MeshTake takes;
 
     @Inject
+    BackupStatuses backups;
+
+    @Inject
     AgentClient agents;
 
     public List<NodeStatus> status() {
@@ -47,10 +50,11 @@ public class MeshStatus {
         Map<String, AgentAnswer<HostStatus>> answers = AgentClient.askAll(asked, n -> refresh
                 ? agents.statusRefreshed(n) : agents.statusQuickly(n));
         List<mesh.wire.TakeView> underWay = takes.running();
+        List<mesh.wire.BackupStatus> backedUp = backups.all(java.time.Instant.now());
         List<NodeStatus> result = new ArrayList<>();
         for (NodeView view : views) {
             AgentAnswer<HostStatus> answer = answers.get(view.name());
-            result.add(verdict(view, answer.value(), answer.failure()).withTakes(underWay));
+            result.add(verdict(view, answer.value(), answer.failure()).withTakes(underWay).withBackups(backedUp));
         }
         return result;
     }

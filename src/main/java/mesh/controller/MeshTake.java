@@ -107,6 +107,9 @@ public class MeshTake {
             existingNode(c, node);
             existingModule(c, module);
             Placement p = placement(c, module);
+            if (!dryRun) {
+                BackupGuard.refuseWhileBackedUp(c, module);
+            }
             Optional<Take> running = TakeRecords.running(c, module);
             if (running.isPresent()) {
                 Take r = running.get();

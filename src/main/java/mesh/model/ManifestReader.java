@@ -16,9 +16,9 @@ import org.yaml.snakeyaml.nodes.Node;
  */
 final class ManifestReader {
 
-    static final List<String> TOP = List.of("module", "components", "routes");
+    static final List<String> TOP = List.of("module", "components", "routes", "backup");
     static final List<String> COMPONENT = List.of("image", "bundle", "args", "env", "binds", "volumes", "ports",
-            "health", "after", "stop-timeout");
+            "health", "after", "stop-timeout", "backup");
     static final List<String> HEALTH = List.of("http", "port", "command", "timeoutSeconds");
     static final List<String> ROUTE = List.of("component", "port", "domain");
     /** A component name is also a container name, which mesh keeps within Docker's 128 characters. */
@@ -62,8 +62,10 @@ final class ManifestReader {
                 componentFields.put(name, fields);
             }
         });
-        Manifest manifest = new Manifest(module, components, routes(module, top.get("routes"), given, components));
+        Manifest manifest = new Manifest(module, components, routes(module, top.get("routes"), given, components),
+                ManifestBackup.module(nodes, top.get("backup")));
         ManifestComponents.crossChecks(manifest, componentFields, nodes);
+        ManifestBackup.crossChecks(manifest, top.get("backup"), nodes);
         return manifest;
     }
 
@@ -118,7 +120,8 @@ final class ManifestReader {
         ManifestComponents parts = new ManifestComponents(nodes, path, c);
         Map<String, String> env = parts.env();
         return new Manifest.Component(image, bundle, parts.args(), env, parts.binds(), parts.volumes(hasBundle && !hasImage),
-                parts.ports(), parts.health(), parts.after(), parts.stopTimeout(), parts.secrets());
+                parts.ports(), parts.health(), parts.after(), parts.stopTimeout(), parts.secrets(),
+                ManifestBackup.command(nodes, c, path, hasBundle && !hasImage));
     }
 
     static boolean given(Map<String, Field> fields, String key) {

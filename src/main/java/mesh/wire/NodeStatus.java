@@ -5,12 +5,25 @@ import java.util.List;
 /**
  * NodeStatus is one node of {@code mesh status} ({@code GET /v1/mesh/status}): the store's view, the
  * agent's answer (or why there is none), whether all is well, the first thing to know, in words, and
- * the takes under way that move a module off or onto this node, with their step.
+ * the takes under way that move a module off or onto this node, with their step, and the backups of the modules
+ * that run on it.
  */
-public record NodeStatus(NodeView node, HostStatus agent, String agentError, boolean ok, String state, List<NodeTake> takes) {
+public record NodeStatus(NodeView node, HostStatus agent, String agentError, boolean ok, String state, List<NodeTake> takes,
+                         List<BackupStatus> backups) {
 
     public NodeStatus {
         takes = takes == null ? List.of() : List.copyOf(takes);
+        backups = backups == null ? List.of() : List.copyOf(backups);
+    }
+
+    public NodeStatus(NodeView node, HostStatus agent, String agentError, boolean ok, String state, List<NodeTake> takes) {
+        this(node, agent, agentError, ok, state, takes, List.of());
+    }
+
+    /** This node's status with the backups of the modules that run on it (docs/backup.md). */
+    public NodeStatus withBackups(List<BackupStatus> all) {
+        String name = node.name();
+        return new NodeStatus(node, agent, agentError, ok, state, takes, all.stream().filter(b -> name.equals(b.node())).toList());
     }
 
     /** A node with no take under way. */
@@ -22,6 +35,6 @@ public record NodeStatus(NodeView node, HostStatus agent, String agentError, boo
     public NodeStatus withTakes(List<TakeView> takes) {
         String name = node.name();
         return new NodeStatus(node, agent, agentError, ok, state, takes.stream()
-                .filter(t -> name.equals(t.from()) || name.equals(t.to())).map(t -> NodeTake.of(t, name)).toList());
+                .filter(t -> name.equals(t.from()) || name.equals(t.to())).map(t -> NodeTake.of(t, name)).toList(), backups);
     }
 }

@@ -40,7 +40,7 @@ final class ManifestInputCases {
                         "5:5: components.a.web.image: given twice (first on line 4)"),
                 bad("a list as a key", "module: a\ncomponents:\n  ? [a, b]\n  : {image: busybox}\n",
                         "3:5: components: a key is a name, got a list"),
-                bad("an unknown field at top level", WEB + "colour: red\n", "5:1: colour: unknown field (known here: module, components, routes)"),
+                bad("an unknown field at top level", WEB + "colour: red\n", "5:1: colour: unknown field (known here: module, components, routes, backup)"),
                 bad("a misspelt top-level field", WEB.replace("components:", "componets:"),
                         "2:1: componets: unknown field, did you mean 'components'?"),
                 field("a misspelt component field (letters swapped)", "imgae: busybox",

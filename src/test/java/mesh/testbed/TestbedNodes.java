@@ -52,7 +52,37 @@ public final class TestbedNodes {
      */
     public static List<Node> ours(int count) {
         int first = Integer.getInteger("mesh.testbed.first", 1);
-        return up(first + count - 1).subList(first - 1, first - 1 + count);
+        if (first == 1) {
+            return up(count);
+        }
+        int last = first + count - 1;
+        Run run = run(UP_TIMEOUT, "nodes", "up", Integer.toString(last), Integer.toString(first));
+        if (run.exitCode() != 0) {
+            throw new IllegalStateException("scripts/testbed nodes up " + last + " " + first + " exited with " + run.exitCode()
+                    + "\n" + run.stderr());
+        }
+        List<Node> nodes = parse(run.stdout());
+        if (nodes.size() != count || !nodes.get(0).name().equals("n" + first)) {
+            throw new IllegalStateException("scripts/testbed nodes up " + last + " " + first + " printed unexpected nodes:\n"
+                    + run.stdout());
+        }
+        return nodes;
+    }
+
+    /** Stops the node's engine as a machine's shutdown does (its containers stopped, its data kept). */
+    public static void stopEngine(String name) {
+        Run run = run(Duration.ofSeconds(90), "engine", "stop", name);
+        if (run.exitCode() != 0) {
+            throw new IllegalStateException("scripts/testbed engine stop " + name + " exited with " + run.exitCode() + "\n" + run.stderr());
+        }
+    }
+
+    /** Starts the node's stopped engine again on its data. */
+    public static void startEngine(String name) {
+        Run run = run(UP_TIMEOUT, "engine", "start", name);
+        if (run.exitCode() != 0) {
+            throw new IllegalStateException("scripts/testbed engine start " + name + " exited with " + run.exitCode() + "\n" + run.stderr());
+        }
     }
 
     /** Raises nodes n1..nN (reusing those already up) and returns them in order. */

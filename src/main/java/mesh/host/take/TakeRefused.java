@@ -31,15 +31,15 @@ public final class TakeRefused extends RuntimeException {
         return reason;
     }
 
-    static TakeRefused conflict(String message) {
+    public static TakeRefused conflict(String message) {
         return new TakeRefused(409, message);
     }
 
-    static TakeRefused conflict(Reason reason, String message) {
+    public static TakeRefused conflict(Reason reason, String message) {
         return new TakeRefused(409, reason, message);
     }
 
-    static TakeRefused bad(String message) {
+    public static TakeRefused bad(String message) {
         return new TakeRefused(400, message);
     }
 }

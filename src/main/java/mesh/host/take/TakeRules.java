@@ -46,7 +46,7 @@ public final class TakeRules {
             throw TakeRefused.bad("epoch must be a positive number, got " + epoch + " (module " + s.module() + ")");
         }
         if (epoch < s.epoch()) {
-            throw TakeRefused.conflict("a newer take (epoch " + s.epoch() + ") holds module " + s.module()
+            throw TakeRefused.conflict(mesh.wire.Reason.NEWER_EPOCH, "a newer take (epoch " + s.epoch() + ") holds module " + s.module()
                     + " here; epoch " + epoch + " is refused and nothing was changed");
         }
     }

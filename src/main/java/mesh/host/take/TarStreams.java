@@ -81,11 +81,11 @@ public final class TarStreams {
     }
 
     /** A running extraction into a folder: feed its stdin, count its members, then {@link #finish}. */
-    static Process extract(Path folder) throws IOException {
+    public static Process extract(Path folder) throws IOException {
         return new ProcessBuilder(extractCommand(folder)).start();
     }
 
-    static int waitFor(Process p) throws IOException {
+    public static int waitFor(Process p) throws IOException {
         try {
             return p.waitFor();
         } catch (InterruptedException e) {
@@ -96,7 +96,7 @@ public final class TarStreams {
     }
 
     /** The last few KB of a process's stderr, read on a thread of its own so the process never blocks on it. */
-    static CompletableFuture<String> tail(InputStream err) {
+    public static CompletableFuture<String> tail(InputStream err) {
         return CompletableFuture.supplyAsync(() -> {
             try (err) {
                 byte[] all = err.readAllBytes();

@@ -219,7 +219,8 @@ public final class VolumeCopy {
             if (exit != 0) {
                 return CopyProgress.failed("tar could not write volume " + volume + " (exit " + exit + "): " + errors.join());
             }
-            String unsynced = durable(folder, volume, CopyProgress.running(bytes.get(), entries.get(), 0), progress, run);
+            CopyProgress still = CopyProgress.running(bytes.get(), entries.get(), 0);
+            String unsynced = VolumeSync.run(folder, volume, () -> stillWanted(still, progress, run));
             if (unsynced != null) {
                 return CopyProgress.failed(unsynced);
             }
@@ -232,36 +233,15 @@ public final class VolumeCopy {
         }
     }
 
-    /**
-     * Makes the pass's writes durable before it says done ({@link TarStreams#syncCommand}), saying {@code still} every
-     * second meanwhile so the controller's watchdog hears it: a copy that a crash could still lose is no copy, and the
-     * writeback of a pre-copy's gigabytes, left to the kernel, lands on the first fsync after the fence instead (the
-     * engine's, when it stops the module on the source: seconds of downtime on a node that shares the disk). Null when
-     * done; else why not.
-     */
-    private static String durable(Path folder, String volume, CopyProgress still, Consumer<CopyProgress> progress,
-                                  RunningCopies.Run run) throws IOException, InterruptedException {
-        Process sync = new ProcessBuilder(TarStreams.syncCommand(folder)).redirectErrorStream(true).start();
-        CompletableFuture<String> said = TarStreams.tail(sync.getInputStream());
-        long deadline = System.nanoTime() + SYNC.toNanos();
-        while (!sync.waitFor(PROGRESS_EVERY.toMillis(), TimeUnit.MILLISECONDS)) {
-            if (run.isCut() || System.nanoTime() > deadline) {
-                sync.destroyForcibly();
-                return run.isCut() ? "the copy of volume " + volume + " was cut while it was written to disk"
-                        : "volume " + volume + " was copied but not written to disk within " + SYNC.toMinutes() + " min";
-            }
-            try {
-                progress.accept(still);
-            } catch (RuntimeException callerGone) {
-                run.cut();
-            }
+    /** The heartbeat of a pass's sync ({@link VolumeSync}): says {@code still}; false once the pass is cut. */
+    private static boolean stillWanted(CopyProgress still, Consumer<CopyProgress> progress, RunningCopies.Run run) {
+        try {
+            progress.accept(still);
+        } catch (RuntimeException callerGone) {
+            run.cut();
         }
-        return sync.exitValue() == 0 ? null
-                : "volume " + volume + " was copied but could not be written to disk: " + said.join();
+        return !run.isCut();
     }
-
-    /** How long a pass's writeback may take: minutes for gigabytes on a slow disk. */
-    static final Duration SYNC = Duration.ofMinutes(10);
 
     private static CopyProgress noData(String from, String volume, long bytes) {
         return CopyProgress.failed("no data from the source agent at " + from + " for " + NO_DATA.window().toSeconds()

@@ -1,0 +1,138 @@
+package mesh.cli;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.Callable;
+import mesh.plan.Bytes;
+import mesh.wire.RestoreRequest;
+import mesh.wire.RestoreView;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+@Command(name = "restore", mixinStandardHelpOptions = true,
+        description = {"Bring MODULE back from backup ID (default: its newest backup that is done) onto NODE, in a checked",
+            "hand-off like 'mesh take' (docs/backup.md). Uses MESH_CONTROLLER and MESH_TOKEN.",
+            "Steps: preflight (NODE answers, has the images), fence the node the module ran on (stopped, its data kept",
+            "as an old copy) or, when that node does not answer, mark its copy lost (fenced there the moment it",
+            "answers again, so it never starts there again), restore (NODE writes every volume from the registry and",
+            "checks every file against the backup's manifest), start on NODE and wait until it runs, switch (the",
+            "placement, MODULE.internal and its routes move to NODE), push (exactly the components that bind its",
+            "names are replaced). A failure before the switch deletes NODE's copy and starts the module where it ran.",
+            "Exit 0 when the module runs on NODE with the backup's data; 1 when the restore failed or rolled back."})
+public class RestoreCommand implements Callable<Integer> {
+
+    static final Duration POLL = Duration.ofMillis(500);
+
+    @Spec
+    CommandSpec spec;
+
+    final Output output = new Output();
+
+    @Mixin
+    OutputOption format;
+
+    @Parameters(index = "0", paramLabel = "MODULE", description = "the module")
+    String module;
+
+    @Parameters(index = "1", arity = "0..1", paramLabel = "ID", description = "the backup (mesh backup list); default: the newest that is done")
+    Long backup;
+
+    @Option(names = "--to", paramLabel = "NODE", description = "the node to restore it on (default: the node it runs on)")
+    String to;
+
+    @Option(names = "--dry-run", description = "check (the nodes answer, the backup is there) and say the steps; change nothing")
+    boolean dryRun;
+
+    @Override
+    public Integer call() {
+        ControllerClient controller = ControllerClient.fromEnvironment();
+        RestoreView r = controller.api().restore(new RestoreRequest(module, backup, to, dryRun ? true : null));
+        if (dryRun) {
+            if (format.json()) {
+                output.json(spec, r);
+            } else {
+                output.line(spec, head(r) + ": dry run, nothing changed; the steps:");
+                r.steps().forEach(s -> output.line(spec, "  " + s));
+            }
+            return ExitCodes.OK;
+        }
+        RestoreView end = follow(controller, r);
+        if (format.json()) {
+            output.json(spec, end);
+        } else {
+            output.line(spec, "done".equals(end.state()) ? "restored " + end.module() + " from backup " + end.backup() + ": it runs on "
+                    + end.to() + (end.lost() ? "; its copy on " + end.from() + " is fenced there when that node answers again" : "")
+                    : "restore of " + end.module() + " " + end.state() + ": " + end.error()
+                    + (end.problem() != null ? " (" + end.problem() + ")" : ""));
+        }
+        return "done".equals(end.state()) ? ExitCodes.OK : ExitCodes.FAILED;
+    }
+
+    /**
+     * The steps a restore went through since {@code said} up to where it stands now (a poll every half second misses
+     * the quick ones), in the order it takes them; a rollback's step is said as it is met.
+     */
+    static java.util.List<String> stepsSince(RestoreView r, String said) {
+        java.util.List<String> path = new java.util.ArrayList<>(java.util.List.of("preflight"));
+        if (r.from() != null) {
+            path.add(r.lost() ? "lose" : "fence");
+        }
+        path.addAll(java.util.List.of("restore", "start", "switch", "push"));
+        if (r.from() != null) {
+            path.add("old-copy");
+        }
+        int now = path.indexOf(r.step());
+        if ("done".equals(r.step())) {
+            now = path.size() - 1;
+        } else if (now < 0) {
+            return "running".equals(r.state()) ? java.util.List.of(r.step()) : java.util.List.of();
+        } else if (!"running".equals(r.state())) {
+            return java.util.List.of();
+        }
+        int from = said == null ? 0 : path.indexOf(said) + 1;
+        return from < 0 || from > now ? java.util.List.of() : path.subList(from, now + 1);
+    }
+
+    private static String head(RestoreView r) {
+        return "restore " + r.module() + " from backup " + r.backup() + " to " + r.to()
+                + (r.from() == null ? " (it runs nowhere)" : " (it runs on " + r.from() + (r.lost() ? ", which does not answer)" : ")"));
+    }
+
+    private RestoreView follow(ControllerClient controller, RestoreView first) {
+        boolean people = !format.json();
+        if (people) {
+            output.line(spec, head(first));
+        }
+        String step = null;
+        long lastPlain = 0;
+        RestoreView r = first;
+        while (true) {
+            if (people && !Objects.equals(step, r.step())) {
+                for (String s : stepsSince(r, step)) {
+                    output.line(spec, "step " + s + (s.equals(r.step()) && r.problem() != null ? " (again: " + r.problem() + ")" : ""));
+                }
+                step = r.step();
+            }
+            if (people && r.progress() != null && System.nanoTime() - lastPlain > BackupCommand.PLAIN_EVERY.toNanos()) {
+                output.line(spec, "  " + (r.progress().volume() == null ? "" : r.progress().volume() + ": ")
+                        + Bytes.human(r.progress().bytes() == null ? 0 : r.progress().bytes()) + " written, "
+                        + (r.progress().files() == null ? 0 : r.progress().files()) + " entries");
+                lastPlain = System.nanoTime();
+            }
+            if (!"running".equals(r.state())) {
+                return r;
+            }
+            try {
+                Thread.sleep(POLL.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new VerbFailure("interrupted; the restore goes on in the controller ('mesh status' shows it)");
+            }
+            r = controller.api().restore(first.id());
+        }
+    }
+}

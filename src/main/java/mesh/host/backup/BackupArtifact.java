@@ -1,0 +1,138 @@
+package mesh.host.backup;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import mesh.bundle.BundleManifest;
+import mesh.model.VolumeManifest;
+
+/**
+ * BackupArtifact is the form of a backup in the registry (docs/backup.md, "What is stored"): an OCI image manifest
+ * whose config is the module's volume manifests (the take's manifest form: every entry with its sha256) and whose
+ * layers are the distinct file contents, one blob each, keyed by their sha256. Distribution 2.8 stores an OCI
+ * manifest of any config and layer media type (mesh's bundles are stored the same way), checks that every layer's
+ * blob is in the repository when the manifest is put, and keeps a manifest's blobs from its garbage collection.
+ */
+public final class BackupArtifact {
+
+    public static final String ARTIFACT_TYPE = "application/vnd.mesh.backup.v1";
+    public static final String CONFIG_TYPE = "application/vnd.mesh.backup.config.v1+json";
+    public static final String FILE_TYPE = "application/vnd.mesh.backup.file.v1";
+    /**
+     * The largest manifest written: registries are expected to take manifests of 4 MB (the OCI distribution spec's
+     * "at least 4 megabytes"), about 25,000 distinct file contents. A larger backup is refused, saying so.
+     */
+    public static final int MAX_MANIFEST = 4 * 1024 * 1024;
+
+    static final ObjectMapper JSON = JsonMapper.builder()
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .serializationInclusion(JsonInclude.Include.NON_NULL).build();
+
+    private BackupArtifact() {
+    }
+
+    /** Config is the artifact's config blob: the module and each volume's manifest (its kind beside it). */
+    public record Config(int version, String module, String created, List<Volume> volumes) {
+        public Config {
+            volumes = volumes == null ? List.of() : List.copyOf(volumes);
+        }
+    }
+
+    /** Volume is one volume's kind and manifest in the config. */
+    public record Volume(String kind, VolumeManifest manifest) {
+    }
+
+    /** Descriptor is an OCI content descriptor. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Descriptor(String mediaType, String digest, long size, Map<String, String> annotations) {
+    }
+
+    /** Manifest is the OCI image manifest of a backup. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Manifest(int schemaVersion, String mediaType, String artifactType, Descriptor config,
+                           List<Descriptor> layers, Map<String, String> annotations) {
+        public Manifest {
+            layers = layers == null ? List.of() : List.copyOf(layers);
+        }
+    }
+
+    /** The distinct file contents of the config's volumes: sha256 (hex) to size, sorted by hash. */
+    public static Map<String, Long> blobs(Config config) {
+        Map<String, Long> blobs = new TreeMap<>();
+        for (Volume v : config.volumes()) {
+            for (VolumeManifest.Entry e : v.manifest().entries()) {
+                if ("file".equals(e.type()) && e.sha256() != null) {
+                    blobs.putIfAbsent(e.sha256(), e.size());
+                }
+            }
+        }
+        return blobs;
+    }
+
+    /** The first path (volume/path) of each content, to name a file when its blob is found wrong. */
+    public static Map<String, String> firstPaths(Config config) {
+        Map<String, String> paths = new LinkedHashMap<>();
+        for (Volume v : config.volumes()) {
+            for (VolumeManifest.Entry e : v.manifest().entries()) {
+                if ("file".equals(e.type()) && e.sha256() != null) {
+                    paths.putIfAbsent(e.sha256(), "volume " + v.manifest().volume() + ", file " + e.path());
+                }
+            }
+        }
+        return paths;
+    }
+
+    /** The manifest naming {@code config} (its digest and size) and every blob of it as a layer. */
+    public static byte[] manifest(String configDigest, long configSize, Config config) {
+        List<Descriptor> layers = new ArrayList<>();
+        blobs(config).forEach((hex, size) -> layers.add(new Descriptor(FILE_TYPE, "sha256:" + hex, size, null)));
+        Map<String, String> annotations = new TreeMap<>();
+        annotations.put("org.opencontainers.image.created", config.created());
+        annotations.put("mesh.module", config.module());
+        byte[] bytes = write(new Manifest(2, BundleManifest.MANIFEST_TYPE, ARTIFACT_TYPE,
+                new Descriptor(CONFIG_TYPE, configDigest, configSize, null), layers, annotations));
+        if (bytes.length > MAX_MANIFEST) {
+            throw new IllegalArgumentException("the backup of module " + config.module() + " holds " + layers.size()
+                    + " distinct files, more than a registry manifest of 4 MB can list (about 25,000)");
+        }
+        return bytes;
+    }
+
+    public static byte[] write(Object value) {
+        try {
+            return JSON.writeValueAsBytes(value);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot write JSON: " + e.getMessage(), e);
+        }
+    }
+
+    /** The manifest read back; refused when it is not a backup's. */
+    public static Manifest readManifest(byte[] bytes, String reference) {
+        Manifest m;
+        try {
+            m = JSON.readValue(bytes, Manifest.class);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("backup " + reference + ": its manifest is not valid JSON");
+        }
+        if (m.config() == null || !CONFIG_TYPE.equals(m.config().mediaType())) {
+            throw new IllegalArgumentException("backup " + reference + ": the registry's artifact is not a mesh backup"
+                    + " (its config is " + (m.config() == null ? "missing" : m.config().mediaType()) + ")");
+        }
+        return m;
+    }
+
+    public static Config readConfig(byte[] bytes, String reference) {
+        try {
+            return JSON.readValue(bytes, Config.class);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("backup " + reference + ": its config is not valid JSON");
+        }
+    }
+}

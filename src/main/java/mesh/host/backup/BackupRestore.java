@@ -1,0 +1,210 @@
+package mesh.host.backup;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.DigestInputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import mesh.bundle.Registry;
+import mesh.host.take.ManifestForm;
+import mesh.host.take.TarStreams;
+import mesh.host.take.VolumeScan;
+import mesh.host.take.VolumeSync;
+import mesh.model.VolumeManifest;
+import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
+import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
+import org.apache.commons.compress.archivers.tar.TarConstants;
+
+/**
+ * BackupRestore writes one volume of a backup into a folder: a tar stream is made from the volume's manifest (folders,
+ * links, modes, numeric owners, user xattrs) and each file's blob, fetched from the registry and hashed as it is read,
+ * and GNU tar extracts it with the take's options (so owners, setuid bits and xattrs land as a take's copy lands them).
+ * A blob whose sha256 is not the manifest's stops the restore naming the file. Then the folder's own manifest is made
+ * and compared with the backup's, entry by entry: the restored data is the backup's byte for byte, or it is refused.
+ */
+final class BackupRestore {
+
+    private final Registry registry;
+    private final String repository;
+
+    BackupRestore(Registry registry, String repository) {
+        this.registry = registry;
+        this.repository = repository;
+    }
+
+    /** Writes {@code volume} into {@code folder} (made and emptied by the caller); its manifest digest, checked. */
+    String run(BackupArtifact.Volume volume, Path folder, BackupCounters counters) {
+        String name = volume.manifest().volume();
+        counters.at(name);
+        Process tar;
+        try {
+            tar = TarStreams.extract(folder);
+        } catch (IOException e) {
+            throw new BackupBroken("cannot start tar for volume " + name + ": " + e.getMessage(), e);
+        }
+        CompletableFuture<String> errors = TarStreams.tail(tar.getErrorStream());
+        CompletableFuture.runAsync(() -> drain(tar.getInputStream()), r -> Thread.ofVirtual().start(r));
+        try {
+            try (TarArchiveOutputStream out = new TarArchiveOutputStream(tar.getOutputStream(), StandardCharsets.UTF_8.name())) {
+                out.setLongFileMode(TarArchiveOutputStream.LONGFILE_POSIX);
+                out.setBigNumberMode(TarArchiveOutputStream.BIGNUMBER_POSIX);
+                for (VolumeManifest.Entry e : volume.manifest().entries()) {
+                    counters.check();
+                    write(out, name, e, counters);
+                }
+                out.finish();
+            }
+            int exit = TarStreams.waitFor(tar);
+            if (exit != 0) {
+                throw new BackupBroken("tar could not write volume " + name + " (exit " + exit + "): " + errors.join());
+            }
+        } catch (IOException e) {
+            tar.destroyForcibly();
+            String said = tar.isAlive() ? "" : ": " + errors.join();
+            throw new BackupBroken("the restore of volume " + name + " broke off: " + e.getMessage() + said, e);
+        } catch (RuntimeException e) {
+            tar.destroyForcibly();
+            throw e;
+        }
+        durable(folder, name);
+        VolumeManifest restored = ManifestForm.of(volume.manifest().module(), name, VolumeScan.scan(folder));
+        if (!restored.digest().equals(volume.manifest().digest())) {
+            String diff = ManifestForm.diff(volume.manifest().entries(), restored.entries()).orElse("their digests differ");
+            throw new BackupBroken("volume " + name + " as restored is not the backup's: " + words(diff));
+        }
+        return restored.digest();
+    }
+
+    /** Makes what tar wrote durable before it is checked and the module may start on it, as a take's copy does. */
+    private static void durable(Path folder, String volume) {
+        try {
+            String unsynced = VolumeSync.run(folder, volume, () -> true);
+            if (unsynced != null) {
+                throw new BackupBroken(unsynced);
+            }
+        } catch (IOException e) {
+            throw new BackupBroken("volume " + volume + " could not be made durable (sync): " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new BackupBroken("interrupted while volume " + volume + " was made durable", e);
+        }
+    }
+
+    /** The take's diff sentence said of a backup and a restored volume. */
+    static String words(String diff) {
+        return diff.replace("only on the source", "only in the backup").replace("only on the target", "only in the restored volume")
+                .replace("(source ", "(backup ").replace(", target ", ", restored ");
+    }
+
+    private void write(TarArchiveOutputStream out, String volume, VolumeManifest.Entry e, BackupCounters counters)
+            throws IOException {
+        String path = ".".equals(e.path()) ? "./" : "./" + e.path();
+        TarArchiveEntry t;
+        switch (e.type()) {
+            case "dir" -> t = new TarArchiveEntry(path.endsWith("/") ? path : path + "/", TarConstants.LF_DIR);
+            case "link" -> {
+                t = new TarArchiveEntry(path, TarConstants.LF_SYMLINK);
+                t.setLinkName(e.link());
+            }
+            case "file" -> {
+                t = new TarArchiveEntry(path, TarConstants.LF_NORMAL);
+                t.setSize(e.size());
+            }
+            default -> {
+                return;   // a fifo, socket or device: no data to keep (docs/backup.md, "Not yet")
+            }
+        }
+        t.setMode(Integer.parseInt(e.mode(), 8));
+        t.setUserId(e.uid());
+        t.setGroupId(e.gid());
+        t.setUserName("");
+        t.setGroupName("");
+        for (Map.Entry<String, String> x : e.xattrs().entrySet()) {
+            t.addPaxHeader("SCHILY.xattr." + x.getKey(), new String(Base64.getDecoder().decode(x.getValue()), StandardCharsets.UTF_8));
+        }
+        out.putArchiveEntry(t);
+        if ("file".equals(e.type())) {
+            copy(out, volume, e, counters);
+        }
+        out.closeArchiveEntry();
+        counters.files.incrementAndGet();
+    }
+
+    /** The file's content from its blob, hashed as read; a blob that is not the manifest's content stops the restore. */
+    private void copy(OutputStream out, String volume, VolumeManifest.Entry e, BackupCounters counters) throws IOException {
+        String file = "volume " + volume + ", file " + e.path();
+        MessageDigest sha;
+        try {
+            sha = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException x) {
+            throw new IllegalStateException("this Java has no SHA-256", x);
+        }
+        long n;
+        try (InputStream blob = new DigestInputStream(counters.counted(BackupFetch.blob(registry, repository, e.sha256(), file),
+                counters.bytes), sha)) {
+            n = copyAtMost(blob, out, e.size());
+        }
+        String found = HexFormat.of().formatHex(sha.digest());
+        if (n != e.size() || !found.equals(e.sha256())) {
+            throw new BackupBroken(file + ": its content in the registry is not the backup's (sha256 " + short12(found)
+                    + ", " + n + " bytes; the manifest says " + short12(e.sha256()) + ", " + e.size() + " bytes)");
+        }
+    }
+
+    private static long copyAtMost(InputStream in, OutputStream out, long size) throws IOException {
+        byte[] buffer = new byte[256 * 1024];
+        long done = 0;
+        while (done < size) {
+            int r = in.read(buffer, 0, (int) Math.min(buffer.length, size - done));
+            if (r < 0) {
+                break;
+            }
+            out.write(buffer, 0, r);
+            done += r;
+        }
+        if (done == size && in.read() >= 0) {
+            done++;   // longer than the manifest's size: not the backup's content
+        }
+        if (done < size) {
+            byte[] zeros = new byte[(int) Math.min(buffer.length, size - done)];
+            long pad = done;
+            while (pad < size) {   // the entry must be whole for tar; the caller fails the restore anyway
+                int k = (int) Math.min(zeros.length, size - pad);
+                out.write(zeros, 0, k);
+                pad += k;
+            }
+        }
+        return done;
+    }
+
+    static String short12(String hex) {
+        return hex == null ? "none" : hex.length() > 12 ? hex.substring(0, 12) + "…" : hex;
+    }
+
+    private static void drain(InputStream names) {
+        try (names) {
+            names.transferTo(OutputStream.nullOutputStream());
+        } catch (IOException e) {
+            // tar ended
+        }
+    }
+
+    /** The volumes of a backup the request names, in the backup's order; a name the backup lacks is refused. */
+    static List<BackupArtifact.Volume> chosen(BackupArtifact.Config config, List<String> names) {
+        for (String n : names) {
+            if (config.volumes().stream().noneMatch(v -> v.manifest().volume().equals(n))) {
+                throw new BackupBroken("the backup holds no volume " + n + " (it holds " + String.join(", ",
+                        config.volumes().stream().map(v -> v.manifest().volume()).toList()) + ")");
+            }
+        }
+        return config.volumes().stream().filter(v -> names.isEmpty() || names.contains(v.manifest().volume())).toList();
+    }
+}

@@ -1,0 +1,90 @@
+package mesh.host.backup;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.security.DigestInputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.Set;
+import mesh.bundle.Registry;
+import mesh.wire.BackupProgress;
+import mesh.model.BackupVolume;
+import mesh.model.VolumeManifest;
+
+/**
+ * BackupVerify reads a whole backup back from the registry and checks it: the manifest against its digest, the config
+ * against the manifest, every file's content (each distinct blob once, in the order of the volumes' paths) against
+ * the sha256 and size its manifest entry gives, and that the manifest lists it as a layer (so the registry keeps it).
+ * The first file whose content differs is named; nothing is written anywhere.
+ */
+final class BackupVerify {
+
+    private final Registry registry;
+    private final String repository;
+
+    BackupVerify(Registry registry, String repository) {
+        this.registry = registry;
+        this.repository = repository;
+    }
+
+    BackupProgress run(String reference, BackupCounters counters) {
+        long began = System.nanoTime();
+        BackupFetch.Read read = BackupFetch.read(registry, repository, reference);
+        Map<String, Long> layers = new HashMap<>();
+        read.manifest().layers().forEach(l -> layers.put(l.digest(), l.size()));
+        Set<String> checked = new HashSet<>();
+        long bytes = 0;
+        long files = 0;
+        for (BackupArtifact.Volume v : read.config().volumes()) {
+            counters.at(v.manifest().volume());
+            for (VolumeManifest.Entry e : v.manifest().entries()) {
+                if (!"file".equals(e.type())) {
+                    continue;
+                }
+                counters.check();
+                String file = "volume " + v.manifest().volume() + ", file " + e.path();
+                Long layer = layers.get("sha256:" + e.sha256());
+                if (layer == null || layer != e.size()) {
+                    throw new BackupBroken(file + ": the backup's manifest does not list its content (sha256 "
+                            + BackupRestore.short12(e.sha256()) + ") as a layer");
+                }
+                if (checked.add(e.sha256())) {
+                    check(file, e, counters);
+                    bytes += e.size();
+                }
+                files++;
+                counters.files.incrementAndGet();
+            }
+        }
+        return BackupProgress.finished(bytes, files, 0, reference, bytes, read.config().volumes().stream()
+                .map(v -> new BackupVolume(v.manifest().volume(), v.kind(), v.manifest().digest(), v.manifest().bytes(),
+                        v.manifest().files())).toList(), (System.nanoTime() - began) / 1e9);
+    }
+
+    private void check(String file, VolumeManifest.Entry e, BackupCounters counters) {
+        MessageDigest sha;
+        try {
+            sha = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException x) {
+            throw new IllegalStateException("this Java has no SHA-256", x);
+        }
+        long n;
+        try (InputStream in = new DigestInputStream(counters.counted(BackupFetch.blob(registry, repository, e.sha256(), file),
+                counters.bytes), sha)) {
+            n = in.transferTo(OutputStream.nullOutputStream());
+        } catch (IOException x) {
+            throw new BackupBroken(file + ": its content could not be read from the registry: " + x.getMessage(), x);
+        }
+        String found = HexFormat.of().formatHex(sha.digest());
+        if (n != e.size() || !found.equals(e.sha256())) {
+            throw new BackupBroken(file + ": its content in the registry differs from the backup's manifest (sha256 "
+                    + BackupRestore.short12(found) + ", " + n + " bytes; the manifest says "
+                    + BackupRestore.short12(e.sha256()) + ", " + e.size() + " bytes)");
+        }
+    }
+}

@@ -1,0 +1,78 @@
+package mesh.plan;
+
+import java.util.List;
+import mesh.model.BackupVolume;
+
+/**
+ * BackupPlan decides a backup, apart from carrying it out: from its record and what its current step found, the
+ * record with the step to carry out next. Pure; the controller's runner ({@code mesh.controller.MeshBackup}) acts and
+ * records each result before it moves on, so a runner that dies redoes its step (each is idempotent: a fence at the
+ * same epoch, an upload that skips the blobs the registry has, an unfence, a retention that deletes what is expired).
+ *
+ * <pre>
+ *  fenced:   fence ─► copy ─► unfence ─► retain ─► done
+ *              └───────┴─► unfence ─► failed          (a failed fence or copy: the module runs again first)
+ *  live:     copy (the backup commands, then the upload) ─► retain ─► done;  a failed copy: failed
+ * </pre>
+ *
+ * <p>A failed unfence is tried again and again: the module stays stopped until it goes through, so the runner never
+ * gives up on it (it says why as the backup's problem). A failed retention does not fail the backup: it is said.
+ */
+public final class BackupPlan {
+
+    private BackupPlan() {
+    }
+
+    /** Outcome is what carrying out a backup's step found. */
+    public sealed interface Outcome {
+    }
+
+    public record Done() implements Outcome {
+    }
+
+    public record Failed(String why) implements Outcome {
+    }
+
+    /** The copy went through: the artifact's manifest digest, totals and each volume's manifest digest. */
+    public record Copied(String manifest, long bytes, long files, long sent, List<BackupVolume> volumes) implements Outcome {
+    }
+
+    public static Backup after(Backup b, Outcome o) {
+        if (b.step().ended()) {
+            return b;
+        }
+        return switch (b.step()) {
+            case FENCE -> o instanceof Failed f ? b.withError("fence: " + f.why()).at(BackupStep.UNFENCE) : b.at(BackupStep.COPY);
+            case COPY -> {
+                if (o instanceof Failed f) {
+                    Backup failed = b.withError("copy: " + f.why());
+                    yield failed.at(b.live() ? BackupStep.FAILED : BackupStep.UNFENCE);
+                }
+                Backup copied = o instanceof Copied c ? b.copied(c.manifest(), c.bytes(), c.files(), c.sent(), c.volumes()) : b;
+                yield copied.at(b.live() ? BackupStep.RETAIN : BackupStep.UNFENCE);
+            }
+            case UNFENCE -> o instanceof Failed f ? b.withProblem("unfence: " + f.why() + "; the module stays stopped until"
+                    + " it goes through (tried again)") : b.at(b.error() != null ? BackupStep.FAILED : BackupStep.RETAIN);
+            case RETAIN -> o instanceof Failed f ? b.at(BackupStep.DONE).withProblem("retain: " + f.why()) : b.at(BackupStep.DONE);
+            case DONE, FAILED -> b;
+        };
+    }
+
+    /** Whether the module may run now, as far as this backup goes: not between its fence and its unfence. */
+    public static boolean moduleMayRun(Backup b) {
+        return b.live() || b.step() == BackupStep.FENCE || b.step() == BackupStep.RETAIN || b.step().ended();
+    }
+
+    /** The step in words, for the log and the operator's lines. */
+    public static String describe(Backup b) {
+        return switch (b.step()) {
+            case FENCE -> "fence: stop " + b.module() + " on " + b.node() + " with its stop timeouts";
+            case COPY -> (b.live() ? "copy: run the backup commands, then send " : "copy: send ") + "every volume's changed files"
+                    + " from " + b.node() + " to " + b.registry();
+            case UNFENCE -> "unfence: start " + b.module() + " on " + b.node() + " again";
+            case RETAIN -> "retain: remove the module's backups beyond those kept";
+            case DONE -> "done";
+            case FAILED -> "failed: " + b.error();
+        };
+    }
+}
