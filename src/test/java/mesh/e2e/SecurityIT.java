@@ -167,7 +167,8 @@ class SecurityIT {
         assertTrue(endpoints.size() >= 19, "the controller's endpoints as found: " + endpoints.size());
         List<Executable> checks = new ArrayList<>();
         for (String[] e : endpoints) {
-            String path = e[1].replace("{name}", NODE).replace("{node}", NODE).replace("{module}", "secweb");
+            String path = e[1].replace("{name}", NODE).replace("{node}", NODE).replace("{module}", "secweb")
+                    .replace("{id}", "1");
             checks.add(() -> refused(e[0], controllerUrl + path, null, "missing bearer token"));
             checks.add(() -> refused(e[0], controllerUrl + path, "Bearer " + "0".repeat(64), "wrong bearer token"));
             checks.add(() -> refused(e[0], controllerUrl + path, tokens.get("admin"), "wrong bearer token"));

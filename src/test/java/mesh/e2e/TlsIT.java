@@ -171,7 +171,7 @@ class TlsIT {
         HttpClient plain = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
         String admin = "Bearer " + mesh.cliEnv().get("MESH_TOKEN");
         for (String[] e : ApiEndpoints.controller()) {
-            String path = e[1].replace("{name}", "x").replace("{node}", "x").replace("{module}", "x");
+            String path = e[1].replace("{name}", "x").replace("{node}", "x").replace("{module}", "x").replace("{id}", "1");
             checks.add(() -> noAnswer(plain, e[0], plainController + path, admin));
         }
         // every agent endpoint: plain HTTP, no client certificate, another CA's, a certificate that is not the controller's
