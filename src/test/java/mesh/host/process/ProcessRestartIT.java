@@ -42,12 +42,12 @@ class ProcessRestartIT {
         ProcessSpec spec = fx.spec("crash.c", "crasher", List.of(fx.root.toString()), Map.of(), 1000);
         List<Instant> starts = new ArrayList<>();
         ProcessSupervisor.Outcome first = supervisor.apply(spec, Instant.now());
-        assertEquals("started", first.action());
+        assertEquals(ProcessSupervisor.Action.STARTED, first.action());
         starts.add(Instant.now());
         long deadline = System.nanoTime() + Duration.ofSeconds(8).toNanos();
         while (starts.size() < 6 && System.nanoTime() < deadline) {
             for (ProcessSupervisor.Outcome o : supervisor.reconcile(Instant.now())) {
-                if (o.action().equals("restarted")) {
+                if (o.action() == ProcessSupervisor.Action.RESTARTED) {
                     starts.add(Instant.now());
                 }
             }
@@ -107,6 +107,6 @@ class ProcessRestartIT {
             assertTrue(Files.size(f) <= 4096 + 2048, f + " holds " + Files.size(f) + " bytes");
         }
         assertEquals(List.of("line 1997", "line 1998", "line 1999", "done"), log.lastLines(4));
-        assertEquals("running", supervisor.status(Instant.now()).get(0).state());
+        assertEquals(mesh.model.ProcessState.RUNNING, supervisor.status(Instant.now()).get(0).state());
     }
 }

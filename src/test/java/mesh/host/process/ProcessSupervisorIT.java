@@ -164,7 +164,7 @@ class ProcessSupervisorIT {
         assertEquals(List.of(), fx.processesWith(fx.bundle.resolve("bin/stubborn").toString()), "the whole group is gone");
 
         List<ProcessStatus> status = supervisor.status(Instant.now());
-        assertEquals(List.of("exited", "exited"), status.stream().map(ProcessStatus::state).toList());
+        assertEquals(List.of(mesh.model.ProcessState.EXITED, mesh.model.ProcessState.EXITED), status.stream().map(ProcessStatus::state).toList());
         assertEquals(List.of(), supervisor.reconcile(Instant.now()), "a stopped component is not restarted");
     }
 

@@ -83,7 +83,7 @@ class SupervisorCrashIT {
         }
 
         ProcessSupervisor.Outcome adopted = fx.supervisor().apply(spec, Instant.now());
-        assertEquals("kept", adopted.action());
+        assertEquals(ProcessSupervisor.Action.KEPT, adopted.action());
         assertEquals(pid, adopted.pid());
         assertEquals(0, fx.supervisor().status(Instant.now()).get(0).restarts());
         ProcessSupervisor.Stopped stopped = fx.supervisor().remove("ctl.server", Instant.now());
@@ -109,10 +109,10 @@ class SupervisorCrashIT {
 
         ProcessSupervisor next = fx.supervisor();
         ProcessStatus status = next.status(Instant.now()).get(0);
-        assertEquals("restarting", status.state());
+        assertEquals(mesh.model.ProcessState.RESTARTING, status.state());
         assertEquals("exit 3", status.lastExit(), "the shim wrote the exit status the JVM could not wait for");
         ProcessSupervisor.Outcome restarted = next.apply(spec, Instant.now().plusSeconds(1));
-        assertEquals("restarted", restarted.action());
+        assertEquals(ProcessSupervisor.Action.RESTARTED, restarted.action());
         assertEquals(1, next.status(Instant.now()).get(0).restarts());
     }
 
