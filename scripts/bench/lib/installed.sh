@@ -80,9 +80,11 @@ agent_pid() { cat "$WORK/node$1/state/agent.pid"; }
 empty_engine() {   # I: every container and volume of node I's engine, and the mesh's networks (a test-bed node is ours)
   local s=${SOCK[$1]}
   [ -n "$s" ] || die "no engine for node $1"   # never the root engine by default
-  docker -H "$s" ps -aq | xargs -r docker -H "$s" rm -f >/dev/null 2>&1
-  docker -H "$s" volume ls -q | xargs -r docker -H "$s" volume rm >/dev/null 2>&1
-  docker -H "$s" network ls -q --filter label=mesh.node | xargs -r docker -H "$s" network rm >/dev/null 2>&1
+  # best effort, each line on its own: Docker 20.10 can keep a stale endpoint count on an emptied network,
+  # which then refuses its removal; that must not end a bench (set -e) before it started
+  docker -H "$s" ps -aq | xargs -r docker -H "$s" rm -f >/dev/null 2>&1 || true
+  docker -H "$s" volume ls -q | xargs -r docker -H "$s" volume rm >/dev/null 2>&1 || true
+  docker -H "$s" network ls -q --filter label=mesh.node | xargs -r docker -H "$s" network rm >/dev/null 2>&1 || true
   return 0
 }
 
