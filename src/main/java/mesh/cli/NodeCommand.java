@@ -53,16 +53,23 @@ public class NodeCommand {
                 + " --address " + address + (caHash == null ? "" : " --ca-hash " + caHash));
     }
 
-    @Command(name = "list", mixinStandardHelpOptions = true, description = {"List the nodes and where their pushes stand."})
+    @Command(name = "list", mixinStandardHelpOptions = true, description = {"List the nodes and where their pushes stand.",
+        "VERSION is the build each node's agent last reported ('mesh status' and every push hear it; '-' until then);",
+        "on stderr, a warning when the controller and the agents are not all one build."})
     int list() {
-        List<NodeView> nodes = ControllerClient.fromEnvironment().api().nodes();
+        ControllerClient controller = ControllerClient.fromEnvironment();
+        List<NodeView> nodes = controller.api().nodes();
         if (format.json()) {
             output.json(spec, nodes);
-            return ExitCodes.OK;
+        } else {
+            output.table(spec, List.of("NAME", "ADDRESS", "AGENT", "PUBLIC DOMAIN", "SENT", "ACKED", "VERSION", "LAST ERROR"),
+                    nodes.stream().map(n -> java.util.Arrays.asList(n.name(), n.address(), n.agent(), n.publicDomain(),
+                            Long.toString(n.generation()), Long.toString(n.ackedGeneration()), BuildLines.cell(n.agentBuild()),
+                            n.lastError())).toList());
         }
-        output.table(spec, List.of("NAME", "ADDRESS", "AGENT", "PUBLIC DOMAIN", "SENT", "ACKED", "LAST ERROR"),
-                nodes.stream().map(n -> java.util.Arrays.asList(n.name(), n.address(), n.agent(), n.publicDomain(),
-                        Long.toString(n.generation()), Long.toString(n.ackedGeneration()), n.lastError())).toList());
+        java.util.Map<String, String> heard = new java.util.LinkedHashMap<>();
+        nodes.stream().filter(n -> n.agentBuild() != null).forEach(n -> heard.put(n.name(), n.agentBuild().words()));
+        BuildLines.mix(BuildLines.controller(controller), heard).ifPresent(w -> output.error(spec, "mesh: " + w));
         return ExitCodes.OK;
     }
 

@@ -22,6 +22,7 @@ import picocli.CommandLine.Spec;
             "running with their health check passing. Then one line per edge node: the routes its Caddy serves",
             "and since when, and the configuration it refused, with Caddy's message.",
             "SEEN is how long ago the agent last looked at its engine (it looks every MESH_HOST_INTERVAL);",
+            "VERSION is the build its agent runs; on stderr, a warning when the controller and the agents are not all one build.",
             "--refresh has every agent look now before it answers (a few seconds at most).",
             "Then one line per take under way ('mesh take'): its module, nodes and step (-o json: each node's 'takes').",
             "Then one line per module with backups: its last backup, its schedule, and a warning when the backups land on",
@@ -50,15 +51,17 @@ public class StatusCommand implements Callable<Integer> {
         // from 30 days before the controller's certificate or the mesh CA expires (docs/trust.md)
         client.certificateWarnings(now).forEach(w -> output.error(spec, "mesh: " + w));
         agentCertificateWarnings(nodes, now).forEach(w -> output.error(spec, "mesh: " + w));
+        BuildLines.mix(BuildLines.controller(client), agentBuilds(nodes)).ifPresent(w -> output.error(spec, "mesh: " + w));
         if (format.json()) {
             output.json(spec, nodes);
         } else {
-            output.table(spec, List.of("NODE", "SENT", "ACKED", "APPLIED", "RUNNING", "SEEN", "STATE"), nodes.stream()
+            output.table(spec, List.of("NODE", "SENT", "ACKED", "APPLIED", "RUNNING", "SEEN", "VERSION", "STATE"), nodes.stream()
                     .map(n -> Arrays.asList(n.node().name(), Long.toString(n.node().generation()),
                             Long.toString(n.node().ackedGeneration()),
                             n.agent() == null ? "-" : Long.toString(n.agent().appliedGeneration()),
                             n.agent() == null ? "-" : running(n.agent()),
-                            n.agent() == null ? "-" : Times.human(n.agent().lastPass(), now), n.state())).toList());
+                            n.agent() == null ? "-" : Times.human(n.agent().lastPass(), now),
+                            n.agent() == null ? "-" : BuildLines.cell(n.agent().build()), n.state())).toList());
             nodes.stream().filter(n -> n.agent() != null).forEach(n -> n.agent().components().stream()
                     .filter(c -> c.process() != null)
                     .forEach(c -> output.line(spec, process(n.node().name(), c))));
@@ -98,6 +101,14 @@ public class StatusCommand implements Callable<Integer> {
             }
         }
         return warnings;
+    }
+
+    /** The build of each agent that answered, in words; one that answered without a build runs one from before them. */
+    static java.util.Map<String, String> agentBuilds(List<NodeStatus> nodes) {
+        java.util.Map<String, String> builds = new java.util.LinkedHashMap<>();
+        nodes.stream().filter(n -> n.agent() != null).forEach(n -> builds.put(n.node().name(),
+                n.agent().build() == null ? BuildLines.TOO_OLD : n.agent().build().words()));
+        return builds;
     }
 
     /** The takes under way, read with the same client; none when the controller does not say (an older one). */

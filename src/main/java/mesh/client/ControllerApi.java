@@ -73,6 +73,11 @@ public final class ControllerApi {
         return call("GET", NODES, null, listOf(NodeView.class));
     }
 
+    /** The controller's own build. */
+    public mesh.wire.Build build() {
+        return call("GET", "/v1/mesh/build", null, mesh.wire.Build.class);
+    }
+
     /** Adds a node; with a join token (its agent joins with it), or without for the seat's own node. */
     public AddedNode addNode(String name, String address, String agent, boolean withJoinToken) {
         Map<String, Object> body = new LinkedHashMap<>();

@@ -74,6 +74,13 @@ public class ControllerResource {
         return controller.nodes();
     }
 
+    /** Which build this controller is ({@code mesh status} shows it beside the agents'). */
+    @GET
+    @Path("/build")
+    public mesh.wire.Build build() {
+        return mesh.wire.Build.current();
+    }
+
     /** Each node as the store knows it beside what its agent says now. */
     @GET
     @Path("/status")

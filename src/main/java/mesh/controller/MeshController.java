@@ -42,6 +42,9 @@ public class MeshController {
     AuditTrail audit;
 
     @Inject
+    mesh.store.AgentBuilds builds;
+
+    @Inject
     OperatorTokens operatorTokens;
 
     private volatile ControllerSettings settings;
@@ -168,11 +171,12 @@ public class MeshController {
     List<NodeView> nodes(Connection c) throws SQLException {
         Map<String, MeshStore.PushState> states = new LinkedHashMap<>();
         store.pushStates(c).forEach(s -> states.put(s.node(), s));
+        Map<String, mesh.wire.Build> heard = builds.builds(c);
         return store.nodes(c).stream().map(n -> {
             MeshStore.PushState s = states.get(n.name());
             return new NodeView(n.name(), n.address(), n.agent(), n.publicDomain(),
                     s == null ? 0 : s.lastGeneration(), s == null ? 0 : s.ackedGeneration(),
-                    s == null ? null : s.lastError());
+                    s == null ? null : s.lastError(), heard.get(n.name()));
         }).toList();
     }
 
@@ -200,6 +204,7 @@ public class MeshController {
                         + String.join(", ", used) + "; unassign them first");
             }
             store.removeNode(c, name);
+            builds.forget(c, name);
             audit.record(c, "node remove", AuditText.nodeRemoved(name));
             return null;
         });

@@ -44,6 +44,9 @@ public class MeshPush {
     @Inject
     AgentClient agents;
 
+    @Inject
+    HeardBuilds heardBuilds;
+
     /** Plans every node and sends each that differs from what it acknowledged, named or not (see {@link PushDecision}). */
     public PushReport push(List<String> named, boolean dryRun, boolean yes) {
         return push(named, dryRun, yes, null);
@@ -91,6 +94,7 @@ public class MeshPush {
         List<PushDecision.Draft> drafts = PushDecision.drafts(plan, s.sent());
         Map<String, AgentAnswer<mesh.wire.HostStatus>> held = AgentClient.ask(PushDecision.toAsk(drafts), PushDecision.Draft::node,
                 d -> agents.statusQuickly(d.node()));
+        heardBuilds.note(held);
         PushDecision.Choice choice = PushDecision.choose(drafts, PushResults.generations(held), named);
         Map<String, AgentAnswer<PlanView>> previews = AgentClient.ask(choice.targets(), PushDecision.Target::node,
                 t -> agents.preview(t.node(), t.declaration()));

@@ -38,6 +38,9 @@ public class MeshStatus {
     @Inject
     AgentClient agents;
 
+    @Inject
+    HeardBuilds heardBuilds;
+
     public List<NodeStatus> status() {
         return status(false);
     }
@@ -49,6 +52,7 @@ public class MeshStatus {
         views.forEach(v -> asked.put(v.name(), new Node(v.name(), v.address(), v.agent(), v.publicDomain())));
         Map<String, AgentAnswer<HostStatus>> answers = AgentClient.askAll(asked, n -> refresh
                 ? agents.statusRefreshed(n) : agents.statusQuickly(n));
+        heardBuilds.note(answers);
         List<mesh.wire.TakeView> underWay = takes.running();
         List<mesh.wire.BackupStatus> backedUp = backups.all(java.time.Instant.now());
         List<NodeStatus> result = new ArrayList<>();

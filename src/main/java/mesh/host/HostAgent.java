@@ -176,7 +176,7 @@ public class HostAgent {
 
     /** Where the agent stands, as of its last look at the engine (at most one interval old). */
     public HostStatus status() {
-        return state.status(edge == null ? null : edge.status())
+        return state.status(edge == null ? null : edge.status()).withBuild(mesh.wire.Build.current())
                 .withCertificateNotAfter(mesh.trust.ServerTrust.certificateNotAfter().orElse(null));
     }
 

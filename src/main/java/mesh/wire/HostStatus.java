@@ -19,10 +19,19 @@ import mesh.plan.ComponentVerdict;
  * {@code certificateNotAfter} is when the certificate the agent serves HTTPS with expires (an instant,
  * {@code 2027-11-30T12:00:00Z}), so {@code mesh status} can warn before it does (docs/trust.md); null
  * from an agent serving plain HTTP, and from an agent older than the field (it is optional on the wire).
+ * {@code build} is the agent's own ({@link Build}); null from an agent older than the field.
  */
 public record HostStatus(String node, long generation, long appliedGeneration, boolean converged,
                          String lastPass, String engineError, List<Component> components, EdgeStatus edge,
-                         long judgedGeneration, String certificateNotAfter) {
+                         long judgedGeneration, String certificateNotAfter, Build build) {
+
+    /** A status that names no build (an agent older than the field, or a test's). */
+    public HostStatus(String node, long generation, long appliedGeneration, boolean converged,
+                      String lastPass, String engineError, List<Component> components, EdgeStatus edge,
+                      long judgedGeneration, String certificateNotAfter) {
+        this(node, generation, appliedGeneration, converged, lastPass, engineError, components, edge, judgedGeneration,
+                certificateNotAfter, null);
+    }
 
     /** A status without its certificate's expiry (plain HTTP). */
     public HostStatus(String node, long generation, long appliedGeneration, boolean converged,
@@ -46,13 +55,19 @@ public record HostStatus(String node, long generation, long appliedGeneration, b
     /** This status with the edge's part. */
     public HostStatus withEdge(EdgeStatus edge) {
         return new HostStatus(node, generation, appliedGeneration, converged, lastPass, engineError, components, edge,
-                judgedGeneration, certificateNotAfter);
+                judgedGeneration, certificateNotAfter, build);
     }
 
     /** This status with the expiry of the agent's certificate, null when it serves plain HTTP. */
     public HostStatus withCertificateNotAfter(Instant notAfter) {
         return new HostStatus(node, generation, appliedGeneration, converged, lastPass, engineError, components, edge,
-                judgedGeneration, notAfter == null ? null : notAfter.toString());
+                judgedGeneration, notAfter == null ? null : notAfter.toString(), build);
+    }
+
+    /** This status naming the build of the agent that answers it. */
+    public HostStatus withBuild(Build build) {
+        return new HostStatus(node, generation, appliedGeneration, converged, lastPass, engineError, components, edge,
+                judgedGeneration, certificateNotAfter, build);
     }
 
     /** The key under which the agent keeps a failure of the engine itself (not of one component). */

@@ -1,6 +1,15 @@
 package mesh.wire;
 
-/** NodeView is a node as {@code node list} ({@code GET /v1/mesh/nodes}) shows it, with where its pushes stand. */
+/**
+ * NodeView is a node as {@code node list} ({@code GET /v1/mesh/nodes}) shows it, with where its pushes stand and
+ * the build its agent last reported ({@code agentBuild}, null until the controller has heard it say).
+ */
 public record NodeView(String name, String address, String agent, String publicDomain, long generation,
-                       long ackedGeneration, String lastError) {
+                       long ackedGeneration, String lastError, Build agentBuild) {
+
+    /** A node whose agent's build is not known. */
+    public NodeView(String name, String address, String agent, String publicDomain, long generation,
+                    long ackedGeneration, String lastError) {
+        this(name, address, agent, publicDomain, generation, ackedGeneration, lastError, null);
+    }
 }

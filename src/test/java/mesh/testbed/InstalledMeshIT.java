@@ -65,6 +65,42 @@ class InstalledMeshIT {
     }
 
     @Test
+    void everyPartReportsTheBuildItIsAndNodeListShowsTheAgentsOnceHeard() throws Exception {
+        String version = mesh.ok("--version").strip();
+        String commit = git("rev-parse", "--short=12", "HEAD");
+        assertTrue(version.endsWith(" (" + commit + ")"), "mesh --version names the commit it was built from ("
+                + commit + "): " + version);
+        String words = version.substring("mesh ".length());
+        JsonNode controller = mesh.controller("/v1/mesh/build");
+        assertEquals(commit, controller.get("commit").asText(), controller.toString());
+        for (String node : List.of("n1", "n2")) {
+            assertEquals(commit, mesh.agent(node, "/v1/status").get("build").get("commit").asText(), node);
+        }
+
+        PackagedMesh.Result status = mesh.mesh("status");
+        assertEquals(0, status.exit(), status.toString());
+        assertTrue(status.out().lines().findFirst().orElse("").contains("VERSION"), status.out());
+        assertEquals(2, status.out().lines().filter(l -> l.matches("n[12] .*") && l.contains(words)).count(), status.out());
+        assertFalse(status.err().contains("builds"), "one build runs everywhere: " + status.err());
+
+        PackagedMesh.Result list = mesh.mesh("node", "list", "-o", "json");
+        assertEquals(0, list.exit(), list.toString());
+        for (JsonNode n : mesh.json("node", "list")) {
+            assertEquals(commit, n.path("agentBuild").path("commit").asText(), "heard at the status: " + n);
+        }
+        assertFalse(list.err().contains("builds"), "one build runs everywhere: " + list.err());
+    }
+
+    static String git(String... args) throws Exception {
+        List<String> command = new java.util.ArrayList<>(List.of("git"));
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes()).strip();
+        assertTrue(p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS) && p.exitValue() == 0, command + ": " + out);
+        return out;
+    }
+
+    @Test
     void everyServerRunsFromItsStateFolderWithTheServeFlags() throws Exception {
         Properties flags = flags();
         for (String name : mesh.names()) {

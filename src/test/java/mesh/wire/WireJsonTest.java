@@ -77,6 +77,34 @@ class WireJsonTest {
     }
 
     @Test
+    void anAgentsBuildAndANodesLastHeardBuildAreOptionalBothWays() throws Exception {
+        Build build = new Build("0.2.0", "7200bac816ba");
+        HostStatus status = new HostStatus("ace", 3, 3, true, null, null, List.of()).withBuild(build);
+        String json = DeclarationJson.write(status);
+        assertEquals(true, json.contains("\"build\":{\"commit\":\"7200bac816ba\",\"version\":\"0.2.0\"}"), json);
+        assertEquals(status, DeclarationJson.MAPPER.readValue(json, HostStatus.class));
+        // an agent older than the field: its status reads, naming no build
+        HostStatus old = DeclarationJson.MAPPER.readValue("{\"node\":\"ace\",\"generation\":3,\"appliedGeneration\":3,"
+                + "\"converged\":true,\"components\":[],\"judgedGeneration\":3}", HostStatus.class);
+        assertEquals(null, old.build());
+
+        NodeView heard = new NodeView("ace", "10.0.0.1", "https://10.0.0.1:7701", null, 3, 3, null, build);
+        assertEquals(heard, DeclarationJson.MAPPER.readValue(DeclarationJson.write(heard), NodeView.class));
+        NodeView older = DeclarationJson.MAPPER.readValue("{\"name\":\"ace\",\"address\":\"10.0.0.1\","
+                + "\"agent\":\"https://10.0.0.1:7701\",\"generation\":3,\"ackedGeneration\":3}", NodeView.class);
+        assertEquals(null, older.agentBuild(), "a controller older than the field names none");
+    }
+
+    @Test
+    void thisBuildHasItsVersionAndACommitOfTwelveHexDigitsOrNone() {
+        Build current = Build.current();
+        assertEquals(true, current.version().matches("\\d+\\.\\d+\\.\\d+.*"), current.toString());
+        assertEquals(true, current.commit() == null || current.commit().matches("[0-9a-f]{12}"), current.toString());
+        assertEquals(current.commit() == null ? current.version() : current.version() + " (" + current.commit() + ")",
+                current.words());
+    }
+
+    @Test
     void aRefusalBodyIsDecodedOrNullWhenItIsNotOne() {
         assertEquals(new ApiError("no", List.of("a", "b")), JsonHttp.apiError("{\"error\":\"no\",\"problems\":[\"a\",\"b\"]}"));
         assertEquals(null, JsonHttp.apiError("<html>bad gateway</html>"));
