@@ -320,9 +320,9 @@ class BackupIT {
     @Order(5)
     void aScheduleIsRunByTheControllerAndKeepsTheNewest() throws Exception {
         PackagedMesh.await("the controller has backed tick up three times", Duration.ofSeconds(200), () -> quietly(() ->
-                installed.json("audit").toString().split("module tick: backup \\d+ done", -1).length > 3));
+                installed.controller("/v1/mesh/audit").toString().split("module tick: backup \\d+ done", -1).length > 3));
         PackagedMesh.await("retention has removed the older ones", Duration.ofSeconds(120), () -> quietly(() ->
-                installed.json("audit").toString().matches("(?s).*module tick: backup \\d+ removed \\(keep 2\\).*")));
+                installed.controller("/v1/mesh/audit").toString().matches("(?s).*module tick: backup \\d+ removed \\(keep 2\\).*")));
         JsonNode listed = installed.json("backup", "list", "tick");
         List<JsonNode> done = new ArrayList<>();
         listed.forEach(b -> {
@@ -360,11 +360,11 @@ class BackupIT {
         JsonNode begun = installed.json("backup", "bulk");
         long id = begun.get("id").asLong();
         PackagedMesh.await("backup " + id + " copies", Duration.ofSeconds(60), () -> quietly(() ->
-                "copy".equals(installed.json("backup", "list", "bulk").get(0).get("step").asText())));
+                "copy".equals(installed.controller("/v1/mesh/backups?module=bulk").get(0).get("step").asText())));
         installed.killController();
         installed.awaitController(Duration.ofSeconds(120));
         PackagedMesh.await("backup " + id + " ends", Duration.ofSeconds(180), () -> quietly(() ->
-                !"running".equals(installed.json("backup", "list", "bulk").get(0).get("state").asText())));
+                !"running".equals(installed.controller("/v1/mesh/backups?module=bulk").get(0).get("state").asText())));
         JsonNode b = installed.json("backup", "list", "bulk").get(0);
         assertEquals(id, b.get("id").asLong());
         assertEquals("done", b.get("state").asText(), b.toString());

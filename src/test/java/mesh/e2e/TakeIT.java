@@ -196,8 +196,7 @@ class TakeIT {
         Files.writeString(hold, "verify");
         CompletableFuture<PackagedMesh.Result> take = CompletableFuture.supplyAsync(() -> mesh("take", "n3", TK));
         PackagedMesh.await("the take waits before its verify", Duration.ofSeconds(90),
-                () -> quietly(() -> mesh("status").out().contains("take tk n2 -> n3 (epoch ")
-                        && mesh("status").out().contains("step verify")));
+                () -> quietly(() -> takeAt(TK, "n2", "n3", "verify")));
         Path victim = volume("n3", "files").resolve("d03/f0042.txt");
         byte[] bytes = Files.readAllBytes(victim);
         bytes[0] ^= 0x01;
@@ -312,7 +311,7 @@ class TakeIT {
         Files.writeString(hold, "verify");
         CompletableFuture<PackagedMesh.Result> take = CompletableFuture.supplyAsync(() -> mesh("take", "n3", TK));
         PackagedMesh.await("the take waits before its verify", Duration.ofSeconds(90),
-                () -> quietly(() -> mesh("status").out().contains("take tk n1 -> n3 (epoch ") && mesh("status").out().contains("step verify")));
+                () -> quietly(() -> takeAt(TK, "n1", "n3", "verify")));
         Map<String, String> bulk = tree(volume("n1", "bulk"));
         Map<String, String> files = tree(volume("n1", "files"));
 
@@ -333,9 +332,9 @@ class TakeIT {
         assertTrue(busy.err().contains("a take of module tk to n3 is already running (step verify)"),
                 "the restarted controller carries the take on by itself: " + busy);
         Files.delete(hold);
-        PackagedMesh.await("tk.internal resolves to n3", Duration.ofSeconds(90), () -> quietly(() -> "n3".equals(roster().get("tk.internal"))));
+        PackagedMesh.await("tk.internal resolves to n3", Duration.ofSeconds(90), () -> quietly(() -> "n3".equals(rosterNow().get("tk.internal"))));
         PackagedMesh.await("tk runs on n3", Duration.ofSeconds(60), () -> quietly(() -> runs("n3", APP)));
-        PackagedMesh.await("the take is done", Duration.ofSeconds(60), () -> quietly(() -> !mesh("status").out().contains("take tk")));
+        PackagedMesh.await("the take is done", Duration.ofSeconds(60), () -> quietly(() -> take(TK) == null));
         watching.set(false);
         watcher.join();
         assertEquals(null, twice.get());
@@ -362,9 +361,9 @@ class TakeIT {
         Files.writeString(hold, "verify");
         CompletableFuture<PackagedMesh.Result> take = CompletableFuture.supplyAsync(() -> mesh("take", "n3", "site"));
         PackagedMesh.await("the take waits before its verify", Duration.ofSeconds(90),
-                () -> quietly(() -> mesh("status").out().contains("take site n1 -> n3 (epoch ")));
+                () -> quietly(() -> takeAt("site", "n1", "n3", null)));
         PackagedMesh.await("the take reaches its verify", Duration.ofSeconds(60),
-                () -> quietly(() -> mesh("status").out().contains("step verify")));
+                () -> quietly(() -> takeAt("site", "n1", "n3", "verify")));
         assertFalse(roster().containsKey("www.n3.test"), "the route waits for the switch");
         assertEquals("n1", roster().get("site.internal"));
         Files.delete(hold);
@@ -416,12 +415,12 @@ class TakeIT {
         Files.writeString(hold, "start");
         CompletableFuture<PackagedMesh.Result> take = CompletableFuture.supplyAsync(() -> mesh("take", "n2", TK));
         PackagedMesh.await("the take waits before its start", Duration.ofSeconds(90),
-                () -> quietly(() -> mesh("status").out().contains("take tk n3 -> n2 (epoch ") && mesh("status").out().contains("step start")));
+                () -> quietly(() -> takeAt(TK, "n3", "n2", "start")));
         restartController();
         assertEquals(1, take.get().exit());
         Files.writeString(hold, "push");
         PackagedMesh.await("the take waits before its push", Duration.ofSeconds(90),
-                () -> quietly(() -> mesh("status").out().contains("step push")));
+                () -> quietly(() -> takeAt(TK, "n3", "n2", "push")));
         assertEquals("n2", roster().get("tk.internal"), "the switch moved the name before the push");
         assertTrue(runs("n2", APP));
         List<String> stale = installed.engine("n1").inspectContainerCmd("bind1.server").exec().getHostConfig().getExtraHosts() == null
@@ -432,7 +431,7 @@ class TakeIT {
         PackagedMesh.await("the push after the switch reaches the binders", Duration.ofSeconds(90), () -> quietly(() -> List.of(
                 installed.engine("n1").inspectContainerCmd("bind1.server").exec().getHostConfig().getExtraHosts())
                 .contains("tk.internal:" + installed.testbed("n2").address())));
-        PackagedMesh.await("the take is done", Duration.ofSeconds(60), () -> quietly(() -> !mesh("status").out().contains("take tk")));
+        PackagedMesh.await("the take is done", Duration.ofSeconds(60), () -> quietly(() -> take(TK) == null));
         watching.set(false);
         watcher.join();
         assertEquals(null, twice.get());
@@ -475,8 +474,7 @@ class TakeIT {
                 Files.writeString(agentHold, step);
                 CompletableFuture<PackagedMesh.Result> take = CompletableFuture.supplyAsync(() -> mesh("take", "n1", TK));
                 PackagedMesh.await("the take reaches its " + step, Duration.ofSeconds(90),
-                        () -> quietly(() -> mesh("status").out().contains("take tk n2 -> n1 (epoch ")
-                                && mesh("status").out().contains("step " + step)));
+                        () -> quietly(() -> takeAt(TK, "n2", "n1", step)));
                 Thread.sleep(1_000);
                 assertTrue(mesh("status").out().contains("step " + step), "the agents' hook holds the " + step + " midway");
                 for (String node : List.of("n2", "n1")) {
@@ -596,8 +594,7 @@ class TakeIT {
         CompletableFuture<PackagedMesh.Result> take = CompletableFuture.supplyAsync(() -> mesh("take", "n2", "wr"));
         try {
             PackagedMesh.await("the take waits before its start", Duration.ofSeconds(120),
-                    () -> quietly(() -> mesh("status").out().contains("take wr n1 -> n2 (epoch ")
-                            && mesh("status").out().contains("step start")));
+                    () -> quietly(() -> takeAt("wr", "n1", "n2", "start")));
             assertFalse(runs("n1", "wr.app"), "wr is fenced and stopped on n1");
             assertFalse(runs("n2", "wr.app"), "wr is not started on n2 yet");
             for (String volume : List.of("big", "live")) {
@@ -735,6 +732,32 @@ class TakeIT {
     Map<String, String> roster() throws IOException {
         Map<String, String> names = new TreeMap<>();
         json(ok("roster", "-o", "json")).forEach(e -> names.put(e.get("name").asText(), e.get("node").asText()));
+        return names;
+    }
+
+    // ---- what the waits poll: the controller's API from this JVM, not a CLI JVM a poll (the verbs are asserted apart)
+
+    /** The take of {@code module} under way, as the controller lists the takes {@code mesh status} prints; null if none. */
+    JsonNode take(String module) throws IOException, InterruptedException {
+        for (JsonNode t : installed.controller("/v1/mesh/takes")) {
+            if (t.get("module").asText().equals(module)) {
+                return t;
+            }
+        }
+        return null;
+    }
+
+    /** Whether a take of {@code module} from {@code from} to {@code to} is under way, at {@code step} unless it is null. */
+    boolean takeAt(String module, String from, String to, String step) throws IOException, InterruptedException {
+        JsonNode t = take(module);
+        return t != null && from.equals(t.path("from").asText()) && to.equals(t.path("to").asText())
+                && (step == null || step.equals(t.path("step").asText()));
+    }
+
+    /** The roster as the controller serves it ({@code mesh roster} prints the same): name → node. */
+    Map<String, String> rosterNow() throws IOException, InterruptedException {
+        Map<String, String> names = new TreeMap<>();
+        installed.controller("/v1/mesh/roster").forEach(e -> names.put(e.get("name").asText(), e.get("node").asText()));
         return names;
     }
 

@@ -307,9 +307,21 @@ public final class InstalledMesh implements AutoCloseable {
         PackagedMesh.await("the controller (pid " + jvm.pid() + ") is gone", Duration.ofSeconds(30), () -> !jvm.isAlive());
     }
 
-    /** Waits until the controller answers the CLI. */
+    /**
+     * Waits until the controller answers what {@code mesh node list} asks ({@code GET /v1/mesh/nodes}), polled from this
+     * JVM: a CLI JVM a poll (about a cpu-second each) would take the cpu the controller's start needs.
+     */
     public void awaitController(Duration timeout) throws InterruptedException {
-        PackagedMesh.await("the controller answers", timeout, () -> mesh("node", "list").exit() == 0);
+        PackagedMesh.await("the controller answers", timeout, () -> {
+            try {
+                return controller("/v1/mesh/nodes").isArray();
+            } catch (IOException e) {
+                return false;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();   // the await's sleep then ends the wait
+                return false;
+            }
+        });
     }
 
     // ---- teardown
