@@ -87,8 +87,9 @@ public final class NativeImageDriver {
             } else if (o.equals("--exclude-config")) {
                 String jars = options.get(++i);
                 String resources = options.get(++i);
+                // the 25.0.4 builder has no option for it: only the jars' native-image.properties
+                // are left out here, their JSON configuration is still read
                 excluded.add(new Pattern[] {Pattern.compile(jars), Pattern.compile(resources)});
-                hosted.add("-H:ExcludeConfig=" + jars + "@" + resources);
             } else if (!o.startsWith("-")) {
                 if (jarGiven && name == null) {
                     name = o;
