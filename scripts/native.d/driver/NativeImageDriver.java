@@ -122,7 +122,6 @@ public final class NativeImageDriver {
             case "--report-unsupported-elements-at-runtime" -> hosted.add("-H:+ReportUnsupportedElementsAtRuntime");
             case "--link-at-build-time" -> hosted.add("-H:LinkAtBuildTime=" + value);
             case "--enable-native-access" -> hosted.add("-H:EnableNativeAccess=" + value);
-            case "--add-modules" -> hosted.add("-H:AddModules=" + value);
             case "--parallelism" -> hosted.add("-H:NumberOfThreads=" + value);
             case "--future-defaults" -> hosted.add("-H:FutureDefaults=" + value);
             case "--strict-image-heap", "--verbose", "-v", "--allow-incomplete-classpath",
@@ -130,7 +129,7 @@ public final class NativeImageDriver {
             case "-g" -> hosted.add("-H:GenerateDebugInfo=1");
             default -> {
                 if (o.startsWith("-march=")) {
-                    hosted.add("-H:March=" + value);
+                    hosted.add("-H:MicroArchitecture=" + value);
                 } else if (o.startsWith("-O") && o.length() <= 4) {
                     hosted.add("-H:Optimize=" + o.substring(2));
                 } else if (o.startsWith("-E")) {
