@@ -1,5 +1,5 @@
 /* cpu_features.c: which x86-64 features this machine has (cpuid, and xgetbv for what the OS saves),
- * and whether it has every feature an image was built for. */
+ * one byte each (1 or 0), and whether it has every feature an image was built for. */
 #include <cpuid.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,13 +68,16 @@ void determineCPUFeatures(CPUFeatures *f) {
   }
 }
 
-/* 0 when this machine has every feature set in buildtime_features (a CPUFeatures), else -1. */
-int checkCPUFeatures(const char *buildtime_features) {
+/* 0 when this machine has every feature the image was built for, else -1. The builder's mask
+ * has one byte per CPUFeatures field: 0xFE where the feature is required, 0xFF elsewhere, so a
+ * field passes when (have | mask) is 0xFF. */
+int checkCPUFeatures(const char *buildtime_mask) {
   CPUFeatures now;
   determineCPUFeatures(&now);
-  const char *have = (const char *)&now;
+  const unsigned char *have = (const unsigned char *)&now;
+  const unsigned char *mask = (const unsigned char *)buildtime_mask;
   for (size_t i = 0; i < sizeof(CPUFeatures); i++) {
-    if (buildtime_features[i] && !have[i]) return -1;
+    if ((unsigned char)(have[i] | mask[i]) != 0xFF) return -1;
   }
   return 0;
 }
