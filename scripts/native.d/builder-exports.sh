@@ -20,7 +20,7 @@ done > "$all"
 modules=$(ls "$jars"/*.jar | grep -v /compiler- | paste -sd:)
 unresolved=$("$jdk/bin/java" --upgrade-module-path "$(ls "$jars"/compiler-*.jar)" --module-path "$modules" \
     --add-modules ALL-DEFAULT,org.graalvm.nativeimage.builder "@$all" -version 2>&1 \
-  | sed -n 's/^WARNING: Unknown module: \([^ ]*\) specified.*/\1/p' | sort -u)
+  | sed -n 's/^WARNING: Unknown module: \([^ ]*\) specified.*/\1/p' | sort -u) || unresolved=""
 if [[ -n $unresolved ]]; then
   grep -v -E "^--add-exports=($(echo "$unresolved" | paste -sd'|' | sed 's/\./\\./g'))/" "$all"
 else
