@@ -32,6 +32,7 @@ public final class NativeImageDriver {
     private final List<String> hosted = new ArrayList<>();
     private final Set<String> classpath = new LinkedHashSet<>();
     private final List<Pattern[]> excluded = new ArrayList<>();
+    private final List<String> positional = new ArrayList<>();
     private String name;
     private String mainClass;
     private boolean jarGiven;
@@ -49,6 +50,7 @@ public final class NativeImageDriver {
         }
         NativeImageDriver driver = new NativeImageDriver(home);
         driver.take(options, true);
+        driver.namePositionals();
         driver.readJarProperties();
         List<String> command = driver.builderCommand();
         if (System.getenv("MESH_NATIVE_SHOW_COMMAND") != null) {
@@ -91,16 +93,21 @@ public final class NativeImageDriver {
                 // are left out here, their JSON configuration is still read
                 excluded.add(new Pattern[] {Pattern.compile(jars), Pattern.compile(resources)});
             } else if (!o.startsWith("-")) {
-                if (jarGiven && name == null) {
-                    name = o;
-                } else if (mainClass == null && commandLine) {
-                    mainClass = o;
-                } else {
-                    name = o;
-                }
+                positional.add(o);
             } else {
                 translate(o);
             }
+        }
+    }
+
+    /** With -jar the one positional argument is the image's name; else the main class, then the name. */
+    private void namePositionals() {
+        List<String> rest = new ArrayList<>(positional);
+        if (!jarGiven && !rest.isEmpty()) {
+            mainClass = rest.remove(0);
+        }
+        if (!rest.isEmpty()) {
+            name = rest.get(0);
         }
     }
 
@@ -249,6 +256,10 @@ public final class NativeImageDriver {
         c.add(home.resolve("bin/java").toString());
         c.addAll(List.of("-XX:+UseParallelGC", "-XX:+UnlockExperimentalVMOptions", "-XX:+EnableJVMCI",
                 "-XX:-UseJVMCICompiler", "-Xss10m", "-Djava.awt.headless=true",
+                // the image's modules keep the builder's native access: without it an image's first
+                // System.loadLibrary looks up a code source through libjava before its encoding is set
+                "--enable-native-access=org.graalvm.nativeimage.builder,org.graalvm.nativeimage.base,"
+                        + "org.graalvm.nativeimage.pointsto,jdk.graal.compiler,ALL-UNNAMED",
                 "-Dorg.graalvm.nativeimage.imagecode=buildtime",
                 "-Dorg.graalvm.version=" + GRAAL, "-Dorg.graalvm.vendorversion=" + VENDOR,
                 "-Djdk.internal.lambda.disableEagerInitialization=true",
@@ -260,6 +271,9 @@ public final class NativeImageDriver {
                 "-m", "org.graalvm.nativeimage.builder/com.oracle.svm.hosted.NativeImageGeneratorRunner"));
         c.addAll(List.of("-imagecp", String.join(":", classpath)));
         c.add("-H:CLibraryPath=" + home.resolve("lib/svm/clibraries/linux-amd64"));
+        // JDK 26's libjava reaches Charset.forName, String.getBytes(Charset) and String(byte[], Charset)
+        // through JNI (its platform encoding); the builder registers only what JDK 25's needs
+        c.add("-H:ConfigurationFileDirectories=" + home.resolve("lib/svm/jdk26-compat"));
         c.add("-H:Path=" + Path.of("").toAbsolutePath());
         c.add("-H:ImageBuildID=" + UUID.randomUUID());
         if (name != null) {
