@@ -198,6 +198,10 @@ public final class NativeImageDriver {
                 if (!Files.isDirectory(root)) {
                     continue;
                 }
+                try (Stream<Path> configs = Files.walk(root)) {
+                    configs.filter(f -> f.getFileName().toString().endsWith(".json"))
+                            .forEach(f -> configRoot(path.relativize(f.getParent()).toString()));
+                }
                 try (Stream<Path> files = Files.walk(root)) {
                     for (Path p : files.filter(f -> f.getFileName().toString().equals("native-image.properties")).toList()) {
                         try (InputStream in = Files.newInputStream(p)) {
@@ -210,6 +214,9 @@ public final class NativeImageDriver {
                     Enumeration<JarEntry> entries = jar.entries();
                     while (entries.hasMoreElements()) {
                         JarEntry e = entries.nextElement();
+                        if (e.getName().startsWith("META-INF/native-image/") && e.getName().endsWith(".json")) {
+                            configRoot(e.getName().substring(0, e.getName().lastIndexOf('/')));
+                        }
                         if (e.getName().startsWith("META-INF/native-image/") && e.getName().endsWith("/native-image.properties")) {
                             try (InputStream in = jar.getInputStream(e)) {
                                 apply(entry, "/" + e.getName(), in);
@@ -218,6 +225,18 @@ public final class NativeImageDriver {
                     }
                 }
             }
+        }
+    }
+
+    /**
+     * A folder of META-INF/native-image that holds JSON configuration (reflection, resources, JNI, ...): the
+     * builder reads such files only under the roots it is given, as the real driver gives each one it finds.
+     * Quarkus writes its registrations (reflect-config.json, resource-config.json) at the top folder itself.
+     */
+    private void configRoot(String folder) {
+        String option = "-H:ConfigurationResourceRoots=" + folder;
+        if (!hosted.contains(option)) {
+            hosted.add(option);
         }
     }
 
