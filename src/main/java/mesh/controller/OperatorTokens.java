@@ -5,7 +5,6 @@ import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.HexFormat;
 import java.util.List;
@@ -15,6 +14,7 @@ import mesh.model.Conflict;
 import mesh.model.InvalidInput;
 import mesh.model.NotFound;
 import mesh.store.MeshStore;
+import mesh.trust.Entropy;
 import mesh.store.TrustStore;
 import mesh.wire.NewOperatorToken;
 import mesh.wire.OperatorToken;
@@ -36,11 +36,6 @@ public class OperatorTokens {
 
     /** The name of the token MESH_CONTROLLER_TOKEN sets. */
     public static final String BOOTSTRAP = "admin";
-
-    /** Random holds the random source apart, so that loading this bean loads no security provider. */
-    private static final class Random {
-        static final SecureRandom SOURCE = new SecureRandom();
-    }
 
     @Inject
     MeshStore store;
@@ -68,9 +63,7 @@ public class OperatorTokens {
      * reversed. Operator tokens and nodes' join tokens are both made here.
      */
     static String newToken() {
-        byte[] random = new byte[32];
-        Random.SOURCE.nextBytes(random);
-        return HexFormat.of().formatHex(random);
+        return HexFormat.of().formatHex(Entropy.bytes(32));
     }
 
     static byte[] hash(String token) {

@@ -110,8 +110,6 @@ public final class InstallJournal {
 
     /** A fresh random token of 48 hex characters (the bootstrap operator token, the store's password). */
     public static String newToken() {
-        byte[] b = new byte[24];
-        new java.security.SecureRandom().nextBytes(b);
-        return java.util.HexFormat.of().formatHex(b);
+        return java.util.HexFormat.of().formatHex(mesh.trust.Entropy.bytes(24));
     }
 }

@@ -6,7 +6,6 @@ import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.PrivateKey;
-import java.security.SecureRandom;
 import java.security.cert.X509Certificate;
 import java.security.spec.ECGenParameterSpec;
 import java.time.Duration;
@@ -53,7 +52,6 @@ public record MeshCa(X509Certificate certificate, PrivateKey key) {
     public static final String CONTROLLER = "mesh controller";
 
     private static final String SIGNATURE = "SHA256withECDSA";
-    private static final SecureRandom RANDOM = new SecureRandom();
 
     /** What an issued certificate is for: a controller serves and calls agents, an agent serves. */
     public enum Role { CONTROLLER, AGENT }
@@ -153,7 +151,7 @@ public record MeshCa(X509Certificate certificate, PrivateKey key) {
     public static KeyPair newKey() {
         try {
             KeyPairGenerator g = KeyPairGenerator.getInstance("EC");
-            g.initialize(new ECGenParameterSpec("secp256r1"), RANDOM);
+            g.initialize(new ECGenParameterSpec("secp256r1"), Entropy.source());
             return g.generateKeyPair();
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("cannot make an ECDSA P-256 key: " + e.getMessage(), e);
@@ -161,6 +159,6 @@ public record MeshCa(X509Certificate certificate, PrivateKey key) {
     }
 
     private static BigInteger serial() {
-        return new BigInteger(127, RANDOM).add(BigInteger.ONE);
+        return new BigInteger(127, Entropy.source()).add(BigInteger.ONE);
     }
 }

@@ -2,7 +2,6 @@ package mesh.trust;
 
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
-import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.HexFormat;
 import javax.crypto.Cipher;
@@ -22,22 +21,18 @@ public final class SecretSeal {
     public static final int KEY_BYTES = 32;
     private static final int NONCE_BYTES = 12;
     private static final int TAG_BITS = 128;
-    private static final SecureRandom RANDOM = new SecureRandom();
 
     private SecretSeal() {
     }
 
     /** A new random 256-bit key. */
     public static byte[] newKey() {
-        byte[] key = new byte[KEY_BYTES];
-        RANDOM.nextBytes(key);
-        return key;
+        return Entropy.bytes(KEY_BYTES);
     }
 
     public static byte[] seal(byte[] key, String value, String aad) {
         try {
-            byte[] nonce = new byte[NONCE_BYTES];
-            RANDOM.nextBytes(nonce);
+            byte[] nonce = Entropy.bytes(NONCE_BYTES);
             Cipher c = Cipher.getInstance("AES/GCM/NoPadding");
             c.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(key, "AES"), new GCMParameterSpec(TAG_BITS, nonce));
             c.updateAAD(aad.getBytes(StandardCharsets.UTF_8));

@@ -4,7 +4,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -12,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
+import mesh.trust.Entropy;
 import mesh.wire.CopyProgress;
 import mesh.wire.FenceLifted;
 import mesh.wire.FenceView;
@@ -27,7 +27,6 @@ import org.jboss.logging.Logger;
 public final class TakeService {
 
     private static final Logger LOG = Logger.getLogger("mesh.host");
-    private static final SecureRandom RANDOM = new SecureRandom();
 
     private final TakeRecords records;
     private final VolumePlaces places;
@@ -273,9 +272,7 @@ public final class TakeService {
 
     /** 32 random bytes in hex: a read ticket, which only its holder knows (this node keeps its hash). */
     private static String newTicket() {
-        byte[] raw = new byte[32];
-        RANDOM.nextBytes(raw);
-        return HexFormat.of().formatHex(raw);
+        return HexFormat.of().formatHex(Entropy.bytes(32));
     }
 
     static String hash(String ticket) {
