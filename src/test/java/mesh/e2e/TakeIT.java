@@ -195,8 +195,7 @@ class TakeIT {
         Map<String, String> before = containers();
         Files.writeString(hold, "verify");
         CompletableFuture<PackagedMesh.Result> take = CompletableFuture.supplyAsync(() -> mesh("take", "n3", TK));
-        PackagedMesh.await("the take waits before its verify", Duration.ofSeconds(90),
-                () -> quietly(() -> takeAt(TK, "n2", "n3", "verify")));
+        awaitTake(take, "the take waits before its verify", Duration.ofSeconds(90), TK, "n2", "n3", "verify");
         Path victim = volume("n3", "files").resolve("d03/f0042.txt");
         byte[] bytes = Files.readAllBytes(victim);
         bytes[0] ^= 0x01;
@@ -310,8 +309,7 @@ class TakeIT {
         });
         Files.writeString(hold, "verify");
         CompletableFuture<PackagedMesh.Result> take = CompletableFuture.supplyAsync(() -> mesh("take", "n3", TK));
-        PackagedMesh.await("the take waits before its verify", Duration.ofSeconds(90),
-                () -> quietly(() -> takeAt(TK, "n1", "n3", "verify")));
+        awaitTake(take, "the take waits before its verify", Duration.ofSeconds(90), TK, "n1", "n3", "verify");
         Map<String, String> bulk = tree(volume("n1", "bulk"));
         Map<String, String> files = tree(volume("n1", "files"));
 
@@ -360,10 +358,8 @@ class TakeIT {
         Map<String, String> before = containers();
         Files.writeString(hold, "verify");
         CompletableFuture<PackagedMesh.Result> take = CompletableFuture.supplyAsync(() -> mesh("take", "n3", "site"));
-        PackagedMesh.await("the take waits before its verify", Duration.ofSeconds(90),
-                () -> quietly(() -> takeAt("site", "n1", "n3", null)));
-        PackagedMesh.await("the take reaches its verify", Duration.ofSeconds(60),
-                () -> quietly(() -> takeAt("site", "n1", "n3", "verify")));
+        awaitTake(take, "the take waits before its verify", Duration.ofSeconds(90), "site", "n1", "n3", null);
+        awaitTake(take, "the take reaches its verify", Duration.ofSeconds(60), "site", "n1", "n3", "verify");
         assertFalse(roster().containsKey("www.n3.test"), "the route waits for the switch");
         assertEquals("n1", roster().get("site.internal"));
         Files.delete(hold);
@@ -414,8 +410,7 @@ class TakeIT {
         });
         Files.writeString(hold, "start");
         CompletableFuture<PackagedMesh.Result> take = CompletableFuture.supplyAsync(() -> mesh("take", "n2", TK));
-        PackagedMesh.await("the take waits before its start", Duration.ofSeconds(90),
-                () -> quietly(() -> takeAt(TK, "n3", "n2", "start")));
+        awaitTake(take, "the take waits before its start", Duration.ofSeconds(90), TK, "n3", "n2", "start");
         restartController();
         assertEquals(1, take.get().exit());
         Files.writeString(hold, "push");
@@ -473,8 +468,7 @@ class TakeIT {
             for (String step : List.of("copy", "verify")) {
                 Files.writeString(agentHold, step);
                 CompletableFuture<PackagedMesh.Result> take = CompletableFuture.supplyAsync(() -> mesh("take", "n1", TK));
-                PackagedMesh.await("the take reaches its " + step, Duration.ofSeconds(90),
-                        () -> quietly(() -> takeAt(TK, "n2", "n1", step)));
+                awaitTake(take, "the take reaches its " + step, Duration.ofSeconds(90), TK, "n2", "n1", step);
                 Thread.sleep(1_000);
                 assertTrue(mesh("status").out().contains("step " + step), "the agents' hook holds the " + step + " midway");
                 for (String node : List.of("n2", "n1")) {
@@ -593,8 +587,7 @@ class TakeIT {
         Files.writeString(hold, "start");
         CompletableFuture<PackagedMesh.Result> take = CompletableFuture.supplyAsync(() -> mesh("take", "n2", "wr"));
         try {
-            PackagedMesh.await("the take waits before its start", Duration.ofSeconds(120),
-                    () -> quietly(() -> takeAt("wr", "n1", "n2", "start")));
+            awaitTake(take, "the take waits before its start", Duration.ofSeconds(120), "wr", "n1", "n2", "start");
             assertFalse(runs("n1", "wr.app"), "wr is fenced and stopped on n1");
             assertFalse(runs("n2", "wr.app"), "wr is not started on n2 yet");
             for (String volume : List.of("big", "live")) {
@@ -745,6 +738,20 @@ class TakeIT {
             }
         }
         return null;
+    }
+
+    /**
+     * Waits until the take of {@code module} from {@code from} to {@code to} is under way at {@code step} (any step if null);
+     * fails at once, with what {@code mesh take} printed, if the verb ended first (a take that failed says why).
+     */
+    void awaitTake(CompletableFuture<PackagedMesh.Result> verb, String what, Duration timeout, String module, String from,
+            String to, String step) throws InterruptedException {
+        PackagedMesh.await(what, timeout, () -> {
+            if (verb.isDone()) {
+                throw new AssertionError(what + ": mesh take ended first: " + verb.join());
+            }
+            return quietly(() -> takeAt(module, from, to, step));
+        });
     }
 
     /** Whether a take of {@code module} from {@code from} to {@code to} is under way, at {@code step} unless it is null. */
