@@ -746,12 +746,24 @@ class TakeIT {
      */
     void awaitTake(CompletableFuture<PackagedMesh.Result> verb, String what, Duration timeout, String module, String from,
             String to, String step) throws InterruptedException {
-        PackagedMesh.await(what, timeout, () -> {
-            if (verb.isDone()) {
-                throw new AssertionError(what + ": mesh take ended first: " + verb.join());
+        long began = System.nanoTime();
+        try {
+            PackagedMesh.await(what, timeout, () -> {
+                if (verb.isDone()) {
+                    throw new AssertionError(what + ": mesh take ended first: " + verb.join());
+                }
+                return quietly(() -> takeAt(module, from, to, step));
+            });
+        } catch (AssertionError e) {
+            String listed;
+            try {
+                listed = String.valueOf(take(module));
+            } catch (Exception unread) {
+                listed = "(unread: " + unread + ")";
             }
-            return quietly(() -> takeAt(module, from, to, step));
-        });
+            throw new AssertionError(e.getMessage() + "; the controller lists the take as: " + listed, e);
+        }
+        System.out.printf("TakeIT: %s after %.1f s%n", what, (System.nanoTime() - began) / 1e9);
     }
 
     /** Whether a take of {@code module} from {@code from} to {@code to} is under way, at {@code step} unless it is null. */
