@@ -21,7 +21,7 @@ import mesh.plan.NetworkRange.HostNet;
  */
 public final class HostNetworks {
 
-    static final Path ROUTES = Path.of("/proc/net/route");
+    static final String ROUTES = "/proc/net/route";
 
     private HostNetworks() {
     }
@@ -30,7 +30,7 @@ public final class HostNetworks {
     public static List<HostNet> read() {
         List<HostNet> all = new ArrayList<>(addresses());
         try {
-            all.addAll(routes(Files.readString(ROUTES)));
+            all.addAll(routes(Files.readString(Path.of(ROUTES))));
         } catch (IOException | RuntimeException unreadable) {
             // not Linux, or no /proc: the addresses alone
         }

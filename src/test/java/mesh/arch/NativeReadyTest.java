@@ -1,6 +1,8 @@
 package mesh.arch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -14,17 +16,20 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * NativeReadyTest keeps main code buildable as a native executable (docs/design.md, "Native-ready"): no random source is made anywhere
- * but {@code mesh.trust.Entropy}, which makes its one when the program runs. A {@code new SecureRandom()} or
- * {@code new Random()} in a static field would be made while the executable is built (Quarkus initializes the
- * application's classes then) and kept in it, one seed for every copy; the builder refuses it, a quarter of an hour
- * into the build.
+ * NativeReadyTest keeps main code buildable as a native executable (docs/design.md, "Native-ready"). Quarkus initializes
+ * the application's classes while the executable is built and keeps what their static fields hold; the builder refuses
+ * some of it, a quarter of an hour into a build. So no random source is made anywhere but {@code mesh.trust.Entropy},
+ * which makes its one when the program runs (one kept would start from the same seed in every copy), and a static
+ * {@code HttpClient} lives in a holder class that native-image.properties initializes at run time (the JDK's client
+ * cannot be kept: it is initialized at run time).
  */
 class NativeReadyTest {
 
     static final Pattern NEW_RANDOM = Pattern.compile("new\\s+(java\\.security\\.|java\\.util\\.)?(SecureRandom|Random|SplittableRandom)\\s*\\(");
     static final Pattern COMMENT = Pattern.compile("(?s)/\\*.*?\\*/|//[^\\n]*");
     static final String THE_ONE_SOURCE = "mesh/trust/Entropy.java";
+    static final Pattern STATIC_CLIENT = Pattern.compile("static\\s+(final\\s+)?(java\\.net\\.http\\.)?HttpClient\\s+\\w+\\s*=");
+    static final Path PROPERTIES = Path.of("src/main/resources/META-INF/native-image/mesh/mesh/native-image.properties");
 
     static List<String> randomSources(String source) {
         List<String> found = new ArrayList<>();
@@ -50,6 +55,24 @@ class NativeReadyTest {
     }
 
     @Test
+    void everyStaticHttpClientIsHeldByAClassInitializedAtRunTime() throws IOException {
+        String args = Files.readString(PROPERTIES).replace("\\\n", "");
+        List<String> problems = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(SourceScan.MAIN)) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".java")).sorted().toList()) {
+                String name = SourceScan.MAIN.relativize(file).toString().replace('\\', '/');
+                String type = name.substring(0, name.length() - ".java".length()).replace('/', '.');
+                String code = COMMENT.matcher(Files.readString(file)).replaceAll(" ");
+                if (STATIC_CLIENT.matcher(code).find() && !args.contains(type + "$")) {
+                    problems.add(name + " holds a static HttpClient, and native-image.properties initializes none of "
+                            + type + "'s nested classes at run time");
+                }
+            }
+        }
+        assertEquals(List.of(), problems);
+    }
+
+    @Test
     void theScanCatchesWhatItMustCatch() {
         String bad = """
                 class X {
@@ -61,5 +84,8 @@ class NativeReadyTest {
                 }
                 """;
         assertEquals(List.of("newSecureRandom(", "newjava.util.Random(", "newjava.security.SecureRandom("), randomSources(bad));
+        assertTrue(STATIC_CLIENT.matcher("private static final HttpClient HTTP = HttpClient.newBuilder()").find());
+        assertTrue(STATIC_CLIENT.matcher("static java.net.http.HttpClient http = null;").find());
+        assertFalse(STATIC_CLIENT.matcher("private final HttpClient http = HttpClient.newHttpClient();").find());
     }
 }

@@ -19,7 +19,11 @@ final class CaddyAdmin {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    /** Client holds the HTTP client, made when the program runs (the native executable initializes it then). */
+    private static final class Client {
+        static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    }
 
     private final URI base;
 
@@ -61,7 +65,7 @@ final class CaddyAdmin {
 
     private HttpResponse<String> send(HttpRequest.Builder request) throws IOException {
         try {
-            return HTTP.send(request.timeout(TIMEOUT).build(), HttpResponse.BodyHandlers.ofString());
+            return Client.HTTP.send(request.timeout(TIMEOUT).build(), HttpResponse.BodyHandlers.ofString());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted", e);

@@ -46,7 +46,8 @@ public final class VolumeCopy {
     /**
      * Client holds the HTTP client, made at the first copy (the holder idiom): building one loads the
      * JDK's TLS stack and trust store (~500 classes) and starts a selector thread, which an agent that
-     * takes nothing should not carry (docs/benchmarks.md, "footprint").
+     * takes nothing should not carry (docs/benchmarks.md, "footprint"). The native executable initializes it when
+     * the program runs too (native-image.properties): a client made while the executable is built cannot be kept in it.
      */
     private static final class Client {
         static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
