@@ -587,7 +587,7 @@ class TakeIT {
         Files.writeString(hold, "start");
         CompletableFuture<PackagedMesh.Result> take = CompletableFuture.supplyAsync(() -> mesh("take", "n2", "wr"));
         try {
-            awaitTake(take, "the take waits before its start", Duration.ofSeconds(120), "wr", "n1", "n2", "start");
+            awaitTake(take, "the take waits before its start", Duration.ofSeconds(240), "wr", "n1", "n2", "start");
             assertFalse(runs("n1", "wr.app"), "wr is fenced and stopped on n1");
             assertFalse(runs("n2", "wr.app"), "wr is not started on n2 yet");
             for (String volume : List.of("big", "live")) {

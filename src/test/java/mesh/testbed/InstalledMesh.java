@@ -73,8 +73,12 @@ public final class InstalledMesh implements AutoCloseable {
                 wipe(engine);
                 mesh.nodes.put(name, new InstalledNode(n, name, Files.createTempDirectory(marker(n))));
             }
+            long began = System.nanoTime();
             mesh.installSeat(seatFlags);
+            long seated = System.nanoTime();
             mesh.joinOthers();
+            System.out.printf("InstalledMesh: raised %d nodes in %.1f s (the seat's install %.1f s, the joins %.1f s)%n", count,
+                    (System.nanoTime() - began) / 1e9, (seated - began) / 1e9, (System.nanoTime() - seated) / 1e9);
             return mesh;
         } catch (Exception | AssertionError e) {
             mesh.close();
@@ -94,6 +98,7 @@ public final class InstalledMesh implements AutoCloseable {
         if (install.exit() != 0) {
             throw new AssertionError("mesh install on the seat failed\n" + install + "\nagent log:\n" + tail(agentLog(seat.name)));
         }
+        install.out().lines().filter(l -> l.contains("done in ")).forEach(l -> System.out.println("InstalledMesh: seat: " + l.strip()));
         Map<String, String> config = ConfigFile.read(seat.home().resolve(".config/mesh/config"));
         for (String key : List.of("MESH_CONTROLLER", "MESH_TOKEN", "MESH_CA")) {
             cli.put(key, config.get(key));
@@ -231,8 +236,10 @@ public final class InstalledMesh implements AutoCloseable {
 
     /** SIGKILL, then {@link #startAgent} at once with {@code env}. */
     public void restartAgent(String name, Map<String, String> env) throws Exception {
+        long began = System.nanoTime();
         killAgent(name);
         startAgent(name, env);
+        System.out.printf("InstalledMesh: restarted %s's agent in %.1f s%n", name, (System.nanoTime() - began) / 1e9);
     }
 
     /** GET {@code path} of the node's agent with the controller's client certificate; the answer's JSON (a non-2xx fails). */
@@ -360,6 +367,7 @@ public final class InstalledMesh implements AutoCloseable {
                     + nodes.values().stream().map(n -> n.root.toString()).toList());
             return;
         }
+        long began = System.nanoTime();
         for (InstalledNode n : nodes.values()) {
             killLeftovers(n.node);
         }
@@ -371,6 +379,7 @@ public final class InstalledMesh implements AutoCloseable {
             }
             PackagedMesh.deleteTree(n.root);
         }
+        System.out.printf("InstalledMesh: removed %d nodes in %.1f s%n", nodes.size(), (System.nanoTime() - began) / 1e9);
     }
 
     /**
@@ -380,6 +389,12 @@ public final class InstalledMesh implements AutoCloseable {
      * process. Waits until a new controller runs with them, answers, and a push finds nothing to send.
      */
     public void controllerEnv(Map<String, String> env) throws Exception {
+        long began = System.nanoTime();
+        replaceController(env);
+        System.out.printf("InstalledMesh: the controller runs with %s after %.1f s%n", env.keySet(), (System.nanoTime() - began) / 1e9);
+    }
+
+    private void replaceController(Map<String, String> env) throws Exception {
         JsonNode manifest = json("catalogue", "show", "mesh-controller").get("manifest");
         if (!manifest.path("routes").isEmpty()) {
             throw new AssertionError("the controller's manifest has routes, which controllerEnv does not write: " + manifest);
