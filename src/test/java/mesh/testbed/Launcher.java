@@ -55,8 +55,8 @@ public final class Launcher {
      * {@code bin/mesh}); fails clearly if it is not one.
      */
     public static Launcher of(Path app) {
-        if (!Files.isExecutable(app.resolve("bin/mesh")) || !Files.isRegularFile(app.resolve("quarkus-run.jar"))) {
-            throw new AssertionError(app + " is not an installed mesh app (bin/mesh and quarkus-run.jar)");
+        if (!Files.isExecutable(app.resolve("bin/mesh"))) {
+            throw new AssertionError(app + " is not an installed mesh app (bin/mesh, beside quarkus-run.jar or native)");
         }
         return new Launcher(app);
     }
@@ -68,6 +68,9 @@ public final class Launcher {
      * there), with the launcher {@code bin/mesh} install writes. Idempotent.
      */
     public static Launcher installed(Path appCopy) throws IOException {
+        if (PackagedMesh.isNative(appCopy)) {
+            return new Launcher(appCopy);   // the native executable is its own launcher, as a native install leaves it
+        }
         try (var files = Files.walk(appCopy)) {
             for (Path aot : files.filter(f -> f.getFileName().toString().endsWith(".aot")).toList()) {
                 Files.delete(aot);

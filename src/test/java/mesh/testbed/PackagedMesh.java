@@ -18,10 +18,17 @@ import java.util.stream.Stream;
  * real processes the way operators and systemd run it: one verb to completion, or the command line
  * of a server (optionally inside a test-bed node's network namespace). Every test that runs the jar
  * goes through here.
+ *
+ * <p>{@code -Dmesh.native=PATH} runs the native executable {@code scripts/native} built instead of the jar: the
+ * "app folder" is then a folder holding it as {@code bin/mesh}, which is what {@code mesh install} of a native
+ * executable leaves in a state folder, so the same tests run the native program as installed.
  */
 public final class PackagedMesh {
 
     static final String JAVA = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    /** The native executable the tests run instead of the jar ({@code -Dmesh.native}), or null. */
+    static final Path NATIVE = System.getProperty("mesh.native", "").isBlank() ? null
+            : Path.of(System.getProperty("mesh.native")).toAbsolutePath();
 
     private PackagedMesh() {
     }
@@ -46,6 +53,9 @@ public final class PackagedMesh {
 
     /** The packaged app folder ({@code quarkus-app}); fails the test clearly if it was not built. */
     public static Path app() {
+        if (NATIVE != null) {
+            return nativeApp();
+        }
         Path app = buildDir().resolve("quarkus-app");
         if (!Files.isRegularFile(app.resolve("quarkus-run.jar"))) {
             throw new AssertionError("no packaged mesh at " + app + "/quarkus-run.jar: run this test with "
@@ -59,6 +69,9 @@ public final class PackagedMesh {
      * runs the same mesh even if another build rewrites the build directory meanwhile.
      */
     public static Path copyApp(Path into) throws IOException {
+        if (NATIVE != null) {
+            return nativeFolder(into.resolve("quarkus-app"));
+        }
         Path from = app();
         Path copy = into.resolve("quarkus-app");
         try (Stream<Path> files = Files.walk(from)) {
@@ -74,6 +87,35 @@ public final class PackagedMesh {
         return copy;
     }
 
+    private static Path nativeApp;
+
+    /** The folder of the native executable for this test JVM: {@code bin/mesh} a copy of {@code -Dmesh.native}'s. */
+    static synchronized Path nativeApp() {
+        if (nativeApp == null) {
+            if (!Files.isExecutable(NATIVE)) {
+                throw new AssertionError("-Dmesh.native=" + NATIVE + " is not an executable: build it with scripts/native");
+            }
+            try {
+                nativeApp = nativeFolder(buildDir().resolve("native-app"));
+            } catch (IOException e) {
+                throw new AssertionError("cannot copy the native executable: " + e.getMessage(), e);
+            }
+        }
+        return nativeApp;
+    }
+
+    /** {@code folder} holding a copy of the native executable as {@code bin/mesh}, as a native install leaves its app. */
+    static Path nativeFolder(Path folder) throws IOException {
+        Path bin = Files.createDirectories(folder.resolve("bin")).resolve("mesh");
+        Files.copy(NATIVE, bin, StandardCopyOption.COPY_ATTRIBUTES, StandardCopyOption.REPLACE_EXISTING);
+        return folder;
+    }
+
+    /** Whether {@code app} holds a native executable rather than the jar. */
+    static boolean isNative(Path app) {
+        return !Files.isRegularFile(app.resolve("quarkus-run.jar")) && Files.isExecutable(app.resolve("bin/mesh"));
+    }
+
     private static long aotTrainedFor = -1;
 
     /**
@@ -84,7 +126,7 @@ public final class PackagedMesh {
      * installs). Without this each install would train in its own copy.
      */
     public static synchronized void trainAotCaches() throws IOException {
-        if (!mesh.install.AotCaches.supported()) {
+        if (!mesh.install.AotCaches.supported() || NATIVE != null) {
             return;
         }
         long mtime = Files.getLastModifiedTime(app().resolve("quarkus-run.jar")).toMillis();
@@ -106,6 +148,11 @@ public final class PackagedMesh {
         List<String> command = new ArrayList<>();
         if (netns != null) {
             command.addAll(List.of("nsenter", "--net=/run/netns/" + netns));
+        }
+        if (isNative(app)) {
+            command.add(app.resolve("bin/mesh").toString());
+            command.addAll(args);
+            return command;
         }
         // the flags and the AOT cache the installed launcher gives a verb (mesh.install.RunningMesh)
         command.add(JAVA);
