@@ -45,6 +45,9 @@ public class MeshController {
     mesh.store.AgentBuilds builds;
 
     @Inject
+    HeardBuilds heardBuilds;
+
+    @Inject
     OperatorTokens operatorTokens;
 
     private volatile ControllerSettings settings;
@@ -208,6 +211,7 @@ public class MeshController {
             audit.record(c, "node remove", AuditText.nodeRemoved(name));
             return null;
         });
+        heardBuilds.forget(name);
     }
 
     // catalogue
