@@ -64,9 +64,7 @@ class BackupIT {
     @BeforeAll
     void raiseTheMesh() throws Exception {
         installed = InstalledMesh.raise(3);
-        for (String name : installed.names()) {
-            installed.restartAgent(name, Map.of("MESH_HOST_INTERVAL", "1s"));
-        }
+        installed.restartAgents(installed.names(), Map.of("MESH_HOST_INTERVAL", "1s"));
         Path dir = Files.createTempDirectory("mesh-backup-catalogue");
         temps.add(dir);
         Files.writeString(dir.resolve("db.yaml"), """

@@ -61,10 +61,8 @@ class EdgeIT {
     void raiseTheMesh() throws Exception {
         mesh = InstalledMesh.raise(3);
         // the agents of this test pass every second; ace's has the edge's test hook (EdgeKeeper.REFUSE_HOOK)
-        mesh.restartAgent(ACE, Map.of("MESH_HOST_INTERVAL", "1s", "MESH_EDGE_TEST_REFUSE", REFUSED));
-        for (String name : List.of(G14, G3)) {
-            mesh.restartAgent(name, Map.of("MESH_HOST_INTERVAL", "1s"));
-        }
+        mesh.restartAgents(Map.of(ACE, Map.of("MESH_HOST_INTERVAL", "1s", "MESH_EDGE_TEST_REFUSE", REFUSED),
+                G14, Map.of("MESH_HOST_INTERVAL", "1s"), G3, Map.of("MESH_HOST_INTERVAL", "1s")));
         mesh.awaitController(Duration.ofSeconds(60));
         dir = Files.createTempDirectory("mesh-edge-catalogue");
         writeCatalogue();

@@ -57,9 +57,7 @@ class MeshE2EIT {
         mesh = InstalledMesh.raise(3);
         // a budget a push of three replacements exceeds (test 4); install gives the controller the default
         mesh.controllerEnv(Map.of("MESH_PUSH_BUDGET", "2"));
-        for (String name : NAMES) {
-            mesh.restartAgent(name, AGENT_ENV);
-        }
+        mesh.restartAgents(NAMES, AGENT_ENV);
         mesh.awaitController(Duration.ofSeconds(60));
         catalogue = writeCatalogue();
         ok("catalogue", "add", catalogue.toString());

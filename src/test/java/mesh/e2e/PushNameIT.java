@@ -57,9 +57,7 @@ class PushNameIT {
         mesh = InstalledMesh.raise(2);
         tokens.put("admin", mesh.cliEnv().get("MESH_TOKEN"));
         // the agents of this test pass every second
-        for (String name : List.of(PNA, PNB)) {
-            mesh.restartAgent(name, Map.of("MESH_HOST_INTERVAL", "1s"));
-        }
+        mesh.restartAgents(List.of(PNA, PNB), Map.of("MESH_HOST_INTERVAL", "1s"));
         PackagedMesh.await("every agent answers", Duration.ofSeconds(60), () -> {
             PackagedMesh.Result status = as("admin", "status");
             return status.out().contains("never pushed") && !status.out().contains("did not answer");

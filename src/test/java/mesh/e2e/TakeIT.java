@@ -76,9 +76,7 @@ class TakeIT {
         agentHold = hold.resolveSibling("agent-hold");
         installed.controllerEnv(Map.of("MESH_TAKE_TEST_HOLD", hold.toString()));
         agentEnv = Map.of("MESH_HOST_INTERVAL", "1s", "MESH_HOST_TAKE_TEST_HOLD", agentHold.toString());
-        for (String name : NAMES) {
-            installed.restartAgent(name, agentEnv);
-        }
+        installed.restartAgents(NAMES, agentEnv);
         Path dir = temp("mesh-take-catalogue");
         Files.writeString(dir.resolve("tk.yaml"), """
                 module: tk

@@ -88,8 +88,8 @@ class TakeProcessIT {
         installed = InstalledMesh.raise(3);
         hold = temp("mesh-takeproc-hold").resolve("hold");
         installed.controllerEnv(Map.of("MESH_TAKE_TEST_HOLD", hold.toString()));
+        installed.restartAgents(NAMES, Map.of("MESH_HOST_INTERVAL", "1s"));
         for (String name : NAMES) {
-            installed.restartAgent(name, Map.of("MESH_HOST_INTERVAL", "1s"));
             stateDirs.put(name, installed.node(name).state().resolve("host"));   // the agent's MESH_HOST_STATE_DIR as install sets it
         }
         dir = temp("mesh-takeproc-catalogue");

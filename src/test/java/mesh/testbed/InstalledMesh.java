@@ -242,6 +242,37 @@ public final class InstalledMesh implements AutoCloseable {
         System.out.printf("InstalledMesh: restarted %s's agent in %.1f s%n", name, (System.nanoTime() - began) / 1e9);
     }
 
+    /** {@link #restartAgent} of each of {@code names} with {@code env}, side by side (each agent's JVM starts at once). */
+    public void restartAgents(List<String> names, Map<String, String> env) throws Exception {
+        Map<String, Map<String, String>> each = new LinkedHashMap<>();
+        names.forEach(n -> each.put(n, env));
+        restartAgents(each);
+    }
+
+    /** {@link #restartAgent} of each node named with its settings, side by side. */
+    public void restartAgents(Map<String, Map<String, String>> envByNode) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(envByNode.size());
+        try {
+            List<Future<?>> restarts = new ArrayList<>();
+            envByNode.forEach((name, env) -> restarts.add(pool.submit(() -> {
+                restartAgent(name, env);
+                return null;
+            })));
+            for (Future<?> r : restarts) {
+                try {
+                    r.get(3, TimeUnit.MINUTES);
+                } catch (java.util.concurrent.ExecutionException e) {
+                    if (e.getCause() instanceof Exception x) {
+                        throw x;
+                    }
+                    throw new AssertionError(e.getCause());
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
     /** GET {@code path} of the node's agent with the controller's client certificate; the answer's JSON (a non-2xx fails). */
     public JsonNode agent(String name, String path) throws IOException, InterruptedException {
         return agent(name, path, Duration.ofSeconds(30));
