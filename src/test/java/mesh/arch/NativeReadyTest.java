@@ -72,6 +72,39 @@ class NativeReadyTest {
         assertEquals(List.of(), problems);
     }
 
+    static final Pattern RESOURCE = Pattern.compile("getResourceAsStream\\(\\s*\"/([^\"]+)\"\\s*(\\+)?");
+
+    /**
+     * Every resource main code reads ({@code getResourceAsStream("/…")}, a name built from a literal folder counting
+     * as a file in it) is kept in the native executable: a glob of {@code quarkus.native.resources.includes} matches it.
+     * Without it the executable runs and finds nothing (a native install stopped: "this mesh lacks its built-in
+     * manifest mesh-store").
+     */
+    @Test
+    void everyResourceMainCodeReadsIsKeptInTheNativeExecutable() throws IOException {
+        java.util.Properties app = new java.util.Properties();
+        try (var in = Files.newInputStream(Path.of("src/main/resources/application.properties"))) {
+            app.load(in);
+        }
+        List<java.nio.file.PathMatcher> kept = java.util.Arrays.stream(app.getProperty("quarkus.native.resources.includes", "")
+                .split(",")).map(String::strip).filter(g -> !g.isEmpty())
+                .map(g -> java.nio.file.FileSystems.getDefault().getPathMatcher("glob:" + g)).toList();
+        List<String> problems = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(SourceScan.MAIN)) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".java")).sorted().toList()) {
+                Matcher m = RESOURCE.matcher(Files.readString(file));
+                while (m.find()) {
+                    String name = m.group(2) == null ? m.group(1) : m.group(1) + "any.yaml";
+                    if (kept.stream().noneMatch(g -> g.matches(Path.of(name)))) {
+                        problems.add(SourceScan.MAIN.relativize(file) + " reads " + m.group(1)
+                                + (m.group(2) == null ? "" : "…") + ", which no glob of quarkus.native.resources.includes keeps");
+                    }
+                }
+            }
+        }
+        assertEquals(List.of(), problems);
+    }
+
     @Test
     void theScanCatchesWhatItMustCatch() {
         String bad = """
