@@ -3,14 +3,11 @@ package mesh.arch;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -48,14 +45,11 @@ class MessageBranchTest {
     @Test
     void noMainCodeBranchesOnAMessagesText() throws IOException {
         List<String> problems = new ArrayList<>();
-        try (Stream<Path> files = Files.walk(SourceScan.MAIN)) {
-            for (Path file : files.filter(f -> f.toString().endsWith(".java")).sorted().toList()) {
-                String name = SourceScan.MAIN.relativize(file).toString().replace('\\', '/');
-                if (!LIBRARY_WORDS.containsKey(name)) {
-                    branches(Files.readString(file)).forEach(b -> problems.add(name + ": " + b));
-                }
+        SourceScan.mainSources().forEach((name, source) -> {
+            if (!LIBRARY_WORDS.containsKey(name)) {
+                branches(source).forEach(b -> problems.add(name + ": " + b));
             }
-        }
+        });
         assertEquals(List.of(), problems);
     }
 

@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 
@@ -43,14 +42,11 @@ class NativeReadyTest {
     @Test
     void noMainCodeMakesARandomSourceButEntropy() throws IOException {
         List<String> problems = new ArrayList<>();
-        try (Stream<Path> files = Files.walk(SourceScan.MAIN)) {
-            for (Path file : files.filter(f -> f.toString().endsWith(".java")).sorted().toList()) {
-                String name = SourceScan.MAIN.relativize(file).toString().replace('\\', '/');
-                if (!name.equals(THE_ONE_SOURCE)) {
-                    randomSources(Files.readString(file)).forEach(r -> problems.add(name + ": " + r));
-                }
+        SourceScan.mainSources().forEach((name, source) -> {
+            if (!name.equals(THE_ONE_SOURCE)) {
+                randomSources(source).forEach(r -> problems.add(name + ": " + r));
             }
-        }
+        });
         assertEquals(List.of(), problems);
     }
 
@@ -58,17 +54,13 @@ class NativeReadyTest {
     void everyStaticHttpClientIsHeldByAClassInitializedAtRunTime() throws IOException {
         String args = Files.readString(PROPERTIES).replace("\\\n", "");
         List<String> problems = new ArrayList<>();
-        try (Stream<Path> files = Files.walk(SourceScan.MAIN)) {
-            for (Path file : files.filter(f -> f.toString().endsWith(".java")).sorted().toList()) {
-                String name = SourceScan.MAIN.relativize(file).toString().replace('\\', '/');
-                String type = name.substring(0, name.length() - ".java".length()).replace('/', '.');
-                String code = COMMENT.matcher(Files.readString(file)).replaceAll(" ");
-                if (STATIC_CLIENT.matcher(code).find() && !args.contains(type + "$")) {
-                    problems.add(name + " holds a static HttpClient, and native-image.properties initializes none of "
-                            + type + "'s nested classes at run time");
-                }
+        SourceScan.mainSources().forEach((name, source) -> {
+            String type = name.substring(0, name.length() - ".java".length()).replace('/', '.');
+            if (STATIC_CLIENT.matcher(COMMENT.matcher(source).replaceAll(" ")).find() && !args.contains(type + "$")) {
+                problems.add(name + " holds a static HttpClient, and native-image.properties initializes none of "
+                        + type + "'s nested classes at run time");
             }
-        }
+        });
         assertEquals(List.of(), problems);
     }
 
@@ -90,18 +82,16 @@ class NativeReadyTest {
                 .split(",")).map(String::strip).filter(g -> !g.isEmpty())
                 .map(g -> java.nio.file.FileSystems.getDefault().getPathMatcher("glob:" + g)).toList();
         List<String> problems = new ArrayList<>();
-        try (Stream<Path> files = Files.walk(SourceScan.MAIN)) {
-            for (Path file : files.filter(f -> f.toString().endsWith(".java")).sorted().toList()) {
-                Matcher m = RESOURCE.matcher(Files.readString(file));
-                while (m.find()) {
-                    String name = m.group(2) == null ? m.group(1) : m.group(1) + "any.yaml";
-                    if (kept.stream().noneMatch(g -> g.matches(Path.of(name)))) {
-                        problems.add(SourceScan.MAIN.relativize(file) + " reads " + m.group(1)
-                                + (m.group(2) == null ? "" : "…") + ", which no glob of quarkus.native.resources.includes keeps");
-                    }
+        SourceScan.mainSources().forEach((file, source) -> {
+            Matcher m = RESOURCE.matcher(source);
+            while (m.find()) {
+                String name = m.group(2) == null ? m.group(1) : m.group(1) + "any.yaml";
+                if (kept.stream().noneMatch(g -> g.matches(Path.of(name)))) {
+                    problems.add(file + " reads " + m.group(1) + (m.group(2) == null ? "" : "…")
+                            + ", which no glob of quarkus.native.resources.includes keeps");
                 }
             }
-        }
+        });
         assertEquals(List.of(), problems);
     }
 

@@ -52,6 +52,17 @@ final class SourceScan {
         return prefix.endsWith(".") ? name.startsWith(prefix) : name.equals(prefix) || name.startsWith(prefix + ".");
     }
 
+    /** Every main source by its name under src/main/java ({@code mesh/host/HostAgent.java}), in name order. */
+    static java.util.SortedMap<String, String> mainSources() throws IOException {
+        java.util.SortedMap<String, String> sources = new java.util.TreeMap<>();
+        try (Stream<Path> files = Files.walk(MAIN)) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+                sources.put(MAIN.relativize(file).toString().replace('\\', '/'), Files.readString(file));
+            }
+        }
+        return sources;
+    }
+
     /** "FILE uses NAME" for every forbidden use in the main sources of a package (e.g. "mesh.plan"). */
     static List<String> violations(String pkg, List<String> forbidden) throws IOException {
         Path dir = MAIN.resolve(pkg.replace('.', '/'));
