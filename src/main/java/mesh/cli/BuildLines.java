@@ -47,10 +47,6 @@ final class BuildLines {
 
     /** The controller's build in words; null from a controller older than builds (it has no such call). */
     static String controller(ControllerClient controller) {
-        try {
-            return controller.api().build().words();
-        } catch (VerbFailure olderController) {
-            return null;   // what the verb is for does not depend on it
-        }
+        return controller.optional(api -> api.build().words(), null);   // what the verb is for does not depend on it
     }
 }

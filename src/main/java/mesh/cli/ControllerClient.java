@@ -161,6 +161,19 @@ final class ControllerClient {
         return new ControllerApi(new JsonHttp(this::exchange, token, failures), READ_TIMEOUT, STARTING);
     }
 
+    /**
+     * What {@code call} answers, or {@code otherwise} when the controller fails it: for what a verb shows beside what
+     * it is for (the takes under way, the controller's build), which an older controller cannot answer.
+     */
+    <T> T optional(java.util.function.Function<ControllerApi, T> call, T otherwise) {
+        try {
+            T answer = call.apply(api());
+            return answer == null ? otherwise : answer;
+        } catch (VerbFailure olderController) {
+            return otherwise;
+        }
+    }
+
     /** What went wrong asking the controller, as the verb's failure in the operator's words. */
     private final JsonHttp.Failures failures = new JsonHttp.Failures() {
         @Override

@@ -4,6 +4,7 @@ import mesh.model.ComponentState;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
+import mesh.client.ControllerApi;
 import mesh.wire.HostStatus;
 import mesh.wire.NodeStatus;
 import picocli.CommandLine.Command;
@@ -113,12 +114,8 @@ public class StatusCommand implements Callable<Integer> {
 
     /** The takes under way, read with the same client; none when the controller does not say (an older one). */
     static List<mesh.wire.TakeView> takes(ControllerClient controller) {
-        try {
-            List<mesh.wire.TakeView> takes = controller.api().takes();
-            return takes == null ? List.of() : takes;
-        } catch (VerbFailure olderController) {
-            return List.of();  // the nodes' status is what status is for; an older controller has no takes to show
-        }
+        // the nodes' status is what status is for; an older controller has no takes to show
+        return controller.optional(ControllerApi::takes, List.of());
     }
 
     /** One line per take: {@code take web n1 -> n2 (epoch 7): step copy: copy data: 12 MB of 200 MB, ...}. */
