@@ -51,6 +51,17 @@ class InstalledMeshIT {
         return p;
     }
 
+    /**
+     * What the command line of a server runs, as install starts it: a launcher (the state folder's for the agent, the
+     * bundle's for the controller) with the serve flags of {@code verb} ("host", "controller") and the jar; with a
+     * native install, that folder's executable itself, with no flags and no JVM.
+     */
+    String expectedStart(String verb) throws Exception {
+        Properties flags = flags();
+        return PackagedMesh.NATIVE != null ? "/bin/mesh " + verb + " serve"
+                : flags.getProperty("serve") + " " + flags.getProperty(verb) + " -jar";
+    }
+
     static String cmdline(long pid) throws Exception {
         return new String(Files.readAllBytes(Path.of("/proc/" + pid + "/cmdline"))).replace('\0', ' ');
     }
@@ -102,18 +113,17 @@ class InstalledMeshIT {
 
     @Test
     void everyServerRunsFromItsStateFolderWithTheServeFlags() throws Exception {
-        Properties flags = flags();
         for (String name : mesh.names()) {
             String agent = cmdline(mesh.agentPid(name));
             assertTrue(agent.contains(mesh.node(name).state().resolve("app").toString()), agent);
-            assertTrue(agent.contains(flags.getProperty("serve") + " " + flags.getProperty("host") + " -jar"), agent);
+            assertTrue(agent.contains(expectedStart("host")), agent);
             assertTrue(agent.endsWith("host serve --config " + mesh.node(name).config().resolve("host.env") + " "), agent);
         }
         // the agent's record names the supervisor's shim; the JVM is its child, run by the bundle's launcher
         long jvm = ProcessHandle.of(mesh.controllerPid()).orElseThrow().descendants()
                 .filter(h -> h.info().commandLine().orElse("").contains("controller serve")).findFirst().orElseThrow().pid();
         String controller = cmdline(jvm);
-        assertTrue(controller.contains(flags.getProperty("serve") + " " + flags.getProperty("controller") + " -jar"), controller);
+        assertTrue(controller.contains(expectedStart("controller")), controller);
         assertTrue(controller.contains(mesh.seat().state().toString()), controller);
     }
 
@@ -125,6 +135,10 @@ class InstalledMeshIT {
      */
     @Test
     void theAgentAndTheVerbsStartFromTheAotCachesInTheStateFolder() throws Exception {
+        if (PackagedMesh.NATIVE != null) {
+            theStateFolderHoldsTheNativeExecutableAndNoJvmCache();
+            return;
+        }
         for (String name : mesh.names()) {
             Path app = mesh.node(name).state().resolve("app");
             for (String cache : List.of("mesh.aot", "serve.aot")) {
@@ -145,13 +159,25 @@ class InstalledMeshIT {
         assertTrue(out.contains("n2"), out);
     }
 
+    /** A native install copies the executable it runs as the state folder's bin/mesh, and no JVM cache comes along. */
+    void theStateFolderHoldsTheNativeExecutableAndNoJvmCache() throws Exception {
+        for (String name : mesh.names()) {
+            Path app = mesh.node(name).state().resolve("app");
+            assertEquals(-1, Files.mismatch(PackagedMesh.NATIVE, app.resolve("bin/mesh")), name + ": bin/mesh is the native mesh");
+            try (var files = Files.list(app)) {
+                assertEquals(List.of(), files.filter(f -> f.toString().endsWith(".aot")).toList(), name);
+            }
+            assertEquals(app.resolve("bin/mesh"), Path.of("/proc/" + mesh.agentPid(name) + "/exe").toRealPath(), name);
+        }
+    }
+
     @Test
     void aKilledAgentStartsAgainWithTheSameLauncherLineAndTheControllerKeepsItsPid() throws Exception {
         long controller = mesh.controllerPid();
         long before = mesh.agentPid("n1");
         mesh.restartAgent("n1", Map.of());
         assertNotEquals(before, mesh.agentPid("n1"));
-        assertTrue(cmdline(mesh.agentPid("n1")).contains(flags().getProperty("host")));
+        assertTrue(cmdline(mesh.agentPid("n1")).contains(expectedStart("host")), cmdline(mesh.agentPid("n1")));
         mesh.awaitController(java.time.Duration.ofSeconds(30));
         assertEquals(controller, mesh.controllerPid(), "the restarted agent adopted the controller");
     }
