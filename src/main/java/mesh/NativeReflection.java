@@ -181,6 +181,9 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
     com.github.dockerjava.api.command.InspectContainerResponse.Mount.class,
     com.github.dockerjava.api.command.InspectContainerResponse.Node.class,
     com.github.dockerjava.api.command.InspectVolumeResponse.class,
+    com.github.dockerjava.api.command.ListVolumesResponse.class,
+    // a take's preflight asks the target for the module's images (the native TakeIT found it missing)
+    com.github.dockerjava.api.command.InspectImageResponse.class,
     com.github.dockerjava.api.command.InspectExecResponse.class,
     com.github.dockerjava.api.command.InspectExecResponse.ProcessConfig.class,
     com.github.dockerjava.api.command.ExecCreateCmdResponse.class,
