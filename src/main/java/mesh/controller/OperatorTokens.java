@@ -63,7 +63,7 @@ public class OperatorTokens {
      * reversed. Operator tokens and nodes' join tokens are both made here.
      */
     static String newToken() {
-        return HexFormat.of().formatHex(Entropy.bytes(32));
+        return Entropy.hex(32);
     }
 
     static byte[] hash(String token) {

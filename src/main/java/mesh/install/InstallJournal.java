@@ -110,6 +110,6 @@ public final class InstallJournal {
 
     /** A fresh random token of 48 hex characters (the bootstrap operator token, the store's password). */
     public static String newToken() {
-        return java.util.HexFormat.of().formatHex(mesh.trust.Entropy.bytes(24));
+        return mesh.trust.Entropy.hex(24);
     }
 }

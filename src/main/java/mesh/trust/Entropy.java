@@ -32,6 +32,11 @@ public final class Entropy {
         return s;
     }
 
+    /** {@code n} fresh random bytes as {@code 2n} hex digits: a token, a ticket, a password. */
+    public static String hex(int n) {
+        return java.util.HexFormat.of().formatHex(bytes(n));
+    }
+
     /** {@code n} fresh random bytes. */
     public static byte[] bytes(int n) {
         byte[] b = new byte[n];

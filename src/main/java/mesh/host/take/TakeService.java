@@ -272,7 +272,7 @@ public final class TakeService {
 
     /** 32 random bytes in hex: a read ticket, which only its holder knows (this node keeps its hash). */
     private static String newTicket() {
-        return HexFormat.of().formatHex(Entropy.bytes(32));
+        return Entropy.hex(32);
     }
 
     static String hash(String ticket) {
