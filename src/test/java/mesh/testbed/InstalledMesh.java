@@ -78,7 +78,7 @@ public final class InstalledMesh implements AutoCloseable {
             long seated = System.nanoTime();
             mesh.joinOthers();
             System.out.printf("InstalledMesh: raised %d nodes in %.1f s (the seat's install %.1f s, the joins %.1f s)%n", count,
-                    (System.nanoTime() - began) / 1e9, (seated - began) / 1e9, (System.nanoTime() - seated) / 1e9);
+                    secondsSince(began), (seated - began) / 1e9, secondsSince(seated));
             return mesh;
         } catch (Exception | AssertionError e) {
             mesh.close();
@@ -239,7 +239,7 @@ public final class InstalledMesh implements AutoCloseable {
         long began = System.nanoTime();
         killAgent(name);
         startAgent(name, env);
-        System.out.printf("InstalledMesh: restarted %s's agent in %.1f s%n", name, (System.nanoTime() - began) / 1e9);
+        System.out.printf("InstalledMesh: restarted %s's agent in %.1f s%n", name, secondsSince(began));
     }
 
     /** {@link #restartAgent} of each of {@code names} with {@code env}, side by side (each agent's JVM starts at once). */
@@ -410,7 +410,7 @@ public final class InstalledMesh implements AutoCloseable {
             }
             PackagedMesh.deleteTree(n.root);
         }
-        System.out.printf("InstalledMesh: removed %d nodes in %.1f s%n", nodes.size(), (System.nanoTime() - began) / 1e9);
+        System.out.printf("InstalledMesh: removed %d nodes in %.1f s%n", nodes.size(), secondsSince(began));
     }
 
     /**
@@ -422,7 +422,7 @@ public final class InstalledMesh implements AutoCloseable {
     public void controllerEnv(Map<String, String> env) throws Exception {
         long began = System.nanoTime();
         replaceController(env);
-        System.out.printf("InstalledMesh: the controller runs with %s after %.1f s%n", env.keySet(), (System.nanoTime() - began) / 1e9);
+        System.out.printf("InstalledMesh: the controller runs with %s after %.1f s%n", env.keySet(), secondsSince(began));
     }
 
     private void replaceController(Map<String, String> env) throws Exception {
@@ -485,5 +485,10 @@ public final class InstalledMesh implements AutoCloseable {
                 return false;
             }
         });
+    }
+
+    /** Seconds since {@code began} (a {@link System#nanoTime}), for the setup costs each class prints. */
+    private static double secondsSince(long began) {
+        return (System.nanoTime() - began) / 1e9;
     }
 }
