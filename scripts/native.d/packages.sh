@@ -4,7 +4,7 @@
 # A fresh machine of this kind lacks autoconf and the cups, ALSA and X extension headers that the
 # JDK's configure checks for even when it builds headless.
 set -euo pipefail
-needed=(autoconf make gcc g++ zip unzip file curl xz-utils zlib1g-dev libasound2-dev libcups2-dev
+needed=(autoconf make gcc g++ patch zip unzip file curl xz-utils zlib1g-dev libasound2-dev libcups2-dev
         libxrandr-dev libxtst-dev libx11-dev libxext-dev libxrender-dev libxt-dev libfontconfig-dev
         libfreetype-dev)
 missing=()
