@@ -197,7 +197,8 @@ public final class AgentSetup {
         }
         Files.createDirectories(to.resolve("bin"));
         if (from == null) {
-            Files.copy(RunningMesh.executable(), to.resolve("bin/mesh"), StandardCopyOption.COPY_ATTRIBUTES);
+            Files.copy(RunningMesh.executable(), to.resolve(RunningMesh.NATIVE_EXECUTABLE), StandardCopyOption.COPY_ATTRIBUTES);
+            write(launcher(), RunningMesh.nativeLauncherScript(), "rwxr-xr-x");
             return;
         }
         String caches = trainCaches(from);

@@ -65,6 +65,30 @@ public final class RunningMesh {
                 + start + (aot ? "\"$cli_aot\" " + QUIET_AOT + " " : "") + flags.getProperty("cli") + " -jar \"$app/quarkus-run.jar\" \"$@\"\n";
     }
 
+    /** Where a native install keeps the executable, beside its launcher {@code bin/mesh} ({@link #nativeLauncherScript}). */
+    public static final String NATIVE_EXECUTABLE = "bin/mesh-native";
+
+    /**
+     * The launcher {@code bin/mesh} of a native install: runs the executable beside it ({@link #NATIVE_EXECUTABLE}),
+     * the serve verbs with their heap ceilings ({@code native-host}, {@code native-controller} of {@link #serveFlags}),
+     * the other verbs as they are. {@code exec}: the server is the launcher's process, as systemd and the agent's
+     * pid file expect.
+     */
+    public static String nativeLauncherScript() {
+        java.util.Properties flags = serveFlags();
+        String run = "exec \"$app/" + NATIVE_EXECUTABLE + "\" ";
+        return "#!/bin/sh\n"
+                + "# mesh launcher, written by mesh install: runs the native mesh beside it; the serve verbs with the heap\n"
+                + "# ceilings of mesh/serve-flags.properties (the executable's own options, read before its arguments).\n"
+                + "set -f\n"
+                + "app=$(cd \"$(dirname \"$0\")/..\" && pwd)\n"
+                + "case \"$1 $2\" in\n"
+                + "  \"host serve\") " + run + flags.getProperty("native-host") + " \"$@\" ;;\n"
+                + "  \"controller serve\") " + run + flags.getProperty("native-controller") + " \"$@\" ;;\n"
+                + "esac\n"
+                + run + "\"$@\"\n";
+    }
+
     /** The JVM's reports of an AOT cache off: a refused cache is reported on stdout, which is the verbs' output. */
     public static final String QUIET_AOT = "-Xlog:aot=off,cds=off";
 
@@ -83,7 +107,7 @@ public final class RunningMesh {
         return java.util.List.of(flags.strip().split(" +"));
     }
 
-    /** The verbs' JVM flags (serve, host, controller, cli), read from the one file scripts/install reads too. */
+    /** The verbs' flags (JVM: serve, host, controller, cli; native: native-host, native-controller), read from the one file scripts/install reads too. */
     static java.util.Properties serveFlags() {
         java.util.Properties p = new java.util.Properties();
         try (java.io.InputStream in = RunningMesh.class.getResourceAsStream("/mesh/serve-flags.properties")) {
@@ -94,7 +118,7 @@ public final class RunningMesh {
         } catch (java.io.IOException e) {
             throw new InstallFailure("cannot read mesh/serve-flags.properties: " + e.getMessage(), e);
         }
-        for (String key : java.util.List.of("serve", "host", "controller", "cli")) {
+        for (String key : java.util.List.of("serve", "host", "controller", "cli", "native-host", "native-controller")) {
             // written into a shell script unquoted (which sets -f, so a '*' of a CompileCommand pattern
             // is not a glob): JVM flags only, nothing else the shell would read
             if (!p.getProperty(key, "").matches("[-+:=.,*A-Za-z0-9 ]+")) {

@@ -82,6 +82,38 @@ class RunningMeshTest {
         return out;
     }
 
+    /**
+     * A native install's launcher runs the executable beside it (here a stand-in that prints its arguments): the serve
+     * verbs with their heap ceilings before the verb, every other verb with its arguments alone, quoting kept.
+     */
+    @Test
+    void theNativeLauncherGivesEachServeVerbItsHeapCeilingsAndTheOtherVerbsNone(@TempDir Path dir) throws Exception {
+        Properties flags = RunningMesh.serveFlags();
+        Path bin = Files.createDirectories(dir.resolve("app/bin"));
+        Files.writeString(bin.resolve("mesh"), RunningMesh.nativeLauncherScript());
+        Files.writeString(dir.resolve("app").resolve(RunningMesh.NATIVE_EXECUTABLE), "#!/bin/sh\nfor a in \"$@\"; do echo \"$a\"; done\n");
+        for (Path p : List.of(bin.resolve("mesh"), dir.resolve("app").resolve(RunningMesh.NATIVE_EXECUTABLE))) {
+            p.toFile().setExecutable(true);
+        }
+        List<String> host = new ArrayList<>(List.of(flags.getProperty("native-host").split(" ")));
+        host.addAll(List.of("host", "serve", "--config", "/etc/mesh/host.env"));
+        assertEquals(host, args(bin, "host", "serve", "--config", "/etc/mesh/host.env"));
+        List<String> controller = new ArrayList<>(List.of(flags.getProperty("native-controller").split(" ")));
+        controller.addAll(List.of("controller", "serve"));
+        assertEquals(controller, args(bin, "controller", "serve"));
+        assertEquals(List.of("node", "list", "a b*"), args(bin, "node", "list", "a b*"));
+        assertTrue(flags.getProperty("native-host").contains("-Xmx64m"), flags.getProperty("native-host"));
+    }
+
+    private static List<String> args(Path bin, String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(bin.resolve("mesh").toString()));
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        List<String> out = new String(p.getInputStream().readAllBytes()).lines().toList();
+        assertEquals(0, p.waitFor(), out.toString());
+        return out;
+    }
+
     @Test
     void scriptsInstallReadsTheSameFile() throws IOException {
         String install = Files.readString(Path.of("scripts/install"));

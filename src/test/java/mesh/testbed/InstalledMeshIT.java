@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.stream.StreamSupport;
+import mesh.install.RunningMesh;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -54,11 +55,12 @@ class InstalledMeshIT {
     /**
      * What the command line of a server runs, as install starts it: a launcher (the state folder's for the agent, the
      * bundle's for the controller) with the serve flags of {@code verb} ("host", "controller") and the jar; with a
-     * native install, that folder's executable itself, with no flags and no JVM.
+     * native install, the executable beside that launcher with the verb's heap ceilings, and no JVM.
      */
     String expectedStart(String verb) throws Exception {
         Properties flags = flags();
-        return PackagedMesh.NATIVE != null ? "/bin/mesh " + verb + " serve"
+        return PackagedMesh.NATIVE != null ? "/" + RunningMesh.NATIVE_EXECUTABLE + " "
+                + flags.getProperty("native-" + verb) + " " + verb + " serve"
                 : flags.getProperty("serve") + " " + flags.getProperty(verb) + " -jar";
     }
 
@@ -159,15 +161,20 @@ class InstalledMeshIT {
         assertTrue(out.contains("n2"), out);
     }
 
-    /** A native install copies the executable it runs as the state folder's bin/mesh, and no JVM cache comes along. */
+    /**
+     * A native install copies the executable it runs into the state folder beside its launcher bin/mesh, and no JVM
+     * cache comes along; the agent is that executable, with its heap ceilings.
+     */
     void theStateFolderHoldsTheNativeExecutableAndNoJvmCache() throws Exception {
         for (String name : mesh.names()) {
             Path app = mesh.node(name).state().resolve("app");
-            assertEquals(-1, Files.mismatch(PackagedMesh.NATIVE, app.resolve("bin/mesh")), name + ": bin/mesh is the native mesh");
+            Path executable = app.resolve(RunningMesh.NATIVE_EXECUTABLE);
+            assertEquals(-1, Files.mismatch(PackagedMesh.NATIVE, executable), name + ": " + executable + " is the native mesh");
             try (var files = Files.list(app)) {
                 assertEquals(List.of(), files.filter(f -> f.toString().endsWith(".aot")).toList(), name);
             }
-            assertEquals(app.resolve("bin/mesh"), Path.of("/proc/" + mesh.agentPid(name) + "/exe").toRealPath(), name);
+            assertEquals(executable, Path.of("/proc/" + mesh.agentPid(name) + "/exe").toRealPath(), name);
+            assertTrue(cmdline(mesh.agentPid(name)).contains(expectedStart("host")), cmdline(mesh.agentPid(name)));
         }
     }
 

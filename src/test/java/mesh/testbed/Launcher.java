@@ -69,7 +69,7 @@ public final class Launcher {
      */
     public static Launcher installed(Path appCopy) throws IOException {
         if (PackagedMesh.isNative(appCopy)) {
-            return new Launcher(appCopy);   // the native executable is its own launcher, as a native install leaves it
+            return new Launcher(appCopy);   // it holds the native launcher already (PackagedMesh.nativeFolder), as a native install leaves it
         }
         try (var files = Files.walk(appCopy)) {
             for (Path aot : files.filter(f -> f.getFileName().toString().endsWith(".aot")).toList()) {

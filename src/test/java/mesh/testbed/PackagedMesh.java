@@ -89,7 +89,7 @@ public final class PackagedMesh {
 
     private static Path nativeApp;
 
-    /** The folder of the native executable for this test JVM: {@code bin/mesh} a copy of {@code -Dmesh.native}'s. */
+    /** The folder of the native executable for this test JVM: a copy of {@code -Dmesh.native}'s, as a native install leaves it. */
     static synchronized Path nativeApp() {
         if (nativeApp == null) {
             if (!Files.isExecutable(NATIVE)) {
@@ -104,16 +104,23 @@ public final class PackagedMesh {
         return nativeApp;
     }
 
-    /** {@code folder} holding a copy of the native executable as {@code bin/mesh}, as a native install leaves its app. */
+    /**
+     * {@code folder} as a native install leaves its app: a copy of the native executable as
+     * {@link mesh.install.RunningMesh#NATIVE_EXECUTABLE} and the launcher {@code bin/mesh} install writes beside it.
+     */
     static Path nativeFolder(Path folder) throws IOException {
-        Path bin = Files.createDirectories(folder.resolve("bin")).resolve("mesh");
-        Files.copy(NATIVE, bin, StandardCopyOption.COPY_ATTRIBUTES, StandardCopyOption.REPLACE_EXISTING);
+        Path executable = folder.resolve(mesh.install.RunningMesh.NATIVE_EXECUTABLE);
+        Files.createDirectories(executable.getParent());
+        Files.copy(NATIVE, executable, StandardCopyOption.COPY_ATTRIBUTES, StandardCopyOption.REPLACE_EXISTING);
+        Path launcher = folder.resolve("bin/mesh");
+        Files.writeString(launcher, mesh.install.RunningMesh.nativeLauncherScript());
+        Files.setPosixFilePermissions(launcher, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
         return folder;
     }
 
     /** Whether {@code app} holds a native executable rather than the jar. */
     static boolean isNative(Path app) {
-        return !Files.isRegularFile(app.resolve("quarkus-run.jar")) && Files.isExecutable(app.resolve("bin/mesh"));
+        return Files.isExecutable(app.resolve(mesh.install.RunningMesh.NATIVE_EXECUTABLE));
     }
 
     private static long aotTrainedFor = -1;
@@ -150,7 +157,7 @@ public final class PackagedMesh {
             command.addAll(List.of("nsenter", "--net=/run/netns/" + netns));
         }
         if (isNative(app)) {
-            command.add(app.resolve("bin/mesh").toString());
+            command.add(app.resolve("bin/mesh").toString());   // the launcher a native install writes
             command.addAll(args);
             return command;
         }
