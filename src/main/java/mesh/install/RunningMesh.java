@@ -5,8 +5,9 @@ import java.nio.file.Path;
 
 /**
  * RunningMesh says where this very mesh runs from: the app folder holding {@code quarkus-run.jar}
- * (run with this JVM's java.home), or, when running native, the executable itself. The installer
- * copies it and publishes it as the controller's bundle.
+ * (run with this JVM's java.home), or, when running native, the executable itself; and writes the
+ * launcher {@code bin/mesh} of each. The installer copies it into the state folder with its launcher,
+ * and publishes that folder as the controller's bundle.
  */
 public final class RunningMesh {
 
@@ -79,7 +80,7 @@ public final class RunningMesh {
         String run = "exec \"$app/" + NATIVE_EXECUTABLE + "\" ";
         return "#!/bin/sh\n"
                 + "# mesh launcher, written by mesh install: runs the native mesh beside it; the serve verbs with the heap\n"
-                + "# ceilings of mesh/serve-flags.properties (the executable's own options, read before its arguments).\n"
+                + "# ceilings of mesh/serve-flags.properties (the executable's own options: it takes them out of its arguments).\n"
                 + "set -f\n"
                 + "app=$(cd \"$(dirname \"$0\")/..\" && pwd)\n"
                 + "case \"$1 $2\" in\n"

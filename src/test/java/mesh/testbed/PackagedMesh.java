@@ -20,8 +20,9 @@ import java.util.stream.Stream;
  * goes through here.
  *
  * <p>{@code -Dmesh.native=PATH} runs the native executable {@code scripts/native} built instead of the jar: the
- * "app folder" is then a folder holding it as {@code bin/mesh}, which is what {@code mesh install} of a native
- * executable leaves in a state folder, so the same tests run the native program as installed.
+ * "app folder" is then a folder holding it as {@code bin/mesh-native} beside the launcher {@code bin/mesh}, which is
+ * what {@code mesh install} of a native executable leaves in a state folder, so the same tests run the native
+ * program as installed.
  */
 public final class PackagedMesh {
 
