@@ -1,5 +1,6 @@
 package mesh.host.backup;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -25,7 +26,8 @@ import org.apache.commons.compress.archivers.tar.TarConstants;
 
 /**
  * BackupRestore writes one volume of a backup into a folder: a tar stream is made from the volume's manifest (folders,
- * links, modes, numeric owners, user xattrs) and each file's blob, fetched from the registry and hashed as it is read,
+ * links, modes, numeric owners, user xattrs) and each file's blob, fetched from the registry (the small ones a few at a
+ * time ahead of the stream, {@link BlobsAhead}) and hashed as it is read,
  * and GNU tar extracts it with the take's options (so owners, setuid bits and xattrs land as a take's copy lands them).
  * A blob whose sha256 is not the manifest's stops the restore naming the file. Then the folder's own manifest is made
  * and compared with the backup's, entry by entry: the restored data is the backup's byte for byte, or it is refused.
@@ -52,13 +54,13 @@ final class BackupRestore {
         }
         CompletableFuture<String> errors = TarStreams.tail(tar.getErrorStream());
         CompletableFuture.runAsync(() -> drain(tar.getInputStream()), r -> Thread.ofVirtual().start(r));
-        try {
+        try (BlobsAhead ahead = new BlobsAhead(volume.manifest().entries(), e -> fetch(name, e))) {
             try (TarArchiveOutputStream out = new TarArchiveOutputStream(tar.getOutputStream(), StandardCharsets.UTF_8.name())) {
                 out.setLongFileMode(TarArchiveOutputStream.LONGFILE_POSIX);
                 out.setBigNumberMode(TarArchiveOutputStream.BIGNUMBER_POSIX);
                 for (VolumeManifest.Entry e : volume.manifest().entries()) {
                     counters.check();
-                    write(out, name, e, counters);
+                    write(out, name, e, ahead, counters);
                 }
                 out.finish();
             }
@@ -104,8 +106,8 @@ final class BackupRestore {
                 .replace("(source ", "(backup ").replace(", target ", ", restored ");
     }
 
-    private void write(TarArchiveOutputStream out, String volume, VolumeManifest.Entry e, BackupCounters counters)
-            throws IOException {
+    private void write(TarArchiveOutputStream out, String volume, VolumeManifest.Entry e, BlobsAhead ahead,
+                       BackupCounters counters) throws IOException {
         String path = ".".equals(e.path()) ? "./" : "./" + e.path();
         TarArchiveEntry t;
         switch (e.type()) {
@@ -132,14 +134,18 @@ final class BackupRestore {
         }
         out.putArchiveEntry(t);
         if ("file".equals(e.type())) {
-            copy(out, volume, e, counters);
+            copy(out, volume, e, ahead, counters);
         }
         out.closeArchiveEntry();
         counters.files.incrementAndGet();
     }
 
-    /** The file's content from its blob, hashed as read; a blob that is not the manifest's content stops the restore. */
-    private void copy(OutputStream out, String volume, VolumeManifest.Entry e, BackupCounters counters) throws IOException {
+    /**
+     * The file's content from its blob (fetched ahead when small, else streamed), hashed as read; a blob that is not
+     * the manifest's content stops the restore.
+     */
+    private void copy(OutputStream out, String volume, VolumeManifest.Entry e, BlobsAhead ahead, BackupCounters counters)
+            throws IOException {
         String file = "volume " + volume + ", file " + e.path();
         MessageDigest sha;
         try {
@@ -148,14 +154,26 @@ final class BackupRestore {
             throw new IllegalStateException("this Java has no SHA-256", x);
         }
         long n;
-        try (InputStream blob = new DigestInputStream(counters.counted(BackupFetch.blob(registry, repository, e.sha256(), file),
-                counters.bytes), sha)) {
+        InputStream source = BlobsAhead.small(e) ? new ByteArrayInputStream(ahead.take())
+                : BackupFetch.blob(registry, repository, e.sha256(), file);
+        try (InputStream blob = new DigestInputStream(counters.counted(source, counters.bytes), sha)) {
             n = copyAtMost(blob, out, e.size());
         }
         String found = HexFormat.of().formatHex(sha.digest());
         if (n != e.size() || !found.equals(e.sha256())) {
             throw new BackupBroken(file + ": its content in the registry is not the backup's (sha256 " + short12(found)
                     + ", " + n + " bytes; the manifest says " + short12(e.sha256()) + ", " + e.size() + " bytes)");
+        }
+    }
+
+    /** A small file's whole blob, and one byte more if the registry has more (so a longer content is found). */
+    private byte[] fetch(String volume, VolumeManifest.Entry e) {
+        String file = "volume " + volume + ", file " + e.path();
+        try (InputStream in = BackupFetch.blob(registry, repository, e.sha256(), file)) {
+            return in.readNBytes(Math.toIntExact(e.size()) + 1);
+        } catch (IOException x) {
+            throw new BackupBroken(file + ": its content (sha256 " + short12(e.sha256()) + ") could not be read: "
+                    + x.getMessage(), x);
         }
     }
 

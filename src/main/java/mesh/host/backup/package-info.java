@@ -6,7 +6,8 @@
  * <pre>
  *  volume ─► VolumeScan (sha256 per file) ─► BackupUpload: HEAD each blob, PUT the missing ones (streamed from disk)
  *                                              └─► config (the volumes' manifests) ─► OCI manifest (tag)
- *  registry ─► BackupRestore: each blob, hashed as read ─► a tar stream ─► GNU tar ─► volume ─► VolumeScan = manifest?
+ *  registry ─► BackupRestore: each blob (small ones fetched ahead: BlobsAhead), hashed as read ─► a tar stream
+ *                                              ─► GNU tar ─► volume ─► VolumeScan = manifest?
  *  registry ─► BackupVerify:  each blob, hashed as read ─► the first file whose content differs
  * </pre>
  */
