@@ -44,7 +44,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  * <li>bulk (a fenced backup, ~41 MB) backed up twice: the second, of unchanged data, grows the registry's storage by
  * under 5 % of the first.</li>
  * <li>a byte changed in one of bulk's blobs in the registry's storage: {@code mesh backup verify} and {@code mesh
- * restore} both refuse, naming the file; the registry unreachable: a backup fails saying so, bulk still running.</li>
+ * restore} both refuse, naming the file (a large file's, streamed, and a small file's, fetched ahead); the registry
+ * unreachable: a backup fails saying so, bulk still running.</li>
  * </ul>
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -223,6 +224,20 @@ class BackupIT {
             assertEquals("n3", roster().get("bulk.internal"));
         } finally {
             flipByte(blob, 4096);
+        }
+        // a small file's blob (fetched ahead of the tar stream, not streamed): the restore names it too
+        Path small = volume("n3", "bulk", "data").resolve("small/d3/f042.txt");
+        Path smallBlob = registryRoot().resolve("docker/registry/v2/blobs/sha256/" + TakeIT.sha256(small).substring(0, 2)
+                + "/" + TakeIT.sha256(small) + "/data");
+        flipByte(smallBlob, 2);
+        try {
+            PackagedMesh.Result restore = mesh("restore", "bulk", Long.toString(bulkFirst), "--to", "n1");
+            assertEquals(1, restore.exit(), restore.toString());
+            assertTrue(restore.out().contains("small/d3/f042.txt"), restore.toString());
+            PackagedMesh.await("bulk runs on n3 again", Duration.ofSeconds(60), () -> quietly(() -> running("n3", "bulk.app")));
+            assertFalse(volumeExists("n1", "bulk_data"), "n1's partial copy is deleted");
+        } finally {
+            flipByte(smallBlob, 2);
         }
         String bulkBefore = started("n3", "bulk.app");
         String seat = installed.testbed("n1").name();

@@ -154,7 +154,7 @@ final class BackupRestore {
             throw new IllegalStateException("this Java has no SHA-256", x);
         }
         long n;
-        InputStream source = BlobsAhead.small(e) ? new ByteArrayInputStream(ahead.take())
+        InputStream source = BlobsAhead.small(e) ? new ByteArrayInputStream(ahead.take(e))
                 : BackupFetch.blob(registry, repository, e.sha256(), file);
         try (InputStream blob = new DigestInputStream(counters.counted(source, counters.bytes), sha)) {
             n = copyAtMost(blob, out, e.size());

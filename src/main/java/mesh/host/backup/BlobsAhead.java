@@ -16,7 +16,7 @@ import mesh.model.VolumeManifest;
  * manifest's order. Each blob is a request to the registry, so a volume of many small files is bound by their round
  * trips, not by bytes: 1,000 files of a few bytes took 8 s one after the other (docs/benchmarks.md, "scripts/bench/
  * backup"); {@link #IN_FLIGHT} at once hide them, as {@link BackupUpload} does on the way in. A file larger than
- * {@link #SMALL} is not fetched ahead but streamed as it is written, so what is held stays below IN_FLIGHT × SMALL.
+ * {@link #SMALL} is not fetched ahead but streamed as it is written, so what is held stays within (IN_FLIGHT + 1) × SMALL.
  * Written by hand: a bounded window over an ordered list is a few lines, no library's.
  */
 final class BlobsAhead implements AutoCloseable {
@@ -24,15 +24,19 @@ final class BlobsAhead implements AutoCloseable {
     /** The largest file fetched ahead (into memory); larger ones are streamed. */
     static final long SMALL = 256 * 1024;
     /**
-     * How many small files are fetched at once: as many as {@link BackupUpload#IN_FLIGHT}, within the five connections
-     * to one registry that HttpURLConnection keeps alive (so none is opened per file). The registry answered 300 small
-     * blobs to curl in 0.81–0.94 s four at a time, 0.74–0.79 s eight at a time, 1.68 s one at a time.
+     * How many small files are fetched at once: as many as {@link BackupUpload#IN_FLIGHT} sends. The registry
+     * answered 300 small blobs to curl in 1.68 s one at a time, 0.81–0.94 s four at a time, 0.74–0.79 s eight at a
+     * time. (Each fetch is a connection of its own: HttpRegistry disconnects after every exchange.)
      */
     static final int IN_FLIGHT = BackupUpload.IN_FLIGHT;
 
+    /** Fetch is one small file's fetch under way, and the entry it is for. */
+    private record Fetch(VolumeManifest.Entry entry, Future<byte[]> content) {
+    }
+
     private final Iterator<VolumeManifest.Entry> next;
     private final Function<VolumeManifest.Entry, byte[]> fetch;
-    private final Deque<Future<byte[]>> window = new ArrayDeque<>();
+    private final Deque<Fetch> window = new ArrayDeque<>();
     private final ExecutorService pool = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("restore-ahead-", 0).factory());
 
     /** Starts fetching the small files among {@code entries} with {@code fetch} (whole content, or an exception). */
@@ -42,36 +46,43 @@ final class BlobsAhead implements AutoCloseable {
         fill();
     }
 
-    /** Whether {@code e} is one of the files fetched ahead: the caller takes those with {@link #take()}, in order. */
+    /** Whether {@code e} is one of the files fetched ahead: the caller takes those with {@link #take}, in order. */
     static boolean small(VolumeManifest.Entry e) {
         return "file".equals(e.type()) && e.sha256() != null && e.size() <= SMALL;
     }
 
-    /** The next small file's content (the one after the last taken, in the manifest's order); its fetch's failure. */
-    byte[] take() {
-        Future<byte[]> first = window.poll();
-        if (first == null) {
-            throw new IllegalStateException("no small file is left to take");
+    /**
+     * The content of {@code e}, the next small file in the manifest's order (another is a caller's mistake, refused);
+     * its fetch's failure as the fetch threw it.
+     */
+    byte[] take(VolumeManifest.Entry e) {
+        Fetch first = window.poll();
+        if (first == null || first.entry() != e) {
+            throw new IllegalStateException("file " + e.path() + " is not the next small file fetched ahead ("
+                    + (first == null ? "none is left" : first.entry().path()) + ")");
         }
         try {
-            byte[] content = first.get();
+            byte[] content = first.content().get();
             fill();   // after the wait: never more than IN_FLIGHT fetched at once
             return content;
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException r) {
+        } catch (ExecutionException x) {
+            if (x.getCause() instanceof RuntimeException r) {
                 throw r;
             }
-            throw new BackupBroken(String.valueOf(e.getCause().getMessage()), e.getCause());
-        } catch (InterruptedException e) {
+            if (x.getCause() instanceof Error r) {
+                throw r;
+            }
+            throw new BackupBroken("file " + e.path() + ": " + x.getCause().getMessage(), x.getCause());
+        } catch (InterruptedException x) {
             Thread.currentThread().interrupt();
-            throw new BackupBroken("interrupted while a file was fetched", e);
+            throw new BackupBroken("interrupted while file " + e.path() + " was fetched", x);
         }
     }
 
     private void fill() {
         while (window.size() < IN_FLIGHT && next.hasNext()) {
             VolumeManifest.Entry e = next.next();
-            window.add(pool.submit(() -> fetch.apply(e)));
+            window.add(new Fetch(e, pool.submit(() -> fetch.apply(e))));
         }
     }
 

@@ -9,30 +9,46 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import mesh.model.VolumeManifest;
 import org.junit.jupiter.api.Test;
 
-/** BlobsAheadTest: small files come back in the manifest's order, at most IN_FLIGHT are fetched at once, a failure is the file's. */
+/**
+ * BlobsAheadTest: small files come back in the manifest's order and only they are fetched, never more than IN_FLIGHT
+ * at once, a file taken out of order is refused, a failure is its file's, and close stops what is under way.
+ */
 class BlobsAheadTest {
 
     static VolumeManifest.Entry file(String path, long size) {
         return new VolumeManifest.Entry(path, "file", size, "0644", 0, 0, null, "a".repeat(64), Map.of());
     }
 
-    static VolumeManifest.Entry dir(String path) {
-        return new VolumeManifest.Entry(path, "dir", 0, "0755", 0, 0, null, null, Map.of());
+    static VolumeManifest.Entry other(String path, String type, String sha256) {
+        return new VolumeManifest.Entry(path, type, 0, "0755", 0, 0, null, sha256, Map.of());
+    }
+
+    static void await(String what, BooleanSupplier done) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!done.getAsBoolean()) {
+            assertTrue(System.nanoTime() < deadline, "not within 10 s: " + what);
+            Thread.sleep(2);
+        }
     }
 
     @Test
-    void theSmallFilesComeBackInTheManifestsOrderAndTheLargeOnesAreLeftToBeStreamed() {
-        List<VolumeManifest.Entry> entries = List.of(dir("."), file("a", 3), file("big", BlobsAhead.SMALL + 1), dir("d"),
+    void onlyTheSmallFilesAreFetchedAndTheyComeBackInTheManifestsOrder() {
+        VolumeManifest.Entry nullHash = new VolumeManifest.Entry("nohash", "file", 3, "0644", 0, 0, null, null, Map.of());
+        List<VolumeManifest.Entry> entries = List.of(other(".", "dir", null), file("a", 3), file("big", BlobsAhead.SMALL + 1),
+                other("d", "dir", null), other("l", "link", "b".repeat(64)), other("p", "fifo", null), nullHash,
                 file("d/b", 0), file("d/c", BlobsAhead.SMALL));
-        List<String> fetched = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<String> fetched = Collections.synchronizedList(new ArrayList<>());
         try (BlobsAhead ahead = new BlobsAhead(entries, e -> {
             fetched.add(e.path());
             return e.path().getBytes(StandardCharsets.UTF_8);
@@ -40,45 +56,55 @@ class BlobsAheadTest {
             List<String> taken = new ArrayList<>();
             for (VolumeManifest.Entry e : entries) {
                 if (BlobsAhead.small(e)) {
-                    taken.add(new String(ahead.take(), StandardCharsets.UTF_8));
+                    taken.add(new String(ahead.take(e), StandardCharsets.UTF_8));
                 }
             }
             assertEquals(List.of("a", "d/b", "d/c"), taken);
-            assertFalse(fetched.contains("big"), "a file larger than SMALL is streamed, not fetched ahead: " + fetched);
-            assertThrows(IllegalStateException.class, ahead::take);
+            assertEquals(List.of("a", "d/b", "d/c"), fetched.stream().sorted().toList(),
+                    "no folder, link, fifo, file without a hash or file over SMALL is fetched ahead");
+            assertThrows(IllegalStateException.class, () -> ahead.take(entries.get(1)));
         }
     }
 
     @Test
-    void noMoreThanInFlightAreFetchedAtOnceAndTheWindowMovesAsTheyAreTaken() throws Exception {
+    void aFileTakenOutOfOrderIsRefusedNamingBoth() {
+        List<VolumeManifest.Entry> entries = List.of(file("a", 1), file("b", 1));
+        try (BlobsAhead ahead = new BlobsAhead(entries, e -> new byte[] {1})) {
+            IllegalStateException x = assertThrows(IllegalStateException.class, () -> ahead.take(entries.get(1)));
+            assertTrue(x.getMessage().contains("file b") && x.getMessage().contains("(a)"), x.getMessage());
+        }
+    }
+
+    @Test
+    void noMoreThanInFlightAreFetchedAtOnceAndEachTakeLetsOneMoreStart() throws Exception {
         List<VolumeManifest.Entry> entries = new ArrayList<>();
         for (int i = 0; i < 3 * BlobsAhead.IN_FLIGHT; i++) {
             entries.add(file("f" + i, 1));
         }
+        Map<String, CountDownLatch> release = new ConcurrentHashMap<>();
+        entries.forEach(e -> release.put(e.path(), new CountDownLatch(1)));
         AtomicInteger now = new AtomicInteger();
         AtomicInteger most = new AtomicInteger();
         AtomicInteger started = new AtomicInteger();
-        CountDownLatch release = new CountDownLatch(1);
         try (BlobsAhead ahead = new BlobsAhead(entries, e -> {
             started.incrementAndGet();
             most.accumulateAndGet(now.incrementAndGet(), Math::max);
             try {
-                assertTrue(release.await(10, TimeUnit.SECONDS));
+                assertTrue(release.get(e.path()).await(10, TimeUnit.SECONDS));
             } catch (InterruptedException x) {
                 throw new IllegalStateException(x);
             }
             now.decrementAndGet();
             return new byte[] {(byte) Integer.parseInt(e.path().substring(1))};
         })) {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (started.get() < BlobsAhead.IN_FLIGHT && System.nanoTime() < deadline) {
-                Thread.sleep(5);
-            }
-            Thread.sleep(50);
-            assertEquals(BlobsAhead.IN_FLIGHT, started.get(), "the first window is fetched at once, and no more");
-            release.countDown();
+            await("the first window starts", () -> started.get() == BlobsAhead.IN_FLIGHT);
             for (int i = 0; i < entries.size(); i++) {
-                assertArrayEquals(new byte[] {(byte) i}, ahead.take());
+                int expected = Math.min(entries.size(), BlobsAhead.IN_FLIGHT + i);
+                await("the fetches up to IN_FLIGHT past the taken ones start", () -> started.get() >= expected);
+                Thread.sleep(10);
+                assertEquals(expected, started.get(), "before take " + i + ": no more than IN_FLIGHT past the taken ones");
+                release.get(entries.get(i).path()).countDown();
+                assertArrayEquals(new byte[] {(byte) i}, ahead.take(entries.get(i)));
             }
         }
         assertTrue(most.get() <= BlobsAhead.IN_FLIGHT, "at most IN_FLIGHT at once, saw " + most.get());
@@ -94,8 +120,27 @@ class BlobsAheadTest {
             }
             return new byte[] {1};
         })) {
-            assertArrayEquals(new byte[] {1}, ahead.take());
-            assertSame(broken, assertThrows(BackupBroken.class, ahead::take));
+            assertArrayEquals(new byte[] {1}, ahead.take(entries.get(0)));
+            assertSame(broken, assertThrows(BackupBroken.class, () -> ahead.take(entries.get(1))));
         }
+    }
+
+    @Test
+    void closeInterruptsTheFetchesUnderWay() throws Exception {
+        CountDownLatch interrupted = new CountDownLatch(1);
+        AtomicInteger started = new AtomicInteger();
+        BlobsAhead ahead = new BlobsAhead(List.of(file("a", 1)), e -> {
+            started.incrementAndGet();
+            try {
+                Thread.sleep(60_000);
+            } catch (InterruptedException x) {
+                interrupted.countDown();
+            }
+            return new byte[0];
+        });
+        await("the fetch starts", () -> started.get() == 1);
+        ahead.close();
+        assertTrue(interrupted.await(10, TimeUnit.SECONDS), "the fetch under way is interrupted by close");
+        assertFalse(Thread.currentThread().isInterrupted());
     }
 }
