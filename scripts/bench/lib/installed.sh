@@ -9,7 +9,8 @@
 #                         BENCH_NODE_OFFSET=K the nodes are test-bed nodes n(1+K).. (their mesh names stay
 #                         n1..nN), so a bench can run beside tests that use n1..; exports MESH_CONTROLLER, MESH_TOKEN and
 #                         MESH_CA for the CLI (the config file install wrote), CTRL_CERT/CTRL_KEY (the
-#                         controller's client certificate, for calls to the agents)
+#                         controller's client certificate, for calls to the agents); the artifact store's
+#                         image is BENCH_REGISTRY_IMAGE (default mesh-test/registry:2, the test bed's)
 # mesh_cli ARGS...        the packaged CLI ($WORK/app) with that config
 # agent_call I METHOD PATH [BODY]
 #                         curl to node I's agent over HTTPS with the controller's certificate
@@ -46,7 +47,7 @@ install_mesh() {
   # outlast its deadline once
   for attempt in 1 2; do
     mesh_in 1 install --node n1 --address "${ADDR[1]}" --engine "${SOCK[1]}" --state-dir "$WORK/node1/state" \
-      --config-dir "$WORK/node1/etc" --store-image mesh-test/postgres:15 --registry-image mesh-test/registry:2 \
+      --config-dir "$WORK/node1/etc" --store-image mesh-test/postgres:15 --registry-image "${BENCH_REGISTRY_IMAGE:-mesh-test/registry:2}" \
       >>"$WORK/install-n1.log" 2>&1 && break
     [ "$attempt" = 2 ] && { tail -30 "$WORK/install-n1.log" >&2; die "mesh install on n1 failed twice"; }
     log "mesh install on n1 failed once (log: $WORK/install-n1.log); running it again, as an operator would"
