@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import mesh.bundle.Registry;
+import mesh.host.take.HashCache;
 import mesh.host.take.ManifestForm;
 import mesh.host.take.TarStreams;
 import mesh.host.take.VolumeScan;
@@ -76,13 +77,44 @@ final class BackupRestore {
             tar.destroyForcibly();
             throw e;
         }
+        HashCache written = new HashCache();
+        for (VolumeManifest.Entry e : volume.manifest().entries()) {
+            if (large(e)) {
+                counters.check();
+                written(folder, name, e, written, counters);
+            }
+        }
         durable(folder, name);
-        VolumeManifest restored = ManifestForm.of(volume.manifest().module(), name, VolumeScan.scan(folder));
+        VolumeManifest restored = ManifestForm.of(volume.manifest().module(), name, VolumeScan.scan(folder, written));
         if (!restored.digest().equals(volume.manifest().digest())) {
             String diff = ManifestForm.diff(volume.manifest().entries(), restored.entries()).orElse("their digests differ");
             throw new BackupBroken("volume " + name + " as restored is not the backup's: " + words(diff));
         }
         return restored.digest();
+    }
+
+    /**
+     * Writes a large file's content into the empty file tar made for it ({@link FileFromBlob}), and keeps its hash,
+     * taken as it was written, for the check's scan: the file is not read again.
+     */
+    private void written(Path folder, String volume, VolumeManifest.Entry e, HashCache written, BackupCounters counters) {
+        String file = "volume " + volume + ", file " + e.path();
+        try {
+            Path path = FileFromBlob.madeByTar(folder, e.path());
+            if (path == null) {
+                throw new BackupBroken(file + ": tar did not make it as a plain file under the volume's folder"
+                        + " (a link of the backup on its way?); the restore writes nothing through a link");
+            }
+            written.written(FileFromBlob.write(BackupFetch.blob(registry, repository, e.sha256(), file), path, e, file,
+                    counters), e.sha256());
+        } catch (IOException x) {
+            throw new BackupBroken(file + ": its content could not be written: " + x.getMessage(), x);
+        }
+    }
+
+    /** Whether {@code e} is a file whose content is written after tar, straight from its blob ({@link FileFromBlob}). */
+    static boolean large(VolumeManifest.Entry e) {
+        return "file".equals(e.type()) && e.sha256() != null && !BlobsAhead.small(e);
     }
 
     /** Makes what tar wrote durable before it is checked and the module may start on it, as a take's copy does. */
@@ -118,7 +150,7 @@ final class BackupRestore {
             }
             case "file" -> {
                 t = new TarArchiveEntry(path, TarConstants.LF_NORMAL);
-                t.setSize(e.size());
+                t.setSize(large(e) ? 0 : e.size());   // a large file's content comes after tar (FileFromBlob)
             }
             default -> {
                 return;   // a fifo, socket or device: no data to keep (docs/backup.md, "Not yet")
@@ -133,7 +165,7 @@ final class BackupRestore {
             t.addPaxHeader("SCHILY.xattr." + x.getKey(), new String(Base64.getDecoder().decode(x.getValue()), StandardCharsets.UTF_8));
         }
         out.putArchiveEntry(t);
-        if ("file".equals(e.type())) {
+        if ("file".equals(e.type()) && !large(e)) {
             copy(out, volume, e, ahead, counters);
         }
         out.closeArchiveEntry();
@@ -178,7 +210,7 @@ final class BackupRestore {
     }
 
     private static long copyAtMost(InputStream in, OutputStream out, long size) throws IOException {
-        byte[] buffer = new byte[256 * 1024];
+        byte[] buffer = new byte[(int) Math.min(256 * 1024, size + 1)];   // a small file's own size, not 256 KiB each
         long done = 0;
         while (done < size) {
             int r = in.read(buffer, 0, (int) Math.min(buffer.length, size - done));

@@ -1,7 +1,14 @@
 package mesh.host.take;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
  * HashCache keeps the sha256 of files a manifest hashed, keyed by what any write through the file system changes:
@@ -21,6 +28,18 @@ public final class HashCache {
 
     /** Key is a file as the file system last changed it. */
     public record Key(String path, long dev, long ino, long size, long mtimeNs, long ctimeNs) {
+
+        /** The key of the file {@code p} as it is now ({@code attrs}: its attributes, read without following a link). */
+        static Key of(Path p, BasicFileAttributes attrs) throws IOException {
+            Map<String, Object> unix = Files.readAttributes(p, "unix:dev,ino,ctime", LinkOption.NOFOLLOW_LINKS);
+            return new Key(p.toString(), (Long) unix.get("dev"), (Long) unix.get("ino"), attrs.size(),
+                    attrs.lastModifiedTime().to(TimeUnit.NANOSECONDS), ((FileTime) unix.get("ctime")).to(TimeUnit.NANOSECONDS));
+        }
+
+        /** The key of the file {@code p} as it is now. */
+        public static Key of(Path p) throws IOException {
+            return of(p, Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS));
+        }
     }
 
     private final Map<Key, String> hashes = new LinkedHashMap<>(256, 0.75f, true) {
@@ -40,6 +59,15 @@ public final class HashCache {
         if (key.ctimeNs() < scanStartNs - RACY_NS) {
             hashes.put(key, sha256);
         }
+    }
+
+    /**
+     * Keeps {@code sha256} of content this agent wrote itself and closed, hashed as it was written, into a folder
+     * nothing else writes (a restore's, before its module starts): no write can be racing the hash, so the racy rule
+     * above does not apply. A later write changes the ctime, and the file is read again.
+     */
+    public synchronized void written(Key key, String sha256) {
+        hashes.put(key, sha256);
     }
 
     synchronized int size() {

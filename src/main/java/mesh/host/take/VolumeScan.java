@@ -174,10 +174,7 @@ public final class VolumeScan {
         if (cache == null) {
             return sha256(p, buffer);
         }
-        Map<String, Object> unix = Files.readAttributes(p, "unix:dev,ino,ctime", LinkOption.NOFOLLOW_LINKS);
-        HashCache.Key key = new HashCache.Key(p.toString(), (Long) unix.get("dev"), (Long) unix.get("ino"), attrs.size(),
-                attrs.lastModifiedTime().to(java.util.concurrent.TimeUnit.NANOSECONDS),
-                ((java.nio.file.attribute.FileTime) unix.get("ctime")).to(java.util.concurrent.TimeUnit.NANOSECONDS));
+        HashCache.Key key = HashCache.Key.of(p, attrs);
         String kept = cache.get(key);
         if (kept != null) {
             return kept;

@@ -38,6 +38,14 @@ class HashCacheTest {
     }
 
     @Test
+    void aHashOfContentTheAgentWroteItselfIsKeptHoweverNewTheFile() {
+        HashCache c = new HashCache();
+        c.written(key(10, 5, NOW), "aa");
+        assertEquals("aa", c.get(key(10, 5, NOW)));
+        assertNull(c.get(key(10, 5, NOW + 1)), "a later write changed its ctime");
+    }
+
+    @Test
     void theCacheIsBounded() {
         HashCache c = new HashCache();
         for (int i = 0; i < HashCache.MAX + 100; i++) {
