@@ -47,6 +47,48 @@ final class BackupRestore {
     String run(BackupArtifact.Volume volume, Path folder, BackupCounters counters) {
         String name = volume.manifest().volume();
         counters.at(name);
+        List<VolumeManifest.Entry> entries = volume.manifest().entries();
+        extract(folder, name, entries.stream().filter(e -> "dir".equals(e.type()) || large(e)).toList(), counters);
+        HashCache written = new HashCache();
+        Thread large = Thread.ofVirtual().name("restore-large").unstarted(() -> {
+            for (VolumeManifest.Entry e : entries) {
+                if (large(e)) {
+                    written(folder, name, e, written, counters);
+                }
+            }
+        });
+        java.util.concurrent.atomic.AtomicReference<Throwable> failed = new java.util.concurrent.atomic.AtomicReference<>();
+        large.setUncaughtExceptionHandler((t, x) -> failed.set(x));
+        large.start();
+        try {
+            extract(folder, name, entries.stream().filter(e -> !"dir".equals(e.type()) && !large(e)).toList(), counters);
+        } catch (RuntimeException e) {
+            large.interrupt();
+            awaitLarge(large, name, LARGE_STOP);
+            throw e;
+        }
+        awaitLarge(large, name, LARGE_WRITE);
+        if (failed.get() instanceof RuntimeException x) {
+            throw x;
+        }
+        if (failed.get() instanceof Error x) {
+            throw x;
+        }
+        durable(folder, name);
+        VolumeManifest restored = ManifestForm.of(volume.manifest().module(), name, VolumeScan.scan(folder, written));
+        if (!restored.digest().equals(volume.manifest().digest())) {
+            String diff = ManifestForm.diff(volume.manifest().entries(), restored.entries()).orElse("their digests differ");
+            throw new BackupBroken("volume " + name + " as restored is not the backup's: " + words(diff));
+        }
+        return restored.digest();
+    }
+
+    /**
+     * One tar run that writes {@code entries} (in the manifest's order) into {@code folder}: the restore's first
+     * writes the folders and the large files, empty, whose contents are then written beside the second, which
+     * writes everything else ({@link #run}).
+     */
+    private void extract(Path folder, String name, List<VolumeManifest.Entry> entries, BackupCounters counters) {
         Process tar;
         try {
             tar = TarStreams.extract(folder);
@@ -55,11 +97,11 @@ final class BackupRestore {
         }
         CompletableFuture<String> errors = TarStreams.tail(tar.getErrorStream());
         CompletableFuture.runAsync(() -> drain(tar.getInputStream()), r -> Thread.ofVirtual().start(r));
-        try (BlobsAhead ahead = new BlobsAhead(volume.manifest().entries(), e -> fetch(name, e))) {
+        try (BlobsAhead ahead = new BlobsAhead(entries, e -> fetch(name, e))) {
             try (TarArchiveOutputStream out = new TarArchiveOutputStream(tar.getOutputStream(), StandardCharsets.UTF_8.name())) {
                 out.setLongFileMode(TarArchiveOutputStream.LONGFILE_POSIX);
                 out.setBigNumberMode(TarArchiveOutputStream.BIGNUMBER_POSIX);
-                for (VolumeManifest.Entry e : volume.manifest().entries()) {
+                for (VolumeManifest.Entry e : entries) {
                     counters.check();
                     write(out, name, e, ahead, counters);
                 }
@@ -77,20 +119,29 @@ final class BackupRestore {
             tar.destroyForcibly();
             throw e;
         }
-        HashCache written = new HashCache();
-        for (VolumeManifest.Entry e : volume.manifest().entries()) {
-            if (large(e)) {
-                counters.check();
-                written(folder, name, e, written, counters);
+    }
+
+    /** How long a restore that broke off waits for its large files' write to stop (interrupted, it stops at once). */
+    private static final java.time.Duration LARGE_STOP = java.time.Duration.ofSeconds(60);
+    /**
+     * How long the large files may take to be written after tar wrote the rest: a bound only, since each read from
+     * the registry has its own timeout (a registry that stops sending fails the write long before).
+     */
+    private static final java.time.Duration LARGE_WRITE = java.time.Duration.ofDays(1);
+
+    /** Waits for the large files' writes: a restore never returns while one still writes. */
+    private static void awaitLarge(Thread large, String name, java.time.Duration most) {
+        try {
+            if (!large.join(most)) {
+                large.interrupt();
+                throw new BackupBroken("the large files of volume " + name + " were still being written after " + most
+                        + "; stopped");
             }
+        } catch (InterruptedException x) {
+            large.interrupt();
+            Thread.currentThread().interrupt();
+            throw new BackupBroken("interrupted while the large files of volume " + name + " were written", x);
         }
-        durable(folder, name);
-        VolumeManifest restored = ManifestForm.of(volume.manifest().module(), name, VolumeScan.scan(folder, written));
-        if (!restored.digest().equals(volume.manifest().digest())) {
-            String diff = ManifestForm.diff(volume.manifest().entries(), restored.entries()).orElse("their digests differ");
-            throw new BackupBroken("volume " + name + " as restored is not the backup's: " + words(diff));
-        }
-        return restored.digest();
     }
 
     /**
