@@ -15,7 +15,7 @@ import mesh.testbed.TestbedNodes;
 
 /**
  * RegistryFixture is a real artifact store for a test: a container from {@code mesh-test/registry:2}
- * (CNCF Distribution 2.8.2, built by {@code scripts/testbed up}) on the root engine, published on
+ * (CNCF Distribution 2.8.3 from Debian 13, built by {@code scripts/testbed up}) on the root engine, published on
  * 127.0.0.1 at a free port (or on a simulated node's engine and address), labelled with a per-run label and removed with its volume on close.
  */
 public final class RegistryFixture implements AutoCloseable {
