@@ -1,37 +1,24 @@
 package mesh.host.backup;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.security.DigestInputStream;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.Base64;
-import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 import mesh.bundle.Registry;
 import mesh.host.take.HashCache;
 import mesh.host.take.ManifestForm;
-import mesh.host.take.TarStreams;
 import mesh.host.take.VolumeScan;
 import mesh.host.take.VolumeSync;
 import mesh.model.VolumeManifest;
-import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
-import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
-import org.apache.commons.compress.archivers.tar.TarConstants;
 
 /**
- * BackupRestore writes one volume of a backup into a folder: a tar stream is made from the volume's manifest (folders,
- * links, modes, numeric owners, user xattrs) and each file's blob, fetched from the registry (the small ones a few at a
- * time ahead of the stream, {@link BlobsAhead}) and hashed as it is read,
- * and GNU tar extracts it with the take's options (so owners, setuid bits and xattrs land as a take's copy lands them).
- * A blob whose sha256 is not the manifest's stops the restore naming the file. Then the folder's own manifest is made
- * and compared with the backup's, entry by entry: the restored data is the backup's byte for byte, or it is refused.
+ * BackupRestore writes one volume of a backup into a folder, in two GNU tar runs ({@link RestoreTar}): the first makes
+ * the folders and the large files (empty, with their owners, modes and xattrs); then, while the second writes the small
+ * files and the links, each large file's content is written straight from its blob into its file ({@link FileFromBlob}),
+ * hashed as written. A blob whose sha256 is not the manifest's stops the restore naming the file. Then what was written
+ * is made durable, the folder's own manifest is made (the large files not read again: their hashes are the ones taken as
+ * they were written) and compared with the backup's, entry by entry: the restored data is the backup's byte for byte,
+ * or it is refused.
  */
 final class BackupRestore {
 
@@ -48,7 +35,8 @@ final class BackupRestore {
         String name = volume.manifest().volume();
         counters.at(name);
         List<VolumeManifest.Entry> entries = volume.manifest().entries();
-        extract(folder, name, entries.stream().filter(e -> "dir".equals(e.type()) || large(e)).toList(), counters);
+        RestoreTar tar = new RestoreTar(registry, repository);
+        tar.extract(folder, name, entries.stream().filter(e -> "dir".equals(e.type()) || large(e)).toList(), counters);
         HashCache written = new HashCache();
         Thread large = Thread.ofVirtual().name("restore-large").unstarted(() -> {
             for (VolumeManifest.Entry e : entries) {
@@ -57,11 +45,11 @@ final class BackupRestore {
                 }
             }
         });
-        java.util.concurrent.atomic.AtomicReference<Throwable> failed = new java.util.concurrent.atomic.AtomicReference<>();
+        AtomicReference<Throwable> failed = new AtomicReference<>();
         large.setUncaughtExceptionHandler((t, x) -> failed.set(x));
         large.start();
         try {
-            extract(folder, name, entries.stream().filter(e -> !"dir".equals(e.type()) && !large(e)).toList(), counters);
+            tar.extract(folder, name, entries.stream().filter(e -> !"dir".equals(e.type()) && !large(e)).toList(), counters);
         } catch (RuntimeException e) {
             large.interrupt();
             awaitLarge(large, name, LARGE_STOP);
@@ -81,44 +69,6 @@ final class BackupRestore {
             throw new BackupBroken("volume " + name + " as restored is not the backup's: " + words(diff));
         }
         return restored.digest();
-    }
-
-    /**
-     * One tar run that writes {@code entries} (in the manifest's order) into {@code folder}: the restore's first
-     * writes the folders and the large files, empty, whose contents are then written beside the second, which
-     * writes everything else ({@link #run}).
-     */
-    private void extract(Path folder, String name, List<VolumeManifest.Entry> entries, BackupCounters counters) {
-        Process tar;
-        try {
-            tar = TarStreams.extract(folder);
-        } catch (IOException e) {
-            throw new BackupBroken("cannot start tar for volume " + name + ": " + e.getMessage(), e);
-        }
-        CompletableFuture<String> errors = TarStreams.tail(tar.getErrorStream());
-        CompletableFuture.runAsync(() -> drain(tar.getInputStream()), r -> Thread.ofVirtual().start(r));
-        try (BlobsAhead ahead = new BlobsAhead(entries, e -> fetch(name, e))) {
-            try (TarArchiveOutputStream out = new TarArchiveOutputStream(tar.getOutputStream(), StandardCharsets.UTF_8.name())) {
-                out.setLongFileMode(TarArchiveOutputStream.LONGFILE_POSIX);
-                out.setBigNumberMode(TarArchiveOutputStream.BIGNUMBER_POSIX);
-                for (VolumeManifest.Entry e : entries) {
-                    counters.check();
-                    write(out, name, e, ahead, counters);
-                }
-                out.finish();
-            }
-            int exit = TarStreams.waitFor(tar);
-            if (exit != 0) {
-                throw new BackupBroken("tar could not write volume " + name + " (exit " + exit + "): " + errors.join());
-            }
-        } catch (IOException e) {
-            tar.destroyForcibly();
-            String said = tar.isAlive() ? "" : ": " + errors.join();
-            throw new BackupBroken("the restore of volume " + name + " broke off: " + e.getMessage() + said, e);
-        } catch (RuntimeException e) {
-            tar.destroyForcibly();
-            throw e;
-        }
     }
 
     /** How long a restore that broke off waits for its large files' write to stop (interrupted, it stops at once). */
@@ -189,113 +139,8 @@ final class BackupRestore {
                 .replace("(source ", "(backup ").replace(", target ", ", restored ");
     }
 
-    private void write(TarArchiveOutputStream out, String volume, VolumeManifest.Entry e, BlobsAhead ahead,
-                       BackupCounters counters) throws IOException {
-        String path = ".".equals(e.path()) ? "./" : "./" + e.path();
-        TarArchiveEntry t;
-        switch (e.type()) {
-            case "dir" -> t = new TarArchiveEntry(path.endsWith("/") ? path : path + "/", TarConstants.LF_DIR);
-            case "link" -> {
-                t = new TarArchiveEntry(path, TarConstants.LF_SYMLINK);
-                t.setLinkName(e.link());
-            }
-            case "file" -> {
-                t = new TarArchiveEntry(path, TarConstants.LF_NORMAL);
-                t.setSize(large(e) ? 0 : e.size());   // a large file's content comes after tar (FileFromBlob)
-            }
-            default -> {
-                return;   // a fifo, socket or device: no data to keep (docs/backup.md, "Not yet")
-            }
-        }
-        t.setMode(Integer.parseInt(e.mode(), 8));
-        t.setUserId(e.uid());
-        t.setGroupId(e.gid());
-        t.setUserName("");
-        t.setGroupName("");
-        for (Map.Entry<String, String> x : e.xattrs().entrySet()) {
-            t.addPaxHeader("SCHILY.xattr." + x.getKey(), new String(Base64.getDecoder().decode(x.getValue()), StandardCharsets.UTF_8));
-        }
-        out.putArchiveEntry(t);
-        if ("file".equals(e.type()) && !large(e)) {
-            copy(out, volume, e, ahead, counters);
-        }
-        out.closeArchiveEntry();
-        counters.files.incrementAndGet();
-    }
-
-    /**
-     * The file's content from its blob (fetched ahead when small, else streamed), hashed as read; a blob that is not
-     * the manifest's content stops the restore.
-     */
-    private void copy(OutputStream out, String volume, VolumeManifest.Entry e, BlobsAhead ahead, BackupCounters counters)
-            throws IOException {
-        String file = "volume " + volume + ", file " + e.path();
-        MessageDigest sha;
-        try {
-            sha = MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException x) {
-            throw new IllegalStateException("this Java has no SHA-256", x);
-        }
-        long n;
-        InputStream source = BlobsAhead.small(e) ? new ByteArrayInputStream(ahead.take(e))
-                : BackupFetch.blob(registry, repository, e.sha256(), file);
-        try (InputStream blob = new DigestInputStream(counters.counted(source, counters.bytes), sha)) {
-            n = copyAtMost(blob, out, e.size());
-        }
-        String found = HexFormat.of().formatHex(sha.digest());
-        if (n != e.size() || !found.equals(e.sha256())) {
-            throw new BackupBroken(file + ": its content in the registry is not the backup's (sha256 " + short12(found)
-                    + ", " + n + " bytes; the manifest says " + short12(e.sha256()) + ", " + e.size() + " bytes)");
-        }
-    }
-
-    /** A small file's whole blob, and one byte more if the registry has more (so a longer content is found). */
-    private byte[] fetch(String volume, VolumeManifest.Entry e) {
-        String file = "volume " + volume + ", file " + e.path();
-        try (InputStream in = BackupFetch.blob(registry, repository, e.sha256(), file)) {
-            return in.readNBytes(Math.toIntExact(e.size()) + 1);
-        } catch (IOException x) {
-            throw new BackupBroken(file + ": its content (sha256 " + short12(e.sha256()) + ") could not be read: "
-                    + x.getMessage(), x);
-        }
-    }
-
-    private static long copyAtMost(InputStream in, OutputStream out, long size) throws IOException {
-        byte[] buffer = new byte[(int) Math.min(256 * 1024, size + 1)];   // a small file's own size, not 256 KiB each
-        long done = 0;
-        while (done < size) {
-            int r = in.read(buffer, 0, (int) Math.min(buffer.length, size - done));
-            if (r < 0) {
-                break;
-            }
-            out.write(buffer, 0, r);
-            done += r;
-        }
-        if (done == size && in.read() >= 0) {
-            done++;   // longer than the manifest's size: not the backup's content
-        }
-        if (done < size) {
-            byte[] zeros = new byte[(int) Math.min(buffer.length, size - done)];
-            long pad = done;
-            while (pad < size) {   // the entry must be whole for tar; the caller fails the restore anyway
-                int k = (int) Math.min(zeros.length, size - pad);
-                out.write(zeros, 0, k);
-                pad += k;
-            }
-        }
-        return done;
-    }
-
     static String short12(String hex) {
         return hex == null ? "none" : hex.length() > 12 ? hex.substring(0, 12) + "…" : hex;
-    }
-
-    private static void drain(InputStream names) {
-        try (names) {
-            names.transferTo(OutputStream.nullOutputStream());
-        } catch (IOException e) {
-            // tar ended
-        }
     }
 
     /** The volumes of a backup the request names, in the backup's order; a name the backup lacks is refused. */
