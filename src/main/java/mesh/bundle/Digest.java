@@ -36,7 +36,8 @@ public record Digest(String hex) {
         return new Digest(HexFormat.of().formatHex(done.digest()));
     }
 
-    static MessageDigest sha256() {
+    /** A new SHA-256 digest (every Java has one). */
+    public static MessageDigest sha256() {
         try {
             return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {

@@ -5,12 +5,12 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.security.DigestInputStream;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.Set;
+import mesh.bundle.Digest;
 import mesh.bundle.Registry;
 import mesh.wire.BackupProgress;
 import mesh.model.BackupVolume;
@@ -67,12 +67,7 @@ final class BackupVerify {
     }
 
     private void check(String file, VolumeManifest.Entry e, BackupCounters counters) {
-        MessageDigest sha;
-        try {
-            sha = MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException x) {
-            throw new IllegalStateException("this Java has no SHA-256", x);
-        }
+        MessageDigest sha = Digest.sha256();
         long n;
         try (InputStream in = new DigestInputStream(counters.counted(BackupFetch.blob(registry, repository, e.sha256(), file),
                 counters.bytes), sha)) {

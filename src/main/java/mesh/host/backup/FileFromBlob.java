@@ -9,10 +9,9 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import mesh.bundle.Digest;
 import mesh.host.take.HashCache;
 import mesh.model.VolumeManifest;
 
@@ -44,7 +43,7 @@ final class FileFromBlob {
      */
     static HashCache.Key write(InputStream blob, Path file, VolumeManifest.Entry e, String what, BackupCounters counters)
             throws IOException {
-        MessageDigest sha = sha256();
+        MessageDigest sha = Digest.sha256();
         BlockingQueue<Chunk> full = new ArrayBlockingQueue<>(BUFFERS + 1);
         BlockingQueue<byte[]> free = new ArrayBlockingQueue<>(BUFFERS);
         for (int i = 0; i < BUFFERS; i++) {
@@ -85,12 +84,7 @@ final class FileFromBlob {
                 // the content was read, or the restore fails anyway
             }
         }
-        String found = HexFormat.of().formatHex(sha.digest());
-        if (n != e.size() || !found.equals(e.sha256())) {
-            throw new BackupBroken(what + ": its content in the registry is not the backup's (sha256 "
-                    + BackupRestore.short12(found) + ", " + n + " bytes; the manifest says "
-                    + BackupRestore.short12(e.sha256()) + ", " + e.size() + " bytes)");
-        }
+        BackupBroken.unlessTheBackups(what, sha, n, e);
         return HashCache.Key.of(file);
     }
 
@@ -116,14 +110,6 @@ final class FileFromBlob {
             // the writer stopped
         } catch (IOException | RuntimeException x) {
             full.offer(new Chunk(null, 0, x));   // room is left for it: at most BUFFERS chunks are ever queued
-        }
-    }
-
-    private static MessageDigest sha256() {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException x) {
-            throw new IllegalStateException("this Java has no SHA-256", x);
         }
     }
 

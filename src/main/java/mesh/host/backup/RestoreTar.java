@@ -8,12 +8,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.DigestInputStream;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import mesh.bundle.Digest;
 import mesh.bundle.Registry;
 import mesh.host.take.TarStreams;
 import mesh.model.VolumeManifest;
@@ -117,23 +116,14 @@ final class RestoreTar {
     private void copy(OutputStream out, String volume, VolumeManifest.Entry e, BlobsAhead ahead, BackupCounters counters)
             throws IOException {
         String file = "volume " + volume + ", file " + e.path();
-        MessageDigest sha;
-        try {
-            sha = MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException x) {
-            throw new IllegalStateException("this Java has no SHA-256", x);
-        }
+        MessageDigest sha = Digest.sha256();
         long n;
         InputStream source = BlobsAhead.small(e) ? new ByteArrayInputStream(ahead.take(e))
                 : BackupFetch.blob(registry, repository, e.sha256(), file);
         try (InputStream blob = new DigestInputStream(counters.counted(source, counters.bytes), sha)) {
             n = copyAtMost(blob, out, e.size());
         }
-        String found = HexFormat.of().formatHex(sha.digest());
-        if (n != e.size() || !found.equals(e.sha256())) {
-            throw new BackupBroken(file + ": its content in the registry is not the backup's (sha256 " + BackupRestore.short12(found)
-                    + ", " + n + " bytes; the manifest says " + BackupRestore.short12(e.sha256()) + ", " + e.size() + " bytes)");
-        }
+        BackupBroken.unlessTheBackups(file, sha, n, e);
     }
 
     /** A small file's whole blob, and one byte more if the registry has more (so a longer content is found). */
