@@ -14,8 +14,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import mesh.testbed.InstalledMesh;
+import mesh.testbed.InstalledMeshTest;
 import mesh.testbed.Launcher;
 import mesh.testbed.PackagedMesh;
+import mesh.testbed.TestbedNodes;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -32,6 +34,7 @@ import org.postgresql.ds.PGSimpleDataSource;
  * through {@link Launcher} with the seat's certificate, since install runs one controller per mesh.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@InstalledMeshTest
 class ControllerEpochIT {
 
     InstalledMesh mesh;
@@ -61,8 +64,8 @@ class ControllerEpochIT {
         long epoch = epoch(store);
         assertTrue(epoch > 0, "install gave its controller an epoch: " + epoch);
         Map<String, String> cliOlder = mesh.cliEnv();
-        // two addresses of this run's own test-bed range (10.77.0.(10+i)): rows only, nothing is pushed to them
-        int first = Integer.getInteger("mesh.testbed.first", 1);
+        // two addresses of this mesh's own test-bed range (node i at 10.77.0.(10+i)): rows only, nothing is pushed to them
+        int first = TestbedNodes.installedFirst();
         String ace = "10.77.0." + (10 + first + 1);
         String g14 = "10.77.0." + (10 + first + 2);
         assertEquals(0, mesh.mesh("node", "add", "ace", "--address", ace).exit());

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import mesh.testbed.InstalledMesh;
+import mesh.testbed.InstalledMeshTest;
 import mesh.testbed.PackagedMesh;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.TestInstance;
  * and in -o json.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@InstalledMeshTest
 class HealthWaitIT {
 
     static final ObjectMapper JSON = new ObjectMapper();

@@ -22,6 +22,7 @@ import java.util.TreeMap;
 import mesh.model.Cidr;
 import mesh.plan.NetworkRange;
 import mesh.testbed.InstalledMesh;
+import mesh.testbed.InstalledMeshTest;
 import mesh.testbed.PackagedMesh;
 import mesh.trust.Pem;
 import mesh.trust.TlsContexts;
@@ -43,6 +44,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@InstalledMeshTest
 class ManyModulesIT {
 
     static final int MODULES = 120;

@@ -21,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import javax.sql.DataSource;
 import mesh.testbed.InstalledMesh;
+import mesh.testbed.InstalledMeshTest;
 import mesh.testbed.PackagedMesh;
 import mesh.trust.Pem;
 import mesh.trust.TlsContexts;
@@ -38,6 +39,7 @@ import org.junit.jupiter.api.TestInstance;
  * {@code mesh push} is refused at once and sends nothing.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@InstalledMeshTest
 class PushConcurrencyIT {
 
     static final ObjectMapper JSON = new ObjectMapper();

@@ -22,6 +22,7 @@ import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import mesh.cli.ConfigFile;
 import mesh.testbed.InstalledMesh;
+import mesh.testbed.InstalledMeshTest;
 import mesh.testbed.PackagedMesh;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -45,6 +46,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@InstalledMeshTest
 class RollbackIT {
 
     static final ObjectMapper JSON = new ObjectMapper();

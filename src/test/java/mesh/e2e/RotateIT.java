@@ -27,6 +27,7 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
 import mesh.controller.StoreSnapshot;
 import mesh.testbed.InstalledMesh;
+import mesh.testbed.InstalledMeshTest;
 import mesh.testbed.PackagedMesh;
 import mesh.trust.MeshCa;
 import mesh.trust.Pem;
@@ -54,6 +55,7 @@ import org.postgresql.ds.PGSimpleDataSource;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@InstalledMeshTest
 class RotateIT {
 
     static final ObjectMapper JSON = new ObjectMapper();

@@ -22,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import mesh.cli.ConfigFile;
 import mesh.testbed.InstalledMesh;
+import mesh.testbed.InstalledMeshTest;
 import mesh.testbed.PackagedMesh;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -42,6 +43,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@InstalledMeshTest
 class SecretsIT {
 
     static final List<String> NODES = List.of("n1", "n2", "n3");

@@ -29,6 +29,7 @@ import java.util.function.Supplier;
 import java.util.stream.Stream;
 import mesh.controller.StoreSnapshot;
 import mesh.testbed.InstalledMesh;
+import mesh.testbed.InstalledMeshTest;
 import mesh.testbed.PackagedMesh;
 import mesh.trust.Pem;
 import mesh.trust.TlsContexts;
@@ -63,6 +64,7 @@ import org.postgresql.ds.PGSimpleDataSource;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@InstalledMeshTest
 class SecurityIT {
 
     static final ObjectMapper JSON = new ObjectMapper();

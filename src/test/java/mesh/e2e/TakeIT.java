@@ -26,6 +26,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
 import mesh.testbed.InstalledMesh;
+import mesh.testbed.InstalledMeshTest;
 import mesh.testbed.PackagedMesh;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -49,6 +50,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@InstalledMeshTest
 class TakeIT {
 
     static final List<String> NAMES = List.of("n1", "n2", "n3");

@@ -28,6 +28,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 import mesh.testbed.InstalledMesh;
+import mesh.testbed.InstalledMeshTest;
 import mesh.testbed.PackagedMesh;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -53,6 +54,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@InstalledMeshTest
 class TakeProcessIT {
 
     static final List<String> NAMES = List.of("n1", "n2", "n3");

@@ -29,6 +29,7 @@ import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
 import mesh.controller.StoreSnapshot;
 import mesh.testbed.InstalledMesh;
+import mesh.testbed.InstalledMeshTest;
 import mesh.testbed.Launcher;
 import mesh.testbed.PackagedMesh;
 import mesh.trust.MeshCa;
@@ -60,6 +61,7 @@ import org.postgresql.ds.PGSimpleDataSource;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@InstalledMeshTest
 class TlsIT {
 
     static final ObjectMapper JSON = new ObjectMapper();

@@ -37,9 +37,10 @@ import mesh.trust.TlsDir;
  * controller's pids, SIGKILL and a restart of an agent with the same launcher line install used, and
  * GETs of an agent's API with the controller's certificate. {@link #close} removes everything it
  * made: processes (found by its folders in their command lines), the nodes' containers, volumes and
- * networks, its folders. Its nodes are named n1..nN in the mesh and run on the test-bed nodes n1..nN of
- * {@code scripts/testbed}; {@code -Dmesh.testbed.first=K} puts them on nK.. instead (a developer running
- * two suites at once; the mesh's names stay n1..nN).
+ * networks, its folders. Its nodes are named n1..nN in the mesh and run on the test-bed nodes n11.. of
+ * {@code scripts/testbed} ({@link TestbedNodes#installed}: apart from the n1.. the other ITs use, so the
+ * classes marked {@link InstalledMeshTest} run beside them); {@code -Dmesh.testbed.first=K} puts them on
+ * nK+10.. instead (a developer running two suites at once; the mesh's names stay n1..nN).
  */
 public final class InstalledMesh implements AutoCloseable {
 
@@ -61,7 +62,7 @@ public final class InstalledMesh implements AutoCloseable {
 
     /** As {@link #raise(int)}, the seat's {@code mesh install} given {@code seatFlags} too. */
     public static InstalledMesh raise(int count, List<String> seatFlags) throws Exception {
-        List<TestbedNodes.Node> bed = TestbedNodes.ours(count);
+        List<TestbedNodes.Node> bed = TestbedNodes.installed(count);
         InstalledMesh mesh = new InstalledMesh();
         try {
             for (int i = 0; i < count; i++) {

@@ -28,6 +28,7 @@ import org.junit.jupiter.api.TestInstance;
  * agent's state through {@code --config-dir}.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@InstalledMeshTest
 class InstalledMeshIT {
 
     InstalledMesh mesh;

@@ -51,7 +51,24 @@ public final class TestbedNodes {
      * (so two suites can share a machine), raised as {@link #up} raises them.
      */
     public static List<Node> ours(int count) {
-        int first = Integer.getInteger("mesh.testbed.first", 1);
+        return from(Integer.getInteger("mesh.testbed.first", 1), count);
+    }
+
+    /**
+     * The {@code count} nodes an {@link InstalledMesh} runs on: n11.. (nK+10.. with
+     * {@code -Dmesh.testbed.first=K}), so the classes marked {@link InstalledMeshTest} can run beside
+     * the other ITs, which use n1.. .
+     */
+    public static List<Node> installed(int count) {
+        return from(installedFirst(), count);
+    }
+
+    /** The number of the first test-bed node an {@link InstalledMesh} runs on: 11, or K+10. */
+    public static int installedFirst() {
+        return Integer.getInteger("mesh.testbed.first", 1) + 10;
+    }
+
+    private static List<Node> from(int first, int count) {
         if (first == 1) {
             return up(count);
         }
