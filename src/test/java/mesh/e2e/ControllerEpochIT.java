@@ -17,7 +17,6 @@ import mesh.testbed.InstalledMesh;
 import mesh.testbed.InstalledMeshTest;
 import mesh.testbed.Launcher;
 import mesh.testbed.PackagedMesh;
-import mesh.testbed.TestbedNodes;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -65,7 +64,7 @@ class ControllerEpochIT {
         assertTrue(epoch > 0, "install gave its controller an epoch: " + epoch);
         Map<String, String> cliOlder = mesh.cliEnv();
         // two addresses of this mesh's own test-bed range (node i at 10.77.0.(10+i)): rows only, nothing is pushed to them
-        int first = TestbedNodes.installedFirst();
+        int first = mesh.firstTestbedNode();
         String ace = "10.77.0." + (10 + first + 1);
         String g14 = "10.77.0." + (10 + first + 2);
         assertEquals(0, mesh.mesh("node", "add", "ace", "--address", ace).exit());

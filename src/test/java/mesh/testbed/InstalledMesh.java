@@ -17,6 +17,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -37,10 +39,11 @@ import mesh.trust.TlsDir;
  * controller's pids, SIGKILL and a restart of an agent with the same launcher line install used, and
  * GETs of an agent's API with the controller's certificate. {@link #close} removes everything it
  * made: processes (found by its folders in their command lines), the nodes' containers, volumes and
- * networks, its folders. Its nodes are named n1..nN in the mesh and run on the test-bed nodes n11.. of
- * {@code scripts/testbed} ({@link TestbedNodes#installed}: apart from the n1.. the other ITs use, so the
- * classes marked {@link InstalledMeshTest} run beside them); {@code -Dmesh.testbed.first=K} puts them on
- * nK+10.. instead (a developer running two suites at once; the mesh's names stay n1..nN).
+ * networks, its folders. Its nodes are named n1..nN in the mesh and run on the test-bed nodes n11.. or n21.. of
+ * {@code scripts/testbed} (one of two ranges, taken at the raise and given back at the close: apart from the n1..
+ * the other ITs use, so the classes marked {@link InstalledMeshTest} run beside them and beside each other);
+ * {@code -Dmesh.testbed.first=K} moves the ranges to nK+10.. and nK+20.. (a developer running two suites at once;
+ * the mesh's names stay n1..nN).
  */
 public final class InstalledMesh implements AutoCloseable {
 
@@ -52,7 +55,25 @@ public final class InstalledMesh implements AutoCloseable {
     private final Map<String, String> cli = new HashMap<>();
     private HttpClient agentHttp;
 
-    private InstalledMesh() {
+    /**
+     * The first test-bed node of each range an installed mesh may run on: n11.. and n21.. (nK+10.. and nK+20.. with
+     * {@code -Dmesh.testbed.first=K}), apart from the n1.. the other ITs use. Two, so two classes marked
+     * {@link InstalledMeshTest} run side by side, each on a range of its own; a third waits for one to be closed.
+     */
+    private static final BlockingQueue<Integer> RANGES = new ArrayBlockingQueue<>(2, true, List.of(
+            Integer.getInteger("mesh.testbed.first", 1) + 10, Integer.getInteger("mesh.testbed.first", 1) + 20));
+    /** How long a raise waits for a range: longer than any class takes. */
+    private static final Duration RANGE_WAIT = Duration.ofMinutes(60);
+
+    private final int first;
+
+    private InstalledMesh(int first) {
+        this.first = first;
+    }
+
+    /** The number of the test-bed node this mesh's n1 runs on (11 or 21): its range is that node and the nine after it. */
+    public int firstTestbedNode() {
+        return first;
     }
 
     /** Raises a mesh of {@code count} nodes: the first is the seat, each other joins it. */
@@ -62,9 +83,14 @@ public final class InstalledMesh implements AutoCloseable {
 
     /** As {@link #raise(int)}, the seat's {@code mesh install} given {@code seatFlags} too. */
     public static InstalledMesh raise(int count, List<String> seatFlags) throws Exception {
-        List<TestbedNodes.Node> bed = TestbedNodes.installed(count);
-        InstalledMesh mesh = new InstalledMesh();
+        Integer first = RANGES.poll(RANGE_WAIT.toMinutes(), TimeUnit.MINUTES);
+        if (first == null) {
+            throw new AssertionError("no range of test-bed nodes for an installed mesh was free within " + RANGE_WAIT
+                    + " (each class that raises one must close it)");
+        }
+        InstalledMesh mesh = new InstalledMesh(first);
         try {
+            List<TestbedNodes.Node> bed = TestbedNodes.from(first, count);
             for (int i = 0; i < count; i++) {
                 TestbedNodes.Node n = bed.get(i);
                 killLeftovers(n);
@@ -394,6 +420,14 @@ public final class InstalledMesh implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
+        try {
+            remove();
+        } finally {
+            RANGES.add(first);
+        }
+    }
+
+    private void remove() throws Exception {
         if (Boolean.getBoolean("mesh.installed.keep")) {   // a developer's post-mortem: the next raise on these nodes removes it
             System.err.println("mesh.installed.keep: the mesh is left running, its folders: "
                     + nodes.values().stream().map(n -> n.root.toString()).toList());

@@ -4,25 +4,34 @@ import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
+import java.util.Set;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.api.parallel.ResourceLock;
+import org.junit.jupiter.api.parallel.ResourceLocksProvider;
 
 /**
- * Marks a test class that raises an {@link InstalledMesh}. The ITs run as two lines side by side (the
- * Failsafe configuration in pom.xml turns on JUnit's parallel execution with two threads, every class
- * on the main line by default): the classes marked here run one at a time on the other line, on the
- * test-bed nodes {@link InstalledMesh} uses (n11.., see {@link TestbedNodes#installed}), while the rest run
- * one at a time on the main line, on n1.., the root engine and the root PostgreSQL. Nothing but the
- * machine's CPU is shared between the two lines; a class that needs anything of the main line's must
- * not carry this mark.
+ * Marks a test class that raises an {@link InstalledMesh}. The ITs run on two threads (the Failsafe configuration in
+ * pom.xml turns on JUnit's parallel execution): every unmarked class runs on the main line, one after the other, on the
+ * test-bed nodes n1.., the root engine and the root PostgreSQL; the classes marked here run beside it, on the test-bed
+ * nodes of an installed mesh (n11.. or n21.., {@link InstalledMesh#raise}: at most two such meshes at once), so two of
+ * them run side by side once the main line is done. Nothing but the machine's CPU is shared between a marked class and
+ * any other; a marked class must use nothing of the main line's.
+ *
+ * <p>A marked class holds a lock of its own ({@link OwnLock}): JUnit then runs its methods one after the other, in
+ * their order, on one thread.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
 @Execution(ExecutionMode.CONCURRENT)
-@ResourceLock(InstalledMeshTest.NODES)
+@ResourceLock(providers = InstalledMeshTest.OwnLock.class)
 public @interface InstalledMeshTest {
 
-    /** The lock the marked classes hold for their whole run: one installed mesh at a time. */
-    String NODES = "mesh.testbed.installed-nodes";
+    /** A lock named after the class alone: it keeps out nothing but the class's own methods' running side by side. */
+    final class OwnLock implements ResourceLocksProvider {
+        @Override
+        public Set<Lock> provideForClass(Class<?> testClass) {
+            return Set.of(new Lock("mesh.testbed.class:" + testClass.getName()));
+        }
+    }
 }

@@ -54,21 +54,8 @@ public final class TestbedNodes {
         return from(Integer.getInteger("mesh.testbed.first", 1), count);
     }
 
-    /**
-     * The {@code count} nodes an {@link InstalledMesh} runs on: n11.. (nK+10.. with
-     * {@code -Dmesh.testbed.first=K}), so the classes marked {@link InstalledMeshTest} can run beside
-     * the other ITs, which use n1.. .
-     */
-    public static List<Node> installed(int count) {
-        return from(installedFirst(), count);
-    }
-
-    /** The number of the first test-bed node an {@link InstalledMesh} runs on: 11, or K+10. */
-    public static int installedFirst() {
-        return Integer.getInteger("mesh.testbed.first", 1) + 10;
-    }
-
-    private static List<Node> from(int first, int count) {
+    /** Raises nodes nFIRST..nFIRST+COUNT-1 (reusing those already up) and returns them in order. */
+    public static List<Node> from(int first, int count) {
         if (first == 1) {
             return up(count);
         }
