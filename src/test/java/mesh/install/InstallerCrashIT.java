@@ -11,8 +11,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import mesh.testbed.PackagedMesh;
+import mesh.testbed.InstalledMesh;
 import mesh.testbed.InstalledNode;
+import mesh.testbed.PackagedMesh;
 import mesh.testbed.TestbedNodes;
 import org.junit.jupiter.api.Test;
 
@@ -28,6 +29,7 @@ class InstallerCrashIT {
     @Test
     void anInstallKilledDuringEachStepAndRerunEndsInTheSameMesh() throws Exception {
         TestbedNodes.Node n1 = TestbedNodes.up(1).get(0);
+        InstalledMesh.clearNode(n1, "mesh-installer-crash-it");
         try (InstalledNode target = new InstalledNode(n1, Files.createTempDirectory("mesh-installer-crash-it"))) {
             // an install never killed first: the state every killed and rerun one must end in
             PackagedMesh.Result whole = target.mesh(target.seatArgs());

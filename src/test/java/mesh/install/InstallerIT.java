@@ -10,8 +10,9 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import mesh.model.DeclarationJson;
-import mesh.testbed.PackagedMesh;
+import mesh.testbed.InstalledMesh;
 import mesh.testbed.InstalledNode;
+import mesh.testbed.PackagedMesh;
 import mesh.testbed.TestbedNodes;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -38,6 +39,9 @@ class InstallerIT {
 
     @BeforeAll
     static void node() throws Exception {
+        for (TestbedNodes.Node n : TestbedNodes.ours(3)) {
+            InstalledMesh.clearNode(n, "mesh-installer-it");
+        }
         TestbedNodes.Node n1 = TestbedNodes.ours(1).get(0);
         target = new InstalledNode(n1, Files.createTempDirectory("mesh-installer-it"));
     }

@@ -398,6 +398,26 @@ public final class InstalledMesh implements AutoCloseable {
                 .forEach(ProcessHandle::destroyForcibly);
     }
 
+    /**
+     * Clears a main-line test-bed node before a test installs on it by hand (InstallerIT, InstallerCrashIT) of what a run
+     * that was stopped half-way left there: the processes whose command line names a folder beginning with
+     * {@code folderPrefix}, and every container, volume and mesh network of its engine. A raise does the same for an
+     * installed mesh's nodes; without it, a store's container left on n1 holds its ports and the next install's
+     * preflight refuses the machine.
+     */
+    public static void clearNode(TestbedNodes.Node n, String folderPrefix) throws Exception {
+        String mark = "/" + folderPrefix;
+        List<ProcessHandle> left = ProcessHandle.allProcesses()
+                .filter(h -> h.info().commandLine().map(c -> c.contains(mark)).orElse(false)).toList();
+        left.forEach(ProcessHandle::destroyForcibly);
+        for (ProcessHandle h : left) {
+            h.onExit().get(30, TimeUnit.SECONDS);
+        }
+        try (DockerClient engine = TestbedNodes.client(n)) {
+            wipe(engine);
+        }
+    }
+
     /** Removes every container, volume and mesh network of a test-bed node's engine (a test-bed node is the tests' own). */
     private static void wipe(DockerClient engine) {
         engine.listContainersCmd().withShowAll(true).exec().forEach(c -> engine.removeContainerCmd(c.getId()).withForce(true).exec());
