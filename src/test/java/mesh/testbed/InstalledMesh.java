@@ -62,8 +62,12 @@ public final class InstalledMesh implements AutoCloseable {
      */
     private static final BlockingQueue<Integer> RANGES = new ArrayBlockingQueue<>(2, true, List.of(
             Integer.getInteger("mesh.testbed.first", 1) + 10, Integer.getInteger("mesh.testbed.first", 1) + 20));
-    /** How long a raise waits for a range: longer than any class takes. */
-    private static final Duration RANGE_WAIT = Duration.ofMinutes(60);
+    /**
+     * How long a raise waits for a range. JUnit may start more marked classes than there are ranges (a pool thread
+     * blocked in a join is replaced), so classes queue here for what all the others before them take: about 25 min
+     * today, two at a time.
+     */
+    private static final Duration RANGE_WAIT = Duration.ofMinutes(80);
 
     private final int first;
 
