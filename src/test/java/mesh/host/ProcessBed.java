@@ -24,6 +24,7 @@ import mesh.model.Declaration;
 import mesh.model.DeclarationJson;
 import mesh.model.HealthCheck;
 import mesh.model.Labels;
+import mesh.testbed.InstalledMesh;
 import mesh.testbed.PackagedMesh;
 import mesh.testbed.TestbedNodes;
 
@@ -77,6 +78,9 @@ final class ProcessBed implements AutoCloseable {
      * container of that engine published on that address.
      */
     ProcessBed(String what, TestbedNodes.Node on) throws IOException, InterruptedException {
+        if (on != null) {
+            InstalledMesh.clearNode(on, "mesh-" + what + "-");   // what a stopped run of this bed left on the node
+        }
         address = on == null ? ADDRESS : on.address();
         String engine = on == null ? ENGINE : on.dockerHost();
         docker = TestbedNodes.client(engine);

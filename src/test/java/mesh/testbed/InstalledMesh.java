@@ -403,22 +403,28 @@ public final class InstalledMesh implements AutoCloseable {
     }
 
     /**
-     * Clears a main-line test-bed node before a test installs on it by hand (InstallerIT, InstallerCrashIT) of what a run
+     * Clears a main-line test-bed node before a test installs on it by hand (InstallerIT, InstallerCrashIT, ProcessBed) of what a run
      * that was stopped half-way left there: the processes whose command line names a folder beginning with
      * {@code folderPrefix}, and every container, volume and mesh network of its engine. A raise does the same for an
      * installed mesh's nodes; without it, a store's container left on n1 holds its ports and the next install's
      * preflight refuses the machine.
      */
-    public static void clearNode(TestbedNodes.Node n, String folderPrefix) throws Exception {
+    public static void clearNode(TestbedNodes.Node n, String folderPrefix) throws InterruptedException {
         String mark = "/" + folderPrefix;
         List<ProcessHandle> left = ProcessHandle.allProcesses()
                 .filter(h -> h.info().commandLine().map(c -> c.contains(mark)).orElse(false)).toList();
         left.forEach(ProcessHandle::destroyForcibly);
         for (ProcessHandle h : left) {
-            h.onExit().get(30, TimeUnit.SECONDS);
+            try {
+                h.onExit().get(30, TimeUnit.SECONDS);
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                throw new AssertionError("a process left by an earlier run on " + n.name() + " did not end: " + h.pid(), e);
+            }
         }
         try (DockerClient engine = TestbedNodes.client(n)) {
             wipe(engine);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 
