@@ -24,7 +24,8 @@ import mesh.model.VolumeManifest;
  * manifest is made (the take's scan, every file's sha256, unchanged files' hashes kept from the last scan in {@link
  * HashCache}), then the small files' contents go in packs ({@link Packs}) and each large file's content in a blob of its
  * own, streamed from the file a buffer at a time; a pack or blob the registry has (asked with HEAD: unchanged data of
- * an earlier backup) is not sent again. Then the config and
+ * an earlier backup) is not sent again. A large file the agent has not hashed before is not read twice: the scan
+ * leaves it, and it is hashed as it is sent ({@link Registry#pushBlobHashed}). Then the config and
  * the manifest, under the backup's tag. The data goes from this node to the registry, never through the controller.
  */
 public final class BackupUpload {
@@ -48,29 +49,50 @@ public final class BackupUpload {
     BackupProgress run(String module, String tag, List<Folder> folders, BackupCounters counters) {
         long began = System.nanoTime();
         registry.ping();
-        List<BackupArtifact.Volume> volumes = new ArrayList<>();
+        List<List<VolumeManifest.Entry>> scanned = new ArrayList<>();
         Map<String, Path> where = new LinkedHashMap<>();
         for (Folder f : folders) {
             counters.at(f.name());
             counters.check();
-            VolumeManifest m = ManifestForm.of(module, f.name(), VolumeScan.scan(f.path(), hashes));
-            volumes.add(new BackupArtifact.Volume(f.kind(), m));
-            m.entries().stream().filter(e -> "file".equals(e.type()))
+            List<VolumeManifest.Entry> entries = VolumeScan.scan(f.path(), hashes, BlobsAhead.SMALL);
+            scanned.add(entries);
+            entries.stream().filter(e -> "file".equals(e.type()) && e.sha256() != null)
                     .forEach(e -> where.putIfAbsent(e.sha256(), f.path().resolve(e.path())));
         }
-        List<List<Packs.Content>> cut = Packs.cut(Packs.contents(volumes.stream().map(BackupArtifact.Volume::manifest).toList()));
+        List<List<Packs.Content>> cut = Packs.cut(Packs.contents(scanned));
         BackupArtifact.Pack[] packs = new BackupArtifact.Pack[cut.size()];
-        BackupArtifact.Config config = new BackupArtifact.Config(2, module, Instant.now().toString(), volumes,
-                cut.stream().map(c -> new BackupArtifact.Pack(null, 0, Packs.parts(c))).toList());
-        Map<String, Long> blobs = BackupArtifact.blobs(config);
         List<Runnable> jobs = new ArrayList<>();
         for (int i = 0; i < packs.length; i++) {
             int at = i;
             jobs.add(() -> packs[at] = pack(cut.get(at), where, counters));
         }
-        blobs.forEach((hex, size) -> jobs.add(() -> blob(new Digest(hex), size, where.get(hex), counters)));
+        java.util.Set<String> large = new java.util.TreeSet<>();
+        Map<Path, String> hashedAsSent = new java.util.concurrent.ConcurrentHashMap<>();
+        for (int i = 0; i < folders.size(); i++) {
+            Path folder = folders.get(i).path();
+            for (VolumeManifest.Entry e : scanned.get(i)) {
+                if (!"file".equals(e.type()) || Packs.packed(e)) {
+                    continue;
+                }
+                Path file = folder.resolve(e.path());
+                if (e.sha256() == null) {
+                    jobs.add(() -> hashedAsSent.put(file, sendHashing(file, e.size(), counters)));
+                } else if (large.add(e.sha256())) {
+                    jobs.add(() -> blob(new Digest(e.sha256()), e.size(), file, counters));
+                }
+            }
+        }
         sendAll(jobs);
-        config = new BackupArtifact.Config(config.version(), module, config.created(), volumes, List.of(packs));
+        List<BackupArtifact.Volume> volumes = new ArrayList<>();
+        for (int i = 0; i < folders.size(); i++) {
+            Folder f = folders.get(i);
+            List<VolumeManifest.Entry> entries = scanned.get(i).stream().map(e -> !"file".equals(e.type()) || e.sha256() != null ? e
+                    : new VolumeManifest.Entry(e.path(), e.type(), e.size(), e.mode(), e.uid(), e.gid(), e.link(),
+                            hashedAsSent.get(f.path().resolve(e.path())), e.xattrs())).toList();
+            volumes.add(new BackupArtifact.Volume(f.kind(), ManifestForm.of(module, f.name(), entries)));
+        }
+        BackupArtifact.Config config = new BackupArtifact.Config(2, module, Instant.now().toString(), volumes, List.of(packs));
+        Map<String, Long> blobs = BackupArtifact.blobs(config);
         long total = blobs.values().stream().mapToLong(Long::longValue).sum()
                 + cut.stream().flatMap(List::stream).mapToLong(Packs.Content::size).sum();
         long files = blobs.size() + cut.stream().mapToLong(List::size).sum();
@@ -137,6 +159,34 @@ public final class BackupUpload {
         }
         counters.bytes.addAndGet(size);
         counters.files.incrementAndGet();
+    }
+
+    /**
+     * One large file whose hash the scan left to this upload (its content is new to this agent): read once, hashed as it
+     * is sent; its hash is kept for the next scan. A file that changed while it was sent is refused.
+     */
+    private String sendHashing(Path file, long size, BackupCounters counters) {
+        counters.check();
+        long started = VolumeScan.now();
+        try {
+            HashCache.Key before = HashCache.Key.of(file);
+            Digest digest;
+            try (InputStream in = counters.counted(Files.newInputStream(file), counters.sent)) {
+                digest = registry.pushBlobHashed(repository, size, in);
+            }
+            if (!before.equals(HashCache.Key.of(file)) || before.size() != size) {
+                throw new BackupBroken("file " + file + " changed while it was sent: back up a stopped module, or a copy a"
+                        + " backup command made");
+            }
+            hashes.put(before, digest.hex(), started);
+            counters.bytes.addAndGet(size);
+            counters.files.incrementAndGet();
+            return digest.hex();
+        } catch (IOException e) {
+            throw new BackupBroken("cannot read " + file + ": " + e.getMessage(), e);
+        } catch (BundleFailure e) {
+            throw new BackupBroken("the upload of " + file + " failed: " + e.detail(), e);
+        }
     }
 
     /**

@@ -43,11 +43,11 @@ final class Packs {
         return BlobsAhead.small(e);
     }
 
-    /** The distinct contents that go into packs, in the order of their first file in {@code volumes}. */
-    static List<Content> contents(List<VolumeManifest> volumes) {
+    /** The distinct contents that go into packs, in the order of their first file in {@code volumes} (each its entries). */
+    static List<Content> contents(List<List<VolumeManifest.Entry>> volumes) {
         Map<String, Content> seen = new LinkedHashMap<>();
-        for (VolumeManifest v : volumes) {
-            for (VolumeManifest.Entry e : v.entries()) {
+        for (List<VolumeManifest.Entry> v : volumes) {
+            for (VolumeManifest.Entry e : v) {
                 if (packed(e)) {
                     seen.putIfAbsent(e.sha256(), new Content(e.sha256(), e.size()));
                 }

@@ -45,7 +45,7 @@ class BackupArtifactTest {
         String big = "e".repeat(64);
         BackupArtifact.Config plain = config(List.of(file("x", a, 3), file("y", b, 5), file("z", big, BlobsAhead.SMALL + 1)));
         BackupArtifact.Pack pack = new BackupArtifact.Pack("f".repeat(64), 8, Packs.parts(Packs.contents(
-                plain.volumes().stream().map(BackupArtifact.Volume::manifest).toList())));
+                plain.volumes().stream().map(v -> v.manifest().entries()).toList())));
         BackupArtifact.Config c = new BackupArtifact.Config(2, "db", plain.created(), plain.volumes(), List.of(pack));
         assertEquals(Map.of(big, BlobsAhead.SMALL + 1), BackupArtifact.blobs(c));
         BackupArtifact.Manifest m = BackupArtifact.readManifest(BackupArtifact.manifest("sha256:" + "c".repeat(64), 10, c), "r");

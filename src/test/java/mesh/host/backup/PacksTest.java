@@ -91,14 +91,10 @@ class PacksTest {
         String a = "a".repeat(64);
         String b = "b".repeat(64);
         String c = "c".repeat(64);
-        VolumeManifest one = volume("one", BackupArtifactTest.file("x", b, 2), BackupArtifactTest.file("y", a, 1),
+        List<VolumeManifest.Entry> one = List.of(BackupArtifactTest.file("x", b, 2), BackupArtifactTest.file("y", a, 1),
                 BackupArtifactTest.file("z", c, BlobsAhead.SMALL + 1));
-        VolumeManifest two = volume("two", BackupArtifactTest.file("a", a, 1),
+        List<VolumeManifest.Entry> two = List.of(BackupArtifactTest.file("a", a, 1),
                 new VolumeManifest.Entry("d", "dir", 0, "0755", 0, 0, null, null, Map.of()));
         assertEquals(List.of(new Packs.Content(b, 2), new Packs.Content(a, 1)), Packs.contents(List.of(one, two)));
-    }
-
-    private static VolumeManifest volume(String name, VolumeManifest.Entry... entries) {
-        return new VolumeManifest("db", name, entries.length, 0, "sha256:x", List.of(entries));
     }
 }
