@@ -221,8 +221,8 @@ public final class BackupUpload {
     /** Reads {@code file}, the content {@code c}, into {@code into} at {@code at}; refused when it is not that content now. */
     private static int read(Path file, Packs.Content c, byte[] into, int at) {
         byte[] content;
-        try {
-            content = Files.readAllBytes(file);
+        try (InputStream in = Files.newInputStream(file)) {
+            content = in.readNBytes(Math.toIntExact(c.size()) + 1);   // a file grown since is not read whole
         } catch (IOException e) {
             throw new BackupBroken("cannot read " + file + ": " + e.getMessage(), e);
         }
