@@ -93,6 +93,8 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
     mesh.wire.RestoreView.class,
     mesh.host.backup.BackupArtifact.Config.class,
     mesh.host.backup.BackupArtifact.Volume.class,
+    mesh.host.backup.BackupArtifact.Pack.class,
+    mesh.host.backup.BackupArtifact.Part.class,
     mesh.host.backup.BackupArtifact.Descriptor.class,
     mesh.host.backup.BackupArtifact.Manifest.class,
     mesh.plan.Take.Volume.class,

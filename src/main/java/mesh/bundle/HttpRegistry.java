@@ -113,6 +113,11 @@ public final class HttpRegistry implements Registry {
     }
 
     private void upload(String name, Digest digest, Upload body) {
+        commit(name, begin(name), digest, body);
+    }
+
+    /** {@code POST /v2/NAME/blobs/uploads/}: a new upload's location. */
+    private URI begin(String name) {
         String location;
         try (Exchange x = open("POST", "/v2/" + name + "/blobs/uploads/", subject(name), Map.of())) {
             x.expect(subject(name), 202);
@@ -121,11 +126,36 @@ public final class HttpRegistry implements Registry {
         if (location == null) {
             throw new BundleFailure(subject(name), BundleFailure.Reason.REGISTRY, store() + " started an upload but gave no Location");
         }
-        URI upload = base.resolve(location);
+        return base.resolve(location);
+    }
+
+    /** {@code PUT LOCATION?digest=}: the upload ends with {@code body} (empty after a PATCH) and is kept as {@code digest}. */
+    private void commit(String name, URI upload, Digest digest, Upload body) {
         String put = upload + (upload.getRawQuery() == null ? "?" : "&") + "digest=" + digest;
         try (Exchange x = open("PUT", URI.create(put), subject(name), Map.of("Content-Type", "application/octet-stream"), body)) {
             x.expect(subject(name), 201);
         }
+    }
+
+    @Override
+    public Digest pushBlobHashed(String name, long size, InputStream in) {
+        URI upload = begin(name);
+        HashedUpload.Sent sent;
+        try {
+            sent = HashedUpload.patch(upload, size, in);
+        } catch (IOException e) {
+            throw unreachable(subject(name), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new BundleFailure(subject(name), BundleFailure.Reason.UNREACHABLE, "interrupted while sending to " + store(), e);
+        }
+        if (sent.status() != 202 || sent.location() == null) {
+            throw new BundleFailure(subject(name), BundleFailure.Reason.REGISTRY, store() + " answered " + sent.status()
+                    + " to PATCH " + upload.getPath() + (sent.body().isBlank() ? "" : " (" + sent.body().strip() + ")"));
+        }
+        Digest digest = Digest.of(sent.sha());
+        commit(name, base.resolve(sent.location()), digest, Upload.EMPTY);
+        return digest;
     }
 
     @Override

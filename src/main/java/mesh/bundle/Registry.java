@@ -29,6 +29,12 @@ public interface Registry {
      */
     void pushBlob(String name, Digest digest, long size, java.io.InputStream in);
 
+    /**
+     * Uploads exactly {@code size} bytes read from {@code in} whose digest is not known before: streamed (PATCH) and
+     * hashed as sent, then kept under the digest they have, which is returned. A file is read once, not hashed first.
+     */
+    Digest pushBlobHashed(String name, long size, java.io.InputStream in);
+
     /** {@code DELETE /v2/NAME/manifests/DIGEST}; false when the registry does not allow deletes (405). */
     boolean deleteManifest(String name, Digest digest);
 

@@ -235,6 +235,28 @@ class BundleStoreIT {
         }
     }
 
+    /**
+     * A backup's new large file is read once: streamed (PATCH) and hashed as sent, then kept under the digest it has; a
+     * stream shorter than the size it was said to have is refused and nothing is kept under its digest.
+     */
+    @Test
+    void aBlobWhoseDigestIsNotKnownFirstIsHashedAsSentAndKeptUnderIt() throws IOException {
+        byte[] content = new byte[3 * 1024 * 1024 + 17];
+        new Random(7).nextBytes(content);
+        Digest sent = fixture.registry().pushBlobHashed("it/hashed", content.length, new java.io.ByteArrayInputStream(content));
+        assertEquals(Digest.of(content), sent);
+        assertTrue(fixture.registry().hasBlob("it/hashed", sent));
+        try (var in = fixture.registry().blob("it/hashed", sent)) {
+            assertTrue(java.util.Arrays.equals(content, in.readAllBytes()), "the registry gives back the bytes sent");
+        }
+        byte[] shorter = java.util.Arrays.copyOf(content, 1000);
+        shorter[0] ^= 1;
+        BundleFailure f = assertThrows(BundleFailure.class, () -> fixture.registry().pushBlobHashed("it/hashed", 2000,
+                new java.io.ByteArrayInputStream(shorter)));
+        assertTrue(f.getMessage().startsWith("bundle it/hashed: the artifact store at " + fixture.url), f.getMessage());
+        assertFalse(fixture.registry().hasBlob("it/hashed", Digest.of(shorter)));
+    }
+
     /** Why LyingRegistry exists: the registry itself refuses bytes stored under a digest they do not have. */
     @Test
     void theRegistryRefusesABlobUnderALyingDigest() {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.dockerjava.api.command.ExecCreateCmdResponse;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -227,11 +228,11 @@ class BackupIT {
         } finally {
             flipByte(blob, 4096);
         }
-        // a small file's blob (fetched ahead of the tar stream, not streamed): the restore names it too
+        // a small file's content, in a pack with others (fetched ahead of the tar stream): the restore names the file
         Path small = volume("n3", "bulk", "data").resolve("small/d3/f042.txt");
-        Path smallBlob = registryRoot().resolve("docker/registry/v2/blobs/sha256/" + TakeIT.sha256(small).substring(0, 2)
-                + "/" + TakeIT.sha256(small) + "/data");
-        flipByte(smallBlob, 2);
+        Map.Entry<Path, Long> part = packPart(TakeIT.sha256(small));
+        Path smallBlob = part.getKey();
+        flipByte(smallBlob, part.getValue() + 2);
         try {
             PackagedMesh.Result restore = mesh("restore", "bulk", Long.toString(bulkFirst), "--to", "n1");
             assertEquals(1, restore.exit(), restore.toString());
@@ -239,7 +240,7 @@ class BackupIT {
             PackagedMesh.await("bulk runs on n3 again", Duration.ofSeconds(60), () -> quietly(() -> running("n3", "bulk.app")));
             assertFalse(volumeExists("n1", "bulk_data"), "n1's partial copy is deleted");
         } finally {
-            flipByte(smallBlob, 2);
+            flipByte(smallBlob, part.getValue() + 2);
         }
         String bulkBefore = started("n3", "bulk.app");
         String seat = installed.testbed("n1").name();
@@ -443,6 +444,34 @@ class BackupIT {
 
     Path registryRoot() {
         return volume("n1", "mesh-registry", "data");
+    }
+
+    /**
+     * The pack blob in the registry's storage that holds the content {@code sha256}, and where its part begins: found in
+     * a backup's config (a JSON blob listing its packs and their parts).
+     */
+    Map.Entry<Path, Long> packPart(String sha256) throws IOException {
+        Path blobs = registryRoot().resolve("docker/registry/v2/blobs/sha256");
+        List<Path> configs;
+        try (Stream<Path> all = Files.walk(blobs)) {
+            configs = all.filter(p -> p.getFileName().toString().equals("data") && p.toFile().length() < 64 * 1024 * 1024)
+                    .filter(p -> quietly(() -> {
+                        try (var in = Files.newInputStream(p)) {
+                            return new String(in.readNBytes(64)).startsWith("{\"version\":2,");
+                        }
+                    })).toList();
+        }
+        for (Path config : configs) {
+            for (JsonNode pack : new ObjectMapper().readTree(config.toFile()).path("packs")) {
+                for (JsonNode p : pack.path("parts")) {
+                    if (p.get("sha256").asText().equals(sha256)) {
+                        String hex = pack.get("sha256").asText();
+                        return Map.entry(blobs.resolve(hex.substring(0, 2) + "/" + hex + "/data"), p.get("offset").asLong());
+                    }
+                }
+            }
+        }
+        throw new AssertionError("no backup config in the registry lists a pack holding " + sha256 + " (configs: " + configs + ")");
     }
 
     long registryBytes() throws IOException {

@@ -16,7 +16,8 @@ import mesh.model.VolumeManifest;
 /**
  * BackupArtifact is the form of a backup in the registry (docs/backup.md, "What is stored"): an OCI image manifest
  * whose config is the module's volume manifests (the take's manifest form: every entry with its sha256) and whose
- * layers are the distinct file contents, one blob each, keyed by their sha256. Distribution 2.8 stores an OCI
+ * layers are the distinct contents of the large files, one blob each, keyed by their sha256, and the packs that hold
+ * the small files' contents ({@link Packs}), each listed in the config with the contents in it. Distribution 2.8 stores an OCI
  * manifest of any config and layer media type (mesh's bundles are stored the same way), checks that every layer's
  * blob is in the repository when the manifest is put, and keeps a manifest's blobs from its garbage collection.
  */
@@ -25,9 +26,11 @@ public final class BackupArtifact {
     public static final String ARTIFACT_TYPE = "application/vnd.mesh.backup.v1";
     public static final String CONFIG_TYPE = "application/vnd.mesh.backup.config.v1+json";
     public static final String FILE_TYPE = "application/vnd.mesh.backup.file.v1";
+    public static final String PACK_TYPE = "application/vnd.mesh.backup.pack.v1";
     /**
      * The largest manifest written: registries are expected to take manifests of 4 MB (the OCI distribution spec's
-     * "at least 4 megabytes"), about 25,000 distinct file contents. A larger backup is refused, saying so.
+     * "at least 4 megabytes"), about 25,000 layers: large files' contents and packs. A larger backup is refused,
+     * saying so.
      */
     public static final int MAX_MANIFEST = 4 * 1024 * 1024;
 
@@ -38,11 +41,27 @@ public final class BackupArtifact {
     private BackupArtifact() {
     }
 
-    /** Config is the artifact's config blob: the module and each volume's manifest (its kind beside it). */
-    public record Config(int version, String module, String created, List<Volume> volumes) {
+    /**
+     * Config is the artifact's config blob: the module, each volume's manifest (its kind beside it) and the packs the
+     * small files' contents travel in ({@link Packs}; none in a version 1 backup, whose every content is a blob of its
+     * own).
+     */
+    public record Config(int version, String module, String created, List<Volume> volumes, List<Pack> packs) {
         public Config {
             volumes = volumes == null ? List.of() : List.copyOf(volumes);
+            packs = packs == null ? List.of() : List.copyOf(packs);
         }
+    }
+
+    /** Pack is one blob of small file contents: its sha256 (hex), size and the contents in it. */
+    public record Pack(String sha256, long size, List<Part> parts) {
+        public Pack {
+            parts = parts == null ? List.of() : List.copyOf(parts);
+        }
+    }
+
+    /** Part is one content in a pack: its sha256 (hex), where it begins in the pack, its size. */
+    public record Part(String sha256, long offset, long size) {
     }
 
     /** Volume is one volume's kind and manifest in the config. */
@@ -63,12 +82,17 @@ public final class BackupArtifact {
         }
     }
 
-    /** The distinct file contents of the config's volumes: sha256 (hex) to size, sorted by hash. */
+    /**
+     * The distinct file contents of the config's volumes that are blobs of their own (every one not in a pack): sha256
+     * (hex) to size, sorted by hash.
+     */
     public static Map<String, Long> blobs(Config config) {
+        java.util.Set<String> packed = new java.util.HashSet<>();
+        config.packs().forEach(p -> p.parts().forEach(part -> packed.add(part.sha256())));
         Map<String, Long> blobs = new TreeMap<>();
         for (Volume v : config.volumes()) {
             for (VolumeManifest.Entry e : v.manifest().entries()) {
-                if ("file".equals(e.type()) && e.sha256() != null) {
+                if ("file".equals(e.type()) && e.sha256() != null && !packed.contains(e.sha256())) {
                     blobs.putIfAbsent(e.sha256(), e.size());
                 }
             }
@@ -89,10 +113,11 @@ public final class BackupArtifact {
         return paths;
     }
 
-    /** The manifest naming {@code config} (its digest and size) and every blob of it as a layer. */
+    /** The manifest naming {@code config} (its digest and size) and every blob of it as a layer: its files', its packs. */
     public static byte[] manifest(String configDigest, long configSize, Config config) {
         List<Descriptor> layers = new ArrayList<>();
         blobs(config).forEach((hex, size) -> layers.add(new Descriptor(FILE_TYPE, "sha256:" + hex, size, null)));
+        config.packs().forEach(p -> layers.add(new Descriptor(PACK_TYPE, "sha256:" + p.sha256(), p.size(), null)));
         Map<String, String> annotations = new TreeMap<>();
         annotations.put("org.opencontainers.image.created", config.created());
         annotations.put("mesh.module", config.module());
@@ -100,7 +125,8 @@ public final class BackupArtifact {
                 new Descriptor(CONFIG_TYPE, configDigest, configSize, null), layers, annotations));
         if (bytes.length > MAX_MANIFEST) {
             throw new IllegalArgumentException("the backup of module " + config.module() + " holds " + layers.size()
-                    + " distinct files, more than a registry manifest of 4 MB can list (about 25,000)");
+                    + " blobs (distinct large files and packs of small ones), more than a registry manifest of 4 MB can list"
+                    + " (about 25,000)");
         }
         return bytes;
     }

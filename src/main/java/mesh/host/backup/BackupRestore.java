@@ -24,10 +24,12 @@ final class BackupRestore {
 
     private final Registry registry;
     private final String repository;
+    private final PackReader packs;
 
-    BackupRestore(Registry registry, String repository) {
+    BackupRestore(Registry registry, String repository, PackReader packs) {
         this.registry = registry;
         this.repository = repository;
+        this.packs = packs;
     }
 
     /** Writes {@code volume} into {@code folder} (made and emptied by the caller); its manifest digest, checked. */
@@ -35,7 +37,7 @@ final class BackupRestore {
         String name = volume.manifest().volume();
         counters.at(name);
         List<VolumeManifest.Entry> entries = volume.manifest().entries();
-        RestoreTar tar = new RestoreTar(registry, repository);
+        RestoreTar tar = new RestoreTar(registry, repository, packs);
         tar.extract(folder, name, entries.stream().filter(e -> "dir".equals(e.type()) || large(e)).toList(), counters);
         HashCache written = new HashCache();
         Thread large = Thread.ofVirtual().name("restore-large").unstarted(() -> {

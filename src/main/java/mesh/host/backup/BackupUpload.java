@@ -22,8 +22,10 @@ import mesh.model.VolumeManifest;
 /**
  * BackupUpload sends a module's volumes to a registry as one backup artifact ({@link BackupArtifact}): each volume's
  * manifest is made (the take's scan, every file's sha256, unchanged files' hashes kept from the last scan in {@link
- * HashCache}), then each distinct content the registry lacks (asked with HEAD) is uploaded, streamed from the file,
- * a buffer at a time; a content it has (an unchanged file of an earlier backup) is not sent again. Then the config and
+ * HashCache}), then the small files' contents go in packs ({@link Packs}) and each large file's content in a blob of its
+ * own, streamed from the file a buffer at a time; a pack or blob the registry has (asked with HEAD: unchanged data of
+ * an earlier backup) is not sent again. A large file the agent has not hashed before is not read twice: the scan
+ * leaves it, and it is hashed as it is sent ({@link Registry#pushBlobHashed}). Then the config and
  * the manifest, under the backup's tag. The data goes from this node to the registry, never through the controller.
  */
 public final class BackupUpload {
@@ -35,31 +37,65 @@ public final class BackupUpload {
     private final Registry registry;
     private final String repository;
     private final HashCache hashes;
+    private final PackNames packNames;
 
-    BackupUpload(Registry registry, String repository, HashCache hashes) {
+    BackupUpload(Registry registry, String repository, HashCache hashes, PackNames packNames) {
         this.registry = registry;
         this.repository = repository;
         this.hashes = hashes;
+        this.packNames = packNames;
     }
 
     BackupProgress run(String module, String tag, List<Folder> folders, BackupCounters counters) {
         long began = System.nanoTime();
         registry.ping();
-        List<BackupArtifact.Volume> volumes = new ArrayList<>();
+        List<List<VolumeManifest.Entry>> scanned = new ArrayList<>();
         Map<String, Path> where = new LinkedHashMap<>();
         for (Folder f : folders) {
             counters.at(f.name());
             counters.check();
-            VolumeManifest m = ManifestForm.of(module, f.name(), VolumeScan.scan(f.path(), hashes));
-            volumes.add(new BackupArtifact.Volume(f.kind(), m));
-            m.entries().stream().filter(e -> "file".equals(e.type()))
+            List<VolumeManifest.Entry> entries = VolumeScan.scan(f.path(), hashes, BlobsAhead.SMALL);
+            scanned.add(entries);
+            entries.stream().filter(e -> "file".equals(e.type()) && e.sha256() != null)
                     .forEach(e -> where.putIfAbsent(e.sha256(), f.path().resolve(e.path())));
         }
-        BackupArtifact.Config config = new BackupArtifact.Config(1, module, Instant.now().toString(), volumes);
+        List<List<Packs.Content>> cut = Packs.cut(Packs.contents(scanned));
+        BackupArtifact.Pack[] packs = new BackupArtifact.Pack[cut.size()];
+        List<Runnable> jobs = new ArrayList<>();
+        for (int i = 0; i < packs.length; i++) {
+            int at = i;
+            jobs.add(() -> packs[at] = pack(cut.get(at), where, counters));
+        }
+        java.util.Set<String> large = new java.util.TreeSet<>();
+        Map<Path, String> hashedAsSent = new java.util.concurrent.ConcurrentHashMap<>();
+        for (int i = 0; i < folders.size(); i++) {
+            Path folder = folders.get(i).path();
+            for (VolumeManifest.Entry e : scanned.get(i)) {
+                if (!"file".equals(e.type()) || Packs.packed(e)) {
+                    continue;
+                }
+                Path file = folder.resolve(e.path());
+                if (e.sha256() == null) {
+                    jobs.add(() -> hashedAsSent.put(file, sendHashing(file, e.size(), counters)));
+                } else if (large.add(e.sha256())) {
+                    jobs.add(() -> blob(new Digest(e.sha256()), e.size(), file, counters));
+                }
+            }
+        }
+        sendAll(jobs);
+        List<BackupArtifact.Volume> volumes = new ArrayList<>();
+        for (int i = 0; i < folders.size(); i++) {
+            Folder f = folders.get(i);
+            List<VolumeManifest.Entry> entries = scanned.get(i).stream().map(e -> !"file".equals(e.type()) || e.sha256() != null ? e
+                    : new VolumeManifest.Entry(e.path(), e.type(), e.size(), e.mode(), e.uid(), e.gid(), e.link(),
+                            hashedAsSent.get(f.path().resolve(e.path())), e.xattrs())).toList();
+            volumes.add(new BackupArtifact.Volume(f.kind(), ManifestForm.of(module, f.name(), entries)));
+        }
+        BackupArtifact.Config config = new BackupArtifact.Config(2, module, Instant.now().toString(), volumes, List.of(packs));
         Map<String, Long> blobs = BackupArtifact.blobs(config);
-        sendAll(blobs, where, counters);
-        long total = blobs.values().stream().mapToLong(Long::longValue).sum();
-        long files = blobs.size();
+        long total = blobs.values().stream().mapToLong(Long::longValue).sum()
+                + cut.stream().flatMap(List::stream).mapToLong(Packs.Content::size).sum();
+        long files = blobs.size() + cut.stream().mapToLong(List::size).sum();
         byte[] configBytes = BackupArtifact.write(config);
         Digest configDigest = Digest.of(configBytes);
         if (!registry.hasBlob(repository, configDigest)) {
@@ -77,29 +113,23 @@ public final class BackupUpload {
     }
 
     /**
-     * Asks for and uploads the blobs {@link #IN_FLIGHT} at a time: each is a few requests to the registry (HEAD, and
-     * for a new content POST and PUT), so a volume of many small files is bound by their round trips, not by bytes;
-     * a few in flight hide them. The first failure stops the rest and is thrown.
+     * Runs the uploads {@link #IN_FLIGHT} at a time: each blob or pack is a few requests to the registry (HEAD, and for
+     * a new content POST and PUT), so a volume of many contents is bound by their round trips, not by bytes; a few in
+     * flight hide them. The first failure stops the rest and is thrown.
      */
-    private void sendAll(Map<String, Long> blobs, Map<String, Path> where, BackupCounters counters) {
+    private void sendAll(List<Runnable> jobs) {
         java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(IN_FLIGHT,
                 Thread.ofVirtual().name("backup-upload-", 0).factory());
         java.util.concurrent.atomic.AtomicReference<RuntimeException> first = new java.util.concurrent.atomic.AtomicReference<>();
         try {
             List<java.util.concurrent.Future<?>> sent = new ArrayList<>();
-            for (Map.Entry<String, Long> blob : blobs.entrySet()) {
+            for (Runnable job : jobs) {
                 sent.add(pool.submit(() -> {
                     if (first.get() != null) {
                         return;
                     }
                     try {
-                        counters.check();
-                        Digest digest = new Digest(blob.getKey());
-                        if (!registry.hasBlob(repository, digest)) {
-                            send(digest, blob.getValue(), where.get(blob.getKey()), counters);
-                        }
-                        counters.bytes.addAndGet(blob.getValue());
-                        counters.files.incrementAndGet();
+                        job.run();
                     } catch (RuntimeException e) {
                         first.compareAndSet(null, e);
                     }
@@ -119,6 +149,89 @@ public final class BackupUpload {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    /** One large file's content: sent unless the registry has it (an unchanged file of an earlier backup). */
+    private void blob(Digest digest, long size, Path file, BackupCounters counters) {
+        counters.check();
+        if (!registry.hasBlob(repository, digest)) {
+            send(digest, size, file, counters);
+        }
+        counters.bytes.addAndGet(size);
+        counters.files.incrementAndGet();
+    }
+
+    /**
+     * One large file whose hash the scan left to this upload (its content is new to this agent): read once, hashed as it
+     * is sent; its hash is kept for the next scan. A file that changed while it was sent is refused.
+     */
+    private String sendHashing(Path file, long size, BackupCounters counters) {
+        counters.check();
+        long started = VolumeScan.now();
+        try {
+            HashCache.Key before = HashCache.Key.of(file);
+            Digest digest;
+            try (InputStream in = counters.counted(Files.newInputStream(file), counters.sent)) {
+                digest = registry.pushBlobHashed(repository, size, in);
+            }
+            if (!before.equals(HashCache.Key.of(file)) || before.size() != size) {
+                throw new BackupBroken("file " + file + " changed while it was sent: back up a stopped module, or a copy a"
+                        + " backup command made");
+            }
+            hashes.put(before, digest.hex(), started);
+            counters.bytes.addAndGet(size);
+            counters.files.incrementAndGet();
+            return digest.hex();
+        } catch (IOException e) {
+            throw new BackupBroken("cannot read " + file + ": " + e.getMessage(), e);
+        } catch (BundleFailure e) {
+            throw new BackupBroken("the upload of " + file + " failed: " + e.detail(), e);
+        }
+    }
+
+    /**
+     * One pack of small contents: when this agent made a pack of the same name before and the registry still has it,
+     * nothing is read or sent; else its files are read (each checked against the hash the scan took: a file changed
+     * since is refused) into the pack, which is sent unless the registry has it.
+     */
+    private BackupArtifact.Pack pack(List<Packs.Content> contents, Map<String, Path> where, BackupCounters counters) {
+        counters.check();
+        String key = Packs.key(contents);
+        long size = contents.stream().mapToLong(Packs.Content::size).sum();
+        String known = packNames.digest(key);
+        if (known == null || !registry.hasBlob(repository, new Digest(known))) {
+            byte[] bytes = new byte[Math.toIntExact(size)];
+            int at = 0;
+            for (Packs.Content c : contents) {
+                at += read(where.get(c.sha256()), c, bytes, at);
+            }
+            Digest digest = Digest.of(bytes);
+            if (!registry.hasBlob(repository, digest)) {
+                registry.pushBlob(repository, digest, bytes);
+                counters.sent.addAndGet(bytes.length);
+            }
+            known = digest.hex();
+            packNames.made(key, known);
+        }
+        counters.bytes.addAndGet(size);
+        counters.files.addAndGet(contents.size());
+        return new BackupArtifact.Pack(known, size, Packs.parts(contents));
+    }
+
+    /** Reads {@code file}, the content {@code c}, into {@code into} at {@code at}; refused when it is not that content now. */
+    private static int read(Path file, Packs.Content c, byte[] into, int at) {
+        byte[] content;
+        try (InputStream in = Files.newInputStream(file)) {
+            content = in.readNBytes(Math.toIntExact(c.size()) + 1);   // a file grown since is not read whole
+        } catch (IOException e) {
+            throw new BackupBroken("cannot read " + file + ": " + e.getMessage(), e);
+        }
+        if (content.length != c.size() || !Digest.of(content).hex().equals(c.sha256())) {
+            throw new BackupBroken("file " + file + " changed after it was hashed (" + content.length + " bytes, "
+                    + c.size() + " when hashed): back up a stopped module, or a copy a backup command made");
+        }
+        System.arraycopy(content, 0, into, at, content.length);
+        return content.length;
     }
 
     /** How many blobs are asked for and sent at once. */

@@ -18,8 +18,9 @@ import mesh.model.VolumeManifest;
 
 /**
  * BackupVerify reads a whole backup back from the registry and checks it: the manifest against its digest, the config
- * against the manifest, every file's content (each distinct blob once, in the order of the volumes' paths) against
- * the sha256 and size its manifest entry gives, and that the manifest lists it as a layer (so the registry keeps it).
+ * against the manifest, every file's content (each distinct content once, in the order of the volumes' paths: a large
+ * file's blob, a small file's part of its pack, {@link PackReader}) against the sha256 and size its manifest entry
+ * gives, and that the manifest lists its blob or pack as a layer (so the registry keeps it).
  * The first file whose content differs is named; nothing is written anywhere.
  */
 final class BackupVerify {
@@ -37,6 +38,7 @@ final class BackupVerify {
         BackupFetch.Read read = BackupFetch.read(registry, repository, reference);
         Map<String, Long> layers = new HashMap<>();
         read.manifest().layers().forEach(l -> layers.put(l.digest(), l.size()));
+        PackReader packs = new PackReader(registry, repository, read.config());
         Set<String> checked = new HashSet<>();
         long bytes = 0;
         long files = 0;
@@ -48,13 +50,23 @@ final class BackupVerify {
                 }
                 counters.check();
                 String file = "volume " + v.manifest().volume() + ", file " + e.path();
-                Long layer = layers.get("sha256:" + e.sha256());
-                if (layer == null || layer != e.size()) {
+                BackupArtifact.Pack pack = packs.pack(e.sha256());
+                String blob = pack == null ? e.sha256() : pack.sha256();
+                Long layer = layers.get("sha256:" + blob);
+                if (layer == null || layer != (pack == null ? e.size() : pack.size())) {
                     throw new BackupBroken(file + ": the backup's manifest does not list its content (sha256 "
-                            + BackupRestore.short12(e.sha256()) + ") as a layer");
+                            + BackupRestore.short12(blob) + (pack == null ? "" : ", a pack") + ") as a layer");
                 }
                 if (checked.add(e.sha256())) {
-                    check(file, e, counters);
+                    if (pack == null) {
+                        check(file, e, counters);
+                    } else {
+                        byte[] content = packs.content(e, file);
+                        counters.bytes.addAndGet(content.length);
+                        MessageDigest sha = Digest.sha256();
+                        sha.update(content);
+                        unlessTheManifests(file, e, HexFormat.of().formatHex(sha.digest()), content.length);
+                    }
                     bytes += e.size();
                 }
                 files++;
@@ -75,7 +87,11 @@ final class BackupVerify {
         } catch (IOException x) {
             throw new BackupBroken(file + ": its content could not be read from the registry: " + x.getMessage(), x);
         }
-        String found = HexFormat.of().formatHex(sha.digest());
+        unlessTheManifests(file, e, HexFormat.of().formatHex(sha.digest()), n);
+    }
+
+    /** Refuses a content read back whose sha256 or size is not the manifest's, naming the file. */
+    private static void unlessTheManifests(String file, VolumeManifest.Entry e, String found, long n) {
         if (n != e.size() || !found.equals(e.sha256())) {
             throw new BackupBroken(file + ": its content in the registry differs from the backup's manifest (sha256 "
                     + BackupRestore.short12(found) + ", " + n + " bytes; the manifest says "

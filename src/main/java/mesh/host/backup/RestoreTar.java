@@ -22,8 +22,8 @@ import org.apache.commons.compress.archivers.tar.TarConstants;
 
 /**
  * RestoreTar is one GNU tar run of a restore ({@link BackupRestore}): a tar stream made from entries of a volume's
- * manifest (folders, links, modes, numeric owners, user xattrs) and the small files' blobs (fetched a few at a time
- * ahead of the stream, {@link BlobsAhead}, hashed as read), extracted with the take's options, so owners, setuid bits
+ * manifest (folders, links, modes, numeric owners, user xattrs) and the small files' contents (fetched a few at a
+ * time ahead of the stream, {@link BlobsAhead}, from their packs, {@link PackReader}; hashed as read), extracted with the take's options, so owners, setuid bits
  * and xattrs land as a take's copy lands them. A large file goes in empty: its content is written after
  * ({@link FileFromBlob}). A small file whose blob is not the manifest's content stops the restore naming the file.
  */
@@ -31,10 +31,12 @@ final class RestoreTar {
 
     private final Registry registry;
     private final String repository;
+    private final PackReader packs;
 
-    RestoreTar(Registry registry, String repository) {
+    RestoreTar(Registry registry, String repository, PackReader packs) {
         this.registry = registry;
         this.repository = repository;
+        this.packs = packs;
     }
 
     /**
@@ -126,15 +128,9 @@ final class RestoreTar {
         BackupBroken.unlessTheBackups(file, sha, n, e);
     }
 
-    /** A small file's whole blob, and one byte more if the registry has more (so a longer content is found). */
+    /** A small file's content: its part of its pack, or its own blob (and one byte more if the registry has more). */
     private byte[] fetch(String volume, VolumeManifest.Entry e) {
-        String file = "volume " + volume + ", file " + e.path();
-        try (InputStream in = BackupFetch.blob(registry, repository, e.sha256(), file)) {
-            return in.readNBytes(Math.toIntExact(e.size()) + 1);
-        } catch (IOException x) {
-            throw new BackupBroken(file + ": its content (sha256 " + BackupRestore.short12(e.sha256()) + ") could not be read: "
-                    + x.getMessage(), x);
-        }
+        return packs.content(e, "volume " + volume + ", file " + e.path());
     }
 
     private static long copyAtMost(InputStream in, OutputStream out, long size) throws IOException {

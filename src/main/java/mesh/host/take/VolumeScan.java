@@ -46,20 +46,28 @@ public final class VolumeScan {
      * file is read.
      */
     public static List<Entry> scan(Path root, HashCache cache) {
-        long started = java.time.Instant.now().getEpochSecond() * 1_000_000_000L + java.time.Instant.now().getNano();
+        return scan(root, cache, Long.MAX_VALUE);
+    }
+
+    /**
+     * As above, except that a file over {@code hashUpTo} bytes whose hash {@code cache} does not hold is not read: its
+     * entry's sha256 is null, for the caller to hash as it reads the file anyway (a backup, as it sends it).
+     */
+    public static List<Entry> scan(Path root, HashCache cache, long hashUpTo) {
+        long started = now();
         List<Entry> entries = new ArrayList<>();
         ByteBuffer buffer = ByteBuffer.allocateDirect(BUFFER);
         try {
             Files.walkFileTree(root, new SimpleFileVisitor<>() {
                 @Override
                 public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) throws IOException {
-                    entries.add(entry(root, dir, attrs, buffer, cache, started));
+                    entries.add(entry(root, dir, attrs, buffer, cache, started, hashUpTo));
                     return FileVisitResult.CONTINUE;
                 }
 
                 @Override
                 public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                    entries.add(entry(root, file, attrs, buffer, cache, started));
+                    entries.add(entry(root, file, attrs, buffer, cache, started, hashUpTo));
                     return FileVisitResult.CONTINUE;
                 }
             });
@@ -148,8 +156,14 @@ public final class VolumeScan {
         return new Totals(t[0], t[1]);
     }
 
-    private static Entry entry(Path root, Path p, BasicFileAttributes attrs, ByteBuffer buffer, HashCache cache, long started)
-            throws IOException {
+    /** The clock in nanoseconds since the epoch, as {@link HashCache}'s racy rule compares it with ctimes. */
+    public static long now() {
+        java.time.Instant now = java.time.Instant.now();
+        return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+    }
+
+    private static Entry entry(Path root, Path p, BasicFileAttributes attrs, ByteBuffer buffer, HashCache cache, long started,
+                               long hashUpTo) throws IOException {
         String rel = root.equals(p) ? "." : root.relativize(p).toString();
         Map<String, Object> unix = Files.readAttributes(p, "unix:mode,uid,gid", LinkOption.NOFOLLOW_LINKS);
         String mode = String.format("%04o", ((Integer) unix.get("mode")) & 07777);
@@ -163,7 +177,9 @@ public final class VolumeScan {
             return new Entry(rel, "dir", 0, mode, uid, gid, null, null, xattrs);
         }
         if (attrs.isRegularFile()) {
-            return new Entry(rel, "file", attrs.size(), mode, uid, gid, null, cached(p, attrs, buffer, cache, started), xattrs);
+            String sha = attrs.size() > hashUpTo ? (cache == null ? null : cache.get(HashCache.Key.of(p, attrs)))
+                    : cached(p, attrs, buffer, cache, started);
+            return new Entry(rel, "file", attrs.size(), mode, uid, gid, null, sha, xattrs);
         }
         return new Entry(rel, "other", 0, mode, uid, gid, null, null, Map.of());
     }

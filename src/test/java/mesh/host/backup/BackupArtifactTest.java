@@ -20,7 +20,7 @@ class BackupArtifactTest {
 
     static BackupArtifact.Config config(List<VolumeManifest.Entry> entries) {
         VolumeManifest m = new VolumeManifest("db", "data", entries.size(), 0, "sha256:x", entries);
-        return new BackupArtifact.Config(1, "db", "2026-12-02T10:00:00Z", List.of(new BackupArtifact.Volume("container", m)));
+        return new BackupArtifact.Config(1, "db", "2026-12-02T10:00:00Z", List.of(new BackupArtifact.Volume("container", m)), null);
     }
 
     @Test
@@ -39,14 +39,30 @@ class BackupArtifactTest {
     }
 
     @Test
+    void thePacksAreLayersAndTheirContentsAreNoBlobsOfTheirOwn() {
+        String a = "a".repeat(64);
+        String b = "b".repeat(64);
+        String big = "e".repeat(64);
+        BackupArtifact.Config plain = config(List.of(file("x", a, 3), file("y", b, 5), file("z", big, BlobsAhead.SMALL + 1)));
+        BackupArtifact.Pack pack = new BackupArtifact.Pack("f".repeat(64), 8, Packs.parts(Packs.contents(
+                plain.volumes().stream().map(v -> v.manifest().entries()).toList())));
+        BackupArtifact.Config c = new BackupArtifact.Config(2, "db", plain.created(), plain.volumes(), List.of(pack));
+        assertEquals(Map.of(big, BlobsAhead.SMALL + 1), BackupArtifact.blobs(c));
+        BackupArtifact.Manifest m = BackupArtifact.readManifest(BackupArtifact.manifest("sha256:" + "c".repeat(64), 10, c), "r");
+        assertEquals(List.of(new BackupArtifact.Descriptor(BackupArtifact.FILE_TYPE, "sha256:" + big, BlobsAhead.SMALL + 1, null),
+                new BackupArtifact.Descriptor(BackupArtifact.PACK_TYPE, "sha256:" + pack.sha256(), 8, null)), m.layers());
+        assertEquals(c, BackupArtifact.readConfig(BackupArtifact.write(c), "r"), "the config reads back with its packs");
+    }
+
+    @Test
     void aManifestOverFourMegabytesIsRefusedSaySo() {
         List<VolumeManifest.Entry> many = new ArrayList<>();
         for (int i = 0; i < 40_000; i++) {
-            many.add(file("f" + i, String.format("%064x", i), 1));
+            many.add(file("f" + i, String.format("%064x", i), BlobsAhead.SMALL + 1));
         }
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> BackupArtifact.manifest("sha256:" + "c".repeat(64), 10, config(many)));
-        assertTrue(e.getMessage().contains("40000 distinct files"), e.getMessage());
+        assertTrue(e.getMessage().contains("40000 blobs"), e.getMessage());
     }
 
     @Test

@@ -63,4 +63,29 @@ class HashCacheTest {
         Files.writeString(dir.resolve("a"), "two");
         assertEquals(VolumeScan.scan(dir), VolumeScan.scan(dir, c), "a file written since is hashed again");
     }
+
+    @Test
+    void aScanLeavesTheHashOfALargeFileItHasNotHashedToItsCaller(@TempDir Path root) throws Exception {
+        Files.writeString(root.resolve("small"), "0123456789");
+        Files.writeString(root.resolve("large"), "0123456789a");
+        HashCache c = new HashCache();
+        List<VolumeManifest.Entry> first = VolumeScan.scan(root, c, 10);
+        assertEquals(sha("0123456789"), entry(first, "small").sha256());
+        assertNull(entry(first, "large").sha256(), "over 10 bytes and never hashed: left to the caller");
+        java.nio.file.attribute.FileTime old = java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() - 10_000);
+        Files.setLastModifiedTime(root.resolve("large"), old);
+        Thread.sleep(1100);   // past the racy second of the large file's ctime
+        c.put(HashCache.Key.of(root.resolve("large")), "bb", VolumeScan.now());
+        assertEquals("bb", entry(VolumeScan.scan(root, c, 10), "large").sha256(), "a hash the caller kept is used");
+        assertNull(entry(VolumeScan.scan(root, null, 10), "large").sha256(), "no cache: still left to the caller");
+        assertEquals(sha("0123456789a"), entry(VolumeScan.scan(root, null), "large").sha256(), "the take's scan reads every file");
+    }
+
+    private static String sha(String content) {
+        return mesh.bundle.Digest.of(content.getBytes(java.nio.charset.StandardCharsets.UTF_8)).hex();
+    }
+
+    private static VolumeManifest.Entry entry(List<VolumeManifest.Entry> entries, String path) {
+        return entries.stream().filter(e -> e.path().equals(path)).findFirst().orElseThrow();
+    }
 }
