@@ -55,6 +55,11 @@ public final class PushDecision {
 
     /** Choice is the nodes to send, those left as they are (names), and notes for the operator. */
     public record Choice(List<Target> targets, List<String> unchanged, List<String> notes) {
+
+        /** This choice without the targets on {@code nodes} (held back from the push: mesh.wire.WireRule). */
+        public Choice without(java.util.Set<String> nodes) {
+            return new Choice(targets.stream().filter(t -> !nodes.contains(t.node().name())).toList(), unchanged, notes);
+        }
     }
 
     /**
