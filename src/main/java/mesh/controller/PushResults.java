@@ -58,7 +58,7 @@ final class PushResults {
         Map<String, mesh.wire.Build> builds = new LinkedHashMap<>();
         statuses.forEach((node, a) -> {
             if (a.ok() && a.value() != null) {
-                builds.put(node, a.value().build() != null ? a.value().build() : new mesh.wire.Build("(a build that names none)", null));
+                builds.put(node, mesh.wire.WireRule.reported(a.value().build()));
             }
         });
         return builds;

@@ -8,7 +8,7 @@ import java.util.Properties;
 /**
  * Build is which mesh a program is: its version and the commit it was built from (12 hex digits; null when
  * it was built outside git, e.g. from an exported tree), and its wire level: which controllers and agents it
- * speaks to ({@link mesh.plan.WireRule}; null from a build from before levels, which counts as {@link #FIRST_WIRE}).
+ * speaks to ({@link WireRule}; null from a build from before levels, which counts as {@link #FIRST_WIRE}).
  * Agents and the controller report theirs, so an operator sees a fleet that runs more than one build
  * ({@code mesh node list}, {@code mesh status}).
  */

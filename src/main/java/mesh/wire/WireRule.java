@@ -25,20 +25,33 @@ public final class WireRule {
 
     /** Why node {@code node}'s agent is held back from this controller's push, or empty when the rule allows it. */
     public static Optional<String> heldBack(String node, Build controller, Build agent) {
+        return refusal(node, controller, agent, "so its declaration was not sent (the other nodes' were)");
+    }
+
+    /**
+     * Why this controller does not speak to node {@code node}'s agent, with {@code notDone} (what it therefore did not
+     * do, e.g. "so its declaration was not sent") and the command that fixes it; empty when the rule allows it.
+     */
+    public static Optional<String> refusal(String node, Build controller, Build agent, String notDone) {
         if (speaks(controller, agent)) {
             return Optional.empty();
         }
         int c = controller.wireLevel();
         int a = agent.wireLevel();
         String both = "node " + node + "'s agent runs mesh " + agent.words() + " (wire level " + a + "); this controller runs mesh "
-                + controller.words() + " (wire level " + c + ") and pushes only to agents at levels " + c + " and " + (c + 1)
-                + ", so its declaration was not sent (the other nodes' were): ";
+                + controller.words() + " (wire level " + c + ") and speaks only to agents at levels " + c + " and " + (c + 1)
+                + ", " + notDone + ": ";
         if (a < c) {
             return Optional.of(both + "the agent is older than the controller; run `mesh upgrade --node " + node
                     + "` with this controller's build to move it");
         }
         return Optional.of(both + "the agent is newer than the controller can follow; run `mesh upgrade` with node " + node
                 + "'s build (mesh " + agent.words() + ") to move the other agents and the controller to it");
+    }
+
+    /** The build an agent reports in its status; one that names none is a build from before builds were reported. */
+    public static Build reported(Build agent) {
+        return agent != null ? agent : new Build("(a build that names none)", null);
     }
 
     /** The nodes among {@code agents} (node to the build its agent reports) held back from this controller's push, each with why. */

@@ -73,7 +73,11 @@ public final class PackagedMesh {
         if (NATIVE != null) {
             return nativeFolder(into.resolve("quarkus-app"));
         }
-        Path from = app();
+        return copyApp(app(), into);
+    }
+
+    /** As above, of the app folder {@code from} (another build's: {@link OtherBuild}). */
+    public static Path copyApp(Path from, Path into) throws IOException {
         Path copy = into.resolve("quarkus-app");
         try (Stream<Path> files = Files.walk(from)) {
             for (Path f : files.toList()) {

@@ -30,7 +30,7 @@ class WireRuleTest {
     void anOlderAgentIsToldToBeMovedWithThisBuild() {
         String m = WireRule.heldBack("n2", new Build("0.3.0", "7200bac816ba", 3), new Build("0.1.0", "4f70c7e1a2b3")).orElseThrow();
         assertEquals("node n2's agent runs mesh 0.1.0 (4f70c7e1a2b3) (wire level 1); this controller runs mesh 0.3.0 (7200bac816ba)"
-                + " (wire level 3) and pushes only to agents at levels 3 and 4, so its declaration was not sent (the other nodes'"
+                + " (wire level 3) and speaks only to agents at levels 3 and 4, so its declaration was not sent (the other nodes'"
                 + " were): the agent is older than the controller; run `mesh upgrade --node n2` with this controller's build to"
                 + " move it", m);
     }
