@@ -92,7 +92,8 @@ public class MeshPush {
             throw new Conflict(String.join("; and ", protect));
         }
         List<PushDecision.Draft> drafts = PushDecision.drafts(plan, s.sent());
-        Map<String, AgentAnswer<mesh.wire.HostStatus>> held = AgentClient.ask(PushDecision.toAsk(drafts), PushDecision.Draft::node,
+        // every node's: the unchanged ones' generations (PushDecision.choose), and every agent's build (WireRule)
+        Map<String, AgentAnswer<mesh.wire.HostStatus>> held = AgentClient.ask(drafts, PushDecision.Draft::node,
                 d -> agents.statusQuickly(d.node()));
         heardBuilds.note(held);
         PushDecision.Choice chosen = PushDecision.choose(drafts, PushResults.generations(held), named);

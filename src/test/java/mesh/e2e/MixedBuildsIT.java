@@ -14,6 +14,7 @@ import mesh.testbed.InstalledMesh;
 import mesh.testbed.InstalledMeshTest;
 import mesh.testbed.OtherBuild;
 import mesh.testbed.PackagedMesh;
+import mesh.wire.Build;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 @InstalledMeshTest
 class MixedBuildsIT {
 
+    static final String VERSION = Build.current().version();
     static final String LOOP = "trap 'exit 0' TERM; while :; do sleep 1; done";
 
     InstalledMesh mesh;
@@ -73,7 +75,7 @@ class MixedBuildsIT {
         mesh.ok("assign", "n3", "mxb");
         PackagedMesh.Result push = mesh.mesh("push", "--wait", "--wait-timeout", "60");
         assertEquals(1, push.exit(), push.toString());
-        String why = "node n3's agent runs mesh 0.1.0 (" + commit + ") (wire level 1); this controller runs mesh 0.1.0 ("
+        String why = "node n3's agent runs mesh " + VERSION + " (" + commit + ") (wire level 1); this controller runs mesh " + VERSION + " ("
                 + commit + ") (wire level 3) and speaks only to agents at levels 3 and 4, so its declaration was not sent (the"
                 + " other nodes' were): the agent is older than the controller; run `mesh upgrade --node n3` with this"
                 + " controller's build to move it";
@@ -99,9 +101,10 @@ class MixedBuildsIT {
         String before = container("n2", "mxa.server").orElseThrow();
         PackagedMesh.Result take = mesh.mesh("take", "n3", "mxa");
         assertNotEquals(0, take.exit(), take.toString());
-        assertTrue(take.err().contains("node n3's agent runs mesh 0.1.0 (" + commit + ") (wire level 1)")
-                && take.err().contains("so the take of mxa was not started")
-                && take.err().contains("run `mesh upgrade --node n3`"), take.toString());
+        String said = take.out() + take.err();
+        assertTrue(said.contains("preflight: node n3's agent runs mesh " + VERSION + " (" + commit + ") (wire level 1)")
+                && said.contains("so the take of mxa was not started")
+                && said.contains("run `mesh upgrade --node n3`") && said.contains("nothing was changed"), take.toString());
         assertEquals(Optional.of(before), container("n2", "mxa.server"), "mxa still runs on n2, its container the same");
         assertTrue(container("n3", "mxa.server").isEmpty(), "nothing of mxa on n3");
     }

@@ -205,6 +205,11 @@ public final class InstalledMesh implements AutoCloseable {
         return PackagedMesh.run(cli, args);
     }
 
+    /** Runs a verb that may take up to {@code limit} (one that moves the whole mesh). */
+    public PackagedMesh.Result meshWithin(Duration limit, String... args) {
+        return PackagedMesh.runWithin(cli, null, limit, args);
+    }
+
     /** Runs a verb with {@code input} as its stdin. */
     public PackagedMesh.Result meshWithInput(String input, String... args) {
         return PackagedMesh.runWithInput(cli, input, args);
