@@ -59,15 +59,16 @@ class UpgradeIT {
         earlier = Build.current().version() + " (" + EARLIER;
         mesh = InstalledMesh.raise(3, List.of(), Map.of("n1", old, "n2", old, "n3", old));
         dir = Files.createTempDirectory("mesh-upgrade-it");
-        Files.writeString(dir.resolve("upweb.yaml"), "module: upweb\ncomponents:\n  upweb.server:\n    image: mesh-test/busybox:1\n"
+        Path catalogue = Files.createDirectories(dir.resolve("catalogue"));
+        Files.writeString(catalogue.resolve("upweb.yaml"), "module: upweb\ncomponents:\n  upweb.server:\n    image: mesh-test/busybox:1\n"
                 + "    args: [sh, -c, \"" + LOOP + "\"]\n    stop-timeout: 1s\n");
         Path bundle = Files.createDirectories(dir.resolve("bundle"));
         Files.writeString(bundle.resolve("run"), "#!/bin/sh\n" + LOOP + "\n");
         Files.setPosixFilePermissions(bundle.resolve("run"), PosixFilePermissions.fromString("rwxr-xr-x"));
         String ref = mesh.ok("bundle", "push", bundle.toString(), "it/uploop:1", "--entrypoint", "run").strip();
-        Files.writeString(dir.resolve("upproc.yaml"), "module: upproc\ncomponents:\n  upproc.loop:\n    bundle: " + ref
+        Files.writeString(catalogue.resolve("upproc.yaml"), "module: upproc\ncomponents:\n  upproc.loop:\n    bundle: " + ref
                 + "\n    stop-timeout: 2s\n");
-        mesh.ok("catalogue", "add", dir.resolve("upweb.yaml").toString(), dir.resolve("upproc.yaml").toString());
+        mesh.ok("catalogue", "add", catalogue.toString());
         mesh.ok("assign", "n2", "upweb");
         mesh.ok("assign", "n3", "upproc");
         mesh.ok("push", "--wait", "--wait-timeout", "120");

@@ -18,8 +18,8 @@ import java.util.concurrent.TimeUnit;
  * OtherBuild is this repository built again by the test, at a commit and with Maven properties of its choosing (e.g.
  * {@code mesh.wire=3}: a build that stands for a later one), for a test that runs a mesh of more than one build. The
  * commit is checked out of this repository's own git into a clone (so the build names its commit, as a release does)
- * and packaged offline without tests; the app folder is kept under the temporary folder, one per commit and
- * properties, and reused by later runs: a build costs 1–3 minutes, once.
+ * and packaged offline without tests, its JDK AOT caches trained; the app folder is kept under the temporary folder,
+ * one per commit and properties, and reused by later runs: a build costs 1–3 minutes, once.
  */
 public final class OtherBuild {
 
@@ -58,6 +58,10 @@ public final class OtherBuild {
         run(mvn, home.resolve("src"), log);
         if (!Files.isRegularFile(app.resolve("quarkus-run.jar"))) {
             throw new AssertionError("the build of " + full + " " + sorted + " made no " + app + "/quarkus-run.jar; see " + log);
+        }
+        if (mesh.install.AotCaches.supported()) {
+            // trained once here, as PackagedMesh does for this build: each install from a copy then only checks them
+            System.out.println("OtherBuild: " + new mesh.install.AotCaches(app, null).ensure());
         }
         Files.writeString(home.resolve("built"), full + " " + sorted + "\n");
         System.out.printf("OtherBuild: built in %.0f s%n", (System.nanoTime() - began) / 1e9);
