@@ -82,6 +82,7 @@ final class UpgradeRun {
     /** Carries the plan out; the report says where it stopped, if it did. */
     Report carryOut(UpgradePlan.Plan plan, Duration each) {
         List<Move> moves = new ArrayList<>();
+        leftOver();
         String waiting = pending();
         if (waiting != null) {
             return new Report(target.words(), false, moves, plan.already(), waiting);
@@ -112,6 +113,21 @@ final class UpgradeRun {
             say.accept(s.words() + " runs mesh " + target.words() + String.format(" (%.1f s)", seconds));
         }
         return new Report(target.words(), false, moves, plan.already(), null);
+    }
+
+    /** Removes the one-off modules a run that was killed left behind (assigned or not), so this run starts clean. */
+    private void leftOver() {
+        for (mesh.wire.ModuleView m : api.catalogue()) {
+            if (!m.module().startsWith(UpgradeModules.PREFIX)) {
+                continue;
+            }
+            say.accept("removing " + m.module() + ", left by an upgrade that did not finish");
+            if (m.assigned() != null) {
+                removeOneOff(m.assigned(), m.module());
+            } else {
+                api.removeModule(m.module());
+            }
+        }
     }
 
     /** Why the upgrade would push more than its own modules: changes wait to be pushed (a dry-run push says which); null when none. */

@@ -186,8 +186,15 @@ public final class AgentSetup {
      * {@code agent.pid}; also how {@code mesh host upgrade-self} starts the new build's agent.
      */
     static long startDetached(Path launcher, Path envFile, Path stateDir) throws IOException {
+        return startDetached(List.of(), launcher, envFile, stateDir);
+    }
+
+    /** As above, the command run through {@code prefix} (upgrade-self's {@code nsenter} into the agent's mount namespace). */
+    static long startDetached(List<String> prefix, Path launcher, Path envFile, Path stateDir) throws IOException {
         File log = stateDir.resolve("agent.log").toFile();
-        ProcessBuilder b = new ProcessBuilder("setsid", launcher.toString(), "host", "serve", "--config", envFile.toString())
+        List<String> command = new java.util.ArrayList<>(prefix);
+        command.addAll(List.of("setsid", launcher.toString(), "host", "serve", "--config", envFile.toString()));
+        ProcessBuilder b = new ProcessBuilder(command)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log)).redirectErrorStream(true)
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         b.environment().keySet().removeIf(k -> k.startsWith("MESH_"));

@@ -117,12 +117,39 @@ public final class UpgradeSelf {
             AgentSetup.run(List.of("systemctl", "restart", AgentUnit.UNIT_NAME));
             return;
         }
+        List<String> outside = outsideMyMounts();
         stop(at);
         try {
-            long pid = AgentSetup.startDetached(at.app().resolve("bin/mesh"), at.envFile(), at.state());
+            long pid = AgentSetup.startDetached(outside, at.app().resolve("bin/mesh"), at.envFile(), at.state());
             say.accept("started the agent detached (pid " + pid + ")");
         } catch (IOException e) {
             throw new InstallFailure("cannot start the agent: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The prefix that runs a command in the mount namespace the agent runs in, not this process's: a supervised process
+     * runs in a mount namespace of its own, its hosts file bound over /etc/hosts (docs/processes.md), and an agent
+     * started in it would see that file, which is deleted once this one-off is removed; every process that agent
+     * started would then fail to bind its own. The nearest ancestor in another mount namespace is the shim, which runs
+     * in the agent's; {@code nsenter --mount} into it. Empty when no ancestor is in another (nothing to leave).
+     */
+    private static List<String> outsideMyMounts() {
+        String mine = mountNamespace(ProcessHandle.current().pid());
+        for (ProcessHandle h = ProcessHandle.current().parent().orElse(null); h != null; h = h.parent().orElse(null)) {
+            String theirs = mountNamespace(h.pid());
+            if (theirs != null && !theirs.equals(mine)) {
+                return List.of("nsenter", "--mount=/proc/" + h.pid() + "/ns/mnt", "--");
+            }
+        }
+        return List.of();
+    }
+
+    private static String mountNamespace(long pid) {
+        try {
+            return Files.readSymbolicLink(Path.of("/proc/" + pid + "/ns/mnt")).toString();
+        } catch (IOException | UnsupportedOperationException e) {
+            return null;
         }
     }
 
