@@ -154,6 +154,7 @@ class UpgradeIT {
             watch.join(Duration.ofSeconds(30));
         }
         assertEquals(0, up.exit(), up.toString());
+        up.out().lines().forEach(l -> System.out.println("UpgradeIT: mesh upgrade: " + l));
         String head = Build.current().words();
         for (String n : mesh.names()) {
             assertEquals(head, buildWords(n), n + " runs this build");
