@@ -21,7 +21,7 @@ public final class MeshCommandLine {
             RestoreCommand.class, StatusCommand.class,
             RosterCommand.class, RouteCommand.class, TokenCommand.class, SecretCommand.class, AuditCommand.class,
             CaCommand.class, LogsCommand.class, BundleCommand.class, HostCommand.class, ControllerCommand.class,
-            CompletionCommand.class, InstallCommand.class, UninstallCommand.class);
+            CompletionCommand.class, InstallCommand.class, UpgradeCommand.class, UninstallCommand.class);
 
     /** The verb whose script needs the whole tree. */
     private static final Class<?> WHOLE_TREE = CompletionCommand.class;

@@ -92,10 +92,13 @@ public class MeshPush {
             throw new Conflict(String.join("; and ", protect));
         }
         List<PushDecision.Draft> drafts = PushDecision.drafts(plan, s.sent());
-        Map<String, AgentAnswer<mesh.wire.HostStatus>> held = AgentClient.ask(PushDecision.toAsk(drafts), PushDecision.Draft::node,
+        // every node's: the unchanged ones' generations (PushDecision.choose), and every agent's build (WireRule)
+        Map<String, AgentAnswer<mesh.wire.HostStatus>> held = AgentClient.ask(drafts, PushDecision.Draft::node,
                 d -> agents.statusQuickly(d.node()));
         heardBuilds.note(held);
-        PushDecision.Choice choice = PushDecision.choose(drafts, PushResults.generations(held), named);
+        PushDecision.Choice chosen = PushDecision.choose(drafts, PushResults.generations(held), named);
+        Map<String, String> heldBack = mesh.wire.WireRule.heldBack(mesh.wire.Build.current(), PushResults.builds(held));
+        PushDecision.Choice choice = chosen.without(heldBack.keySet());
         Map<String, AgentAnswer<PlanView>> previews = AgentClient.ask(choice.targets(), PushDecision.Target::node,
                 t -> agents.preview(t.node(), t.declaration()));
         PushDecision.Verdict verdict = PushDecision.judge(previews.values().stream()
@@ -108,6 +111,7 @@ public class MeshPush {
                 : Rollback.dataNotes(acked, plan), choice, protect);
         List<PushReport.NodeResult> results = dryRun ? PushResults.previewed(choice.targets(), previews)
                 : sender.send(in, plan, choice.targets(), notes, take);
+        results.addAll(PushResults.heldBack(chosen.targets(), heldBack));
         choice.unchanged().forEach(n -> results.add(new PushReport.NodeResult(n, PushReport.Outcome.UNCHANGED, 0, false, null, null)));
         return new PushReport(dryRun, verdict.replacements(), results, notes, verdict.removals(),
                 PushReport.totals(results));

@@ -42,6 +42,28 @@ final class PushResults {
         return results;
     }
 
+    /** A line for each target held back from the push, its agent outside the wire rule ({@code heldBack}: node to why). */
+    static List<PushReport.NodeResult> heldBack(List<PushDecision.Target> targets, Map<String, String> heldBack) {
+        return targets.stream().filter(t -> heldBack.containsKey(t.node().name()))
+                .map(t -> new PushReport.NodeResult(t.node().name(), PushReport.Outcome.BEHIND, t.declaration().generation(),
+                        t.leftBehind(), null, heldBack.get(t.node().name())))
+                .toList();
+    }
+
+    /**
+     * The builds the agents said they run, of those that answered; an agent from before builds were reported names
+     * none, and counts as a build from before wire levels ({@link mesh.wire.Build#FIRST_WIRE}).
+     */
+    static Map<String, mesh.wire.Build> builds(Map<String, AgentAnswer<HostStatus>> statuses) {
+        Map<String, mesh.wire.Build> builds = new LinkedHashMap<>();
+        statuses.forEach((node, a) -> {
+            if (a.ok() && a.value() != null) {
+                builds.put(node, mesh.wire.WireRule.reported(a.value().build()));
+            }
+        });
+        return builds;
+    }
+
     /** The generations the agents said they hold, of those that answered. */
     static Map<String, Long> generations(Map<String, AgentAnswer<HostStatus>> statuses) {
         Map<String, Long> held = new LinkedHashMap<>();

@@ -129,7 +129,10 @@ final class TakeSteps {
      */
     TakePlan.Outcome preflight(Take t, Where w, boolean fetch) {
         Node target = w.node(t.to());
-        agents.status(target);
+        String wire = wireRefusal(t, w, agents.status(target));
+        if (wire != null) {
+            return new TakePlan.Failed(wire);
+        }
         Map<String, String> missingImages = new java.util.TreeMap<>();
         List<String> images = w.manifest().components().values().stream().map(mesh.model.Manifest.Component::image)
                 .filter(java.util.Objects::nonNull).distinct().sorted().toList();
@@ -169,6 +172,21 @@ final class TakeSteps {
         String refusal = TakePreflight.refusal(new TakePreflight.Facts(t.module(), t.from(), t.to(), missingImages,
                 missingBundles, volumes, free, freePath));
         return refusal != null ? new TakePlan.Failed(refusal) : new TakePlan.Preflighted(t.from() == null ? List.of() : volumes);
+    }
+
+    /**
+     * Why this controller cannot carry the take out, its build outside the wire rule with the target's agent or the
+     * source's ({@link mesh.wire.WireRule}): checked before anything is stopped or sent; null when both speak.
+     */
+    private String wireRefusal(Take t, Where w, mesh.wire.HostStatus target) {
+        mesh.wire.Build self = mesh.wire.Build.current();
+        String notDone = "so the take of " + t.module() + " was not started";
+        java.util.Optional<String> why = mesh.wire.WireRule.refusal(t.to(), self, mesh.wire.WireRule.reported(target.build()), notDone);
+        if (why.isEmpty() && t.from() != null) {
+            why = mesh.wire.WireRule.refusal(t.from(), self,
+                    mesh.wire.WireRule.reported(agents.status(w.node(t.from())).build()), notDone);
+        }
+        return why.orElse(null);
     }
 
     /**

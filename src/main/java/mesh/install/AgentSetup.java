@@ -177,14 +177,29 @@ public final class AgentSetup {
     }
 
     private long startDetached() throws IOException {
-        File log = o.stateDir().resolve("agent.log").toFile();
-        // setsid: the agent leads a session of its own, so it outlives the installer and its terminal
-        ProcessBuilder b = new ProcessBuilder("setsid", launcher().toString(), "host", "serve", "--config", envFile().toString())
+        return startDetached(launcher(), envFile(), o.stateDir());
+    }
+
+    /**
+     * Starts the agent of {@code stateDir} detached, as {@code mesh install} does where systemd is not PID 1: its own
+     * session (setsid, so it outlives its starter and any terminal), output appended to {@code agent.log}, its pid in
+     * {@code agent.pid}; also how {@code mesh host upgrade-self} starts the new build's agent.
+     */
+    static long startDetached(Path launcher, Path envFile, Path stateDir) throws IOException {
+        return startDetached(List.of(), launcher, envFile, stateDir);
+    }
+
+    /** As above, the command run through {@code prefix} (upgrade-self's {@code nsenter} into the agent's mount namespace). */
+    static long startDetached(List<String> prefix, Path launcher, Path envFile, Path stateDir) throws IOException {
+        File log = stateDir.resolve("agent.log").toFile();
+        List<String> command = new java.util.ArrayList<>(prefix);
+        command.addAll(List.of("setsid", launcher.toString(), "host", "serve", "--config", envFile.toString()));
+        ProcessBuilder b = new ProcessBuilder(command)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log)).redirectErrorStream(true)
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         b.environment().keySet().removeIf(k -> k.startsWith("MESH_"));
         Process p = b.start();
-        Files.writeString(o.stateDir().resolve("agent.pid"), p.pid() + "\n");
+        Files.writeString(stateDir.resolve("agent.pid"), p.pid() + "\n");
         return p.pid();
     }
 
@@ -195,18 +210,34 @@ public final class AgentSetup {
         if (Files.exists(to)) {
             deleteTree(to);
         }
+        String caches = from == null ? null : trainCaches(from);
+        copyRunning(to, true);
+        if (from != null && caches == null && AotCaches.supported()) {
+            caches = new AotCaches(to, o.engine()).ensure();   // the app we run from is not ours to write
+        }
+        if (caches != null) {
+            say.accept("      " + caches);
+        }
+    }
+
+    /**
+     * Copies the mesh this process runs (its app folder, or the native executable) into {@code to}, which must not
+     * exist, with the launcher {@code bin/mesh}; the app folder's JDK AOT caches too when {@code caches} (they hold only
+     * while the jars keep their mtimes, which the copy does). Also how {@code mesh upgrade} stages the build it
+     * publishes and {@code mesh host upgrade-self} puts the new build beside the old.
+     */
+    public static void copyRunning(Path to, boolean caches) throws IOException {
+        Path from = RunningMesh.appFolder();
         Files.createDirectories(to.resolve("bin"));
         if (from == null) {
             Files.copy(RunningMesh.executable(), to.resolve(RunningMesh.NATIVE_EXECUTABLE), StandardCopyOption.COPY_ATTRIBUTES);
-            write(launcher(), RunningMesh.nativeLauncherScript(), "rwxr-xr-x");
+            write(to.resolve("bin/mesh"), RunningMesh.nativeLauncherScript(), "rwxr-xr-x");
             return;
         }
-        String caches = trainCaches(from);
         try (Stream<Path> files = Files.walk(from)) {
             for (Path f : files.toList()) {
                 String rel = from.relativize(f).toString();
-                // the AOT caches come along: COPY_ATTRIBUTES keeps the jars' mtimes, which is what a cache checks
-                if (rel.endsWith(AotCaches.TRAINING) || rel.startsWith("bin")) {
+                if (rel.endsWith(AotCaches.TRAINING) || rel.startsWith("bin") || !caches && rel.endsWith(".aot")) {
                     continue;
                 }
                 Path t = to.resolve(rel);
@@ -217,13 +248,7 @@ public final class AgentSetup {
                 }
             }
         }
-        if (caches == null && AotCaches.supported()) {
-            caches = new AotCaches(to, o.engine()).ensure();   // the app we run from is not ours to write
-        }
-        if (caches != null) {
-            say.accept("      " + caches);
-        }
-        write(launcher(), RunningMesh.launcherScript(), "rwxr-xr-x");
+        write(to.resolve("bin/mesh"), RunningMesh.launcherScript(), "rwxr-xr-x");
     }
 
     /**

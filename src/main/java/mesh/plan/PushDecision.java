@@ -55,6 +55,11 @@ public final class PushDecision {
 
     /** Choice is the nodes to send, those left as they are (names), and notes for the operator. */
     public record Choice(List<Target> targets, List<String> unchanged, List<String> notes) {
+
+        /** This choice without the targets on {@code nodes} (held back from the push: mesh.wire.WireRule). */
+        public Choice without(java.util.Set<String> nodes) {
+            return new Choice(targets.stream().filter(t -> !nodes.contains(t.node().name())).toList(), unchanged, notes);
+        }
     }
 
     /**
@@ -117,17 +122,9 @@ public final class PushDecision {
     }
 
     /**
-     * The nodes whose agent must be asked which generation it holds: those whose declaration did
-     * not change, so that only the agent can tell that they need it again.
-     */
-    public static List<Draft> toAsk(List<Draft> drafts) {
-        return drafts.stream().filter(d -> !d.changed()).toList();
-    }
-
-    /**
      * Step one: the nodes to send. Each whose declaration changed, named or not; and each whose
      * agent holds another generation than it acknowledged. {@code agentGenerations} holds the
-     * answers of the agents of {@link #toAsk}; one that did not answer is missing and left as it is
+     * answers of the agents (a changed node's is not used); one that did not answer is missing and left as it is
      * (the question must not fail a push).
      */
     public static Choice choose(List<Draft> drafts, Map<String, Long> agentGenerations, List<String> named) {

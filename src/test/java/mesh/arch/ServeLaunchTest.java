@@ -33,8 +33,9 @@ class ServeLaunchTest {
     /** PackagedMesh.command given a serve verb: refused at run time; caught here before a test runs it. */
     static final Pattern PACKAGED_SERVER = Pattern.compile("PackagedMesh\\s*\\.\\s*command\\([^;]*\"(host|controller)\"\\s*,\\s*\"serve\"");
 
-    /** The fixture that raises meshes with mesh install, and the launcher and verb runner themselves. */
-    static final Set<String> FIXTURE = Set.of("mesh.testbed.InstalledMesh", "mesh.testbed.Launcher", "mesh.testbed.PackagedMesh");
+    /** The fixture that raises meshes with mesh install, the launcher and verb runner themselves, and the builder of other builds. */
+    static final Set<String> FIXTURE = Set.of("mesh.testbed.InstalledMesh", "mesh.testbed.Launcher", "mesh.testbed.PackagedMesh",
+            "mesh.testbed.OtherBuild");
 
     @Test
     void onlyTheFixtureAndTheNamedClassesStartServers() throws IOException {

@@ -77,9 +77,12 @@ class PushDecisionTest {
     }
 
     @Test
-    void theAgentsAreAskedOnlyAboutNodesWhoseDeclarationDidNotChange() {
-        List<PushDecision.Draft> drafts = PushDecision.drafts(PLAN, List.of(sent(ACE, 5, 5, WEB2), sent(G14, 1, 1)));
-        assertEquals(List.of("g14"), PushDecision.toAsk(drafts).stream().map(d -> d.node().name()).toList());
+    void aChangedNodesAgentGenerationDoesNotMatterItIsSentForItsChange() {
+        // every agent is asked (for its build too, mesh.wire.WireRule); a changed node's answer changes nothing
+        PushDecision.Choice c = choose(Map.of("ace", 99L, "g14", 1L), List.of(), sent(ACE, 5, 5, WEB2), sent(G14, 1, 1));
+        assertEquals(Reason.CHANGED, only(c).reason());
+        assertEquals(List.of(), c.notes());
+        assertEquals(List.of("g14"), c.unchanged());
     }
 
     @Test

@@ -87,6 +87,14 @@ public final class InstalledMesh implements AutoCloseable {
 
     /** As {@link #raise(int)}, the seat's {@code mesh install} given {@code seatFlags} too. */
     public static InstalledMesh raise(int count, List<String> seatFlags) throws Exception {
+        return raise(count, seatFlags, Map.of());
+    }
+
+    /**
+     * As above, the nodes {@code builds} names (n1 the seat, n2, …) installed from another build's app folder
+     * ({@link OtherBuild}): a mesh of more than one build. The seat's build is the controller's too.
+     */
+    public static InstalledMesh raise(int count, List<String> seatFlags, Map<String, Path> builds) throws Exception {
         Integer first = RANGES.poll(RANGE_WAIT.toMinutes(), TimeUnit.MINUTES);
         if (first == null) {
             throw new AssertionError("no range of test-bed nodes for an installed mesh was free within " + RANGE_WAIT
@@ -102,7 +110,7 @@ public final class InstalledMesh implements AutoCloseable {
                 String name = "n" + (i + 1);
                 mesh.engines.put(name, engine);
                 wipe(engine);
-                mesh.nodes.put(name, new InstalledNode(n, name, Files.createTempDirectory(marker(n))));
+                mesh.nodes.put(name, new InstalledNode(n, name, Files.createTempDirectory(marker(n)), builds.get(name)));
             }
             long began = System.nanoTime();
             mesh.installSeat(seatFlags);
@@ -195,6 +203,11 @@ public final class InstalledMesh implements AutoCloseable {
 
     public PackagedMesh.Result mesh(String... args) {
         return PackagedMesh.run(cli, args);
+    }
+
+    /** Runs a verb that may take up to {@code limit} (one that moves the whole mesh). */
+    public PackagedMesh.Result meshWithin(Duration limit, String... args) {
+        return PackagedMesh.runWithin(cli, null, limit, args);
     }
 
     /** Runs a verb with {@code input} as its stdin. */

@@ -30,12 +30,21 @@ public final class InstalledNode implements AutoCloseable {
     }
 
     public InstalledNode(TestbedNodes.Node node, String name, Path root) throws IOException {
+        this(node, name, root, null);
+    }
+
+    /** As above, installing the app folder {@code build} (another build's, {@link OtherBuild}) unless it is null. */
+    public InstalledNode(TestbedNodes.Node node, String name, Path root, Path build) throws IOException {
         this.node = node;
         this.name = name;
         this.root = root;
         Files.createDirectories(home());
-        PackagedMesh.trainAotCaches();
-        this.app = PackagedMesh.copyApp(root);   // with the caches: the copy keeps the jars' mtimes
+        if (build == null) {
+            PackagedMesh.trainAotCaches();
+            this.app = PackagedMesh.copyApp(root);   // with the caches: the copy keeps the jars' mtimes
+        } else {
+            this.app = PackagedMesh.copyApp(build, root);   // no AOT caches: the launcher runs without them
+        }
     }
 
     public Path state() {

@@ -73,7 +73,11 @@ public final class PackagedMesh {
         if (NATIVE != null) {
             return nativeFolder(into.resolve("quarkus-app"));
         }
-        Path from = app();
+        return copyApp(app(), into);
+    }
+
+    /** As above, of the app folder {@code from} (another build's: {@link OtherBuild}). */
+    public static Path copyApp(Path from, Path into) throws IOException {
         Path copy = into.resolve("quarkus-app");
         try (Stream<Path> files = Files.walk(from)) {
             for (Path f : files.toList()) {
@@ -201,6 +205,11 @@ public final class PackagedMesh {
 
     /** As {@link #run}, with {@code input} (null: nothing) as the verb's stdin. */
     public static Result runWithInput(Map<String, String> env, String input, String... args) {
+        return runWithin(env, input, java.time.Duration.ofMinutes(2), args);
+    }
+
+    /** As {@link #runWithInput}, given at most {@code limit} (a verb that moves a whole mesh, {@code mesh upgrade}). */
+    public static Result runWithin(Map<String, String> env, String input, java.time.Duration limit, String... args) {
         List<String> command = command(app(), null, List.of(args));
         try {
             File in = input == null ? new File("/dev/null") : File.createTempFile("mesh-verb", ".in");
@@ -216,9 +225,9 @@ public final class PackagedMesh {
                 builder.environment().keySet().removeIf(k -> k.startsWith("MESH_"));
                 builder.environment().putAll(env);
                 Process process = builder.start();
-                if (!process.waitFor(2, TimeUnit.MINUTES)) {
+                if (!process.waitFor(limit.toSeconds(), TimeUnit.SECONDS)) {
                     process.destroyForcibly();
-                    throw new AssertionError("mesh " + String.join(" ", args) + " did not finish in 2 minutes");
+                    throw new AssertionError("mesh " + String.join(" ", args) + " did not finish in " + limit.toSeconds() + " s");
                 }
                 return new Result(List.of(args), process.exitValue(), Files.readString(out.toPath()),
                         Files.readString(err.toPath()));

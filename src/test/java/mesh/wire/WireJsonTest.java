@@ -96,12 +96,24 @@ class WireJsonTest {
     }
 
     @Test
+    void aBuildsWireLevelIsOptionalAndABuildWithoutOneIsAtTheFirstLevel() throws Exception {
+        Build leveled = new Build("0.3.0", "7200bac816ba", 2);
+        String json = DeclarationJson.write(leveled);
+        assertEquals("{\"commit\":\"7200bac816ba\",\"version\":\"0.3.0\",\"wire\":2}", json);
+        assertEquals(leveled, DeclarationJson.MAPPER.readValue(json, Build.class));
+        Build older = DeclarationJson.MAPPER.readValue("{\"commit\":\"4f70c7e1a2b3\",\"version\":\"0.1.0\"}", Build.class);
+        assertEquals(null, older.wire());
+        assertEquals(Build.FIRST_WIRE, older.wireLevel());
+    }
+
+    @Test
     void thisBuildHasItsVersionAndACommitOfTwelveHexDigitsOrNone() {
         Build current = Build.current();
         assertEquals(true, current.version().matches("\\d+\\.\\d+\\.\\d+.*"), current.toString());
         assertEquals(true, current.commit() == null || current.commit().matches("[0-9a-f]{12}"), current.toString());
         assertEquals(current.commit() == null ? current.version() : current.version() + " (" + current.commit() + ")",
                 current.words());
+        assertEquals(true, current.wire() != null && current.wire() >= Build.FIRST_WIRE, "the build names its wire level: " + current);
     }
 
     @Test

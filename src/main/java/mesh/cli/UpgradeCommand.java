@@ -1,0 +1,74 @@
+package mesh.cli;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import mesh.plan.UpgradePlan;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * UpgradeCommand is {@code mesh upgrade}: the mesh moved onto the build that runs the verb, node by node
+ * ({@link UpgradePlan} decides, {@link UpgradeRun} carries it out; docs/upgrade.md).
+ */
+@Command(name = "upgrade", mixinStandardHelpOptions = true,
+        description = {"Move the mesh onto this build (the mesh you run this with), node by node (docs/upgrade.md).",
+            "Publishes this build to the artifact store as a bundle, then for each node whose agent runs another",
+            "build (joined nodes by name, the seat last): runs 'mesh host upgrade-self' there as a one-off process",
+            "(module mesh-upgrade-NODE), which puts the new build beside the old and restarts the agent; waits until",
+            "the agent answers on this build, converged, with every container and process as before (none replaced",
+            "or restarted), and removes the one-off. Then the controller is moved to this build's bundle.",
+            "Stops at the first node that does not come back so, naming it; the nodes after it are untouched.",
+            "To go back, run 'mesh upgrade' with the old build. Nodes already on this build are skipped, so an",
+            "upgrade that stopped is carried on by running it again. Refused while changes wait to be pushed.",
+            "Exit 0 when every part moved; 1 when it stopped or was refused."})
+public class UpgradeCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    final Output output = new Output();
+
+    @Mixin
+    OutputOption format;
+
+    @Option(names = "--node", paramLabel = "NAME", description = "move only this node's agent (repeatable); the controller is left as it is")
+    List<String> nodes = new ArrayList<>();
+
+    @Option(names = "--dry-run", description = "say what would move, in which order; change nothing")
+    boolean dryRun;
+
+    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "300",
+            description = "how long each node's agent (and the controller) has to come back on this build (default 300)")
+    int timeout;
+
+    @Override
+    public Integer call() {
+        if (timeout < 1 || timeout > 86_400) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--timeout must be 1 to 86400 seconds, got " + timeout);
+        }
+        Duration each = Duration.ofSeconds(timeout);
+        UpgradeRun run = new UpgradeRun(ControllerClient.fromEnvironment(), line -> {
+            if (!format.json()) {
+                output.line(spec, line);
+            }
+        });
+        UpgradePlan.Plan plan = run.plan(nodes);
+        if (plan.refusal() != null) {
+            throw new VerbFailure("mesh upgrade: " + plan.refusal());
+        }
+        UpgradeRun.Report report = dryRun ? run.dryRun(plan) : run.carryOut(plan, each);
+        if (format.json()) {
+            output.json(spec, report);
+        }
+        if (report.stopped() != null) {
+            output.error(spec, "mesh upgrade: " + report.stopped());
+            return ExitCodes.FAILED;
+        }
+        return ExitCodes.OK;
+    }
+}
