@@ -12,6 +12,8 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
     InstallCommand.Summary.class,
     mesh.install.Uninstall.Report.class,
     mesh.install.InstallRunner.Outcome.class,
+    UpgradeRun.Report.class,
+    UpgradeRun.Move.class,
 })
 final class CliReflection {
 
