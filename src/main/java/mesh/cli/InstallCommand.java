@@ -134,6 +134,7 @@ public class InstallCommand implements Callable<Integer> {
         List<InstallPlan.Action> plan = InstallPlan.inOrder(InstallPlan.plan(o.joining(), journal.done()));
         InstallRunner.Steps steps = o.joining() ? new JoinSteps(o, journal, say) : new SeatSteps(o, journal, say);
         if (journal.done().contains(mesh.plan.InstallStep.AGENT)) {
+            anotherBuild(o);
             try {
                 new mesh.install.AgentSetup(o, say).revive();
             } catch (RuntimeException e) {
@@ -149,6 +150,25 @@ public class InstallCommand implements Callable<Integer> {
             nextSteps(o, controller);
         }
         return ok ? ExitCodes.OK : ExitCodes.FAILED;
+    }
+
+    /**
+     * A rerun from another build than the one installed here would leave that one running (its agent is brought back,
+     * its app is not replaced): refused, nothing changed, with the path that moves a mesh to a new build.
+     */
+    private static void anotherBuild(InstallOptions o) {
+        java.nio.file.Path app = o.stateDir().resolve("app");
+        try {
+            if (!java.nio.file.Files.isDirectory(app) || mesh.install.UpgradeSelf.runsThisBuild(app)) {
+                return;
+            }
+        } catch (java.io.IOException e) {
+            throw new VerbFailure("cannot tell which build is installed in " + app + ": " + e.getMessage());
+        }
+        throw new VerbFailure("install refused, nothing was changed: another build of mesh is installed here (" + app
+                + "), and this one (mesh " + mesh.wire.Build.current().words() + ") would not replace it. To move the mesh"
+                + " to this build node by node, nothing replaced, run 'mesh upgrade' with it (only this node: 'mesh upgrade"
+                + " --node " + o.node() + "'; docs/upgrade.md)");
     }
 
     private void nextSteps(InstallOptions o, String controller) {

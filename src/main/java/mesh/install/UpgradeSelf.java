@@ -108,7 +108,7 @@ public final class UpgradeSelf {
     /** The app folder this runs from: the bundle's folder (the app), or the native executable's folder's parent. */
     private static Path mine() {
         Path app = RunningMesh.appFolder();
-        return app != null ? app : RunningMesh.executable().getParent().getParent();
+        return app != null ? app : RunningMesh.executable().getParent().getParent();   // the bundle: bin/mesh-native
     }
 
     /** Restarts the agent: systemd's unit, else the detached agent (TERM to the one running, then started as install starts it). */
@@ -189,6 +189,19 @@ public final class UpgradeSelf {
             AgentSetup.sleep(500);
         }
         return false;
+    }
+
+    /**
+     * Whether the installed app folder {@code app} ({@code <state>/app}) holds the build this process runs: the same
+     * files as its app folder, or, native, the same executable.
+     */
+    public static boolean runsThisBuild(Path app) throws IOException {
+        Path from = RunningMesh.appFolder();
+        if (from == null) {
+            Path installed = app.resolve(RunningMesh.NATIVE_EXECUTABLE);
+            return Files.isRegularFile(installed) && sha256(RunningMesh.executable()).equals(sha256(installed));
+        }
+        return sameTree(from, app);
     }
 
     /** Whether two app folders hold the same files (paths and contents), their launchers and JDK AOT caches aside. */

@@ -33,7 +33,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  * containers (the store, the registry, a module on n2) and processes (the controller on the seat, a module's on n3).
  * First n2 is made unable to put the new build beside the old (its {@code app.next} an immutable folder: the kernel
  * refuses to replace it, even to root): the upgrade stops at n2, its first node, naming it; n2 still runs the old agent,
- * the nodes after it and the controller are untouched. Then, n2 mended, {@code mesh upgrade} again: every agent and the
+ * the nodes after it and the controller are untouched; {@code mesh install} of this build on the seat is refused,
+ * naming {@code mesh upgrade}, nothing changed. Then, n2 mended, {@code mesh upgrade} again: every agent and the
  * controller run this build; no container was replaced (ids) and no process restarted (pids) but the agents and the
  * controller, which answered throughout but for a gap the test measures and bounds.
  */
@@ -113,6 +114,14 @@ class UpgradeIT {
         assertEquals(controller, mesh.controllerPid(), "the controller was not restarted");
         assertEquals(containers, containers(), "no container was replaced");
         assertTrue(mesh.ok("catalogue", "list").lines().noneMatch(l -> l.startsWith("mesh-upgrade-")), "the one-off module was removed");
+
+        // mesh install of this build on the seat, which runs the earlier one: refused, naming mesh upgrade, nothing changed
+        PackagedMesh.Result install = mesh.seat().meshFrom(PackagedMesh.app(), mesh.seat().seatArgs(), Map.of());
+        assertEquals(1, install.exit(), install.toString());
+        assertTrue(install.err().contains("install refused, nothing was changed: another build of mesh is installed here ("
+                + mesh.seat().state().resolve("app") + ")") && install.err().contains("run 'mesh upgrade' with it"), install.toString());
+        assertEquals(agents, agentPids(), "no agent was restarted by the install");
+        assertTrue(build("n1").startsWith(earlier), "the seat still runs the earlier build");
     }
 
     @Test

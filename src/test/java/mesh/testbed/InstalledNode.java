@@ -72,10 +72,15 @@ public final class InstalledNode implements AutoCloseable {
     }
 
     public PackagedMesh.Result mesh(List<String> args, Map<String, String> env) throws IOException, InterruptedException {
+        return meshFrom(app, args, env);
+    }
+
+    /** As {@link #mesh(List, Map)}, run from the app folder {@code from} (another build than the one installed here). */
+    public PackagedMesh.Result meshFrom(Path from, List<String> args, Map<String, String> env) throws IOException, InterruptedException {
         File out = File.createTempFile("mesh-install", ".out");
         File err = File.createTempFile("mesh-install", ".err");
         try {
-            ProcessBuilder b = new ProcessBuilder(PackagedMesh.command(app, node.name(), args)).redirectOutput(out)
+            ProcessBuilder b = new ProcessBuilder(PackagedMesh.command(from, node.name(), args)).redirectOutput(out)
                     .redirectError(err).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
             b.environment().keySet().removeIf(k -> k.startsWith("MESH_"));
             b.environment().put("HOME", home().toString());
