@@ -157,7 +157,7 @@ public final class BackupService {
             }
             List<BackupArtifact.Volume> chosen = BackupRestore.chosen(read.config(), r.volumes().stream().map(BackupVolume::name).toList());
             List<BackupVolume> done = new ArrayList<>();
-            BackupRestore restore = new BackupRestore(registry, r.repository(), new PackReader(registry, r.repository(), read.config()));
+            BackupRestore restore = new BackupRestore(registry, r.repository(), read.config());
             for (BackupArtifact.Volume v : chosen) {
                 Path folder = takes.prepareCopy(module, v.manifest().volume(), v.kind(), r.epoch(), false);
                 String digest = restore.run(v, folder, counters);

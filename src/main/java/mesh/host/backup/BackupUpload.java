@@ -91,7 +91,7 @@ public final class BackupUpload {
                             hashedAsSent.get(f.path().resolve(e.path())), e.xattrs())).toList();
             volumes.add(new BackupArtifact.Volume(f.kind(), ManifestForm.of(module, f.name(), entries)));
         }
-        BackupArtifact.Config config = new BackupArtifact.Config(2, module, Instant.now().toString(), volumes, List.of(packs));
+        BackupArtifact.Config config = new BackupArtifact.Config(2, module, Instant.now().toString(), volumes, List.of(packs), null);
         Map<String, Long> blobs = BackupArtifact.blobs(config);
         long total = blobs.values().stream().mapToLong(Long::longValue).sum()
                 + cut.stream().flatMap(List::stream).mapToLong(Packs.Content::size).sum();
