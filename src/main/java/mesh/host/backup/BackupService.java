@@ -41,6 +41,7 @@ public final class BackupService {
     private final String node;
     private final HashCache hashes = new HashCache();
     private final PackNames packNames = new PackNames();
+    private final ChunkNames chunkNames = new ChunkNames();
 
     public BackupService(TakeService takes, Engine engine, String node) {
         this.takes = takes;
@@ -108,7 +109,8 @@ public final class BackupService {
                     }
                 }
             }
-            BackupProgress end = new BackupUpload(registry(r.registry()), r.repository(), hashes, packNames).run(module, r.tag(), folders, counters);
+            BackupProgress end = new BackupUpload(registry(r.registry()), r.repository(), hashes, packNames, chunkNames)
+                    .run(module, r.tag(), folders, counters);
             LOG.infof("backed up module %s to %s/%s:%s: %d bytes in %d files, %d bytes sent", module, r.registry(),
                     r.repository(), r.tag(), end.bytes(), end.files(), end.sent());
             return end;
