@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * ChunkedUploadTest: a file of two chunks into a registry in memory and back. Sent: each chunk a blob, the whole file's
  * sha256 hashed beside them; again: nothing sent, also after the agent forgot its chunks (found with HEAD); a chunk
- * gone: only that one sent; read back in order ({@link ChunkStream}); a chunk changed in the registry named with its file.
+ * gone or changed: only that one sent; read back in order ({@link ChunkStream}); a chunk changed in the registry named with its file.
  */
 class ChunkedUploadTest {
 
@@ -76,6 +76,16 @@ class ChunkedUploadTest {
         BackupCounters again = new BackupCounters();
         assertEquals(sent, upload.send(file, entry(sent.sha256()), again));
         assertEquals(1000, again.sent.get(), "only the chunk the registry lacks is sent");
+
+        data[data.length - 10] ^= 1;
+        Files.write(file, data);   // a change in the second chunk: a content new to this agent, its hash left by the scan
+        BackupCounters changed = new BackupCounters();
+        BackupArtifact.Chunked again2 = upload.send(file, entry(null), changed);
+        assertEquals(Digest.of(data).hex(), again2.sha256());
+        assertEquals(sent.chunks().getFirst(), again2.chunks().getFirst(), "the first chunk is the same blob");
+        assertEquals(1000, changed.sent.get(), "only the chunk that changed is sent");
+        data[data.length - 10] ^= 1;
+        Files.write(file, data);
 
         BackupArtifact.Chunked listed = new BackupArtifact.Chunked(sent.sha256(), data.length, sent.chunks());
         try (InputStream in = BackupFetch.content(registry, "r", Map.of(sent.sha256(), listed), sent.sha256(), "volume data, file big.bin",
