@@ -95,6 +95,8 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
     mesh.host.backup.BackupArtifact.Volume.class,
     mesh.host.backup.BackupArtifact.Pack.class,
     mesh.host.backup.BackupArtifact.Part.class,
+    mesh.host.backup.BackupArtifact.Chunked.class,
+    mesh.host.backup.BackupArtifact.Chunk.class,
     mesh.host.backup.BackupArtifact.Descriptor.class,
     mesh.host.backup.BackupArtifact.Manifest.class,
     mesh.plan.Take.Volume.class,

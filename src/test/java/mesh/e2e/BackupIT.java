@@ -48,6 +48,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  * <li>a byte changed in one of bulk's blobs in the registry's storage: {@code mesh backup verify} and {@code mesh
  * restore} both refuse, naming the file (a large file's, streamed, and a small file's, fetched ahead); the registry
  * unreachable: a backup fails saying so, bulk still running.</li>
+ * <li>a file of 150 MiB added to bulk (three chunks of a backup's config version 3) and backed up while the controller
+ * is killed; then a byte changed in its second chunk: verify and restore both refuse, naming the file.</li>
  * </ul>
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -359,7 +361,8 @@ class BackupIT {
     /**
      * The runner's record: the controller SIGKILLed while a fenced backup of bulk copies; the next controller carries
      * the backup on from its recorded step (the copy again: the blobs the registry got are not sent twice), it ends
-     * done and bulk runs again on n3.
+     * done and bulk runs again on n3. The file it adds (150 MiB) is stored as three chunks: one byte changed in the
+     * second in the registry's storage, verify and restore both refuse naming the file.
      */
     @Test
     @Order(6)
@@ -388,6 +391,22 @@ class BackupIT {
         PackagedMesh.await("bulk runs on n3 again", Duration.ofSeconds(60), () -> quietly(() -> running("n3", "bulk.app")));
         String verify = ok("backup", "verify", Long.toString(id));
         assertTrue(verify.contains("verified"), verify);
+
+        Path chunk = chunkBlob(TakeIT.sha256(data.resolve("big/later.bin")), 1);
+        flipByte(chunk, 4096);
+        try {
+            PackagedMesh.Result refused = mesh("backup", "verify", Long.toString(id));
+            assertEquals(1, refused.exit(), refused.toString());
+            assertTrue(refused.err().contains("volume data, file big/later.bin: chunk 2 of 3"), refused.toString());
+            PackagedMesh.Result restore = mesh("restore", "bulk", Long.toString(id), "--to", "n1");
+            assertEquals(1, restore.exit(), restore.toString());
+            assertTrue(restore.out().contains("big/later.bin"), restore.toString());
+            assertTrue(restore.out().contains("rolled-back"), restore.toString());
+            PackagedMesh.await("bulk runs on n3 again", Duration.ofSeconds(60), () -> quietly(() -> running("n3", "bulk.app")));
+            assertFalse(volumeExists("n1", "bulk_data"), "n1's partial copy is deleted");
+        } finally {
+            flipByte(chunk, 4096);
+        }
     }
 
     // ---- helpers
@@ -457,7 +476,8 @@ class BackupIT {
             configs = all.filter(p -> p.getFileName().toString().equals("data") && p.toFile().length() < 64 * 1024 * 1024)
                     .filter(p -> quietly(() -> {
                         try (var in = Files.newInputStream(p)) {
-                            return new String(in.readNBytes(64)).startsWith("{\"version\":2,");
+                            String head = new String(in.readNBytes(64));
+                            return head.startsWith("{\"version\":2,") || head.startsWith("{\"version\":3,");
                         }
                     })).toList();
         }
@@ -472,6 +492,32 @@ class BackupIT {
             }
         }
         throw new AssertionError("no backup config in the registry lists a pack holding " + sha256 + " (configs: " + configs + ")");
+    }
+
+    /**
+     * The blob in the registry's storage of chunk {@code index} of the chunked content {@code sha256}: found in a backup's
+     * config (version 3 lists each chunked content's chunks in order).
+     */
+    Path chunkBlob(String sha256, int index) throws IOException {
+        Path blobs = registryRoot().resolve("docker/registry/v2/blobs/sha256");
+        List<Path> configs;
+        try (Stream<Path> all = Files.walk(blobs)) {
+            configs = all.filter(p -> p.getFileName().toString().equals("data") && p.toFile().length() < 64 * 1024 * 1024)
+                    .filter(p -> quietly(() -> {
+                        try (var in = Files.newInputStream(p)) {
+                            return new String(in.readNBytes(64)).startsWith("{\"version\":3,");
+                        }
+                    })).toList();
+        }
+        for (Path config : configs) {
+            for (JsonNode c : new ObjectMapper().readTree(config.toFile()).path("chunked")) {
+                if (c.get("sha256").asText().equals(sha256)) {
+                    String hex = c.path("chunks").get(index).get("sha256").asText();
+                    return blobs.resolve(hex.substring(0, 2) + "/" + hex + "/data");
+                }
+            }
+        }
+        throw new AssertionError("no backup config in the registry lists the chunks of " + sha256 + " (configs: " + configs + ")");
     }
 
     long registryBytes() throws IOException {

@@ -65,6 +65,16 @@ final class BackupFetch {
         }
     }
 
+    /**
+     * A large file's content: its blob, or, when the backup's config lists it as chunked, its chunks' blobs one after
+     * the other ({@link ChunkStream}; each chunk's hash checked when {@code eachHashed}). {@code file} names it.
+     */
+    static InputStream content(Registry registry, String repository, java.util.Map<String, BackupArtifact.Chunked> chunked,
+                               String sha256, String file, boolean eachHashed) {
+        BackupArtifact.Chunked c = chunked.get(sha256);
+        return c == null ? blob(registry, repository, sha256, file) : new ChunkStream(registry, repository, c, file, eachHashed);
+    }
+
     /** A blob's stream, named by the file it holds when it cannot be had. */
     static InputStream blob(Registry registry, String repository, String sha256, String file) {
         try {

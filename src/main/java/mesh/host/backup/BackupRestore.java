@@ -14,8 +14,8 @@ import mesh.model.VolumeManifest;
 /**
  * BackupRestore writes one volume of a backup into a folder, in two GNU tar runs ({@link RestoreTar}): the first makes
  * the folders and the large files (empty, with their owners, modes and xattrs); then, while the second writes the small
- * files and the links, each large file's content is written straight from its blob into its file ({@link FileFromBlob}),
- * hashed as written. A blob whose sha256 is not the manifest's stops the restore naming the file. Then what was written
+ * files and the links, each large file's content is written straight from its blob (or its chunks' blobs in order,
+ * {@link ChunkStream}) into its file ({@link FileFromBlob}), hashed as written. A blob whose sha256 is not the manifest's stops the restore naming the file. Then what was written
  * is made durable, the folder's own manifest is made (the large files not read again: their hashes are the ones taken as
  * they were written) and compared with the backup's, entry by entry: the restored data is the backup's byte for byte,
  * or it is refused.
@@ -25,11 +25,13 @@ final class BackupRestore {
     private final Registry registry;
     private final String repository;
     private final PackReader packs;
+    private final java.util.Map<String, BackupArtifact.Chunked> chunked;
 
-    BackupRestore(Registry registry, String repository, PackReader packs) {
+    BackupRestore(Registry registry, String repository, BackupArtifact.Config config) {
         this.registry = registry;
         this.repository = repository;
-        this.packs = packs;
+        this.packs = new PackReader(registry, repository, config);
+        this.chunked = BackupArtifact.chunked(config);
     }
 
     /** Writes {@code volume} into {@code folder} (made and emptied by the caller); its manifest digest, checked. */
@@ -108,8 +110,8 @@ final class BackupRestore {
                 throw new BackupBroken(file + ": tar did not make it as a plain file under the volume's folder"
                         + " (a link of the backup on its way?); the restore writes nothing through a link");
             }
-            written.written(FileFromBlob.write(BackupFetch.blob(registry, repository, e.sha256(), file), path, e, file,
-                    counters), e.sha256());
+            written.written(FileFromBlob.write(BackupFetch.content(registry, repository, chunked, e.sha256(), file, false),
+                    path, e, file, counters), e.sha256());
         } catch (IOException x) {
             throw new BackupBroken(file + ": its content could not be written: " + x.getMessage(), x);
         }

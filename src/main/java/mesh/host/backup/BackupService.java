@@ -41,6 +41,7 @@ public final class BackupService {
     private final String node;
     private final HashCache hashes = new HashCache();
     private final PackNames packNames = new PackNames();
+    private final ChunkNames chunkNames = new ChunkNames();
 
     public BackupService(TakeService takes, Engine engine, String node) {
         this.takes = takes;
@@ -108,7 +109,8 @@ public final class BackupService {
                     }
                 }
             }
-            BackupProgress end = new BackupUpload(registry(r.registry()), r.repository(), hashes, packNames).run(module, r.tag(), folders, counters);
+            BackupProgress end = new BackupUpload(registry(r.registry()), r.repository(), hashes, packNames, chunkNames)
+                    .run(module, r.tag(), folders, counters);
             LOG.infof("backed up module %s to %s/%s:%s: %d bytes in %d files, %d bytes sent", module, r.registry(),
                     r.repository(), r.tag(), end.bytes(), end.files(), end.sent());
             return end;
@@ -157,7 +159,7 @@ public final class BackupService {
             }
             List<BackupArtifact.Volume> chosen = BackupRestore.chosen(read.config(), r.volumes().stream().map(BackupVolume::name).toList());
             List<BackupVolume> done = new ArrayList<>();
-            BackupRestore restore = new BackupRestore(registry, r.repository(), new PackReader(registry, r.repository(), read.config()));
+            BackupRestore restore = new BackupRestore(registry, r.repository(), read.config());
             for (BackupArtifact.Volume v : chosen) {
                 Path folder = takes.prepareCopy(module, v.manifest().volume(), v.kind(), r.epoch(), false);
                 String digest = restore.run(v, folder, counters);

@@ -23,10 +23,11 @@ import mesh.model.VolumeManifest;
  * BackupUpload sends a module's volumes to a registry as one backup artifact ({@link BackupArtifact}): each volume's
  * manifest is made (the take's scan, every file's sha256, unchanged files' hashes kept from the last scan in {@link
  * HashCache}), then the small files' contents go in packs ({@link Packs}) and each large file's content in a blob of its
- * own, streamed from the file a buffer at a time; a pack or blob the registry has (asked with HEAD: unchanged data of
- * an earlier backup) is not sent again. A large file the agent has not hashed before is not read twice: the scan
- * leaves it, and it is hashed as it is sent ({@link Registry#pushBlobHashed}). Then the config and
- * the manifest, under the backup's tag. The data goes from this node to the registry, never through the controller.
+ * own, streamed from the file a buffer at a time, or, over {@link Chunks#SIZE}, in chunks sent two at a time ({@link
+ * ChunkedUpload}); a pack, blob or chunk the registry has (asked with HEAD: unchanged data of an earlier backup) is not
+ * sent again. A large file the agent has not hashed before is not read twice: the scan leaves it, and it is hashed as
+ * it is sent ({@link Registry#pushBlobHashed}; a chunked one is hashed beside its chunks). Then the config and the
+ * manifest, under the backup's tag. The data goes from this node to the registry, never through the controller.
  */
 public final class BackupUpload {
 
@@ -38,12 +39,14 @@ public final class BackupUpload {
     private final String repository;
     private final HashCache hashes;
     private final PackNames packNames;
+    private final ChunkedUpload chunks;
 
-    BackupUpload(Registry registry, String repository, HashCache hashes, PackNames packNames) {
+    BackupUpload(Registry registry, String repository, HashCache hashes, PackNames packNames, ChunkNames chunkNames) {
         this.registry = registry;
         this.repository = repository;
         this.hashes = hashes;
         this.packNames = packNames;
+        this.chunks = new ChunkedUpload(registry, repository, hashes, chunkNames);
     }
 
     BackupProgress run(String module, String tag, List<Folder> folders, BackupCounters counters) {
@@ -68,6 +71,7 @@ public final class BackupUpload {
         }
         java.util.Set<String> large = new java.util.TreeSet<>();
         Map<Path, String> hashedAsSent = new java.util.concurrent.ConcurrentHashMap<>();
+        Map<String, BackupArtifact.Chunked> chunked = new java.util.concurrent.ConcurrentSkipListMap<>();
         for (int i = 0; i < folders.size(); i++) {
             Path folder = folders.get(i).path();
             for (VolumeManifest.Entry e : scanned.get(i)) {
@@ -75,7 +79,15 @@ public final class BackupUpload {
                     continue;
                 }
                 Path file = folder.resolve(e.path());
-                if (e.sha256() == null) {
+                if (Chunks.chunked(e.size())) {
+                    if (e.sha256() == null || large.add(e.sha256())) {
+                        jobs.add(() -> {
+                            BackupArtifact.Chunked c = chunks.send(file, e, counters);
+                            chunked.putIfAbsent(c.sha256(), c);
+                            hashedAsSent.put(file, c.sha256());
+                        });
+                    }
+                } else if (e.sha256() == null) {
                     jobs.add(() -> hashedAsSent.put(file, sendHashing(file, e.size(), counters)));
                 } else if (large.add(e.sha256())) {
                     jobs.add(() -> blob(new Digest(e.sha256()), e.size(), file, counters));
@@ -91,7 +103,8 @@ public final class BackupUpload {
                             hashedAsSent.get(f.path().resolve(e.path())), e.xattrs())).toList();
             volumes.add(new BackupArtifact.Volume(f.kind(), ManifestForm.of(module, f.name(), entries)));
         }
-        BackupArtifact.Config config = new BackupArtifact.Config(2, module, Instant.now().toString(), volumes, List.of(packs));
+        BackupArtifact.Config config = new BackupArtifact.Config(BackupArtifact.VERSION, module, Instant.now().toString(),
+                volumes, List.of(packs), List.copyOf(chunked.values()));
         Map<String, Long> blobs = BackupArtifact.blobs(config);
         long total = blobs.values().stream().mapToLong(Long::longValue).sum()
                 + cut.stream().flatMap(List::stream).mapToLong(Packs.Content::size).sum();

@@ -19,8 +19,9 @@ import mesh.model.VolumeManifest;
 /**
  * BackupVerify reads a whole backup back from the registry and checks it: the manifest against its digest, the config
  * against the manifest, every file's content (each distinct content once, in the order of the volumes' paths: a large
- * file's blob, a small file's part of its pack, {@link PackReader}) against the sha256 and size its manifest entry
- * gives, and that the manifest lists its blob or pack as a layer (so the registry keeps it).
+ * file's blob, a small file's part of its pack, {@link PackReader}, a chunked file's chunks one after the other, each
+ * against its own sha256 too, {@link ChunkStream}) against the sha256 and size its manifest entry gives, and that the
+ * manifest lists its blob, chunks or pack as layers (so the registry keeps them).
  * The first file whose content differs is named; nothing is written anywhere.
  */
 final class BackupVerify {
@@ -39,6 +40,7 @@ final class BackupVerify {
         Map<String, Long> layers = new HashMap<>();
         read.manifest().layers().forEach(l -> layers.put(l.digest(), l.size()));
         PackReader packs = new PackReader(registry, repository, read.config());
+        Map<String, BackupArtifact.Chunked> chunked = BackupArtifact.chunked(read.config());
         Set<String> checked = new HashSet<>();
         long bytes = 0;
         long files = 0;
@@ -51,15 +53,17 @@ final class BackupVerify {
                 counters.check();
                 String file = "volume " + v.manifest().volume() + ", file " + e.path();
                 BackupArtifact.Pack pack = packs.pack(e.sha256());
-                String blob = pack == null ? e.sha256() : pack.sha256();
-                Long layer = layers.get("sha256:" + blob);
-                if (layer == null || layer != (pack == null ? e.size() : pack.size())) {
-                    throw new BackupBroken(file + ": the backup's manifest does not list its content (sha256 "
-                            + BackupRestore.short12(blob) + (pack == null ? "" : ", a pack") + ") as a layer");
+                if (chunked.containsKey(e.sha256())) {
+                    for (BackupArtifact.Chunk c : chunked.get(e.sha256()).chunks()) {
+                        listed(layers, file, c.sha256(), c.size(), ", a chunk");
+                    }
+                } else {
+                    listed(layers, file, pack == null ? e.sha256() : pack.sha256(), pack == null ? e.size() : pack.size(),
+                            pack == null ? "" : ", a pack");
                 }
                 if (checked.add(e.sha256())) {
                     if (pack == null) {
-                        check(file, e, counters);
+                        check(file, e, chunked, counters);
                     } else {
                         byte[] content = packs.content(e, file);
                         counters.bytes.addAndGet(content.length);
@@ -78,11 +82,20 @@ final class BackupVerify {
                         v.manifest().files())).toList(), (System.nanoTime() - began) / 1e9);
     }
 
-    private void check(String file, VolumeManifest.Entry e, BackupCounters counters) {
+    /** Refuses a blob of {@code file} that the manifest does not list as a layer of its size. */
+    private static void listed(Map<String, Long> layers, String file, String blob, long size, String what) {
+        Long layer = layers.get("sha256:" + blob);
+        if (layer == null || layer != size) {
+            throw new BackupBroken(file + ": the backup's manifest does not list its content (sha256 "
+                    + BackupRestore.short12(blob) + what + ") as a layer");
+        }
+    }
+
+    private void check(String file, VolumeManifest.Entry e, Map<String, BackupArtifact.Chunked> chunked, BackupCounters counters) {
         MessageDigest sha = Digest.sha256();
         long n;
-        try (InputStream in = new DigestInputStream(counters.counted(BackupFetch.blob(registry, repository, e.sha256(), file),
-                counters.bytes), sha)) {
+        try (InputStream in = new DigestInputStream(counters.counted(BackupFetch.content(registry, repository, chunked,
+                e.sha256(), file, true), counters.bytes), sha)) {
             n = in.transferTo(OutputStream.nullOutputStream());
         } catch (IOException x) {
             throw new BackupBroken(file + ": its content could not be read from the registry: " + x.getMessage(), x);
