@@ -85,7 +85,15 @@ public final class AgentSetup {
             answered(() -> client().statusQuickly(node()));
             return;
         } catch (RuntimeException down) {
-            // not answering: start it again below
+            // not answering: start it again below, unless the agent this step started still runs
+        }
+        java.util.Optional<ProcessHandle> running = systemdRuns() ? java.util.Optional.empty() : recorded();
+        if (running.isPresent()) {
+            // slow to answer (a loaded machine), not gone: a second agent would only fail on its port, and its pid,
+            // recorded over this one's, would leave this one unknown to uninstall
+            say.accept("      the host agent (pid " + running.get().pid() + ") runs but did not answer at once: waiting for it");
+            awaitAgent(Duration.ofSeconds(60));
+            return;
         }
         try {
             if (systemdRuns()) {
@@ -155,24 +163,25 @@ public final class AgentSetup {
     }
 
     /** An agent this step started before (the installer was killed after it): ended before its app is replaced. */
-    private void stopRecorded() throws IOException {
+    private void stopRecorded() {
+        recorded().ifPresent(h -> {
+            h.destroy();
+            h.onExit().orTimeout(30, java.util.concurrent.TimeUnit.SECONDS).exceptionally(x -> {
+                h.destroyForcibly();
+                return h;
+            }).join();
+        });
+    }
+
+    /** The agent this step started and recorded ({@code agent.pid}), if it still runs ({@code host serve}). */
+    private java.util.Optional<ProcessHandle> recorded() {
         Path pidFile = o.stateDir().resolve("agent.pid");
-        if (!Files.isRegularFile(pidFile)) {
-            return;
-        }
         try {
             long pid = Long.parseLong(Files.readString(pidFile).strip());
-            ProcessHandle.of(pid).filter(ProcessHandle::isAlive)
-                    .filter(h -> h.info().arguments().map(a -> String.join(" ", a).contains("host serve")).orElse(false))
-                    .ifPresent(h -> {
-                        h.destroy();
-                        h.onExit().orTimeout(30, java.util.concurrent.TimeUnit.SECONDS).exceptionally(x -> {
-                            h.destroyForcibly();
-                            return h;
-                        }).join();
-                    });
-        } catch (NumberFormatException e) {
-            // an unreadable record names no process
+            return ProcessHandle.of(pid).filter(ProcessHandle::isAlive)
+                    .filter(h -> h.info().arguments().map(a -> String.join(" ", a).contains("host serve")).orElse(false));
+        } catch (IOException | NumberFormatException e) {
+            return java.util.Optional.empty();   // no record, or an unreadable one: it names no process
         }
     }
 
