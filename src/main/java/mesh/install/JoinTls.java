@@ -27,6 +27,9 @@ import mesh.wire.JoinRequest;
  */
 final class JoinTls {
 
+    /** How long the join keeps trying to connect to the controller (each try has 5 s). */
+    static final Duration CONNECTING = Duration.ofSeconds(60);
+
     private JoinTls() {
     }
 
@@ -46,9 +49,23 @@ final class JoinTls {
         HttpResponse<String> answer;
         try {
             String body = DeclarationJson.MAPPER.writeValueAsString(new JoinRequest(o.node(), Pem.text(key.getPublic())));
-            answer = http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(20))
+            HttpRequest request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(20))
                     .header("Authorization", "Bearer " + o.joinToken()).header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+                    .POST(HttpRequest.BodyPublishers.ofString(body)).build();
+            long deadline = System.nanoTime() + CONNECTING.toNanos();
+            while (true) {
+                try {
+                    answer = http.send(request, HttpResponse.BodyHandlers.ofString());
+                    break;
+                } catch (java.net.http.HttpConnectTimeoutException | java.net.ConnectException notYet) {
+                    // no connection, so the one-time token was not sent: a controller that just started (or a loaded
+                    // machine) is asked again until CONNECTING is over
+                    if (System.nanoTime() > deadline) {
+                        throw notYet;
+                    }
+                    Thread.sleep(1000);
+                }
+            }
         } catch (IOException e) {
             String why = TlsFailure.describe(e, url);
             throw new InstallFailure("cannot get this node's certificate from the controller at " + o.join() + ": "
