@@ -58,7 +58,7 @@ final class BundleCache {
                 return new Lookup(null, "its cached config does not match its digest");
             }
             Path layer = entry.resolve(LAYER);
-            if (Files.size(layer) != m.layer().size() || !hash(layer).toString().equals(m.layer().digest())) {
+            if (Files.size(layer) != m.layer().size() || !Digest.ofFile(layer).toString().equals(m.layer().digest())) {
                 return new Lookup(null, "its cached layer does not match its digest");
             }
             return new Lookup(new Cached(m, BundleManifest.parseConfig(config), layer), null);
@@ -103,16 +103,5 @@ final class BundleCache {
         Files.move(staging, entry, StandardCopyOption.ATOMIC_MOVE);
         BundleUnpack.deleteTree(old);
         removeTmpIfEmpty();
-    }
-
-    static Digest hash(Path file) throws IOException {
-        MessageDigest sha = Digest.sha256();
-        try (InputStream in = Files.newInputStream(file)) {
-            byte[] buffer = new byte[64 * 1024];
-            for (int n; (n = in.read(buffer)) > 0; ) {
-                sha.update(buffer, 0, n);
-            }
-        }
-        return Digest.of(sha);
     }
 }

@@ -37,6 +37,18 @@ public record Digest(String hex) {
     }
 
     /** A new SHA-256 digest (every Java has one). */
+    /** The digest of a file's content, read a buffer at a time. */
+    public static Digest ofFile(java.nio.file.Path file) throws java.io.IOException {
+        MessageDigest sha = sha256();
+        try (java.io.InputStream in = java.nio.file.Files.newInputStream(file)) {
+            byte[] buffer = new byte[64 * 1024];
+            for (int n; (n = in.read(buffer)) > 0; ) {
+                sha.update(buffer, 0, n);
+            }
+        }
+        return of(sha);
+    }
+
     public static MessageDigest sha256() {
         try {
             return MessageDigest.getInstance("SHA-256");

@@ -87,7 +87,7 @@ public final class AgentSetup {
         } catch (RuntimeException down) {
             // not answering: start it again below, unless the agent this step started still runs
         }
-        java.util.Optional<ProcessHandle> running = systemdRuns() ? java.util.Optional.empty() : recorded();
+        java.util.Optional<ProcessHandle> running = systemdRuns() ? java.util.Optional.empty() : recorded(o.stateDir());
         if (running.isPresent()) {
             // slow to answer (a loaded machine), not gone: a second agent would only fail on its port, and its pid,
             // recorded over this one's, would leave this one unknown to uninstall
@@ -164,18 +164,24 @@ public final class AgentSetup {
 
     /** An agent this step started before (the installer was killed after it): ended before its app is replaced. */
     private void stopRecorded() {
-        recorded().ifPresent(h -> {
-            h.destroy();
-            h.onExit().orTimeout(30, java.util.concurrent.TimeUnit.SECONDS).exceptionally(x -> {
-                h.destroyForcibly();
-                return h;
-            }).join();
-        });
+        recorded(o.stateDir()).ifPresent(h -> end(h, Duration.ofSeconds(30)));
     }
 
-    /** The agent this step started and recorded ({@code agent.pid}), if it still runs ({@code host serve}). */
-    private java.util.Optional<ProcessHandle> recorded() {
-        Path pidFile = o.stateDir().resolve("agent.pid");
+    /** Ends an agent: TERM, then KILL if it has not ended after {@code grace}; returns once it has ended. */
+    static void end(ProcessHandle h, Duration grace) {
+        h.destroy();
+        h.onExit().orTimeout(grace.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS).exceptionally(x -> {
+            h.destroyForcibly();
+            return h;
+        }).join();
+    }
+
+    /**
+     * The agent started detached for {@code stateDir} and recorded in its {@code agent.pid}, if it still runs
+     * ({@code host serve}); empty without a record, or with an unreadable one.
+     */
+    static java.util.Optional<ProcessHandle> recorded(Path stateDir) {
+        Path pidFile = stateDir.resolve("agent.pid");
         try {
             long pid = Long.parseLong(Files.readString(pidFile).strip());
             return ProcessHandle.of(pid).filter(ProcessHandle::isAlive)

@@ -122,11 +122,7 @@ public final class Uninstall {
                 long pid = Long.parseLong(Files.readString(pidFile).strip());
                 ProcessHandle.of(pid).filter(h -> h.info().arguments().map(a -> String.join(" ", a).contains("host serve")).orElse(false))
                         .ifPresent(h -> {
-                            h.destroy();
-                            h.onExit().orTimeout(30, java.util.concurrent.TimeUnit.SECONDS).exceptionally(x -> {
-                                h.destroyForcibly();
-                                return h;
-                            }).join();
+                            AgentSetup.end(h, java.time.Duration.ofSeconds(30));
                             removed.add("host agent (pid " + pid + ")");
                         });
             }

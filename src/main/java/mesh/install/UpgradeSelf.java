@@ -1,15 +1,12 @@
 package mesh.install;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -159,17 +156,7 @@ public final class UpgradeSelf {
             return;
         }
         for (ProcessHandle h : Installed.agents(at.state())) {
-            h.destroy();
-            try {
-                h.onExit().get(ENDS.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
-            } catch (java.util.concurrent.TimeoutException e) {
-                h.destroyForcibly();
-            } catch (java.util.concurrent.ExecutionException e) {
-                // it ended
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new InstallFailure("interrupted while the agent (pid " + h.pid() + ") stopped");
-            }
+            AgentSetup.end(h, ENDS);
             say.accept("the agent (pid " + h.pid() + ") stopped");
         }
     }
@@ -199,7 +186,7 @@ public final class UpgradeSelf {
         Path from = RunningMesh.appFolder();
         if (from == null) {
             Path installed = app.resolve(RunningMesh.NATIVE_EXECUTABLE);
-            return Files.isRegularFile(installed) && sha256(RunningMesh.executable()).equals(sha256(installed));
+            return Files.isRegularFile(installed) && mesh.bundle.Digest.ofFile(RunningMesh.executable()).equals(mesh.bundle.Digest.ofFile(installed));
         }
         return sameTree(from, app);
     }
@@ -217,21 +204,10 @@ public final class UpgradeSelf {
                 if (rel.equals("bin/mesh") || rel.endsWith(".aot") || rel.endsWith(AotCaches.TRAINING)) {
                     continue;
                 }
-                files.put(rel, sha256(f));
+                files.put(rel, mesh.bundle.Digest.ofFile(f).hex());
             }
         }
         return files;
-    }
-
-    private static String sha256(Path f) throws IOException {
-        MessageDigest sha = mesh.bundle.Digest.sha256();
-        try (InputStream in = Files.newInputStream(f)) {
-            byte[] buffer = new byte[64 * 1024];
-            for (int r; (r = in.read(buffer)) > 0; ) {
-                sha.update(buffer, 0, r);
-            }
-        }
-        return HexFormat.of().formatHex(sha.digest());
     }
 
     /**
