@@ -1,5 +1,9 @@
 package mesh.bundle;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
@@ -36,11 +40,10 @@ public record Digest(String hex) {
         return new Digest(HexFormat.of().formatHex(done.digest()));
     }
 
-    /** A new SHA-256 digest (every Java has one). */
     /** The digest of a file's content, read a buffer at a time. */
-    public static Digest ofFile(java.nio.file.Path file) throws java.io.IOException {
+    public static Digest ofFile(Path file) throws IOException {
         MessageDigest sha = sha256();
-        try (java.io.InputStream in = java.nio.file.Files.newInputStream(file)) {
+        try (InputStream in = Files.newInputStream(file)) {
             byte[] buffer = new byte[64 * 1024];
             for (int n; (n = in.read(buffer)) > 0; ) {
                 sha.update(buffer, 0, n);
@@ -49,6 +52,7 @@ public record Digest(String hex) {
         return of(sha);
     }
 
+    /** A new SHA-256 digest (every Java has one). */
     public static MessageDigest sha256() {
         try {
             return MessageDigest.getInstance("SHA-256");

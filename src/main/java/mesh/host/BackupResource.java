@@ -153,8 +153,6 @@ public class BackupResource {
             return DeclarationJson.MAPPER.readValue(body == null || body.isBlank() ? "{}" : body, type);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new Refusal(400, DeclarationJson.describe(e) + "; the body must be JSON of the form " + example);
-        } catch (IOException e) {
-            throw new Refusal(400, "the body must be JSON of the form " + example);
         }
     }
 

@@ -333,7 +333,7 @@ class BundleStoreIT {
                 } else if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
                     tree.put(key, "dir");
                 } else {
-                    tree.put(key, BundleCache.hash(p) + (Files.isExecutable(p) ? " x" : ""));
+                    tree.put(key, Digest.ofFile(p) + (Files.isExecutable(p) ? " x" : ""));
                 }
             }
         }
