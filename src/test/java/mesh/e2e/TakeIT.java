@@ -584,9 +584,17 @@ class TakeIT {
         }
         PackagedMesh.await("wr has written a while", Duration.ofSeconds(30),
                 () -> quietly(() -> Files.readAllLines(wrVolume("n1", "live").resolve("append.log")).size() >= 20));
-        Files.writeString(hold, "start");
+        Files.writeString(hold, "fence");
         CompletableFuture<PackagedMesh.Result> take = CompletableFuture.supplyAsync(() -> mesh("take", "n2", "wr"));
         try {
+            // Held after the last pass, before the fence, until wr has written ten more times: every loop deletes the
+            // file it moved five loops before, so files the last pass copied are gone and the delta must delete them
+            // (on a loaded machine the fence could otherwise follow the last pass before wr ran once more).
+            awaitTake(take, "the take waits before its fence", Duration.ofSeconds(240), "wr", "n1", "n2", "fence");
+            int written = Files.readAllLines(wrVolume("n1", "live").resolve("append.log")).size();
+            PackagedMesh.await("wr writes ten more times after the last pass", Duration.ofSeconds(60), () -> quietly(() ->
+                    Files.readAllLines(wrVolume("n1", "live").resolve("append.log")).size() >= written + 10));
+            Files.writeString(hold, "start");
             awaitTake(take, "the take waits before its start", Duration.ofSeconds(240), "wr", "n1", "n2", "start");
             assertFalse(runs("n1", "wr.app"), "wr is fenced and stopped on n1");
             assertFalse(runs("n2", "wr.app"), "wr is not started on n2 yet");
