@@ -59,7 +59,12 @@ final class ChunkStream extends InputStream {
                 ended();
                 continue;
             }
-            int n = current.read(b, off, (int) Math.min(len, left));
+            int n;
+            try {
+                n = current.read(b, off, (int) Math.min(len, left));
+            } catch (IOException e) {   // a blob shorter than its length: the registry's own "Premature EOF", say
+                throw broken("its blob could not be read to its end (" + e.getMessage() + ")", e);
+            }
             if (n < 0) {
                 throw broken("its blob ends " + left + " bytes early", null);
             }

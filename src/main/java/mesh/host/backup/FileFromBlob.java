@@ -55,8 +55,9 @@ final class FileFromBlob {
         try (FileChannel out = FileChannel.open(file, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
             while (true) {
                 Chunk c = full.take();
-                if (c.failure() instanceof IOException x) {
-                    throw x;
+                if (c.failure() instanceof IOException x) {   // the registry closed the blob early ("Premature EOF"), say
+                    throw new BackupBroken(what + ": its content could not be read from the registry to its end ("
+                            + x.getMessage() + ")", x);
                 }
                 if (c.failure() instanceof RuntimeException x) {
                     throw x;

@@ -96,9 +96,9 @@ class FileFromBlobTest {
                 return n;
             }
         };
-        IOException e = assertTimeoutPreemptively(Duration.ofSeconds(30), () -> assertThrows(IOException.class,
+        BackupBroken e = assertTimeoutPreemptively(Duration.ofSeconds(30), () -> assertThrows(BackupBroken.class,
                 () -> FileFromBlob.write(breaking, empty("d.bin"), entry("d.bin", data), "file d.bin", new BackupCounters())));
-        assertEquals("connection reset", e.getMessage());
+        assertEquals("file d.bin: its content could not be read from the registry to its end (connection reset)", e.getMessage());
     }
 
     @Test
