@@ -39,7 +39,7 @@ final class BackupRestore {
         String name = volume.manifest().volume();
         counters.at(name);
         List<VolumeManifest.Entry> entries = volume.manifest().entries();
-        RestoreTar tar = new RestoreTar(registry, repository, packs);
+        RestoreTar tar = new RestoreTar(packs);
         tar.extract(folder, name, entries.stream().filter(e -> "dir".equals(e.type()) || large(e)).toList(), counters);
         HashCache written = new HashCache();
         Thread large = Thread.ofVirtual().name("restore-large").unstarted(() -> {

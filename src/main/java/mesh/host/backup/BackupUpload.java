@@ -9,6 +9,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicReference;
 import mesh.bundle.BundleFailure;
 import mesh.bundle.Digest;
 import mesh.bundle.Registry;
@@ -70,8 +75,8 @@ public final class BackupUpload {
             jobs.add(() -> packs[at] = pack(cut.get(at), where, counters));
         }
         java.util.Set<String> large = new java.util.TreeSet<>();
-        Map<Path, String> hashedAsSent = new java.util.concurrent.ConcurrentHashMap<>();
-        Map<String, BackupArtifact.Chunked> chunked = new java.util.concurrent.ConcurrentSkipListMap<>();
+        Map<Path, String> hashedAsSent = new ConcurrentHashMap<>();
+        Map<String, BackupArtifact.Chunked> chunked = new ConcurrentSkipListMap<>();
         for (int i = 0; i < folders.size(); i++) {
             Path folder = folders.get(i).path();
             for (VolumeManifest.Entry e : scanned.get(i)) {
@@ -128,39 +133,34 @@ public final class BackupUpload {
     /**
      * Runs the uploads {@link #IN_FLIGHT} at a time: each blob or pack is a few requests to the registry (HEAD, and for
      * a new content POST and PUT), so a volume of many contents is bound by their round trips, not by bytes; a few in
-     * flight hide them. The first failure stops the rest and is thrown.
+     * flight hide them. The first failure stops the jobs not yet begun and is thrown once the running ones have ended
+     * (the pool's close waits for them: nothing of this backup still writes to the registry after it failed).
      */
     private void sendAll(List<Runnable> jobs) {
-        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(IN_FLIGHT,
-                Thread.ofVirtual().name("backup-upload-", 0).factory());
-        java.util.concurrent.atomic.AtomicReference<RuntimeException> first = new java.util.concurrent.atomic.AtomicReference<>();
-        try {
-            List<java.util.concurrent.Future<?>> sent = new ArrayList<>();
+        AtomicReference<Throwable> first = new AtomicReference<>();
+        try (ExecutorService pool = Executors.newFixedThreadPool(IN_FLIGHT, Thread.ofVirtual().name("backup-upload-", 0).factory())) {
             for (Runnable job : jobs) {
-                sent.add(pool.submit(() -> {
+                pool.execute(() -> {
                     if (first.get() != null) {
                         return;
                     }
                     try {
                         job.run();
-                    } catch (RuntimeException e) {
+                    } catch (RuntimeException | Error e) {
                         first.compareAndSet(null, e);
                     }
-                }));
+                });
             }
-            for (java.util.concurrent.Future<?> f : sent) {
-                f.get();
-            }
-            if (first.get() != null) {
-                throw first.get();
-            }
-        } catch (java.util.concurrent.ExecutionException e) {
-            throw new BackupBroken(e.getCause().getMessage(), e.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new BackupBroken("interrupted");
-        } finally {
-            pool.shutdownNow();
+        }
+        if (Thread.currentThread().isInterrupted()) {   // close() let go of the jobs not begun: the upload is not whole
+            throw new BackupBroken("interrupted while the backup's contents were uploaded");
+        }
+        Throwable failed = first.get();
+        if (failed instanceof RuntimeException e) {
+            throw e;
+        }
+        if (failed != null) {
+            throw new BackupBroken("an upload failed: " + failed, failed);
         }
     }
 

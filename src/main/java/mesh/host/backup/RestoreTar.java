@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import mesh.bundle.Digest;
-import mesh.bundle.Registry;
 import mesh.host.take.TarStreams;
 import mesh.model.VolumeManifest;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
@@ -29,13 +28,9 @@ import org.apache.commons.compress.archivers.tar.TarConstants;
  */
 final class RestoreTar {
 
-    private final Registry registry;
-    private final String repository;
     private final PackReader packs;
 
-    RestoreTar(Registry registry, String repository, PackReader packs) {
-        this.registry = registry;
-        this.repository = repository;
+    RestoreTar(PackReader packs) {
         this.packs = packs;
     }
 
@@ -112,17 +107,15 @@ final class RestoreTar {
     }
 
     /**
-     * The file's content from its blob (fetched ahead when small, else streamed), hashed as read; a blob that is not
-     * the manifest's content stops the restore.
+     * A small file's content, fetched ahead ({@link BlobsAhead}; a large one is written after tar, {@link FileFromBlob}),
+     * hashed as copied; a content that is not the manifest's stops the restore.
      */
     private void copy(OutputStream out, String volume, VolumeManifest.Entry e, BlobsAhead ahead, BackupCounters counters)
             throws IOException {
         String file = "volume " + volume + ", file " + e.path();
         MessageDigest sha = Digest.sha256();
         long n;
-        InputStream source = BlobsAhead.small(e) ? new ByteArrayInputStream(ahead.take(e))
-                : BackupFetch.blob(registry, repository, e.sha256(), file);
-        try (InputStream blob = new DigestInputStream(counters.counted(source, counters.bytes), sha)) {
+        try (InputStream blob = new DigestInputStream(counters.counted(new ByteArrayInputStream(ahead.take(e)), counters.bytes), sha)) {
             n = copyAtMost(blob, out, e.size());
         }
         BackupBroken.unlessTheBackups(file, sha, n, e);
