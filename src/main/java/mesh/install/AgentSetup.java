@@ -222,9 +222,7 @@ public final class AgentSetup {
     private void copyApp() throws IOException {
         Path from = RunningMesh.appFolder();
         Path to = app();
-        if (Files.exists(to)) {
-            deleteTree(to);
-        }
+        deleteTree(to);
         String caches = from == null ? null : trainCaches(from);
         copyRunning(to, true);
         if (from != null && caches == null && AotCaches.supported()) {
@@ -287,7 +285,11 @@ public final class AgentSetup {
         Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
+    /** Deletes a folder and everything in it; nothing to do when it is not there. */
     static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
         try (Stream<Path> s = Files.walk(dir)) {
             for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
                 Files.delete(p);

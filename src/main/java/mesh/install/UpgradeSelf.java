@@ -62,17 +62,13 @@ public final class UpgradeSelf {
         Path next = at.state().resolve("app.next");
         Path previous = at.state().resolve("app.previous");
         try {
-            if (Files.exists(next)) {
-                AgentSetup.deleteTree(next);
-            }
+            AgentSetup.deleteTree(next);
             AgentSetup.copyRunning(next, false);
         } catch (IOException e) {
             throw new InstallFailure("cannot put the new build beside the old one in " + at.state() + ": " + e + "; nothing was changed");
         }
         try {
-            if (Files.exists(previous)) {
-                AgentSetup.deleteTree(previous);
-            }
+            AgentSetup.deleteTree(previous);
             Files.move(at.app(), previous);
             Files.move(next, at.app());
         } catch (IOException e) {
@@ -88,9 +84,7 @@ public final class UpgradeSelf {
                 + at.state().resolve("agent.log") + "); putting the old build back");
         try {
             Path failed = at.state().resolve("app.failed");
-            if (Files.exists(failed)) {
-                AgentSetup.deleteTree(failed);
-            }
+            AgentSetup.deleteTree(failed);
             stop(at);
             Files.move(at.app(), failed);
             Files.move(previous, at.app());
