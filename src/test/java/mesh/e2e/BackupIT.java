@@ -208,7 +208,7 @@ class BackupIT {
     @Order(3)
     void aCorruptedBlobIsNamedByVerifyAndRestoreAndARegistryDownIsAClearError() throws Exception {
         Path victim = volume("n3", "bulk", "data").resolve("big/b07.bin");
-        Path blob = registryRoot().resolve("docker/registry/v2/blobs/sha256/" + TakeIT.sha256(victim).substring(0, 2) + "/"
+        Path blob = blobs().resolve(TakeIT.sha256(victim).substring(0, 2) + "/"
                 + TakeIT.sha256(victim) + "/data");
         assertTrue(Files.isRegularFile(blob), "the registry holds the file's blob at " + blob);
         flipByte(blob, 4096);
@@ -470,17 +470,8 @@ class BackupIT {
      * a backup's config (a JSON blob listing its packs and their parts).
      */
     Map.Entry<Path, Long> packPart(String sha256) throws IOException {
-        Path blobs = registryRoot().resolve("docker/registry/v2/blobs/sha256");
-        List<Path> configs;
-        try (Stream<Path> all = Files.walk(blobs)) {
-            configs = all.filter(p -> p.getFileName().toString().equals("data") && p.toFile().length() < 64 * 1024 * 1024)
-                    .filter(p -> quietly(() -> {
-                        try (var in = Files.newInputStream(p)) {
-                            String head = new String(in.readNBytes(64));
-                            return head.startsWith("{\"version\":2,") || head.startsWith("{\"version\":3,");
-                        }
-                    })).toList();
-        }
+        Path blobs = blobs();
+        List<Path> configs = backupConfigs(2, 3);
         for (Path config : configs) {
             for (JsonNode pack : new ObjectMapper().readTree(config.toFile()).path("packs")) {
                 for (JsonNode p : pack.path("parts")) {
@@ -499,16 +490,8 @@ class BackupIT {
      * config (version 3 lists each chunked content's chunks in order).
      */
     Path chunkBlob(String sha256, int index) throws IOException {
-        Path blobs = registryRoot().resolve("docker/registry/v2/blobs/sha256");
-        List<Path> configs;
-        try (Stream<Path> all = Files.walk(blobs)) {
-            configs = all.filter(p -> p.getFileName().toString().equals("data") && p.toFile().length() < 64 * 1024 * 1024)
-                    .filter(p -> quietly(() -> {
-                        try (var in = Files.newInputStream(p)) {
-                            return new String(in.readNBytes(64)).startsWith("{\"version\":3,");
-                        }
-                    })).toList();
-        }
+        Path blobs = blobs();
+        List<Path> configs = backupConfigs(3);
         for (Path config : configs) {
             for (JsonNode c : new ObjectMapper().readTree(config.toFile()).path("chunked")) {
                 if (c.get("sha256").asText().equals(sha256)) {
@@ -518,6 +501,24 @@ class BackupIT {
             }
         }
         throw new AssertionError("no backup config in the registry lists the chunks of " + sha256 + " (configs: " + configs + ")");
+    }
+
+    /** The folder of the registry's storage that holds every blob, each as {@code <2 hex>/<64 hex>/data}. */
+    Path blobs() {
+        return registryRoot().resolve("docker/registry/v2/blobs/sha256");
+    }
+
+    /** The blobs in the registry's storage that are backups' configs of one of {@code versions} (JSON beginning so). */
+    List<Path> backupConfigs(int... versions) throws IOException {
+        try (Stream<Path> all = Files.walk(blobs())) {
+            return all.filter(p -> p.getFileName().toString().equals("data") && p.toFile().length() < 64 * 1024 * 1024)
+                    .filter(p -> quietly(() -> {
+                        try (var in = Files.newInputStream(p)) {
+                            String head = new String(in.readNBytes(64));
+                            return java.util.Arrays.stream(versions).anyMatch(v -> head.startsWith("{\"version\":" + v + ","));
+                        }
+                    })).toList();
+        }
     }
 
     long registryBytes() throws IOException {
