@@ -157,7 +157,11 @@ final class UpgradeRun {
             throw new VerbFailure("mesh upgrade: cannot publish this build to the artifact store at " + registry + ": " + e.getMessage(), e);
         } finally {
             if (staging != null) {
-                deleteQuietly(staging);
+                try {
+                    mesh.install.AgentSetup.deleteTree(staging);
+                } catch (IOException e) {
+                    // a temporary folder: the machine's cleaning removes it
+                }
             }
         }
     }
@@ -307,16 +311,6 @@ final class UpgradeRun {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new VerbFailure("interrupted");
-        }
-    }
-
-    private static void deleteQuietly(Path dir) {
-        try (var s = Files.walk(dir)) {
-            for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        } catch (IOException e) {
-            // a temporary folder: the machine's cleaning removes it
         }
     }
 }

@@ -286,7 +286,7 @@ public final class AgentSetup {
     }
 
     /** Deletes a folder and everything in it; nothing to do when it is not there. */
-    static void deleteTree(Path dir) throws IOException {
+    public static void deleteTree(Path dir) throws IOException {
         if (!Files.exists(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             return;
         }
