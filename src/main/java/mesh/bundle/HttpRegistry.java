@@ -91,7 +91,21 @@ public final class HttpRegistry implements Registry {
 
     @Override
     public void pushBlob(String name, Digest digest, long size, InputStream in) {
-        upload(name, digest, new Upload(size, in::transferTo));
+        upload(name, digest, new Upload(size, out -> copy(in, out)));
+    }
+
+    /** How much of a streamed upload is read and written at once: 1 MiB, not transferTo's 16 KiB (fewer system calls). */
+    private static final int SEND_BUFFER = 1024 * 1024;
+
+    /**
+     * Copies {@code in} to {@code out} a {@link #SEND_BUFFER} at a time: a backup's 2 GB file sent 16 KiB at a time
+     * (InputStream.transferTo) is 131,072 reads and as many writes to the socket; 1 MiB, 2,048 of each.
+     */
+    private static void copy(InputStream in, OutputStream out) throws IOException {
+        byte[] buffer = new byte[SEND_BUFFER];
+        for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
+            out.write(buffer, 0, n);
+        }
     }
 
     @Override

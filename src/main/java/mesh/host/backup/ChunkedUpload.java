@@ -13,11 +13,6 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletionService;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorCompletionService;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import mesh.bundle.BundleFailure;
 import mesh.bundle.Digest;
@@ -29,17 +24,18 @@ import mesh.model.VolumeManifest;
 /**
  * ChunkedUpload sends one file over {@link Chunks#SIZE} as its chunks, each a blob of its own, {@link #STREAMS} at once:
  * the registry hashes each upload on one core, so one stream of a 2 GB file took 0.69× the time of `tar | zstd`
- * (docs/benchmarks.md, "scripts/bench/backup"), and two streams use both cores. Two threads take the file's chunks in
- * turn, each reading its own range of the file through its own channel, never a chunk whole in memory: a chunk is
+ * (docs/benchmarks.md, "scripts/bench/backup"). Four threads take the file's chunks in turn (two left the machine a
+ * third idle: each stream waits on its chunk's hash, HEAD, POST and commit in turn, and four keep both cores busy),
+ * each reading its own range of the file through its own channel, never a chunk whole in memory: a chunk is
  * read and hashed, asked for with HEAD, and only when the registry lacks it read again and sent under that digest
  * (which the registry checks). So a chunk the registry has (an unchanged part of a changed file, or every chunk of an
  * unchanged file after the agent restarted) is never sent.
  *
  * <p>The whole file's sha256 is what its manifest entry holds (the take's form, unchanged; a restore checks it as it
- * writes). SHA-256 runs over its input in order and cannot be put together from the chunks' hashes, and two chunks read
- * side by side cannot feed it in order without holding one of them (64 MiB: the agent's whole heap). So when the scan
- * left a file's hash out (its content is new to this agent), a third thread reads the file from start to end for that
- * hash alone, beside the two that cut it: the same bytes come from the page cache, and the CPU is two hashes a byte,
+ * writes). SHA-256 runs over its input in order and cannot be put together from the chunks' hashes, and chunks
+ * read side by side cannot feed it in order without holding them (64 MiB: the agent's whole heap). So when the scan
+ * left a file's hash out (its content is new to this agent), one more thread reads the file from start to end for that
+ * hash alone, beside the ones that cut it: the same bytes come from the page cache, and the CPU is two hashes a byte,
  * as it is for any design that needs both the chunks' and the file's hash. A file whose hash ({@link HashCache}) and
  * chunks ({@link ChunkNames}) this agent knows is not read at all: each chunk is asked for with HEAD and read and sent
  * only when missing. The file's identity (device, inode, size, times) is compared before and after: a file that
@@ -47,8 +43,8 @@ import mesh.model.VolumeManifest;
  */
 final class ChunkedUpload {
 
-    /** How many chunks of one file are read and sent at once: two upload streams, two of the registry's cores. */
-    static final int STREAMS = 2;
+    /** How many chunks of one file are read and sent at once: four upload streams (docs/backup.md, "Chunks"). */
+    static final int STREAMS = 4;
     private static final int BUFFER = 1024 * 1024;
 
     private final Registry registry;
@@ -91,7 +87,7 @@ final class ChunkedUpload {
         if (e.sha256() == null) {
             work.add(() -> whole(file, e.size(), counters));
         }
-        String hashed = all(work);
+        String hashed = SideBySide.run("backup-chunk-", work);
         if (!before.equals(key(file))) {
             throw changed(file);
         }
@@ -184,42 +180,6 @@ final class ChunkedUpload {
                 return n;
             }
         };
-    }
-
-    /**
-     * Runs {@code work} side by side, each on a virtual thread of its own; the first failure stops the rest (awaited)
-     * and is thrown. The one result that is not null (the whole file's hash), or null.
-     */
-    private static String all(List<Callable<String>> work) {
-        ExecutorService pool = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("backup-chunk-", 0).factory());
-        try {
-            CompletionService<String> done = new ExecutorCompletionService<>(pool);
-            work.forEach(done::submit);
-            String result = null;
-            for (int i = 0; i < work.size(); i++) {
-                String r = done.take().get();
-                result = r == null ? result : r;
-            }
-            return result;
-        } catch (ExecutionException x) {
-            if (x.getCause() instanceof RuntimeException r) {
-                throw r;
-            }
-            if (x.getCause() instanceof Error r) {
-                throw r;
-            }
-            throw new BackupBroken(x.getCause().getMessage(), x.getCause());
-        } catch (InterruptedException x) {
-            Thread.currentThread().interrupt();
-            throw new BackupBroken("interrupted", x);
-        } finally {
-            pool.shutdownNow();   // after a failure: the others are interrupted (their reads and sends stop) and awaited
-            try {
-                pool.awaitTermination(30, java.util.concurrent.TimeUnit.SECONDS);
-            } catch (InterruptedException x) {
-                Thread.currentThread().interrupt();
-            }
-        }
     }
 
     private static HashCache.Key key(Path file) {

@@ -7,7 +7,7 @@ import java.util.List;
  * Chunks decides how a large file's content is cut into blobs (docs/backup.md, "Chunks"). The registry hashes each
  * upload on one core, so one stream cannot go faster than that core: `curl` PUTting a 2 GB file in one stream took
  * 0.69× the time of `tar | zstd` on the test bed. A file over {@link #SIZE} is therefore stored as chunks of
- * {@link #SIZE} bytes (the last shorter), each a blob of its own, and two are sent at once ({@link ChunkedUpload}).
+ * {@link #SIZE} bytes (the last shorter), each a blob of its own, and a few are sent at once ({@link ChunkedUpload}) and restored at once ({@link ChunkedWrite}).
  * A file of at most {@link #SIZE} stays one blob: its one chunk is the whole file, named by the file's own sha256, as
  * before chunks. The cut is fixed, by offset: a chunk's bytes depend only on the file's, so an unchanged chunk of a
  * changed file keeps its digest and is not sent again. Pure: a size in, the ranges out.
