@@ -67,12 +67,12 @@ final class BackupFetch {
 
     /**
      * A large file's content: its blob, or, when the backup's config lists it as chunked, its chunks' blobs one after
-     * the other ({@link ChunkStream}; each chunk's hash checked when {@code eachHashed}). {@code file} names it.
+     * the other ({@link ChunkStream}; each chunk's hash checked). {@code file} names it.
      */
     static InputStream content(Registry registry, String repository, java.util.Map<String, BackupArtifact.Chunked> chunked,
-                               String sha256, String file, boolean eachHashed) {
+                               String sha256, String file) {
         BackupArtifact.Chunked c = chunked.get(sha256);
-        return c == null ? blob(registry, repository, sha256, file) : new ChunkStream(registry, repository, c, file, eachHashed);
+        return c == null ? blob(registry, repository, sha256, file) : new ChunkStream(registry, repository, c, file);
     }
 
     /** A blob's stream, named by the file it holds when it cannot be had. */

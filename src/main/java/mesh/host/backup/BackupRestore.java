@@ -14,8 +14,9 @@ import mesh.model.VolumeManifest;
 /**
  * BackupRestore writes one volume of a backup into a folder, in two GNU tar runs ({@link RestoreTar}): the first makes
  * the folders and the large files (empty, with their owners, modes and xattrs); then, while the second writes the small
- * files and the links, each large file's content is written straight from its blob (or its chunks' blobs in order,
- * {@link ChunkStream}) into its file ({@link FileFromBlob}), hashed as written. A blob whose sha256 is not the manifest's stops the restore naming the file. Then what was written
+ * files and the links, each large file's content is written straight from its blob into its file ({@link FileFromBlob}),
+ * or a chunked one's from its chunks' blobs, a few at once ({@link ChunkedWrite}), hashed as written. A blob whose sha256
+ * is not the manifest's (or a chunk not the config's) stops the restore naming the file. Then what was written
  * is made durable, the folder's own manifest is made (the large files not read again: their hashes are the ones taken as
  * they were written) and compared with the backup's, entry by entry: the restored data is the backup's byte for byte,
  * or it is refused.
@@ -110,8 +111,10 @@ final class BackupRestore {
                 throw new BackupBroken(file + ": tar did not make it as a plain file under the volume's folder"
                         + " (a link of the backup on its way?); the restore writes nothing through a link");
             }
-            written.written(FileFromBlob.write(BackupFetch.content(registry, repository, chunked, e.sha256(), file, false),
-                    path, e, file, counters), e.sha256());
+            BackupArtifact.Chunked chunks = chunked.get(e.sha256());
+            written.written(chunks == null
+                    ? FileFromBlob.write(BackupFetch.blob(registry, repository, e.sha256(), file), path, e, file, counters)
+                    : ChunkedWrite.write(registry, repository, chunks, path, e, file, counters), e.sha256());
         } catch (IOException x) {
             throw new BackupBroken(file + ": its content could not be written: " + x.getMessage(), x);
         }

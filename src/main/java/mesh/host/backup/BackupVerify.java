@@ -95,7 +95,7 @@ final class BackupVerify {
         MessageDigest sha = Digest.sha256();
         long n;
         try (InputStream in = new DigestInputStream(counters.counted(BackupFetch.content(registry, repository, chunked,
-                e.sha256(), file, true), counters.bytes), sha)) {
+                e.sha256(), file), counters.bytes), sha)) {
             n = in.transferTo(OutputStream.nullOutputStream());
         } catch (IOException x) {
             throw new BackupBroken(file + ": its content could not be read from the registry: " + x.getMessage(), x);

@@ -11,10 +11,10 @@ import mesh.bundle.Registry;
 /**
  * ChunkStream reads a chunked content ({@link Chunks}) back as one stream: its chunks' blobs one after the other, in
  * the config's order, each read to exactly the size the config gives it. A chunk whose blob is shorter or longer stops
- * the read naming the file and the chunk; so does, when {@code eachHashed} (a verify's), a chunk whose sha256 is not
- * the config's. A restore does not hash each chunk: it hashes the whole file as it writes it (one pass, not two), and
- * a chunk changed in the registry changes that hash, which names the file. The next chunk's request goes out when the
- * one before ends: one round trip per {@link Chunks#SIZE}, a few milliseconds for 64 MiB.
+ * the read naming the file and the chunk; so does a chunk whose sha256 is not the config's. A verify reads a chunked
+ * file through it (and hashes the whole, for the manifest's sha256); a restore writes one a few chunks at once
+ * ({@link ChunkedWrite}). The next chunk's request goes out when the one before ends: one round trip per
+ * {@link Chunks#SIZE}, a few milliseconds for 64 MiB.
  */
 final class ChunkStream extends InputStream {
 
@@ -22,18 +22,16 @@ final class ChunkStream extends InputStream {
     private final String repository;
     private final List<BackupArtifact.Chunk> chunks;
     private final String file;
-    private final boolean eachHashed;
     private int at = -1;
     private InputStream current;
     private long left;
     private MessageDigest sha;
 
-    ChunkStream(Registry registry, String repository, BackupArtifact.Chunked chunked, String file, boolean eachHashed) {
+    ChunkStream(Registry registry, String repository, BackupArtifact.Chunked chunked, String file) {
         this.registry = registry;
         this.repository = repository;
         this.chunks = chunked.chunks();
         this.file = file;
-        this.eachHashed = eachHashed;
     }
 
     @Override
@@ -68,9 +66,7 @@ final class ChunkStream extends InputStream {
             if (n < 0) {
                 throw broken("its blob ends " + left + " bytes early", null);
             }
-            if (sha != null) {
-                sha.update(b, off, n);
-            }
+            sha.update(b, off, n);
             left -= n;
             return n;
         }
@@ -81,10 +77,10 @@ final class ChunkStream extends InputStream {
         BackupArtifact.Chunk c = chunks.get(chunk);
         current = BackupFetch.blob(registry, repository, c.sha256(), file + " (chunk " + (chunk + 1) + " of " + chunks.size() + ")");
         left = c.size();
-        sha = eachHashed ? Digest.sha256() : null;
+        sha = Digest.sha256();
     }
 
-    /** The chunk was read to its size: its blob must end there, and (when hashed) be the config's content. */
+    /** The chunk was read to its size: its blob must end there, and be the config's content. */
     private void ended() throws IOException {
         BackupArtifact.Chunk c = chunks.get(at);
         boolean longer = current.read() >= 0;
@@ -93,12 +89,10 @@ final class ChunkStream extends InputStream {
         if (longer) {
             throw broken("its blob is longer than the " + c.size() + " bytes the backup's config says", null);
         }
-        if (sha != null) {
-            String found = HexFormat.of().formatHex(sha.digest());
-            if (!found.equals(c.sha256())) {
-                throw broken("its content in the registry differs from the backup's config (sha256 "
-                        + BackupRestore.short12(found) + "; the config says " + BackupRestore.short12(c.sha256()) + ")", null);
-            }
+        String found = HexFormat.of().formatHex(sha.digest());
+        if (!found.equals(c.sha256())) {
+            throw broken("its content in the registry differs from the backup's config (sha256 "
+                    + BackupRestore.short12(found) + "; the config says " + BackupRestore.short12(c.sha256()) + ")", null);
         }
     }
 

@@ -16,8 +16,8 @@ import mesh.host.take.HashCache;
 import mesh.model.VolumeManifest;
 
 /**
- * FileFromBlob writes a restore's large file from its blob (a chunked file's: its chunks' blobs one after the other,
- * {@link ChunkStream}) straight into the file tar made for it (empty, with its owner, mode and user xattrs already
+ * FileFromBlob writes a restore's large file from its blob (a chunked one: {@link ChunkedWrite}) straight into the file
+ * tar made for it (empty, with its owner, mode and user xattrs already
  * set), not through tar's pipe: on this machine's test bed a 2 GB file took
  * 10–26 s through the pipe, tar reading it 10 KiB at a time, against 4 s fetched to nowhere (docs/benchmarks.md,
  * "scripts/bench/backup"). Two threads share the work: one reads the blob from the registry a buffer at a time, the

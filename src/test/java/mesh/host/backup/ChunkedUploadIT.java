@@ -28,7 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
  * ChunkedUploadIT: a file of two chunks into a real registry (Distribution, {@link RegistryFixture}, one per test) and
  * back. Sent: each chunk a blob, the whole file's
  * sha256 hashed beside them; again: nothing sent, also after the agent forgot its chunks (found with HEAD); a chunk
- * gone or changed: only that one sent; read back in order ({@link ChunkStream}); a chunk changed in the registry named with its file.
+ * gone or changed: only that one sent; read back in order ({@link ChunkStream}) and restored side by side ({@link
+ * ChunkedWrite}); a chunk changed in the registry named with its file and chunk.
  */
 class ChunkedUploadIT {
 
@@ -100,10 +101,14 @@ class ChunkedUploadIT {
         Files.write(file, data);
 
         BackupArtifact.Chunked listed = new BackupArtifact.Chunked(sent.sha256(), data.length, sent.chunks());
-        try (InputStream in = BackupFetch.content(registry, "mesh-backup/db", Map.of(sent.sha256(), listed), sent.sha256(), "volume data, file big.bin",
-                true)) {
+        try (InputStream in = BackupFetch.content(registry, "mesh-backup/db", Map.of(sent.sha256(), listed), sent.sha256(),
+                "volume data, file big.bin")) {
             assertArrayEquals(data, in.readAllBytes(), "read back: the chunks in order");
         }
+        Path restored = Files.createFile(folder.resolve("restored.bin"));
+        ChunkedWrite.write(registry, "mesh-backup/db", listed, restored, entry(sent.sha256()), "volume data, file big.bin",
+                new BackupCounters());
+        assertArrayEquals(data, Files.readAllBytes(restored), "restored: each chunk written at its offset, side by side");
     }
 
     @Test
@@ -116,7 +121,7 @@ class ChunkedUploadIT {
         Files.write(second, bytes);   // in the registry's own storage, as a failing disk would
         Map<String, BackupArtifact.Chunked> chunked = Map.of(sent.sha256(), sent);
         BackupBroken verify = assertThrows(BackupBroken.class, () -> {
-            try (InputStream in = BackupFetch.content(registry, "r", chunked, sent.sha256(), "volume data, file big.bin", true)) {
+            try (InputStream in = BackupFetch.content(registry, "r", chunked, sent.sha256(), "volume data, file big.bin")) {
                 in.transferTo(java.io.OutputStream.nullOutputStream());
             }
         });
@@ -124,16 +129,14 @@ class ChunkedUploadIT {
         assertTrue(verify.getMessage().contains("differs from the backup's config"), verify.getMessage());
 
         Path restored = Files.createFile(folder.resolve("restored.bin"));
-        BackupBroken restore = assertThrows(BackupBroken.class, () -> FileFromBlob.write(BackupFetch.content(registry, "r", chunked,
-                sent.sha256(), "volume data, file big.bin", false), restored, entry(sent.sha256()), "volume data, file big.bin",
-                new BackupCounters()));
-        assertTrue(restore.getMessage().startsWith("volume data, file big.bin: its content in the registry is not the backup's"),
-                restore.getMessage());
+        BackupBroken restore = assertThrows(BackupBroken.class, () -> ChunkedWrite.write(registry, "r", sent, restored,
+                entry(sent.sha256()), "volume data, file big.bin", new BackupCounters()));
+        assertTrue(restore.getMessage().startsWith("volume data, file big.bin: chunk 2 of 2 (bytes from " + Chunks.SIZE + ")")
+                && restore.getMessage().contains("its content in the registry is not the backup's"), restore.getMessage());
 
         Files.write(second, Arrays.copyOf(bytes, 999));
-        BackupBroken shorter = assertThrows(BackupBroken.class, () -> FileFromBlob.write(BackupFetch.content(registry, "r", chunked,
-                sent.sha256(), "volume data, file big.bin", false), Files.createFile(folder.resolve("r2.bin")), entry(sent.sha256()),
-                "volume data, file big.bin", new BackupCounters()));
+        BackupBroken shorter = assertThrows(BackupBroken.class, () -> ChunkedWrite.write(registry, "r", sent,
+                Files.createFile(folder.resolve("r2.bin")), entry(sent.sha256()), "volume data, file big.bin", new BackupCounters()));
         // Distribution sends the length it recorded and closes the connection a byte early: read as a blob cut short
         assertTrue(shorter.getMessage().startsWith("volume data, file big.bin: chunk 2 of 2")
                 && shorter.getMessage().contains("could not be read to its end"), shorter.getMessage());
