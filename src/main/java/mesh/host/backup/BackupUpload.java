@@ -28,7 +28,7 @@ import mesh.model.VolumeManifest;
  * BackupUpload sends a module's volumes to a registry as one backup artifact ({@link BackupArtifact}): each volume's
  * manifest is made (the take's scan, every file's sha256, unchanged files' hashes kept from the last scan in {@link
  * HashCache}), then the small files' contents go in packs ({@link Packs}) and each large file's content in a blob of its
- * own, streamed from the file a buffer at a time, or, over {@link Chunks#SIZE}, in chunks sent two at a time ({@link
+ * own, streamed from the file a buffer at a time, or, over {@link Chunks#SIZE}, in chunks sent four at a time ({@link
  * ChunkedUpload}); a pack, blob or chunk the registry has (asked with HEAD: unchanged data of an earlier backup) is not
  * sent again. A large file the agent has not hashed before is not read twice: the scan leaves it, and it is hashed as
  * it is sent ({@link Registry#pushBlobHashed}; a chunked one is hashed beside its chunks). Then the config and the
