@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import mesh.bundle.Digest;
 import mesh.bundle.Registry;
@@ -24,10 +25,10 @@ import mesh.model.VolumeManifest;
  * so the registry sends on several connections and the agent hashes on both cores: one stream after the other
  * ({@link ChunkStream} into {@link FileFromBlob}) restored a 2 GB file at about 0.7× the time of `zstd -d | tar -x`
  * (docs/benchmarks.md, "scripts/bench/backup"). Each chunk is hashed as it is written and must be the chunk the
- * backup's config lists (its sha256 and size); the config lists the chunks of the manifest entry's content (its sha256
- * names them; their sizes add up to the entry's), and it is the artifact's config, named by its digest in the manifest
- * the restore asked for. So every chunk as listed is the file as backed up, byte for byte, without a second pass over
- * the whole file for its own sha256 (which only one thread could take, in order). Each stream holds one buffer of
+ * backup's config lists (its sha256 and size). Beside them, one more thread reads the file back in order (from the page
+ * cache) as each chunk is done and hashes the whole: the file must be the manifest entry's content (its sha256), so a
+ * backup whose chunks are not its manifest's file (written by a faulty agent, or from a file that changed between the
+ * two reads of its backup) is refused, never restored as if it were the backup. Each thread holds one buffer of
  * {@link #BUFFER} bytes.
  */
 final class ChunkedWrite {
@@ -42,21 +43,15 @@ final class ChunkedWrite {
     /**
      * Writes the content of {@code e}, listed as {@code chunked} in the backup's config, into {@code file}; the file's
      * key as written, for the check's scan not to read it again. A chunk that is not the config's (another sha256, more
-     * or fewer bytes), or a list that is not the entry's content, stops the restore naming {@code what} and the chunk.
+     * or fewer bytes), or a file that is not the entry's content, stops the restore naming {@code what}.
      */
     static HashCache.Key write(Registry registry, String repository, BackupArtifact.Chunked chunked, Path file,
                                VolumeManifest.Entry e, String what, BackupCounters counters) throws IOException {
         List<BackupArtifact.Chunk> chunks = chunked.chunks();
-        long[] offsets = new long[chunks.size()];
-        long total = 0;
-        for (int k = 0; k < chunks.size(); k++) {
-            offsets[k] = total;
-            total += chunks.get(k).size();
-        }
-        if (!chunked.sha256().equals(e.sha256()) || total != e.size()) {
-            throw new BackupBroken(what + ": the backup's config lists chunks of " + total + " bytes for it (sha256 "
-                    + BackupRestore.short12(chunked.sha256()) + "), the manifest " + e.size() + " bytes (sha256 "
-                    + BackupRestore.short12(e.sha256()) + ")");
+        long[] offsets = offsets(chunks, e, what);
+        CountDownLatch[] done = new CountDownLatch[chunks.size()];
+        for (int k = 0; k < done.length; k++) {
+            done[k] = new CountDownLatch(1);
         }
         AtomicInteger next = new AtomicInteger();
         try (FileChannel out = FileChannel.open(file, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
@@ -66,13 +61,37 @@ final class ChunkedWrite {
                     byte[] buffer = new byte[BUFFER];
                     for (int k = next.getAndIncrement(); k < chunks.size(); k = next.getAndIncrement()) {
                         one(registry, repository, chunks.get(k), new Where(what, k, chunks.size(), offsets[k]), out, buffer, counters);
+                        done[k].countDown();
                     }
                     return null;
                 });
             }
+            work.add(() -> whole(file, chunks, done, e, what));
             SideBySide.run("restore-chunk-", work);
         }
         return HashCache.Key.of(file);
+    }
+
+    /**
+     * Where each chunk begins; refused unless the chunks are those of the entry's content: the config's content is the
+     * entry's sha256, every chunk holds bytes, and their sizes add up to the entry's.
+     */
+    private static long[] offsets(List<BackupArtifact.Chunk> chunks, VolumeManifest.Entry e, String what) {
+        long[] offsets = new long[chunks.size()];
+        long total = 0;
+        for (int k = 0; k < chunks.size(); k++) {
+            if (chunks.get(k).size() <= 0) {
+                throw new BackupBroken(what + ": the backup's config lists chunk " + (k + 1) + " of " + chunks.size()
+                        + " with " + chunks.get(k).size() + " bytes");
+            }
+            offsets[k] = total;
+            total += chunks.get(k).size();
+        }
+        if (total != e.size()) {
+            throw new BackupBroken(what + ": the backup's config lists chunks of " + total + " bytes for it, the manifest "
+                    + e.size() + " bytes");
+        }
+        return offsets;
     }
 
     /** Chunk {@code k} of {@code n} of the file {@code what}, from {@code offset}. */
@@ -109,12 +128,46 @@ final class ChunkedWrite {
                 throw new BackupBroken(at.named() + ": its blob is longer than the " + c.size() + " bytes the backup's config says");
             }
         } catch (IOException x) {   // the registry closed the blob early ("Premature EOF"), or the write failed
-            throw new BackupBroken(at.named() + ": its blob could not be read to its end, or written (" + x.getMessage() + ")", x);
+            throw new BackupBroken(at.named() + ": its blob could not be read to its end, or written ("
+                    + (x.getMessage() == null ? x.toString() : x.getMessage()) + ")", x);
         }
         String found = HexFormat.of().formatHex(sha.digest());
         if (!found.equals(c.sha256())) {
             throw new BackupBroken(at.named() + ": its content in the registry is not the backup's (sha256 "
                     + BackupRestore.short12(found) + "; the backup's config says " + BackupRestore.short12(c.sha256()) + ")");
         }
+    }
+
+    /**
+     * Reads the file back in order, each chunk once it is written and checked, and hashes the whole: it must be the
+     * manifest entry's content.
+     */
+    private static String whole(Path file, List<BackupArtifact.Chunk> chunks, CountDownLatch[] done, VolumeManifest.Entry e,
+                                String what) throws IOException, InterruptedException {
+        MessageDigest sha = Digest.sha256();
+        ByteBuffer buffer = ByteBuffer.allocate(BUFFER);
+        long n = 0;
+        try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+            for (int k = 0; k < chunks.size(); k++) {
+                done[k].await();
+                long end = n + chunks.get(k).size();
+                while (n < end) {
+                    buffer.clear().limit((int) Math.min(BUFFER, end - n));
+                    int got = in.read(buffer, n);
+                    if (got <= 0) {
+                        throw new BackupBroken(what + ": ends at " + n + " bytes as written, not " + e.size());
+                    }
+                    sha.update(buffer.array(), 0, got);
+                    n += got;
+                }
+            }
+        }
+        String found = HexFormat.of().formatHex(sha.digest());
+        if (!found.equals(e.sha256())) {
+            throw new BackupBroken(what + ": its chunks in the registry, each the backup's config's, are not the file the"
+                    + " backup's manifest names (sha256 " + BackupRestore.short12(found) + "; the manifest says "
+                    + BackupRestore.short12(e.sha256()) + "): the backup is not whole; restore an earlier one");
+        }
+        return null;
     }
 }

@@ -109,6 +109,21 @@ class ChunkedUploadIT {
         ChunkedWrite.write(registry, "mesh-backup/db", listed, restored, entry(sent.sha256()), "volume data, file big.bin",
                 new BackupCounters());
         assertArrayEquals(data, Files.readAllBytes(restored), "restored: each chunk written at its offset, side by side");
+
+        // chunks that are each the config's but not, together, the manifest's file: refused, not restored as the backup
+        String other = Digest.of(new byte[] {1}).hex();
+        BackupBroken notTheFile = assertThrows(BackupBroken.class, () -> ChunkedWrite.write(registry, "mesh-backup/db",
+                new BackupArtifact.Chunked(other, data.length, sent.chunks()), Files.createFile(folder.resolve("other.bin")),
+                entry(other), "volume data, file big.bin", new BackupCounters()));
+        assertTrue(notTheFile.getMessage().startsWith("volume data, file big.bin: its chunks in the registry")
+                && notTheFile.getMessage().contains("are not the file the backup's manifest names"), notTheFile.getMessage());
+        // a config whose chunk sizes are not the file's: refused before anything is fetched
+        List<BackupArtifact.Chunk> bent = List.of(new BackupArtifact.Chunk(sent.chunks().get(0).sha256(), data.length + 5),
+                new BackupArtifact.Chunk(sent.chunks().get(1).sha256(), -5));
+        BackupBroken sizes = assertThrows(BackupBroken.class, () -> ChunkedWrite.write(registry, "mesh-backup/db",
+                new BackupArtifact.Chunked(sent.sha256(), data.length, bent), Files.createFile(folder.resolve("bent.bin")),
+                entry(sent.sha256()), "volume data, file big.bin", new BackupCounters()));
+        assertEquals("volume data, file big.bin: the backup's config lists chunk 2 of 2 with -5 bytes", sizes.getMessage());
     }
 
     @Test
