@@ -22,13 +22,14 @@ import mesh.model.VolumeManifest;
 /**
  * ChunkedWrite writes a restore's chunked file ({@link Chunks}) into the empty file tar made for it, {@link #STREAMS}
  * chunks at once, each fetched from its own blob and written at its own offset through one channel (positional writes),
- * so the registry sends on several connections and the agent hashes on both cores: one stream after the other
- * ({@link ChunkStream} into {@link FileFromBlob}) restored a 2 GB file at about 0.7× the time of `zstd -d | tar -x`
- * (docs/benchmarks.md, "scripts/bench/backup"). Each chunk is hashed as it is written and must be the chunk the
- * backup's config lists (its sha256 and size). Beside them, one more thread reads the file back in order (from the page
- * cache) as each chunk is done and hashes the whole: the file must be the manifest entry's content (its sha256), so a
- * backup whose chunks are not its manifest's file (written by a faulty agent, or from a file that changed between the
- * two reads of its backup) is refused, never restored as if it were the backup. Each thread holds one buffer of
+ * so the registry sends on several connections: one stream after the other ({@link ChunkStream} into {@link
+ * FileFromBlob}) restored a 2 GB file at about 0.7× the time of `zstd -d | tar -x` (docs/benchmarks.md,
+ * "scripts/bench/backup"). Beside them, one more thread reads the file back in order (from the page cache) as each
+ * chunk is written and hashes the whole: the file must be the manifest entry's content (its sha256), the same check a
+ * file of one blob gets, and the one pass of SHA-256 over its bytes (a chunk is not hashed on its own as well: on two
+ * cores that second pass cost the restore a quarter of its speed). When the whole is not the manifest's, each chunk
+ * is read back and hashed to name the first that is not the backup's config's; if every chunk is, the backup itself
+ * is not whole (its chunks are not its manifest's file) and is refused so. Each thread holds one buffer of
  * {@link #BUFFER} bytes.
  */
 final class ChunkedWrite {
@@ -42,8 +43,9 @@ final class ChunkedWrite {
 
     /**
      * Writes the content of {@code e}, listed as {@code chunked} in the backup's config, into {@code file}; the file's
-     * key as written, for the check's scan not to read it again. A chunk that is not the config's (another sha256, more
-     * or fewer bytes), or a file that is not the entry's content, stops the restore naming {@code what}.
+     * key as written, for the check's scan not to read it again (its sha256 was taken as it was written). A chunk of
+     * more or fewer bytes than the config's, or a file that is not the entry's content, stops the restore naming
+     * {@code what} (and the chunk that is not the backup's).
      */
     static HashCache.Key write(Registry registry, String repository, BackupArtifact.Chunked chunked, Path file,
                                VolumeManifest.Entry e, String what, BackupCounters counters) throws IOException {
@@ -73,8 +75,8 @@ final class ChunkedWrite {
     }
 
     /**
-     * Where each chunk begins; refused unless the chunks are those of the entry's content: the config's content is the
-     * entry's sha256, every chunk holds bytes, and their sizes add up to the entry's.
+     * Where each chunk begins; refused unless every chunk holds bytes and their sizes add up to the entry's (the
+     * content itself is checked as it is written: the whole file's sha256).
      */
     private static long[] offsets(List<BackupArtifact.Chunk> chunks, VolumeManifest.Entry e, String what) {
         long[] offsets = new long[chunks.size()];
@@ -101,11 +103,10 @@ final class ChunkedWrite {
         }
     }
 
-    /** Fetches one chunk's blob into the file at its offset, hashed as written, and checks it against the config. */
+    /** Fetches one chunk's blob into the file at its offset: exactly the size the backup's config gives it. */
     private static void one(Registry registry, String repository, BackupArtifact.Chunk c, Where at, FileChannel out,
                             byte[] buffer, BackupCounters counters) {
         counters.check();
-        MessageDigest sha = Digest.sha256();
         long written = 0;
         try (InputStream in = BackupFetch.blob(registry, repository, c.sha256(), at.what() + " (chunk " + (at.k() + 1)
                 + " of " + at.n() + ")")) {
@@ -114,7 +115,6 @@ final class ChunkedWrite {
                 if (got == 0) {
                     throw new BackupBroken(at.named() + ": its blob ends " + (c.size() - written) + " bytes early");
                 }
-                sha.update(buffer, 0, got);
                 ByteBuffer b = ByteBuffer.wrap(buffer, 0, got);
                 long position = at.offset() + written;
                 while (b.hasRemaining()) {
@@ -130,11 +130,6 @@ final class ChunkedWrite {
         } catch (IOException x) {   // the registry closed the blob early ("Premature EOF"), or the write failed
             throw new BackupBroken(at.named() + ": its blob could not be read to its end, or written ("
                     + (x.getMessage() == null ? x.toString() : x.getMessage()) + ")", x);
-        }
-        String found = HexFormat.of().formatHex(sha.digest());
-        if (!found.equals(c.sha256())) {
-            throw new BackupBroken(at.named() + ": its content in the registry is not the backup's (sha256 "
-                    + BackupRestore.short12(found) + "; the backup's config says " + BackupRestore.short12(c.sha256()) + ")");
         }
     }
 
@@ -164,10 +159,44 @@ final class ChunkedWrite {
         }
         String found = HexFormat.of().formatHex(sha.digest());
         if (!found.equals(e.sha256())) {
-            throw new BackupBroken(what + ": its chunks in the registry, each the backup's config's, are not the file the"
-                    + " backup's manifest names (sha256 " + BackupRestore.short12(found) + "; the manifest says "
-                    + BackupRestore.short12(e.sha256()) + "): the backup is not whole; restore an earlier one");
+            throw notTheBackups(file, chunks, what, found, e);
         }
         return null;
+    }
+
+    /**
+     * The whole file as written is not the manifest's: the first chunk whose bytes as written are not the config's
+     * (read back and hashed: the slow path, taken only for a broken backup) is named; if there is none, the backup's
+     * chunks are each its config's but not, together, the file its manifest names.
+     */
+    private static BackupBroken notTheBackups(Path file, List<BackupArtifact.Chunk> chunks, String what, String found,
+                                              VolumeManifest.Entry e) throws IOException {
+        ByteBuffer buffer = ByteBuffer.allocate(BUFFER);
+        long offset = 0;
+        try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+            for (int k = 0; k < chunks.size(); k++) {
+                BackupArtifact.Chunk c = chunks.get(k);
+                MessageDigest sha = Digest.sha256();
+                for (long n = 0; n < c.size(); ) {
+                    buffer.clear().limit((int) Math.min(BUFFER, c.size() - n));
+                    int got = in.read(buffer, offset + n);
+                    if (got <= 0) {
+                        break;
+                    }
+                    sha.update(buffer.array(), 0, got);
+                    n += got;
+                }
+                String chunk = HexFormat.of().formatHex(sha.digest());
+                if (!chunk.equals(c.sha256())) {
+                    return new BackupBroken(new Where(what, k, chunks.size(), offset).named() + ": its content in the registry"
+                            + " is not the backup's (sha256 " + BackupRestore.short12(chunk) + "; the backup's config says "
+                            + BackupRestore.short12(c.sha256()) + ")");
+                }
+                offset += c.size();
+            }
+        }
+        return new BackupBroken(what + ": its chunks in the registry, each the backup's config's, are not the file the"
+                + " backup's manifest names (sha256 " + BackupRestore.short12(found) + "; the manifest says "
+                + BackupRestore.short12(e.sha256()) + "): the backup is not whole; restore an earlier one");
     }
 }
