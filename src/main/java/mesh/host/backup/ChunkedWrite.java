@@ -145,15 +145,11 @@ final class ChunkedWrite {
         try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
             for (int k = 0; k < chunks.size(); k++) {
                 done[k].await();
-                long end = n + chunks.get(k).size();
-                while (n < end) {
-                    buffer.clear().limit((int) Math.min(BUFFER, end - n));
-                    int got = in.read(buffer, n);
-                    if (got <= 0) {
-                        throw new BackupBroken(what + ": ends at " + n + " bytes as written, not " + e.size());
-                    }
-                    sha.update(buffer.array(), 0, got);
-                    n += got;
+                long size = chunks.get(k).size();
+                long got = hash(in, n, size, sha, buffer);
+                n += got;
+                if (got < size) {
+                    throw new BackupBroken(what + ": ends at " + n + " bytes as written, not " + e.size());
                 }
             }
         }
@@ -162,6 +158,21 @@ final class ChunkedWrite {
             throw notTheBackups(file, chunks, what, found, e);
         }
         return null;
+    }
+
+    /** Feeds {@code sha} the {@code size} bytes of {@code in} from {@code from}; how many there were (fewer at its end). */
+    private static long hash(FileChannel in, long from, long size, MessageDigest sha, ByteBuffer buffer) throws IOException {
+        long n = 0;
+        while (n < size) {
+            buffer.clear().limit((int) Math.min(buffer.capacity(), size - n));
+            int got = in.read(buffer, from + n);
+            if (got <= 0) {
+                break;
+            }
+            sha.update(buffer.array(), 0, got);
+            n += got;
+        }
+        return n;
     }
 
     /**
@@ -177,15 +188,7 @@ final class ChunkedWrite {
             for (int k = 0; k < chunks.size(); k++) {
                 BackupArtifact.Chunk c = chunks.get(k);
                 MessageDigest sha = Digest.sha256();
-                for (long n = 0; n < c.size(); ) {
-                    buffer.clear().limit((int) Math.min(BUFFER, c.size() - n));
-                    int got = in.read(buffer, offset + n);
-                    if (got <= 0) {
-                        break;
-                    }
-                    sha.update(buffer.array(), 0, got);
-                    n += got;
-                }
+                hash(in, offset, c.size(), sha, buffer);
                 String chunk = HexFormat.of().formatHex(sha.digest());
                 if (!chunk.equals(c.sha256())) {
                     return new BackupBroken(new Where(what, k, chunks.size(), offset).named() + ": its content in the registry"
