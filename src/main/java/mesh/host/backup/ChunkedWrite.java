@@ -30,7 +30,8 @@ import mesh.model.VolumeManifest;
  * cores that second pass cost the restore a quarter of its speed). When the whole is not the manifest's, each chunk
  * is read back and hashed to name the first that is not the backup's config's; if every chunk is, the backup itself
  * is not whole (its chunks are not its manifest's file) and is refused so. And one more writes the file to disk
- * chunk by chunk as they are written ({@link #durable}). Each thread holds one buffer of {@link #BUFFER} bytes.
+ * chunk by chunk as they are written ({@link #durable}). Each thread that fetches or reads holds one buffer of
+ * {@link #BUFFER} bytes.
  */
 final class ChunkedWrite {
 
