@@ -93,7 +93,7 @@ class ProcessComponentIT {
             AgentProcess.Answer third = bed.agent.put(bed.declaration(changed));
             assertEquals(201, third.status(), third.body());
             assertEquals(List.of(bed.node + ".web"), names(third.json().path("plan").path("replace")), third.body());
-            JsonNode after = bed.agent.awaitConverged(bed.generation, Duration.ofSeconds(60));
+            JsonNode after = bed.agent.awaitSettled(bed.generation, Duration.ofSeconds(60));   // converged is not yet listening
             assertEquals("two\n", bed.get(PORT, "/version.txt"));
             assertEquals(marker, bed.get(PORT, "/marker.txt"), "its data is kept across the replace");
             long newPid = component(after, bed.node + ".web").path("process").path("pid").asLong();
