@@ -1,19 +1,11 @@
 package mesh.controller;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.net.URI;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Consumer;
 import mesh.client.AgentApi;
-import mesh.model.DeclarationJson;
 import mesh.model.Node;
 import mesh.plan.CopyStall;
-import mesh.wire.JsonHttp;
 import mesh.wire.CopyProgress;
 import mesh.wire.DiskView;
 import mesh.wire.FenceLifted;
@@ -139,60 +131,18 @@ class TakeAgents {
      */
     CopyProgress copy(Node target, String module, String volume, VolumeCopyRequest body,
                            Consumer<CopyProgress> progress) {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(target.agent().replaceAll("/+$", "")
-                        + AgentApi.copy(module, volume)))
-                .timeout(DELETE)
-                .header("Content-Type", "application/json")
-                .header("Accept", "application/x-ndjson")
-                .POST(HttpRequest.BodyPublishers.ofString(DeclarationJson.write(body))).build();
-        JsonHttp.Failures failures = AgentClient.failures(target);
-        HttpResponse<InputStream> response;
-        try {
-            response = agents.http().send(request, HttpResponse.BodyHandlers.ofInputStream());
-        } catch (IOException e) {
-            throw failures.unreachable(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw failures.unreachable(e);
-        }
-        String copyOf = "the copy of volume " + volume + " to node " + target.name();
-        try (InputStream in = response.body(); var lines = new java.io.BufferedReader(
-                new java.io.InputStreamReader(in, StandardCharsets.UTF_8))) {
-            if (response.statusCode() / 100 != 2) {
-                String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-                String said = DeclarationJson.MAPPER.readTree(text.isBlank() ? "{}" : text).path("error").asText(text);
-                throw new AgentClient.Unreachable("node " + target.name() + "'s agent refused (" + response.statusCode()
-                        + "): " + said, response.statusCode());
-            }
-            LineWatch watch = new LineWatch(in, noLine);
-            try {
-                return readLines(lines, watch, target, volume, progress);
-            } catch (IOException e) {
-                if (watch.why() != null) {
-                    throw new AgentClient.Unreachable(copyOf + ": " + watch.why(target.name()), 0);
-                }
-                throw e;
-            } finally {
-                watch.stop();
-            }
-        } catch (IOException e) {
-            throw new AgentClient.Unreachable(copyOf + " broke off (" + JsonHttp.why(e) + ")", 0);
+        try (AgentLines lines = AgentLines.post(agents, target, AgentApi.copy(module, volume), body, DELETE, noLine,
+                "the copy of volume " + volume + " to node " + target.name())) {
+            return readLines(lines, target, volume, progress);
         }
     }
 
-    private CopyProgress readLines(java.io.BufferedReader lines, LineWatch watch, Node target, String volume,
-                                          Consumer<CopyProgress> progress) throws IOException {
+    private CopyProgress readLines(AgentLines lines, Node target, String volume, Consumer<CopyProgress> progress) {
         CopyProgress last = null;
         java.util.List<CopyStall.Sample> samples = new java.util.ArrayList<>(
                 List.of(new CopyStall.Sample(java.time.Instant.now(), 0)));
-        for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-            watch.heard();
-            if (line.isBlank()) {
-                continue;
-            }
-            CopyProgress l = DeclarationJson.MAPPER.readerFor(CopyProgress.class)
-                    .without(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-                    .readValue(line);
+        for (String line = lines.next(); line != null; line = lines.next()) {
+            CopyProgress l = lines.parse(line, CopyProgress.class);
             last = l;
             if (l.done() != null) {
                 return l;
@@ -209,68 +159,5 @@ class TakeAgents {
         }
         throw new AgentClient.Unreachable("node " + target.name() + "'s agent ended the copy of volume " + volume
                 + " without saying it was done" + (last == null ? "" : " (after " + last.bytes() + " bytes)"), 0);
-    }
-
-    /**
-     * LineWatch closes a copy's stream when no line came for its deadline, so the reader blocked in
-     * {@code readLine} wakes up (closing the JDK client's {@code ofInputStream} body ends a blocked read with an
-     * IOException: checked on JDK 25) and the copy step fails saying why, instead of waiting for ever.
-     */
-    private static final class LineWatch {
-        private final InputStream stream;
-        private final Duration deadline;
-        private final Thread dog;
-        private volatile long lastLine = System.nanoTime();
-        private volatile boolean stopped;
-        private volatile String why;
-
-        LineWatch(InputStream stream, Duration deadline) {
-            this.stream = stream;
-            this.deadline = deadline;
-            this.dog = Thread.ofVirtual().name("copy-line-watch").start(this::watch);
-        }
-
-        void heard() {
-            lastLine = System.nanoTime();
-        }
-
-        /** Why the stream was closed by the watch (the node named), or null when it was not. */
-        String why(String node) {
-            return why == null ? null : why.replace("{node}", node);
-        }
-
-        String why() {
-            return why;
-        }
-
-        void stop() {
-            stopped = true;
-            dog.interrupt();
-        }
-
-        private void watch() {
-            while (!stopped) {
-                long left = deadline.toNanos() - (System.nanoTime() - lastLine);
-                if (left <= 0) {
-                    why = "node {node}'s agent sent no progress for " + deadline.toSeconds() + " s (stopped, or the"
-                            + " link to it is down)";
-                    close();
-                    return;
-                }
-                try {
-                    Thread.sleep(Duration.ofNanos(Math.min(left, Duration.ofSeconds(1).toNanos())));
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-        }
-
-        private void close() {
-            try {
-                stream.close();
-            } catch (IOException e) {
-                // closing is how a silent copy is given up on; nothing more to do
-            }
-        }
     }
 }
