@@ -5,15 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 import mesh.model.Node;
 import mesh.wire.BackupProgress;
 import org.junit.jupiter.api.AfterEach;
@@ -28,36 +24,19 @@ class AgentLinesTest {
 
     static final String WHAT = "the backup of module db on node n2";
 
-    HttpServer server;
-    final CountDownLatch release = new CountDownLatch(1);
+    FakeLineAgent fake;
 
     @AfterEach
     void stop() {
-        release.countDown();
-        if (server != null) {
-            server.stop(0);
+        if (fake != null) {
+            fake.close();
         }
     }
 
-    /** An agent that answers {@code status} with {@code body}, written at once, then holds the stream open or ends it. */
-    Node agent(int status, String body, boolean thenHold) throws IOException {
-        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.createContext("/v1/backups/db", exchange -> {
-            exchange.getRequestBody().readAllBytes();
-            exchange.sendResponseHeaders(status, 0);
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(body.getBytes(StandardCharsets.UTF_8));
-                out.flush();
-                if (thenHold) {
-                    release.await();
-                }
-            } catch (InterruptedException | IOException e) {
-                // the controller closed its end: done
-            }
-        });
-        server.setExecutor(r -> Thread.ofVirtual().start(r));
-        server.start();
-        return new Node("n2", "127.0.0.1", "http://127.0.0.1:" + server.getAddress().getPort(), null);
+    /** An agent that answers {@code status} with {@code lines} at once, then holds the stream open or ends it. */
+    Node agent(int status, List<String> lines, boolean thenHold) throws IOException {
+        fake = new FakeLineAgent("/v1/backups/db", status, lines, Duration.ZERO, thenHold);
+        return fake.node();
     }
 
     static AgentLines post(Node node) {
@@ -67,7 +46,7 @@ class AgentLinesTest {
 
     @Test
     void linesComeInOrderWithoutTheBlankOnesAndNullAtTheEnd() throws Exception {
-        Node n2 = agent(200, "{\"bytes\": 10}\n\n{\"bytes\": 20}\n{\"done\": true, \"bytes\": 30}\n", false);
+        Node n2 = agent(200, List.of("{\"bytes\": 10}", "", "{\"bytes\": 20}", "{\"done\": true, \"bytes\": 30}"), false);
         try (AgentLines lines = post(n2)) {
             assertEquals(10L, lines.parse(lines.next(), BackupProgress.class).bytes());
             assertEquals("{\"bytes\": 20}", lines.next());
@@ -79,7 +58,7 @@ class AgentLinesTest {
 
     @Test
     void anAgentThatGoesSilentIsGivenUpOnSayingSo() throws Exception {
-        Node n2 = agent(200, "{\"bytes\": 10}\n", true);
+        Node n2 = agent(200, List.of("{\"bytes\": 10}"), true);
         long started = System.nanoTime();
         try (AgentLines lines = post(n2)) {
             lines.next();
@@ -92,7 +71,7 @@ class AgentLinesTest {
 
     @Test
     void aRefusalQuotesTheAgentsErrorAndKeepsItsStatus() throws Exception {
-        Node n2 = agent(409, "{\"error\": \"module db is fenced at epoch 4, not 3\"}", false);
+        Node n2 = agent(409, List.of("{\"error\": \"module db is fenced at epoch 4, not 3\"}"), false);
         AgentClient.Unreachable e = assertThrows(AgentClient.Unreachable.class, () -> post(n2));
         assertEquals("node n2's agent refused (409): module db is fenced at epoch 4, not 3", e.getMessage());
         assertEquals(409, e.status());
@@ -100,14 +79,14 @@ class AgentLinesTest {
 
     @Test
     void aRefusalThatIsNotJsonIsQuotedAsItCame() throws Exception {
-        Node n2 = agent(502, "Bad Gateway\n", false);
+        Node n2 = agent(502, List.of("Bad Gateway"), false);
         AgentClient.Unreachable e = assertThrows(AgentClient.Unreachable.class, () -> post(n2));
         assertEquals("node n2's agent refused (502): Bad Gateway", e.getMessage());
     }
 
     @Test
     void aLineThatIsNotJsonBreaksTheCallNamingIt() throws Exception {
-        Node n2 = agent(200, "<html>\n", false);
+        Node n2 = agent(200, List.of("<html>"), false);
         try (AgentLines lines = post(n2)) {
             String line = lines.next();
             AgentClient.Unreachable e = assertThrows(AgentClient.Unreachable.class, () -> lines.parse(line, BackupProgress.class));

@@ -4,13 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.concurrent.CountDownLatch;
+import java.util.List;
 import mesh.model.Node;
 import mesh.plan.CopyStall;
 import mesh.wire.CopyProgress;
@@ -26,39 +22,19 @@ import org.junit.jupiter.api.Test;
  */
 class TakeAgentsCopyTest {
 
-    HttpServer server;
-    final CountDownLatch release = new CountDownLatch(1);
+    FakeLineAgent fake;
 
     @AfterEach
     void stop() {
-        release.countDown();
-        if (server != null) {
-            server.stop(0);
+        if (fake != null) {
+            fake.close();
         }
     }
 
     /** A target agent that sends {@code lines}, one every {@code every}, then holds the stream open (or ends it). */
     Node target(String[] lines, Duration every, boolean thenHold) throws IOException {
-        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.createContext("/v1/volumes/web/data/copy", exchange -> {
-            exchange.getResponseHeaders().add("Content-Type", "application/x-ndjson");
-            exchange.sendResponseHeaders(200, 0);
-            try (OutputStream out = exchange.getResponseBody()) {
-                for (String line : lines) {
-                    out.write((line + "\n").getBytes(StandardCharsets.UTF_8));
-                    out.flush();
-                    Thread.sleep(every.toMillis());
-                }
-                if (thenHold) {
-                    release.await();
-                }
-            } catch (InterruptedException | IOException e) {
-                // the controller closed its end: done
-            }
-        });
-        server.setExecutor(r -> Thread.ofVirtual().start(r));
-        server.start();
-        return new Node("n2", "127.0.0.1", "http://127.0.0.1:" + server.getAddress().getPort(), null);
+        fake = new FakeLineAgent("/v1/volumes/web/data/copy", 200, List.of(lines), every, thenHold);
+        return fake.node();
     }
 
     CopyProgress copy(Node target) {
