@@ -1,5 +1,8 @@
 package mesh.host;
 
+import static mesh.host.AgentCalls.call;
+import static mesh.host.AgentCalls.read;
+
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.subscription.BackPressureStrategy;
@@ -11,15 +14,11 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.List;
 import java.util.function.Function;
-import mesh.api.Refusal;
 import mesh.host.backup.BackupCounters;
 import mesh.host.backup.BackupService;
-import mesh.host.take.TakeRefused;
 import mesh.model.DeclarationJson;
 import mesh.wire.BackupProgress;
 import mesh.wire.BackupPushRequest;
@@ -147,23 +146,4 @@ public class BackupResource {
             throw new IllegalStateException("a progress line cannot be written as JSON", e);
         }
     }
-
-    private static <T> T read(String body, Class<T> type, String example) {
-        try {
-            return DeclarationJson.MAPPER.readValue(body == null || body.isBlank() ? "{}" : body, type);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new Refusal(400, DeclarationJson.describe(e) + "; the body must be JSON of the form " + example);
-        }
-    }
-
-    private static <T> T call(java.util.function.Supplier<T> body) {
-        try {
-            return body.get();
-        } catch (TakeRefused e) {
-            throw new Refusal(e.status(), e.reason(), e.getMessage());
-        } catch (java.io.UncheckedIOException | mesh.docker.EngineFailure | HostFailure e) {
-            throw new Refusal(503, e.getMessage());
-        }
-    }
-
 }

@@ -1,5 +1,8 @@
 package mesh.host;
 
+import static mesh.host.AgentCalls.call;
+import static mesh.host.AgentCalls.read;
+
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.subscription.BackPressureStrategy;
@@ -14,13 +17,11 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import mesh.api.Refusal;
 import mesh.host.take.ImageCheck;
-import mesh.host.take.TakeRefused;
 import mesh.host.take.TakeService;
 import mesh.model.DeclarationJson;
 import mesh.wire.CopyProgress;
@@ -244,15 +245,6 @@ public class TakeResource {
     private static final String COPY_BODY = "{\"epoch\": 7, \"kind\": \"container\", \"from\": \"http://10.77.0.11:7701\", "
             + "\"ticket\": \"...\"}";
 
-    /** The body read strictly; a bad one is refused with the form it should have (never the parser's words, which name classes). */
-    private static <T> T read(String body, Class<T> type, String example) {
-        try {
-            return DeclarationJson.MAPPER.readValue(body == null || body.isBlank() ? "{}" : body, type);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new Refusal(400, DeclarationJson.describe(e) + "; the body must be JSON of the form " + example);
-        }
-    }
-
     private static long number(String what, String text) {
         try {
             return Long.parseLong(text == null ? "" : text.strip());
@@ -261,14 +253,4 @@ public class TakeResource {
         }
     }
 
-    /** Runs a take call, turning its refusal into the agent's error answer. */
-    private static <T> T call(java.util.function.Supplier<T> body) {
-        try {
-            return body.get();
-        } catch (TakeRefused e) {
-            throw new Refusal(e.status(), e.reason(), e.getMessage());
-        } catch (java.io.UncheckedIOException | mesh.docker.EngineFailure | HostFailure e) {
-            throw new Refusal(503, e.getMessage());
-        }
-    }
 }
