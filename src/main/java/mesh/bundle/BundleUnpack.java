@@ -24,7 +24,7 @@ import org.apache.commons.compress.compressors.gzip.GzipCompressorInputStream;
  * in one step. A refused entry, a limit or a disk error removes the sibling, so the target stays
  * absent. Files are created new and never through a link (defence in depth behind the check).
  */
-final class BundleUnpack {
+public final class BundleUnpack {
 
     private BundleUnpack() {
     }
@@ -130,7 +130,12 @@ final class BundleUnpack {
         Files.setPosixFilePermissions(to, PosixFilePermissions.fromString(executable ? "rwxr-xr-x" : "rw-r--r--"));
     }
 
-    static void deleteTree(Path root) {
+    /**
+     * Deletes a bundle's folder (unpacked, cached, or half made) and everything in it, quietly: what a failure leaves
+     * is hidden or named by a digest nothing uses any more, and the next cleanup tries again. Nothing to do when it is
+     * not there.
+     */
+    public static void deleteTree(Path root) {
         if (root == null || !Files.exists(root, LinkOption.NOFOLLOW_LINKS)) {
             return;
         }

@@ -15,6 +15,7 @@ import mesh.bundle.BundleFailure;
 import mesh.bundle.BundleFetch;
 import mesh.bundle.BundleLimits;
 import mesh.bundle.BundleRef;
+import mesh.bundle.BundleUnpack;
 import mesh.bundle.HttpRegistry;
 import mesh.host.process.Backoff;
 import mesh.host.process.LinuxProcessHost;
@@ -175,28 +176,14 @@ final class ProcessComponents {
                     .fetch(ref, fresh);
             String executable = fresh.relativize(bundle.entrypoint()).toString();
             if (Files.isDirectory(dir)) {
-                deleteTree(fresh);
+                BundleUnpack.deleteTree(fresh);   // not needed: another pass renamed its twin first
             } else {
                 Files.move(fresh, dir, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
             }
             return executable;
         } catch (IOException e) {
-            deleteTree(fresh);
+            BundleUnpack.deleteTree(fresh);   // half made
             throw new BundleFailure("bundle " + ref, BundleFailure.Reason.LOCAL, "cannot keep it in " + dir + ": " + e.getMessage(), e);
-        }
-    }
-
-    /** Deletes an unpacked copy that is not needed (another pass renamed its twin first) or half made. */
-    private static void deleteTree(Path root) {
-        if (!Files.exists(root, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-            return;
-        }
-        try (java.util.stream.Stream<Path> walk = Files.walk(root)) {
-            for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        } catch (IOException e) {
-            // a hidden folder left behind is harmless: the next fetch uses another name
         }
     }
 
@@ -231,8 +218,8 @@ final class ProcessComponents {
                 .map(e -> new BundleRetention.Held(e.getKey(), e.getValue())).toList();
         List<String> delete = BundleRetention.toDelete(held, inUse, now, policy);
         for (String digest : delete) {
-            deleteTree(unpacked.resolve(digest));
-            deleteTree(cached.resolve(digest));
+            BundleUnpack.deleteTree(unpacked.resolve(digest));
+            BundleUnpack.deleteTree(cached.resolve(digest));
         }
         return delete;
     }
