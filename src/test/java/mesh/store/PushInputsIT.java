@@ -51,10 +51,26 @@ class PushInputsIT {
         Flyway.configure().dataSource(POSTGRES + database, "mesh", "mesh").locations("classpath:db/migration").load().migrate();
     }
 
+    /**
+     * Drops the test's database. {@code with (force)} ends the other sessions on it, and is refused while one is not
+     * ours to end (an autovacuum worker busy on the freshly migrated tables: "must be a member of the role whose process
+     * is being terminated", seen once in CI); such a worker is done in moments, so the drop is tried again for 10 s.
+     */
     @AfterEach
-    void drop() throws SQLException {
+    void drop() throws SQLException, InterruptedException {
+        long deadline = System.nanoTime() + java.time.Duration.ofSeconds(10).toNanos();
         try (Connection c = DriverManager.getConnection(POSTGRES + "postgres", "mesh", "mesh")) {
-            c.createStatement().execute("drop database if exists " + database + " with (force)");
+            while (true) {
+                try {
+                    c.createStatement().execute("drop database if exists " + database + " with (force)");
+                    return;
+                } catch (SQLException e) {
+                    if (!"42501".equals(e.getSQLState()) || System.nanoTime() > deadline) {
+                        throw e;
+                    }
+                    Thread.sleep(200);
+                }
+            }
         }
     }
 
