@@ -25,8 +25,8 @@ import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * MixedBuildsIT is a mesh of two builds that do not speak to each other (docs/upgrade.md, "Which builds speak to each
- * other"), installed as operators install it: the seat (and so the controller) and n2 run this commit built again at
- * wire level 3 ({@link OtherBuild}: a later build), n3 this build (level 1: an agent left behind). A push reaches n1 and
+ * other"), installed as operators install it: the seat (and so the controller) and n2 run this build at
+ * wire level 3 ({@link OtherBuild#thisBuildAtWire}: a later build), n3 this build (level 1: an agent left behind). A push reaches n1 and
  * n2 and holds n3 back alone, naming both builds and {@code mesh upgrade}; a take onto n3 is refused before anything
  * stops, the module still running where it was.
  */
@@ -44,8 +44,8 @@ class MixedBuildsIT {
 
     @BeforeAll
     void raise() throws Exception {
-        commit = OtherBuild.head().substring(0, 12);
-        Path later = OtherBuild.app(commit, Map.of("mesh.wire", "3"));
+        commit = Build.current().commit();
+        Path later = OtherBuild.thisBuildAtWire(3);
         mesh = InstalledMesh.raise(3, List.of(), Map.of("n1", later, "n2", later));
         catalogue = Files.createTempDirectory("mesh-mixed-catalogue");
         for (String module : List.of("mxa", "mxb")) {

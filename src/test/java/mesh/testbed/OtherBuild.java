@@ -19,7 +19,8 @@ import java.util.concurrent.TimeUnit;
  * {@code mesh.wire=3}: a build that stands for a later one), for a test that runs a mesh of more than one build. The
  * commit is checked out of this repository's own git into a clone (so the build names its commit, as a release does)
  * and packaged offline without tests, its JDK AOT caches trained; the app folder is kept under the temporary folder,
- * one per commit and properties, and reused by later runs: a build costs 1–3 minutes, once.
+ * one per commit and properties, and reused by later runs: a build costs 1–3 minutes, once. A test that needs only
+ * this build at another wire level takes {@link #thisBuildAtWire} instead: a copy, no build.
  */
 public final class OtherBuild {
 
@@ -28,9 +29,65 @@ public final class OtherBuild {
     private OtherBuild() {
     }
 
-    /** This repository's HEAD commit (the one the packaged app was built from when the tree is clean). */
-    public static String head() throws IOException, InterruptedException {
-        return run(List.of("git", "rev-parse", "HEAD"), repository(), Path.of("/dev/null")).strip();
+    /**
+     * This build's packaged app ({@code target/quarkus-app}) at wire level {@code wire}: a copy whose
+     * {@code mesh-version.properties} says {@code wire=N}, the one thing a build with {@code -Dmesh.wire=N} changes
+     * (pom.xml filters the property into that file alone), its JDK AOT caches trained again for the changed jar.
+     * It stands for a later (or earlier) build of this commit in seconds where a Maven build of it took 2–3 minutes
+     * of both cores, beside the other ITs, at every new commit. Kept under the temporary folder by the app jar's
+     * content (and its dependencies' list), so a rebuilt app gets a copy of its own.
+     */
+    public static synchronized Path thisBuildAtWire(int wire) throws IOException {
+        Path from = PackagedMesh.buildDir().resolve("quarkus-app");
+        Path jar = from.resolve("app").resolve(appJarName(from));
+        String key = sha256(Files.readAllBytes(jar), Files.readAllBytes(from.resolve("quarkus-app-dependencies.txt")));
+        Path home = Path.of(System.getProperty("java.io.tmpdir"), "mesh-other-builds", "this-" + key + "-wire" + wire);
+        Path app = home.resolve("quarkus-app");
+        if (Files.isRegularFile(home.resolve("built"))) {
+            return app;
+        }
+        PackagedMesh.deleteTree(home);
+        Files.createDirectories(home);
+        long began = System.nanoTime();
+        PackagedMesh.copyApp(from, home);
+        try (java.nio.file.FileSystem zip = java.nio.file.FileSystems.newFileSystem(app.resolve("app").resolve(jar.getFileName().toString()))) {
+            Path version = zip.getPath("mesh-version.properties");
+            String was = Files.readString(version);
+            String now = was.replaceFirst("(?m)^wire=.*$", "wire=" + wire);
+            if (!now.contains("wire=" + wire) || !was.contains("wire=")) {
+                throw new AssertionError(jar + "'s mesh-version.properties names no wire level:\n" + was);
+            }
+            Files.writeString(version, now);
+        }
+        if (mesh.install.AotCaches.supported()) {
+            System.out.println("OtherBuild: " + new mesh.install.AotCaches(app, null).ensure());
+        }
+        Files.writeString(home.resolve("built"), "this build (" + key + ") at wire level " + wire + "\n");
+        System.out.printf("OtherBuild: this build at wire level %d in %s, made in %.0f s%n", wire, app, (System.nanoTime() - began) / 1e9);
+        return app;
+    }
+
+    /** The one jar of the app's own classes in {@code app/} (Quarkus's fast-jar layout). */
+    private static String appJarName(Path app) throws IOException {
+        try (java.util.stream.Stream<Path> jars = Files.list(app.resolve("app"))) {
+            List<Path> found = jars.filter(p -> p.getFileName().toString().endsWith(".jar")).toList();
+            if (found.size() != 1) {
+                throw new AssertionError("expected one jar in " + app.resolve("app") + " (run './mvnw package' first), found " + found);
+            }
+            return found.get(0).getFileName().toString();
+        }
+    }
+
+    private static String sha256(byte[]... parts) {
+        try {
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            for (byte[] part : parts) {
+                sha.update(part);
+            }
+            return HexFormat.of().formatHex(sha.digest(), 0, 6);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /**
