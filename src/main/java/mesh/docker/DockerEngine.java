@@ -523,15 +523,18 @@ public final class DockerEngine implements Engine {
         return call("exec in " + id, () -> {
             String execId = client.execCreateCmd(id).withCmd(command.toArray(String[]::new))
                     .withAttachStdout(true).withAttachStderr(true).exec().getId();
+            // closed however it ends: a command that outlasts its timeout keeps running in the container, but its
+            // output stream no longer holds one of the client's connections (and a reader thread) until it ends
+            ResultCallback.Adapter<Frame> output = client.execStartCmd(execId).exec(new ResultCallback.Adapter<>());
             try {
-                boolean done = client.execStartCmd(execId).exec(new ResultCallback.Adapter<Frame>())
-                        .awaitCompletion(timeout.toMillis(), TimeUnit.MILLISECONDS);
-                if (!done) {
+                if (!output.awaitCompletion(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                     return -1;
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return -1;
+            } finally {
+                closeQuietly(output);
             }
             Long code = client.inspectExecCmd(execId).exec().getExitCodeLong();
             return code == null ? -1 : code.intValue();
