@@ -73,6 +73,15 @@ public final class TempController {
         }
     }
 
+    /** Whether the process this installer started last (its recorded pid) still runs. */
+    private boolean alive() {
+        try {
+            return ProcessHandle.of(Long.parseLong(Files.readString(pidFile).strip())).map(ProcessHandle::isAlive).orElse(false);
+        } catch (IOException | NumberFormatException e) {
+            return false;
+        }
+    }
+
     public Path log() {
         return log;
     }
@@ -86,11 +95,27 @@ public final class TempController {
         }
     }
 
+    /**
+     * Waits until this temporary controller answers a read at {@code api}: at most {@code timeout}, and no longer than
+     * it runs (one that exits fails the wait at once, naming its log).
+     */
+    public void awaitAnswer(SeatApi api, Duration timeout) {
+        await(api, timeout, log, this::alive);
+    }
+
     /** Waits until the controller at {@code api} answers a read. */
     public static void await(SeatApi api, Duration timeout, Path log) {
+        await(api, timeout, log, () -> true);
+    }
+
+    private static void await(SeatApi api, Duration timeout, Path log, java.util.function.BooleanSupplier alive) {
         long deadline = System.nanoTime() + timeout.toNanos();
         RuntimeException last = null;
         while (System.nanoTime() < deadline) {
+            if (!alive.getAsBoolean()) {
+                throw new InstallFailure("the temporary controller at " + api.base() + " exited before it answered"
+                        + (last == null ? "" : " (" + last.getMessage() + ")") + "; its log: " + log);
+            }
             try {
                 api.nodes();
                 return;
