@@ -39,8 +39,8 @@ public final class OtherBuild {
      */
     public static synchronized Path thisBuildAtWire(int wire) throws IOException {
         Path from = PackagedMesh.buildDir().resolve("quarkus-app");
-        Path jar = from.resolve("app").resolve(appJarName(from));
-        String key = sha256(Files.readAllBytes(jar), Files.readAllBytes(from.resolve("quarkus-app-dependencies.txt")));
+        Path jar = appJar(from);
+        String key = sha256(6, Files.readAllBytes(jar), Files.readAllBytes(from.resolve("quarkus-app-dependencies.txt")));
         Path home = Path.of(System.getProperty("java.io.tmpdir"), "mesh-other-builds", "this-" + key + "-wire" + wire);
         Path app = home.resolve("quarkus-app");
         if (Files.isRegularFile(home.resolve("built"))) {
@@ -50,41 +50,40 @@ public final class OtherBuild {
         Files.createDirectories(home);
         long began = System.nanoTime();
         PackagedMesh.copyApp(from, home);
-        try (java.nio.file.FileSystem zip = java.nio.file.FileSystems.newFileSystem(app.resolve("app").resolve(jar.getFileName().toString()))) {
+        try (java.nio.file.FileSystem zip = java.nio.file.FileSystems.newFileSystem(app.resolve(from.relativize(jar).toString()))) {
             Path version = zip.getPath("mesh-version.properties");
             String was = Files.readString(version);
             String now = was.replaceFirst("(?m)^wire=.*$", "wire=" + wire);
-            if (!now.contains("wire=" + wire) || !was.contains("wire=")) {
+            if (!now.contains("wire=" + wire)) {
                 throw new AssertionError(jar + "'s mesh-version.properties names no wire level:\n" + was);
             }
             Files.writeString(version, now);
         }
-        if (mesh.install.AotCaches.supported()) {
-            System.out.println("OtherBuild: " + new mesh.install.AotCaches(app, null).ensure());
-        }
+        trainAotCaches(app);
         Files.writeString(home.resolve("built"), "this build (" + key + ") at wire level " + wire + "\n");
         System.out.printf("OtherBuild: this build at wire level %d in %s, made in %.0f s%n", wire, app, (System.nanoTime() - began) / 1e9);
         return app;
     }
 
     /** The one jar of the app's own classes in {@code app/} (Quarkus's fast-jar layout). */
-    private static String appJarName(Path app) throws IOException {
+    private static Path appJar(Path app) throws IOException {
         try (java.util.stream.Stream<Path> jars = Files.list(app.resolve("app"))) {
             List<Path> found = jars.filter(p -> p.getFileName().toString().endsWith(".jar")).toList();
             if (found.size() != 1) {
                 throw new AssertionError("expected one jar in " + app.resolve("app") + " (run './mvnw package' first), found " + found);
             }
-            return found.get(0).getFileName().toString();
+            return found.get(0);
         }
     }
 
-    private static String sha256(byte[]... parts) {
+    /** The first {@code bytes} bytes of the SHA-256 of {@code parts}, in hex: a folder's key. */
+    private static String sha256(int bytes, byte[]... parts) {
         try {
             MessageDigest sha = MessageDigest.getInstance("SHA-256");
             for (byte[] part : parts) {
                 sha.update(part);
             }
-            return HexFormat.of().formatHex(sha.digest(), 0, 6);
+            return HexFormat.of().formatHex(sha.digest(), 0, bytes);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
@@ -116,10 +115,7 @@ public final class OtherBuild {
         if (!Files.isRegularFile(app.resolve("quarkus-run.jar"))) {
             throw new AssertionError("the build of " + full + " " + sorted + " made no " + app + "/quarkus-run.jar; see " + log);
         }
-        if (mesh.install.AotCaches.supported()) {
-            // trained once here, as PackagedMesh does for this build: each install from a copy then only checks them
-            System.out.println("OtherBuild: " + new mesh.install.AotCaches(app, null).ensure());
-        }
+        trainAotCaches(app);
         Files.writeString(home.resolve("built"), full + " " + sorted + "\n");
         System.out.printf("OtherBuild: built in %.0f s%n", (System.nanoTime() - began) / 1e9);
         return app;
@@ -135,11 +131,13 @@ public final class OtherBuild {
     }
 
     private static String key(Map<String, String> properties) {
-        try {
-            byte[] sha = MessageDigest.getInstance("SHA-256").digest(properties.toString().getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(sha, 0, 4);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
+        return sha256(4, properties.toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Trains {@code app}'s JDK AOT caches once here, as PackagedMesh does for this build: each install from a copy then only checks them. */
+    private static void trainAotCaches(Path app) {
+        if (mesh.install.AotCaches.supported()) {
+            System.out.println("OtherBuild: " + new mesh.install.AotCaches(app, null).ensure());
         }
     }
 
