@@ -61,24 +61,27 @@ public final class TempController {
 
     /** The temporary controller, if its recorded pid is alive and is a mesh controller. */
     public Optional<ProcessHandle> running() {
+        return recorded().filter(ProcessHandle::isAlive)
+                .filter(h -> h.info().arguments().map(a -> String.join(" ", a).contains("controller serve")).orElse(false));
+    }
+
+    /**
+     * Whether the process this installer started last (its recorded pid) still runs; without {@link #running}'s look
+     * at its arguments, so that a wait never ends early on a command line the system would not show.
+     */
+    private boolean alive() {
+        return recorded().map(ProcessHandle::isAlive).orElse(false);
+    }
+
+    /** The process of the recorded pid, if there is a record and such a process. */
+    private Optional<ProcessHandle> recorded() {
         try {
             if (!Files.isRegularFile(pidFile)) {
                 return Optional.empty();
             }
-            long pid = Long.parseLong(Files.readString(pidFile).strip());
-            return ProcessHandle.of(pid).filter(ProcessHandle::isAlive)
-                    .filter(h -> h.info().arguments().map(a -> String.join(" ", a).contains("controller serve")).orElse(false));
+            return ProcessHandle.of(Long.parseLong(Files.readString(pidFile).strip()));
         } catch (IOException | NumberFormatException e) {
             return Optional.empty();
-        }
-    }
-
-    /** Whether the process this installer started last (its recorded pid) still runs. */
-    private boolean alive() {
-        try {
-            return ProcessHandle.of(Long.parseLong(Files.readString(pidFile).strip())).map(ProcessHandle::isAlive).orElse(false);
-        } catch (IOException | NumberFormatException e) {
-            return false;
         }
     }
 
