@@ -204,6 +204,13 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
     mesh.wire.BundlesAnswer.class,
     mesh.wire.BundlesAnswer.Missing.class,
     mesh.wire.NodeTake.class,
+    // found by NativeRegistrationTest (each reached by Jackson: an answer, a store column, a record's component)
+    mesh.model.ProcessState.class,
+    mesh.model.VolumeIndex.class,
+    mesh.model.VolumeIndex.Entry.class,
+    mesh.plan.Take.Pass.class,
+    mesh.wire.Build.class,
+    mesh.wire.Reason.class,
 }, registerFullHierarchy = true)
 public final class NativeReflection {
 
