@@ -20,7 +20,8 @@ import org.jboss.logging.Logger;
 /**
  * BackupWatch is the controller's own loop for backups (docs/backup.md): every {@link #LOST_EVERY} it fences the lost
  * copies of restored modules on their nodes the moment those nodes' agents answer again (and records each as the
- * restore's old copy there, then pushes that node its declaration without the module), and every {@link #SCHEDULE_EVERY}
+ * restore's old copy there, then pushes that node its declaration without the module) and deletes the copies rolled-back
+ * takes left on targets that did not answer ({@link LeftCopies}), and every {@link #SCHEDULE_EVERY}
  * it begins the backups the schedules say are due ({@link BackupRetention#due}). One virtual thread; each pass catches
  * its own failures, so the loop never dies of one.
  */
@@ -58,6 +59,7 @@ public class BackupWatch {
             while (!Thread.currentThread().isInterrupted()) {
                 try {
                     fenceLostCopies();
+                    new LeftCopies(store, agents).deleteWhereAnswering(audit);
                     if (!Instant.now().isBefore(nextSchedule)) {
                         nextSchedule = Instant.now().plus(SCHEDULE_EVERY);
                         beginDue(Instant.now());

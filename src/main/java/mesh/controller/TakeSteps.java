@@ -472,13 +472,24 @@ final class TakeSteps {
      * Deletes this take's copy of each volume on the target. A volume the take never began to copy (the
      * copy failed before it), or whose deletion a dead runner already did, is not this epoch's copy there:
      * the agent refuses it as such (409, "was not made here by the take at epoch E"), which leaves
-     * nothing of this take's to delete, so it is passed over. Any other refusal fails the step.
+     * nothing of this take's to delete, so it is passed over. Any other refusal fails the step. Before the
+     * start, a target that does not answer (a status within seconds, or the delete itself) is not waited
+     * for: the copy is recorded as left ({@link LeftCopies}) and the take ends rolled back.
      */
     private TakePlan.Outcome deleteCopy(Take t, Where w) {
+        Node target = w.node(t.to());
+        boolean mayLeave = !TakePlan.targetStarted(t);
+        LeftCopies left = new LeftCopies(store, agents);
+        if (mayLeave && !left.answers(target)) {
+            return left.leave(t, "node " + t.to() + "'s agent did not answer the delete of the copy");
+        }
         for (Take.Volume v : t.volumes()) {
             try {
-                calls.delete(w.node(t.to()), t.module(), v.name(), v.kind(), t.epoch(), "rollback");
+                calls.delete(target, t.module(), v.name(), v.kind(), t.epoch(), "rollback");
             } catch (AgentClient.Unreachable e) {
+                if (mayLeave && e.status() == 0) {
+                    return left.leave(t, e.getMessage());
+                }
                 if (e.reason() != mesh.wire.Reason.NOT_TAKES_COPY) {
                     throw e;
                 }

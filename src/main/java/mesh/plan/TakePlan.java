@@ -49,6 +49,13 @@ public final class TakePlan {
     public record Failed(String why) implements Outcome {
     }
 
+    /**
+     * A rollback's delete-copy before the start found the target not answering: its copy is recorded as left (the
+     * controller deletes it when the node answers) and the take ends rolled back now ({@link #after}).
+     */
+    public record Left(String why) implements Outcome {
+    }
+
     /** Preflight went through: the module's volumes on the source, with their sizes. */
     public record Preflighted(List<Take.Volume> volumes) implements Outcome {
     }
@@ -96,7 +103,8 @@ public final class TakePlan {
             case PUSH -> t.at(t.from() == null || t.volumes().isEmpty() ? TakeStep.DONE : TakeStep.OLD_COPY);
             case OLD_COPY -> t.at(TakeStep.DONE);
             case STOP_TARGET -> t.at(t.from() != null && !t.volumes().isEmpty() ? TakeStep.DELETE_COPY : TakeStep.UNFENCE);
-            case DELETE_COPY -> t.at(targetStarted(t) ? TakeStep.UNFENCE : TakeStep.ROLLED_BACK);
+            case DELETE_COPY -> o instanceof Left l && !targetStarted(t) ? left(t, l) : t.at(targetStarted(t) ? TakeStep.UNFENCE
+                    : TakeStep.ROLLED_BACK);
             case UNFENCE -> t.at(!targetStarted(t) && copyToDelete(t) ? TakeStep.DELETE_COPY : TakeStep.ROLLED_BACK);
             case DONE, ROLLED_BACK, FAILED -> t;
         };
@@ -204,6 +212,14 @@ public final class TakePlan {
         boolean preCopied = t.volumes().stream().anyMatch(v -> !v.passes().isEmpty());
         return from == TakeStep.PRE_COPY || (from == TakeStep.FENCE || from == TakeStep.TICKET) && preCopied
                 || from.ordinal() >= TakeStep.COPY.ordinal() && from.ordinal() <= TakeStep.SWITCH.ordinal();
+    }
+
+    /** A rollback before the start whose target does not answer: ended, the partial copy left there until it answers. */
+    private static Take left(Take t, Left l) {
+        String volumes = String.join(", ", t.volumes().stream().map(Take.Volume::name).toList());
+        return t.at(TakeStep.ROLLED_BACK).withProblem((t.problem() == null ? "" : t.problem() + "; ") + l.why()
+                + ": the partial copy of " + t.module() + " (volume " + volumes + ") is left on " + t.to()
+                + ", never started there, and deleted once its agent answers again");
     }
 
     /**

@@ -38,11 +38,13 @@ import org.junit.jupiter.api.TestMethodOrder;
  * {@code --join} ({@link InstalledMesh}: HTTPS, agents at their installed 64 MB heap), as operators
  * would: a volume of 2 GB (one file of 1,900 MB and 5,000 of 1–64 KB, ~160 MB) arrives byte-identical
  * (manifests equal, and the large file's sha256 as this test wrote it) while both agents' RSS, sampled
- * every 0.5 s, stays under 200 MB. Then two
- * stalls in the middle of a copy, each a take n2 → n3: the target's agent SIGSTOPped, and the traffic
- * between source and target dropped in the target's namespace (the controller still reaches both). Each
- * take fails within 60 s of the stall naming the copy, the module answers on the source again within
- * 90 s, the source's data is unchanged, and once the target goes on, nothing of the module runs there.
+ * every 0.5 s, stays under 200 MB. Then three
+ * stalls in the middle of a copy: a take n2 → n3 with the target's agent SIGSTOPped, the same with the traffic
+ * between source and target dropped in the target's namespace (the controller still reaches both), and a take
+ * n2 → n1 with the seat's own agent SIGSTOPped. Each take fails within 60 s of the stall naming the copy, the
+ * module answers on the source again and {@code mesh take} ends rolled back within 90 s while the stall lasts,
+ * the source's data is unchanged, and once the target goes on its partial copy is deleted and nothing of the
+ * module runs there.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -133,26 +135,36 @@ class TakeAtScaleIT {
     @Test
     @Order(2)
     void aTargetAgentStoppedMidCopyFailsTheTakeAndTheModuleRunsOnTheSourceAgain() throws Exception {
-        stall(() -> signal(mesh.agentPid("n3"), "STOP"), () -> signal(mesh.agentPid("n3"), "CONT"), "the target agent stopped");
+        stall("n3", () -> signal(mesh.agentPid("n3"), "STOP"), () -> signal(mesh.agentPid("n3"), "CONT"), "the target agent stopped");
     }
 
     @Test
     @Order(3)
     void trafficDroppedBetweenSourceAndTargetFailsTheTakeAndTheModuleRunsOnTheSourceAgain() throws Exception {
-        stall(() -> block("n3", mesh.testbed("n2").address()), () -> unblock("n3"), "the link between n2 and n3 dropped");
+        stall("n3", () -> block("n3", mesh.testbed("n2").address()), () -> unblock("n3"), "the link between n2 and n3 dropped");
+    }
+
+    /** The seat's own agent stopped mid-copy: the controller (its child, still running) ends the take all the same. */
+    @Test
+    @Order(4)
+    void theSeatsAgentStoppedMidCopyFailsTheTakeAndTheModuleRunsOnTheSourceAgain() throws Exception {
+        stall("n1", () -> signal(mesh.agentPid("n1"), "STOP"), () -> signal(mesh.agentPid("n1"), "CONT"), "the seat's agent stopped");
     }
 
     /**
-     * Takes big n2 → n3, sets off {@code stall} once the copy is under way, and checks the take fails naming
-     * the copy within 60 s, big answers on n2 within 90 s with its data unchanged; then {@code resume}s and
-     * checks big never runs on n3.
+     * Takes big n2 → {@code target}, sets off {@code stall} once the copy is under way, and checks the take fails
+     * naming the copy within 60 s, big answers on n2 within 90 s with its data unchanged, and {@code mesh take} ends
+     * (rolled back, exit 1) within 90 s while the stall lasts: a target that does not answer is not waited for (its
+     * partial copy is recorded as left). Then {@code resume}s and checks the target's copy is deleted within 60 s
+     * and big never runs there.
      */
-    void stall(Step stall, Step resume, String what) throws Exception {
+    void stall(String target, Step stall, Step resume, String what) throws Exception {
         String before = digest("n2");
         File out = File.createTempFile("mesh-take", ".out");
-        Process cli = startTake("n3", out);
+        Process cli = startTake(target, out);
         try {
-            PackagedMesh.await("the copy to n3 is under way (100 MB)", Duration.ofSeconds(120), () -> copied() > 100L << 20);
+            PackagedMesh.await("the copy to " + target + " is under way (100 MB)", Duration.ofSeconds(120),
+                    () -> copied() > 100L << 20);
             stall.run();
             long stalled = System.nanoTime();
             PackagedMesh.await("the take fails naming the copy after " + what, Duration.ofSeconds(60), () -> {
@@ -164,18 +176,25 @@ class TakeAtScaleIT {
             long left = Duration.ofSeconds(90).toNanos() - (System.nanoTime() - stalled);
             PackagedMesh.await("big answers on n2 again after " + what, Duration.ofNanos(Math.max(left, 1)), () -> answers("n2"));
             System.err.printf("%s: big answered on n2 %.1f s after the stall%n", what, (System.nanoTime() - stalled) / 1e9);
+            left = Duration.ofSeconds(90).toNanos() - (System.nanoTime() - stalled);
+            assertTrue(cli.waitFor(Math.max(left, 1), TimeUnit.NANOSECONDS), "mesh take did not end within 90 s of " + what
+                    + " while it lasted: " + Files.readString(out.toPath()));
+            System.err.printf("%s: mesh take ended %.1f s after the stall: %s%n", what, (System.nanoTime() - stalled) / 1e9,
+                    takeView().path("problem").asText());
+            assertEquals("rolled-back", takeView().path("state").asText(), takeView().toString());
             assertEquals(before, digest("n2"), "the source's data changed");
         } finally {
             resume.run();
         }
-        assertTrue(cli.waitFor(3, TimeUnit.MINUTES), "mesh take did not end after " + what);
         String said = Files.readString(out.toPath());
         Files.delete(out.toPath());
         assertEquals(1, cli.exitValue(), said);
         assertTrue(said.contains("copy"), said);
-        // the target goes on: its partial copy is never started, and big runs once, on n2
+        // the target goes on: its partial copy is deleted, never started, and big runs once, on n2
+        PackagedMesh.await("the partial copy on " + target + " is deleted after " + what, Duration.ofSeconds(60),
+                () -> !hasVolume(target));
         for (int i = 0; i < 20; i++) {
-            assertFalse(runs("n3"), "big runs on n3 after " + what);
+            assertFalse(runs(target), "big runs on " + target + " after " + what);
             assertTrue(runs("n2"), "big does not run on n2 after " + what);
             Thread.sleep(500);
         }
@@ -244,6 +263,12 @@ class TakeAtScaleIT {
 
     Path volume(String node) {
         return Path.of(mesh.engine(node).inspectVolumeCmd(MODULE + "_data").exec().getMountpoint());
+    }
+
+    /** Whether the node's engine has big's data volume (a take's copy there, or an old copy). */
+    boolean hasVolume(String node) {
+        var volumes = mesh.engine(node).listVolumesCmd().exec().getVolumes();
+        return volumes != null && volumes.stream().anyMatch(v -> v.getName().equals(MODULE + "_data"));
     }
 
     boolean runs(String node) {

@@ -308,6 +308,24 @@ class TakePlanTest {
                 + " files) is left on n2: it is never started there, and the next take into n2 empties it", ended.problem());
     }
 
+    @Test
+    void aTargetThatDoesNotAnswerTheDeleteBeforeTheStartEndsTheTakeRolledBackWithTheCopyLeft() {
+        Take t = rollingBack(TakeStep.COPY, TakeStep.DELETE_COPY);
+        Take ended = TakePlan.after(t, new TakePlan.Left("node n2's agent did not answer the delete of the copy"));
+        assertEquals(TakeStep.ROLLED_BACK, ended.step());
+        assertEquals("copy: x", ended.error());
+        assertEquals("node n2's agent did not answer the delete of the copy: the partial copy of web (volume data, files) is"
+                + " left on n2, never started there, and deleted once its agent answers again", ended.problem());
+        assertTrue(TakePlan.sourceMayRun(ended) && !TakePlan.targetMayRun(ended));
+    }
+
+    @Test
+    void aTargetThatRanTheModuleIsNeverLeftByTheDelete() {
+        Take t = rollingBack(TakeStep.START, TakeStep.DELETE_COPY);
+        assertEquals(TakeStep.UNFENCE, TakePlan.after(t, new TakePlan.Left("no answer")).step(),
+                "after a start the delete's outcome does not end the take: the unfence still lifts the target's fence");
+    }
+
     @ParameterizedTest(name = "{0} keeps failing")
     @EnumSource(value = TakeStep.class, names = {"PUSH", "OLD_COPY", "STOP_TARGET", "UNFENCE"})
     void anyOtherStepThatKeepsFailingWaitsForTheOperator(TakeStep step) {
