@@ -41,7 +41,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * every 0.5 s, stays under 200 MB. Then three
  * stalls in the middle of a copy: a take n2 → n3 with the target's agent SIGSTOPped, the same with the traffic
  * between source and target dropped in the target's namespace (the controller still reaches both), and a take
- * n2 → n1 with the seat's own agent SIGSTOPped. Each take fails within 60 s of the stall naming the copy, the
+ * n2 → n1 ({@code --stop-and-copy}) with the seat's own agent SIGSTOPped. Each take fails within 60 s of the stall naming the copy, the
  * module answers on the source again and {@code mesh take} ends rolled back within 90 s while the stall lasts,
  * the source's data is unchanged, and once the target goes on its partial copy is deleted and nothing of the
  * module runs there.
@@ -144,11 +144,15 @@ class TakeAtScaleIT {
         stall("n3", () -> block("n3", mesh.testbed("n2").address()), () -> unblock("n3"), "the link between n2 and n3 dropped");
     }
 
-    /** The seat's own agent stopped mid-copy: the controller (its child, still running) ends the take all the same. */
+    /**
+     * The seat's own agent stopped in the middle of a stop-and-copy take (the module fenced, not running while it
+     * copies): the controller, its child, still runs and ends the take all the same, the module running on n2 again.
+     */
     @Test
     @Order(4)
-    void theSeatsAgentStoppedMidCopyFailsTheTakeAndTheModuleRunsOnTheSourceAgain() throws Exception {
-        stall("n1", () -> signal(mesh.agentPid("n1"), "STOP"), () -> signal(mesh.agentPid("n1"), "CONT"), "the seat's agent stopped");
+    void theSeatsAgentStoppedMidStopAndCopyFailsTheTakeAndTheModuleRunsOnTheSourceAgain() throws Exception {
+        stall("n1", () -> signal(mesh.agentPid("n1"), "STOP"), () -> signal(mesh.agentPid("n1"), "CONT"), "the seat's agent stopped",
+                "--stop-and-copy");
     }
 
     /**
@@ -158,10 +162,10 @@ class TakeAtScaleIT {
      * partial copy is recorded as left). Then {@code resume}s and checks the target's copy is deleted within 60 s
      * and big never runs there.
      */
-    void stall(String target, Step stall, Step resume, String what) throws Exception {
+    void stall(String target, Step stall, Step resume, String what, String... options) throws Exception {
         String before = digest("n2");
         File out = File.createTempFile("mesh-take", ".out");
-        Process cli = startTake(target, out);
+        Process cli = startTake(target, out, options);
         try {
             PackagedMesh.await("the copy to " + target + " is under way (100 MB)", Duration.ofSeconds(120),
                     () -> copied() > 100L << 20);
@@ -221,8 +225,10 @@ class TakeAtScaleIT {
     }
 
     /** Starts {@code mesh take TO big} in the background, its output (both streams) into {@code file}. */
-    Process startTake(String to, File file) throws IOException {
-        ProcessBuilder b = new ProcessBuilder(PackagedMesh.command(PackagedMesh.app(), null, List.of("take", to, MODULE)))
+    Process startTake(String to, File file, String... options) throws IOException {
+        List<String> args = new ArrayList<>(List.of("take", to, MODULE));
+        args.addAll(List.of(options));
+        ProcessBuilder b = new ProcessBuilder(PackagedMesh.command(PackagedMesh.app(), null, args))
                 .redirectErrorStream(true).redirectOutput(file).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         b.environment().keySet().removeIf(k -> k.startsWith("MESH_"));
         b.environment().putAll(mesh.cliEnv());
