@@ -51,8 +51,16 @@ import mesh.model.InvalidInput;
  */
 public final class ProcessSupervisor {
 
-    /** What {@link #apply} did: kept, started, restarted, replaced, adopted, waiting or failed. */
-    public record Outcome(String component, Action action, long pid, String detail) {
+    /**
+     * What {@link #apply} did: kept, started, restarted, replaced, adopted, waiting or failed. {@code backoff} is,
+     * for a restart, the wait the backoff rule chose after the end before it ({@link Backoff#delay} of the quick
+     * failures recorded then); null for any other action.
+     */
+    public record Outcome(String component, Action action, long pid, String detail, Duration backoff) {
+
+        public Outcome(String component, Action action, long pid, String detail) {
+            this(component, action, pid, detail, null);
+        }
     }
 
     /** What an apply of one process did; in logs, its lower-case name. */
@@ -223,7 +231,9 @@ public final class ProcessSupervisor {
                 now.toString(), base.restarts() + (restart ? 1 : 0));
         records.write(running);
         Action action = orphan.isPresent() ? Action.ADOPTED : restart ? Action.RESTARTED : Action.STARTED;
-        return new Outcome(spec.component(), action, pid, "pid " + pid + (restart ? ", restart " + running.restarts() : ""));
+        Duration waited = action == Action.RESTARTED ? Supervision.backoffBefore(base, backoff) : null;
+        return new Outcome(spec.component(), action, pid, "pid " + pid + (restart ? ", restart " + running.restarts() : "")
+                + (waited == null ? "" : ", after a backoff of " + waited.toMillis() + " ms"), waited);
     }
 
     private Outcome failed(ProcessSpec spec, ProcessRecord previous, String error, Instant now) {
