@@ -52,9 +52,8 @@ import mesh.model.InvalidInput;
 public final class ProcessSupervisor {
 
     /**
-     * What {@link #apply} did: kept, started, restarted, replaced, adopted, waiting or failed. {@code backoff} is,
-     * for a restart, the wait the backoff rule chose after the end before it ({@link Backoff#delay} of the quick
-     * failures recorded then); null for any other action.
+     * What {@link #apply} did: kept, started, restarted, replaced, adopted, waiting or failed; {@code backoff}, for a
+     * restart, the wait the backoff chose after the end before it ({@link Supervision#backoffBefore}), else null.
      */
     public record Outcome(String component, Action action, long pid, String detail, Duration backoff) {
 
@@ -258,7 +257,7 @@ public final class ProcessSupervisor {
         long deadline = System.nanoTime() + SHIM_APPEARS.toNanos();
         Optional<ProcInfo> info = host.inspect(pid);
         while (info.isPresent() && !info.get().cmdline().equals(shimCmdline) && System.nanoTime() < deadline) {
-            sleep(Duration.ofMillis(5));
+            ProcessGroups.sleep(Duration.ofMillis(5));
             info = host.inspect(pid);
         }
         return info;
@@ -289,21 +288,12 @@ public final class ProcessSupervisor {
             if (verdict(record) != Identity.Verdict.ADOPT) {
                 return true;
             }
-            sleep(POLL);
+            ProcessGroups.sleep(POLL);
         }
         return verdict(record) != Identity.Verdict.ADOPT;
     }
 
     private static long elapsed(long startedNanos) {
         return Duration.ofNanos(System.nanoTime() - startedNanos).toMillis();
-    }
-
-    private static void sleep(Duration d) {
-        try {
-            Thread.sleep(d.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while supervising processes", e);
-        }
     }
 }
