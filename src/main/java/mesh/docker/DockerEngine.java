@@ -222,21 +222,33 @@ public final class DockerEngine implements Engine {
     @Override
     public boolean ensureNetwork(String network, Map<String, String> labels, mesh.model.Cidr subnet) {
         return call("ensure network " + network + (subnet == null ? "" : " on " + subnet), () -> {
-            try {
-                client.inspectNetworkCmd().withNetworkId(network).exec();
+            if (named(network) != null) {
                 return false;
-            } catch (NotFoundException missing) {
-                writes.incrementAndGet();
-                var create = client.createNetworkCmd().withName(network).withDriver("bridge").withLabels(labels)
-                        .withCheckDuplicate(true);
-                if (subnet != null) {
-                    create.withIpam(new Network.Ipam().withConfig(new Network.Ipam.Config()
-                            .withSubnet(subnet.toString()).withGateway(subnet.addressAt(1))));
-                }
-                create.exec();
-                return true;
             }
+            writes.incrementAndGet();
+            var create = client.createNetworkCmd().withName(network).withDriver("bridge").withLabels(labels)
+                    .withCheckDuplicate(true);
+            if (subnet != null) {
+                create.withIpam(new Network.Ipam().withConfig(new Network.Ipam.Config()
+                        .withSubnet(subnet.toString()).withGateway(subnet.addressAt(1))));
+            }
+            create.exec();
+            return true;
         });
+    }
+
+    /**
+     * The network whose name is exactly {@code network}, or null. The engine looks a network term up by name, then
+     * by id, then by id prefix: a module network named {@code db} that does not exist is answered with any network
+     * whose id starts with {@code db} ({@code bridge} on some engines), so the answer's name is checked.
+     */
+    private Network named(String network) {
+        try {
+            Network found = client.inspectNetworkCmd().withNetworkId(network).exec();
+            return network.equals(found.getName()) ? found : null;
+        } catch (NotFoundException missing) {
+            return null;
+        }
     }
 
     @Override
@@ -287,11 +299,15 @@ public final class DockerEngine implements Engine {
     @Override
     public void removeNetwork(String network) {
         run("remove network " + network, () -> {
+            Network found = named(network);
+            if (found == null) {
+                return;   // already gone: removal is idempotent (and a network whose id the name prefixes is not it)
+            }
             writes.incrementAndGet();
             try {
-                client.removeNetworkCmd(network).exec();
+                client.removeNetworkCmd(found.getId()).exec();
             } catch (NotFoundException gone) {
-                // already gone: removal is idempotent
+                // gone meanwhile
             }
         });
     }

@@ -16,7 +16,7 @@ public interface Engine extends AutoCloseable {
     List<ObservedContainer> list(String node);
 
     /**
-     * Creates the bridge network if missing, on {@code subnet} with its first address as gateway (null:
+     * Creates the bridge network if no network has exactly that name (a network whose id it prefixes is not it), on {@code subnet} with its first address as gateway (null:
      * from the engine's default pools); returns whether it had to. An existing network is left as it is.
      */
     boolean ensureNetwork(String network, Map<String, String> labels, mesh.model.Cidr subnet);
@@ -27,7 +27,10 @@ public interface Engine extends AutoCloseable {
     /** The networks that carry this node's label: network name → the module label it was created with. */
     Map<String, String> networks(String node);
 
-    /** Removes a network the mesh made (only one nothing is attached to: the engine refuses otherwise). */
+    /**
+     * Removes a network the mesh made, by its exact name (only one nothing is attached to: the engine refuses
+     * otherwise); one that is gone is not looked for by a prefix of another's id.
+     */
     void removeNetwork(String network);
 
     /** Creates the named volume if missing; never deletes or changes an existing one. */

@@ -90,7 +90,8 @@ final class ProcessGroups {
         return host.pids().stream().map(host::inspect).flatMap(Optional::stream).toList();
     }
 
-    private static void sleep(Duration d) {
+    /** Sleeps {@code d}; an interrupt ends the supervisor's wait with an exception (the thread stays interrupted). */
+    static void sleep(Duration d) {
         try {
             Thread.sleep(d.toMillis());
         } catch (InterruptedException e) {

@@ -51,8 +51,15 @@ import mesh.model.InvalidInput;
  */
 public final class ProcessSupervisor {
 
-    /** What {@link #apply} did: kept, started, restarted, replaced, adopted, waiting or failed. */
-    public record Outcome(String component, Action action, long pid, String detail) {
+    /**
+     * What {@link #apply} did: kept, started, restarted, replaced, adopted, waiting or failed; {@code backoff}, for a
+     * restart, the wait the backoff chose after the end before it ({@link Supervision#backoffBefore}), else null.
+     */
+    public record Outcome(String component, Action action, long pid, String detail, Duration backoff) {
+
+        public Outcome(String component, Action action, long pid, String detail) {
+            this(component, action, pid, detail, null);
+        }
     }
 
     /** What an apply of one process did; in logs, its lower-case name. */
@@ -223,7 +230,9 @@ public final class ProcessSupervisor {
                 now.toString(), base.restarts() + (restart ? 1 : 0));
         records.write(running);
         Action action = orphan.isPresent() ? Action.ADOPTED : restart ? Action.RESTARTED : Action.STARTED;
-        return new Outcome(spec.component(), action, pid, "pid " + pid + (restart ? ", restart " + running.restarts() : ""));
+        Duration waited = action == Action.RESTARTED ? Supervision.backoffBefore(base, backoff) : null;
+        return new Outcome(spec.component(), action, pid, "pid " + pid + (restart ? ", restart " + running.restarts() : "")
+                + (waited == null ? "" : ", after a backoff of " + waited.toMillis() + " ms"), waited);
     }
 
     private Outcome failed(ProcessSpec spec, ProcessRecord previous, String error, Instant now) {
@@ -248,7 +257,7 @@ public final class ProcessSupervisor {
         long deadline = System.nanoTime() + SHIM_APPEARS.toNanos();
         Optional<ProcInfo> info = host.inspect(pid);
         while (info.isPresent() && !info.get().cmdline().equals(shimCmdline) && System.nanoTime() < deadline) {
-            sleep(Duration.ofMillis(5));
+            ProcessGroups.sleep(Duration.ofMillis(5));
             info = host.inspect(pid);
         }
         return info;
@@ -279,21 +288,12 @@ public final class ProcessSupervisor {
             if (verdict(record) != Identity.Verdict.ADOPT) {
                 return true;
             }
-            sleep(POLL);
+            ProcessGroups.sleep(POLL);
         }
         return verdict(record) != Identity.Verdict.ADOPT;
     }
 
     private static long elapsed(long startedNanos) {
         return Duration.ofNanos(System.nanoTime() - startedNanos).toMillis();
-    }
-
-    private static void sleep(Duration d) {
-        try {
-            Thread.sleep(d.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while supervising processes", e);
-        }
     }
 }

@@ -49,6 +49,14 @@ public final class Supervision {
         return record.ended(exit, failures, endedAt.plus(backoff.delay(failures)).toString());
     }
 
+    /**
+     * The wait the backoff put before the next start of {@code ended}, a record whose process ended or could not be
+     * launched: the delay of the quick failures it records, as {@link #ended} and {@link #launchFailed} chose it.
+     */
+    public static Duration backoffBefore(ProcessRecord ended, Backoff backoff) {
+        return backoff.delay(ended.failures());
+    }
+
     /** Whether this start follows an end of the same spec (and so counts as a restart). */
     public static boolean isRestart(ProcessSpec spec, ProcessRecord record) {
         return record != null && !record.stopped() && record.spec().digest().equals(spec.digest())

@@ -73,6 +73,28 @@ class SupervisionTest {
     }
 
     @Test
+    void theBackoffBeforeEachRestartIsTheOneItsEndChose() {
+        ProcessRecord r = Records.running("sha256:aa");
+        Instant at = T0;
+        List<Long> chosen = new java.util.ArrayList<>();
+        List<Long> scheduled = new java.util.ArrayList<>();
+        for (int run = 0; run < 5; run++) {
+            Instant ended = at.plusMillis(10);
+            ProcessRecord end = Supervision.ended(r, ExitStatus.fromWait(1, ended.toString()), ended, BACKOFF);
+            chosen.add(Supervision.backoffBefore(end, BACKOFF).toMillis());
+            scheduled.add(Duration.between(ended, Instant.parse(end.nextStartAt())).toMillis());
+            at = Instant.parse(end.nextStartAt());
+            r = end.running(5 + run, 7, Records.BOOT, List.of(), at.toString(), run + 1);
+        }
+        assertEquals(List.of(1000L, 2000L, 4000L, 8000L, 8000L), chosen);
+        assertEquals(scheduled, chosen, "the restart reports the wait its end scheduled");
+
+        ProcessRecord failed = Supervision.launchFailed(Records.spec("sha256:aa"), r, "missing", at, BACKOFF);
+        assertEquals(Duration.between(at, Instant.parse(failed.nextStartAt())), Supervision.backoffBefore(failed, BACKOFF),
+                "and after a launch that failed, the wait that failure scheduled");
+    }
+
+    @Test
     void aStoppedProcessIsNotPutOnBackoff() {
         ProcessRecord stopped = Records.running("sha256:aa").withStopped(true);
         ProcessRecord ended = Supervision.ended(stopped, ExitStatus.fromWait(0, "x"), T0, BACKOFF);
