@@ -2,6 +2,7 @@ package mesh.model;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.exc.StreamReadException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.MapperFeature;
@@ -48,6 +49,11 @@ public final class DeclarationJson {
         if (json == null || json.isBlank()) {
             throw new InvalidInput(List.of("the declaration is empty"));
         }
+        // every field that does not fit, each with its line and column, before the binding stops at the first
+        List<String> shape = JsonShape.problems(json, Declaration.class);
+        if (!shape.isEmpty()) {
+            throw new InvalidInput(shape);
+        }
         Declaration declaration;
         try {
             declaration = MAPPER.readValue(json, Declaration.class);
@@ -89,9 +95,19 @@ public final class DeclarationJson {
             String parent = path(u.getPath().subList(0, u.getPath().size() - 1));
             return "unknown field '" + u.getPropertyName() + "'" + (parent.isEmpty() ? "" : " in " + parent) + location;
         }
+        JsonProcessingException syntax = e instanceof StreamReadException ? e
+                : e.getCause() instanceof StreamReadException read ? read : null;
+        if (syntax != null || e.getClass().getSimpleName().startsWith("StreamConstraints")) {
+            // a syntax error, or a limit of the reader: nothing after it was read, so no field is named
+            return "malformed JSON: " + JsonSyntax.words((syntax == null ? e : syntax).getOriginalMessage()) + location;
+        }
+        return (where.isEmpty() ? "malformed JSON: " : "field '" + where + "': ") + words(e) + location;
+    }
+
+    /** What Jackson refused, in the document's words: no Java type, no parser token, no library setting. */
+    static String words(JsonProcessingException e) {
         String message = e.getOriginalMessage().lines().findFirst().orElse("malformed JSON");
-        message = plainTypes(message.replaceAll(" \\(class [^)]*\\)", "")).replaceAll("`", "'");
-        return (where.isEmpty() ? "malformed JSON: " : "field '" + where + "': ") + message + location;
+        return JsonSyntax.withoutSource(plainTypes(message.replaceAll(" \\(class [^)]*\\)", "")).replaceAll("`", "'"));
     }
 
     private static final java.util.regex.Pattern WRONG_TYPE = java.util.regex.Pattern.compile(
@@ -125,7 +141,7 @@ public final class DeclarationJson {
         return message.replaceAll("`java\\.[\\w.$]+`", "a value of another type");
     }
 
-    private static String kind(String type) {
+    static String kind(String type) {
         String t = type.replaceAll("<.*", "");
         if (t.endsWith("Map") || t.equals("Object") || t.startsWith("mesh.")) {
             return "a mapping";
