@@ -113,6 +113,9 @@ public final class DeclarationJson {
     private static final java.util.regex.Pattern WRONG_TYPE = java.util.regex.Pattern.compile(
             "Cannot deserialize value of type `([^`]+)` from (\\w+) (?:value|token).*");
 
+    /** Jackson's refusal of a number too large for its field: "Numeric value (…) out of range of long (…)". */
+    private static final java.util.regex.Pattern OUT_OF_RANGE = java.util.regex.Pattern.compile(
+            "Numeric value \\((.*)\\) out of range of \\w+.*");
     /** Jackson's refusal of a scalar it would not coerce: "Cannot coerce Integer value (5) to `java.lang.String` value …". */
     private static final java.util.regex.Pattern NO_COERCION = java.util.regex.Pattern.compile(
             "Cannot coerce [\\w-]+ value \\((.*)\\) to `([^`]+)` value.*");
@@ -128,6 +131,10 @@ public final class DeclarationJson {
         java.util.regex.Matcher m = WRONG_TYPE.matcher(message);
         if (m.matches()) {
             return "expected " + kind(m.group(1)) + ", got " + kind(m.group(2));
+        }
+        m = OUT_OF_RANGE.matcher(message);
+        if (m.matches()) {
+            return "expected a whole number, got " + m.group(1) + ", which is too large";
         }
         m = NO_COERCION.matcher(message);
         if (m.matches()) {

@@ -45,6 +45,8 @@ final class JsonSyntax {
             rule("Unexpected close marker '(.)': expected '(.)'.*", "'$1' where '$2' should close what was opened before"),
             rule("Illegal unquoted character \\(\\(CTRL-CHAR, code \\d+\\)\\): has to be escaped.*",
                     "a control character (a line break or tab) inside a string: write it escaped, like \\\\n or \\\\t"),
+            rule("Illegal character \\(\\(CTRL-CHAR, code (\\d+)\\)\\): only regular white space.*",
+                    "a control character (code $1) between values: only spaces, tabs and line breaks may stand there"),
             rule("Unrecognized character escape '(.*)'", "'\\\\$1' is no JSON escape (\\\\\" \\\\\\\\ \\\\/ \\\\b \\\\f \\\\n \\\\r \\\\t \\\\uXXXX)"),
             rule("Document nesting depth \\((\\d+)\\) exceeds the maximum allowed \\((\\d+)\\)",
                     "nested deeper than $2 levels"),

@@ -108,6 +108,25 @@ public final class ManifestYaml {
     }
 
     /**
+     * The module a text names if it reads as a manifest (a YAML mapping with {@code module: NAME}),
+     * else null: for a verb given a manifest where it takes something else, to say so.
+     */
+    public static String moduleOf(String text) {
+        try {
+            if (yaml().compose(new StringReader(text == null ? "" : text)) instanceof org.yaml.snakeyaml.nodes.MappingNode m) {
+                return m.getValue().stream()
+                        .filter(t -> t.getKeyNode() instanceof org.yaml.snakeyaml.nodes.ScalarNode k && "module".equals(k.getValue())
+                                && t.getValueNode() instanceof org.yaml.snakeyaml.nodes.ScalarNode v && !v.getValue().isBlank())
+                        .map(t -> ((org.yaml.snakeyaml.nodes.ScalarNode) t.getValueNode()).getValue())
+                        .findFirst().orElse(null);
+            }
+        } catch (YAMLException e) {
+            return null;
+        }
+        return null;
+    }
+
+    /**
      * {@code FILE:LINE:COLUMN} of a key path in a manifest's text (of the last key, or of its value when
      * {@code value}), or {@code FILE} alone when the text is not known or does not hold the path.
      */
