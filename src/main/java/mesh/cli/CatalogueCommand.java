@@ -95,7 +95,41 @@ public class CatalogueCommand {
         return ExitCodes.OK;
     }
 
+    @Command(name = "check", mixinStandardHelpOptions = true,
+            description = {"Check manifest files offline, as catalogue add would, and report every problem at once.",
+                "Needs no controller, no network and no token: it runs the controller's own check on the file, or on every *.yaml and *.yml in the folder, and the checks across the files of one add (one module in two files, one component name or one route under one domain in two modules). Each problem is FILE:LINE:COLUMN: field path: what is wrong. Exit 0 when all are good (one line per module), 1 with the problems."},
+            footerHeading = "%nExamples:%n",
+            footer = {"  mesh catalogue check gitea.yaml",
+                "  mesh catalogue check manifests/",
+                "      every manifest of the folder, and what they cannot hold together; for CI before catalogue add",
+                "  mesh catalogue check manifests/ -o json"})
+    int check(@Parameters(paramLabel = "FILE|DIR", description = "a manifest, or a folder of them (*.yaml, *.yml)") Path path) {
+        CatalogueCheckReport.Report report = CatalogueCheckReport.of(path);
+        if (format.json()) {
+            output.json(spec, report);
+        } else if (report.ok()) {
+            report.modules().forEach(m -> output.line(spec, CatalogueCheckReport.line(m)));
+        } else {
+            report.problems().forEach(p -> output.error(spec, p));
+            output.error(spec, "mesh: " + CatalogueCheckReport.summary(report));
+        }
+        return report.ok() ? ExitCodes.OK : ExitCodes.FAILED;
+    }
+
     static List<ManifestFile> read(Path path) {
+        List<ManifestFile> files = new ArrayList<>();
+        for (Path p : manifestPaths(path)) {
+            try {
+                files.add(new ManifestFile(p.getFileName().toString(), Files.readString(p)));
+            } catch (IOException e) {
+                throw new VerbFailure(FileProblem.cannotRead(p, e));
+            }
+        }
+        return files;
+    }
+
+    /** The file, or every *.yaml and *.yml in the folder, sorted; a folder without one is refused. */
+    static List<Path> manifestPaths(Path path) {
         List<Path> paths = new ArrayList<>();
         if (Files.isDirectory(path)) {
             try (Stream<Path> all = Files.list(path)) {
@@ -109,14 +143,6 @@ public class CatalogueCommand {
         } else {
             paths.add(path);
         }
-        List<ManifestFile> files = new ArrayList<>();
-        for (Path p : paths) {
-            try {
-                files.add(new ManifestFile(p.getFileName().toString(), Files.readString(p)));
-            } catch (IOException e) {
-                throw new VerbFailure(FileProblem.cannotRead(p, e));
-            }
-        }
-        return files;
+        return paths;
     }
 }

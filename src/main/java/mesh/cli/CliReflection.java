@@ -7,6 +7,8 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
  * {@code -o json} (the APIs' bodies are mesh.wire's, registered in mesh.NativeReflection).
  */
 @RegisterForReflection(targets = {
+    CatalogueCheckReport.Report.class,
+    CatalogueCheckReport.Module.class,
     HostApplyCommand.Result.class,
     HostHistoryCommand.Entry.class,
     InstallCommand.Summary.class,

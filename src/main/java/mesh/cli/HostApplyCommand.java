@@ -89,12 +89,27 @@ public class HostApplyCommand implements Callable<Integer> {
     }
 
     static Declaration read(Path file) {
+        String text;
         try {
-            return DeclarationJson.parse(Files.readString(file));
+            text = Files.readString(file);
         } catch (IOException e) {
             throw new VerbFailure(FileProblem.cannotRead(file, e));
+        }
+        try {
+            return DeclarationJson.parse(text);
         } catch (InvalidInput e) {
+            String module = mesh.model.ManifestYaml.moduleOf(text);
+            if (module != null) {
+                throw new VerbFailure(notADeclaration(file, module));
+            }
             throw new VerbFailure(file + " is not a valid declaration:\n  " + String.join("\n  ", e.problems()));
         }
+    }
+
+    /** A module manifest given where a declaration belongs: what each is, and the verbs that take the manifest. */
+    static String notADeclaration(Path file, String module) {
+        return file + " is a module manifest (module " + module + "), not a declaration: mesh host apply takes the JSON"
+                + " a controller pushes to one node (docs/declaration.md). Check the manifest with 'mesh catalogue check "
+                + file + "'; run it with 'mesh catalogue add " + file + "', 'mesh assign NODE " + module + "' and 'mesh push'.";
     }
 }

@@ -8,10 +8,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import mesh.model.CatalogueCheck;
 import mesh.model.Conflict;
 import mesh.model.InvalidInput;
-import mesh.model.Manifest;
-import mesh.model.ManifestYaml;
 import mesh.model.Manifests;
 import mesh.model.Node;
 import mesh.model.NotFound;
@@ -221,32 +220,30 @@ public class MeshController {
             throw new InvalidInput(List.of("no manifest given"));
         }
         List<String> problems = new ArrayList<>();
-        List<Manifest> manifests = new ArrayList<>();
-        List<Manifests.Source> sources = new ArrayList<>();
+        List<CatalogueCheck.File> given = new ArrayList<>();
         for (ManifestFile f : files) {
             if (f == null || f.file() == null || f.yaml() == null) {
                 problems.add("each manifest needs \"file\" and \"yaml\"; got " + (f == null ? "null" : f));
-                continue;
-            }
-            try {
-                Manifest m = ManifestYaml.parse(f.file(), f.yaml());
-                sources.add(new Manifests.Source(f.file(), m));
-                manifests.add(m);
-            } catch (InvalidInput e) {
-                problems.addAll(e.problems());
+            } else {
+                given.add(new CatalogueCheck.File(f.file(), f.yaml()));
             }
         }
-        problems.addAll(Manifests.clashes(sources));
+        // the same check as `mesh catalogue check` runs offline
+        CatalogueCheck.Result checked = given.isEmpty() ? null : CatalogueCheck.of(given);
+        if (checked != null) {
+            problems.addAll(checked.problems());
+        }
         if (!problems.isEmpty()) {
             throw new InvalidInput(problems);
         }
+        List<Manifests.Source> sources = checked.sources();
         return store.inTransaction(c -> {
             Map<MeshStore.ModuleChange, List<String>> changes = new java.util.EnumMap<>(MeshStore.ModuleChange.class);
             for (MeshStore.ModuleChange kind : MeshStore.ModuleChange.values()) {
                 changes.put(kind, new ArrayList<>());
             }
-            for (int i = 0; i < manifests.size(); i++) {
-                changes.get(store.putModule(c, manifests.get(i), files.get(i).file())).add(manifests.get(i).module());
+            for (Manifests.Source s : sources) {
+                changes.get(store.putModule(c, s.manifest(), s.file())).add(s.manifest().module());
             }
             CatalogueChange change = new CatalogueChange(changes.get(MeshStore.ModuleChange.ADDED),
                     changes.get(MeshStore.ModuleChange.UPDATED), changes.get(MeshStore.ModuleChange.UNCHANGED));

@@ -2,6 +2,7 @@ package mesh.model;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.exc.StreamReadException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.MapperFeature;
@@ -48,6 +49,11 @@ public final class DeclarationJson {
         if (json == null || json.isBlank()) {
             throw new InvalidInput(List.of("the declaration is empty"));
         }
+        // every field that does not fit, each with its line and column, before the binding stops at the first
+        List<String> shape = JsonShape.problems(json, Declaration.class);
+        if (!shape.isEmpty()) {
+            throw new InvalidInput(shape);
+        }
         Declaration declaration;
         try {
             declaration = MAPPER.readValue(json, Declaration.class);
@@ -89,14 +95,27 @@ public final class DeclarationJson {
             String parent = path(u.getPath().subList(0, u.getPath().size() - 1));
             return "unknown field '" + u.getPropertyName() + "'" + (parent.isEmpty() ? "" : " in " + parent) + location;
         }
+        JsonProcessingException syntax = e instanceof StreamReadException ? e
+                : e.getCause() instanceof StreamReadException read ? read : null;
+        if (syntax != null || e.getClass().getSimpleName().startsWith("StreamConstraints")) {
+            // a syntax error, or a limit of the reader: nothing after it was read, so no field is named
+            return "malformed JSON: " + JsonSyntax.words((syntax == null ? e : syntax).getOriginalMessage()) + location;
+        }
+        return (where.isEmpty() ? "malformed JSON: " : "field '" + where + "': ") + words(e) + location;
+    }
+
+    /** What Jackson refused, in the document's words: no Java type, no parser token, no library setting. */
+    static String words(JsonProcessingException e) {
         String message = e.getOriginalMessage().lines().findFirst().orElse("malformed JSON");
-        message = plainTypes(message.replaceAll(" \\(class [^)]*\\)", "")).replaceAll("`", "'");
-        return (where.isEmpty() ? "malformed JSON: " : "field '" + where + "': ") + message + location;
+        return JsonSyntax.withoutSource(plainTypes(message.replaceAll(" \\(class [^)]*\\)", "")).replaceAll("`", "'"));
     }
 
     private static final java.util.regex.Pattern WRONG_TYPE = java.util.regex.Pattern.compile(
             "Cannot deserialize value of type `([^`]+)` from (\\w+) (?:value|token).*");
 
+    /** Jackson's refusal of a number too large for its field: "Numeric value (…) out of range of long (…)". */
+    private static final java.util.regex.Pattern OUT_OF_RANGE = java.util.regex.Pattern.compile(
+            "Numeric value \\((.*)\\) out of range of \\w+.*");
     /** Jackson's refusal of a scalar it would not coerce: "Cannot coerce Integer value (5) to `java.lang.String` value …". */
     private static final java.util.regex.Pattern NO_COERCION = java.util.regex.Pattern.compile(
             "Cannot coerce [\\w-]+ value \\((.*)\\) to `([^`]+)` value.*");
@@ -113,6 +132,10 @@ public final class DeclarationJson {
         if (m.matches()) {
             return "expected " + kind(m.group(1)) + ", got " + kind(m.group(2));
         }
+        m = OUT_OF_RANGE.matcher(message);
+        if (m.matches()) {
+            return "expected a whole number, got " + m.group(1) + ", which is too large";
+        }
         m = NO_COERCION.matcher(message);
         if (m.matches()) {
             return "expected " + kind(m.group(2)) + ", got " + m.group(1);
@@ -125,7 +148,7 @@ public final class DeclarationJson {
         return message.replaceAll("`java\\.[\\w.$]+`", "a value of another type");
     }
 
-    private static String kind(String type) {
+    static String kind(String type) {
         String t = type.replaceAll("<.*", "");
         if (t.endsWith("Map") || t.equals("Object") || t.startsWith("mesh.")) {
             return "a mapping";

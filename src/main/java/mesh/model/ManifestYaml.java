@@ -107,6 +107,57 @@ public final class ManifestYaml {
                 + (layout ? "; check the indentation: keys of one mapping start in the same column" : "");
     }
 
+    /**
+     * The module a text names if it reads as a manifest (a YAML mapping with {@code module: NAME}),
+     * else null: for a verb given a manifest where it takes something else, to say so.
+     */
+    public static String moduleOf(String text) {
+        try {
+            if (yaml().compose(new StringReader(text == null ? "" : text)) instanceof org.yaml.snakeyaml.nodes.MappingNode m) {
+                return m.getValue().stream()
+                        .filter(t -> t.getKeyNode() instanceof org.yaml.snakeyaml.nodes.ScalarNode k && "module".equals(k.getValue())
+                                && t.getValueNode() instanceof org.yaml.snakeyaml.nodes.ScalarNode v && !v.getValue().isBlank())
+                        .map(t -> ((org.yaml.snakeyaml.nodes.ScalarNode) t.getValueNode()).getValue())
+                        .findFirst().orElse(null);
+            }
+        } catch (YAMLException e) {
+            return null;
+        }
+        return null;
+    }
+
+    /**
+     * {@code FILE:LINE:COLUMN} of a key path in a manifest's text (of the last key, or of its value when
+     * {@code value}), or {@code FILE} alone when the text is not known or does not hold the path.
+     */
+    static String where(String file, String yaml, boolean value, String... keys) {
+        if (yaml == null) {
+            return file;
+        }
+        Node node;
+        try {
+            node = yaml().compose(new StringReader(yaml));
+        } catch (YAMLException e) {
+            return file;
+        }
+        Node found = null;
+        for (String key : keys) {
+            if (!(node instanceof org.yaml.snakeyaml.nodes.MappingNode m)) {
+                return file;
+            }
+            org.yaml.snakeyaml.nodes.NodeTuple tuple = m.getValue().stream()
+                    .filter(t -> t.getKeyNode() instanceof org.yaml.snakeyaml.nodes.ScalarNode k && key.equals(k.getValue()))
+                    .findFirst().orElse(null);
+            if (tuple == null) {
+                return file;
+            }
+            found = tuple.getKeyNode();
+            node = tuple.getValueNode();
+        }
+        Mark mark = (value ? node : found).getStartMark();
+        return file + ":" + (mark.getLine() + 1) + ":" + (mark.getColumn() + 1);
+    }
+
     private static String at(String file, Mark mark) {
         return mark == null ? file + ": " : file + ":" + (mark.getLine() + 1) + ":" + (mark.getColumn() + 1) + ": ";
     }

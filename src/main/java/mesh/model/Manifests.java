@@ -28,33 +28,65 @@ public final class Manifests {
         return refs;
     }
 
-    /** Source is one parsed manifest and the file it came from, for {@link #clashes}. */
-    public record Source(String file, Manifest manifest) {
+    /**
+     * Source is one parsed manifest, the file it came from and, when known, the file's text, from which
+     * {@link #clashes} takes the line and column it points at.
+     */
+    public record Source(String file, Manifest manifest, String yaml) {
+
+        /** A source whose text is not known: its problems name the file alone. */
+        public Source(String file, Manifest manifest) {
+            this(file, manifest, null);
+        }
+
+        /** {@code FILE:LINE:COLUMN} of the key path in this file, or the file alone. */
+        String at(boolean value, String... keys) {
+            return ManifestYaml.where(file, yaml, value, keys);
+        }
     }
 
     /**
-     * Clashes lists what two manifests of one catalogue cannot both hold: one module defined twice,
-     * or two modules with a component of one name (a component name is its container's name, so
-     * both could never run on one node). Each problem names both files and both modules.
+     * Clashes lists what two manifests of one catalogue cannot both hold: one module defined twice;
+     * two modules with a component of one name (a component name is its container's name, so both
+     * could never run on one node); two modules with a route of one name under one given
+     * {@code domain} (the name {@code R.D} is one name whichever nodes they run on, so a push with
+     * both running fails). Each problem points at both files, with line and column when the text is known.
      */
     public static List<String> clashes(List<Source> sources) {
         List<String> problems = new ArrayList<>();
         Map<String, Source> modules = new LinkedHashMap<>();
         Map<String, Source> components = new LinkedHashMap<>();
+        Map<String, Source> routes = new LinkedHashMap<>();
         for (Source s : sources) {
             Source other = modules.putIfAbsent(s.manifest().module(), s);
             if (other != null) {
-                problems.add(s.file() + ": module " + s.manifest().module() + " is also defined in " + other.file());
+                problems.add(s.at(true, "module") + ": module " + s.manifest().module() + " is also defined in "
+                        + other.at(true, "module"));
                 continue;
             }
             for (String c : s.manifest().components().keySet()) {
                 Source owner = components.putIfAbsent(c, s);
                 if (owner != null) {
-                    problems.add(s.file() + ": component " + c + " of module " + s.manifest().module()
-                            + " is also a component of module " + owner.manifest().module() + " in " + owner.file()
+                    problems.add(s.at(false, "components", c) + ": component " + c + " of module " + s.manifest().module()
+                            + " is also a component of module " + owner.manifest().module() + " in "
+                            + owner.at(false, "components", c)
                             + "; component names are container names and must differ across modules");
                 }
             }
+            s.manifest().routes().forEach((route, r) -> {
+                if (r.domain() == null) {
+                    return;
+                }
+                String name = route + "." + r.domain();
+                Source owner = routes.putIfAbsent(name, s);
+                if (owner != null) {
+                    String ownerRoute = owner.manifest().routes().entrySet().stream()
+                            .filter(e -> name.equals(e.getKey() + "." + e.getValue().domain())).findFirst().orElseThrow().getKey();
+                    problems.add(s.at(false, "routes", route) + ": route " + name + " of module " + s.manifest().module()
+                            + " is also a route of module " + owner.manifest().module() + " in " + owner.at(false, "routes", ownerRoute)
+                            + "; one name is served by one module, and a push with both running fails");
+                }
+            });
         }
         return problems;
     }

@@ -284,11 +284,11 @@ class ControllerInputIT {
                         .with(400, "bad.yaml:5:21: components.a.web.volumes.data: must not climb with '..'"),
                 refuse("manifest: two files defining one module (nothing stored, not even the first)")
                         .when(post("/v1/mesh/catalogue", files("one.yaml", GOOD, "two.yaml", GOOD)))
-                        .with(400, "two.yaml: module good is also defined in one.yaml"),
+                        .with(400, "two.yaml:1:9: module good is also defined in one.yaml:1:9"),
                 refuse("manifest: two modules with a component of one name (nothing stored)")
                         .when(post("/v1/mesh/catalogue", files("good.yaml", GOOD, "other.yaml",
                                 "module: other\ncomponents:\n  good.web:\n    image: mesh-test/busybox:1\n")))
-                        .with(400, "other.yaml: component good.web of module other is also a component of module good in good.yaml"),
+                        .with(400, "other.yaml:3:3: component good.web of module other is also a component of module good in good.yaml:3:3"),
                 refuse("manifest: one good and one bad file (nothing stored)")
                         .when(post("/v1/mesh/catalogue", files("good.yaml", GOOD, "bad.yaml",
                                 "module: a\ncomponents:\n  a.web:\n    ports: [80]\n")))
