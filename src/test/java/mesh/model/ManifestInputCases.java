@@ -181,7 +181,7 @@ final class ManifestInputCases {
                 field("stop-timeout: soon", "stop-timeout: soon", "5:19: components.a.web.stop-timeout: must be a duration like 30s, 5m, 1h or 1h30m (a bare number is seconds), got \"soon\""),
                 field("stop-timeout of hours", "stop-timeout: 2h", "5:19: components.a.web.stop-timeout: must be at most 60m, got 2h"),
                 field("stop-timeout over the hour allowed", "stop-timeout: 90m", "5:19: components.a.web.stop-timeout: must be at most 60m, got 90m"),
-                field("stop-timeout with a huge number", "stop-timeout: 99999999999s", "5:19: components.a.web.stop-timeout: must be a duration"),
+                field("stop-timeout with a huge number", "stop-timeout: 99999999999s", "5:19: components.a.web.stop-timeout: must be at most 60m, got 99999999999s"),
                 field("stop-timeout negative", "stop-timeout: -5s", "5:19: components.a.web.stop-timeout: must be a duration"),
                 field("after naming a missing component", "after: [a.db]", "5:12: components.a.web.after: \"a.db\" is not a component of this module (components: a.web)"),
                 field("after naming itself", "after: [a.web]", "5:12: components.a.web.after: names itself"),
