@@ -25,7 +25,7 @@ final class ShortParseErrors implements CommandLine.IParameterExceptionHandler {
      */
     static String message(CommandLine.ParameterException ex) {
         CommandLine.Model.ArgSpec arg = ex.getArgSpec();
-        if (arg == null || !ex.getMessage().startsWith("Invalid value for ")) {
+        if (arg == null || !(ex.getCause() instanceof CommandLine.TypeConversionException t)) {
             return ex.getMessage();
         }
         String name = arg instanceof CommandLine.Model.OptionSpec o ? o.longestName() : arg.paramLabel();
@@ -33,9 +33,6 @@ final class ShortParseErrors implements CommandLine.IParameterExceptionHandler {
             return name + ": '" + ex.getValue() + "' is not one of " + String.join(", ", java.util.Arrays.stream(arg.type()
                     .getEnumConstants()).map(c -> c.toString().toLowerCase(java.util.Locale.ROOT)).toList());
         }
-        if (ex.getCause() instanceof CommandLine.TypeConversionException t) {
-            return name + ": " + t.getMessage();
-        }
-        return ex.getMessage();
+        return name + ": " + t.getMessage();
     }
 }
