@@ -47,11 +47,16 @@ public class BackupCommand implements Callable<Integer> {
     @Option(names = "--wait", description = "follow the backup until it ends, with its progress")
     boolean await;
 
+    @Option(names = WaitTimeout.NAME, paramLabel = "DURATION", description = "how long --wait follows it, e.g. 30m or 2h"
+            + " (a bare number is seconds; default: until it ends, at most 24h); the backup goes on after; only with --wait")
+    Duration timeout;
+
     @Override
     public Integer call() {
         if (module == null) {
             throw new ParameterException(spec.commandLine(), "give the module: mesh backup MODULE (or mesh backup list, mesh backup verify ID)");
         }
+        Duration waitFor = WaitTimeout.of(spec, timeout, null, await, null);
         ControllerClient controller = ControllerClient.fromEnvironment();
         BackupView b = controller.api().backup(new BackupRequest(module));
         if (!await) {
@@ -64,7 +69,7 @@ public class BackupCommand implements Callable<Integer> {
             }
             return ExitCodes.OK;
         }
-        BackupView end = follow(controller, b);
+        BackupView end = follow(controller, b, waitFor);
         if (format.json()) {
             output.json(spec, end);
         } else {
@@ -73,7 +78,9 @@ public class BackupCommand implements Callable<Integer> {
         return "done".equals(end.state()) ? ExitCodes.OK : ExitCodes.FAILED;
     }
 
-    private BackupView follow(ControllerClient controller, BackupView first) {
+    /** Follows the backup until it ends, or until {@code waitFor} (null: no end) has passed: then a failure saying it goes on. */
+    private BackupView follow(ControllerClient controller, BackupView first, Duration waitFor) {
+        long began = System.nanoTime();
         boolean people = !format.json();
         if (people) {
             output.line(spec, "backup " + first.id() + " of " + first.module() + " on " + first.node() + " to " + first.registry()
@@ -95,6 +102,9 @@ public class BackupCommand implements Callable<Integer> {
             }
             if (!"running".equals(b.state())) {
                 return b;
+            }
+            if (waitFor != null && System.nanoTime() - began > waitFor.toNanos()) {
+                throw new VerbFailure(stillRunning(b, waitFor));
             }
             sleep();
             b = controller.api().backup(first.id());
@@ -119,6 +129,13 @@ public class BackupCommand implements Callable<Integer> {
         return "  " + (p.volume() == null ? "" : p.volume() + ": ") + Bytes.human(p.bytes() == null ? 0 : p.bytes()) + " read, "
                 + (p.files() == null ? 0 : p.files()) + " files, " + Bytes.human(p.sent() == null ? 0 : p.sent()) + " sent, "
                 + Bytes.human(p.rate() == null ? 0 : p.rate()) + "/s";
+    }
+
+    /** What {@code backup --wait --timeout} says when the backup outlasted it: the backup itself goes on. */
+    static String stillRunning(BackupView b, Duration waited) {
+        return "backup " + b.id() + " of " + b.module() + " is still running after " + mesh.model.DurationText.words(waited)
+                + (b.step() == null ? "" : " (step " + b.step() + ")") + "; it goes on in the controller: 'mesh backup list "
+                + b.module() + "' shows it";
     }
 
     static String end(BackupView b) {

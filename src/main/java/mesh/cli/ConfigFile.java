@@ -3,7 +3,9 @@ package mesh.cli;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -24,6 +26,17 @@ public final class ConfigFile {
 
     public static Map<String, String> read(Path file) {
         Map<String, String> values = new HashMap<>();
+        lines(file).forEach(l -> values.put(l.key(), l.value()));
+        return values;
+    }
+
+    /** Line is one {@code KEY=VALUE} line of a file, with its number (from 1), so a check can point at it. */
+    public record Line(int number, String key, String value) {
+    }
+
+    /** The file's {@code KEY=VALUE} lines in order; a line of another shape, or a file that cannot be read, is refused in words. */
+    public static List<Line> lines(Path file) {
+        List<Line> lines = new ArrayList<>();
         try {
             int n = 0;
             for (String raw : Files.readAllLines(file)) {
@@ -41,11 +54,11 @@ public final class ConfigFile {
                         || value.startsWith("'") && value.endsWith("'"))) {
                     value = value.substring(1, value.length() - 1);
                 }
-                values.put(line.substring(0, eq).strip(), value);
+                lines.add(new Line(n, line.substring(0, eq).strip(), value));
             }
         } catch (IOException e) {
-            throw new VerbFailure("cannot read config file " + file + ": " + e.getMessage());
+            throw new VerbFailure("cannot read config file " + file + ": " + FileProblem.reason(e));
         }
-        return values;
+        return lines;
     }
 }

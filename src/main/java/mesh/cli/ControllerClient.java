@@ -25,6 +25,8 @@ final class ControllerClient {
     static final String DEFAULT_URL = "http://127.0.0.1:7700";
 
     private final String base;
+    /** Where the URL came from, as a message names it ({@code MESH_CONTROLLER from FILE}), or null when not known. */
+    private final String from;
     private final String token;
     /** The mesh CA's certificate file (MESH_CA), which alone is trusted for an https:// controller. */
     private final String caFile;
@@ -38,7 +40,13 @@ final class ControllerClient {
     static final Duration STARTING = Duration.ofSeconds(15);
 
     ControllerClient(Map<String, String> env) {
-        this.base = controllerUrl(env.get("MESH_CONTROLLER"));
+        this(env, null);
+    }
+
+    /** A client for {@code env}'s controller; {@code from} says where its URL came from ({@link #urlFrom}), for the messages. */
+    ControllerClient(Map<String, String> env, String from) {
+        this.from = from;
+        this.base = controllerUrl(env.get("MESH_CONTROLLER"), from);
         this.token = env.get("MESH_TOKEN");
         this.caFile = env.get("MESH_CA");
         if (token == null || token.isBlank()) {
@@ -57,10 +65,16 @@ final class ControllerClient {
      * port (a path would silently go to the wrong place), or the default when unset.
      */
     static String controllerUrl(String given) {
+        return controllerUrl(given, null);
+    }
+
+    /** {@link #controllerUrl(String)}, its refusals naming where the URL came from. */
+    static String controllerUrl(String given, String from) {
         if (given == null) {
             return DEFAULT_URL;
         }
-        String shown = "MESH_CONTROLLER: an http(s) URL like http://HOST:7700 is needed, got '" + given + "'";
+        String shown = "MESH_CONTROLLER: an http(s) URL like http://HOST:7700 is needed, got '" + given + "'"
+                + (from == null ? "" : " (" + from + ")");
         URI uri;
         try {
             uri = new URI(given.strip());
@@ -68,7 +82,8 @@ final class ControllerClient {
             throw new VerbFailure(shown + " (" + e.getReason() + ")");
         }
         if (given.isBlank()) {
-            throw new VerbFailure("MESH_CONTROLLER is set but empty: unset it for " + DEFAULT_URL + ", or give the controller's URL");
+            throw new VerbFailure("MESH_CONTROLLER is set but empty" + (from == null ? "" : " (" + from + ")") + ": unset it for "
+                    + DEFAULT_URL + ", or give the controller's URL");
         }
         if (uri.getScheme() == null || !(uri.getScheme().equals("http") || uri.getScheme().equals("https"))) {
             throw new VerbFailure(shown + " (the scheme must be http or https)");
@@ -88,7 +103,24 @@ final class ControllerClient {
      * file ({@code ~/.config/mesh/config}, written by {@code mesh install}).
      */
     static ControllerClient fromEnvironment() {
-        return new ControllerClient(withConfigFile(System.getenv()));
+        return new ControllerClient(withConfigFile(System.getenv()), urlFrom(System.getenv()));
+    }
+
+    /**
+     * Where the controller's URL comes from, in the words a message uses: {@code MESH_CONTROLLER from the environment},
+     * {@code MESH_CONTROLLER from /root/.config/mesh/config}, or the default and why.
+     */
+    static String urlFrom(Map<String, String> env) {
+        if (env.containsKey("MESH_CONTROLLER")) {
+            return "MESH_CONTROLLER from the environment";
+        }
+        java.nio.file.Path file = configFile(env);
+        boolean read = !env.containsKey("MESH_TOKEN") && file != null && java.nio.file.Files.isRegularFile(file);
+        if (read && ConfigFile.read(file).containsKey("MESH_CONTROLLER")) {
+            return "MESH_CONTROLLER from " + file;
+        }
+        return "the default URL: MESH_CONTROLLER is set neither in the environment nor in " + (file == null ? "~/.config/mesh/config"
+                : file) + (read ? "" : env.containsKey("MESH_TOKEN") ? " (not read: MESH_TOKEN is in the environment)" : " (there is none)");
     }
 
     /**
@@ -106,7 +138,12 @@ final class ControllerClient {
             return env;
         }
         java.nio.file.Path file = configFile(env);
-        return file != null && java.nio.file.Files.isRegularFile(file) ? ConfigFile.withEnvironment(file, env) : env;
+        if (file == null || !java.nio.file.Files.isRegularFile(file)) {
+            return env;
+        }
+        Map<String, String> merged = new java.util.HashMap<>(OperatorConfig.read(file));
+        merged.putAll(env);
+        return merged;
     }
 
     /** {@code $HOME/.config/mesh/config}, where mesh install writes it. */
@@ -150,8 +187,10 @@ final class ControllerClient {
         try (InputStream in = java.nio.file.Files.newInputStream(java.nio.file.Path.of(caFile.strip()))) {
             byte[] der = java.security.cert.CertificateFactory.getInstance("X.509").generateCertificate(in).getEncoded();
             return "sha256:" + java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(der));
-        } catch (IOException | java.security.GeneralSecurityException e) {
-            throw new VerbFailure("MESH_CA: cannot read a PEM certificate from " + caFile);
+        } catch (IOException e) {
+            throw new VerbFailure("MESH_CA: cannot read a PEM certificate from " + caFile + " (" + FileProblem.reason(e) + ")");
+        } catch (java.security.GeneralSecurityException e) {
+            throw new VerbFailure("MESH_CA: cannot read a PEM certificate from " + caFile + " (not a certificate)");
         }
     }
 
@@ -182,23 +221,24 @@ final class ControllerClient {
                     : mesh.trust.TlsFailure.describe(e, base) != null
                     ? "the controller at " + base + ": " + mesh.trust.TlsFailure.describe(e, base)
                     : "cannot reach the controller at " + base + " (" + JsonHttp.why(e)
-                    + "); is 'mesh controller serve' running, and is MESH_CONTROLLER right?");
+                    + "); is 'mesh controller serve' running, and is MESH_CONTROLLER right" + (from == null ? "" : " (" + from + ")")
+                    + "?");
         }
 
         @Override
         public RuntimeException refused(JsonHttp.Answer a, ApiError error) {
             if (error != null && error.reason() == mesh.wire.Reason.HOST_AGENT) {
-                return new VerbFailure("MESH_CONTROLLER: " + base + " is a host agent, not a controller; give the"
-                        + " controller's URL (its port is 7700 by default)");
+                return new VerbFailure("MESH_CONTROLLER: " + base + " is a host agent, not a controller" + (from == null ? ""
+                        : " (" + from + ")") + "; give the controller's URL (its port is 7700 by default)");
             }
             if (error == null || error.error() == null || error.error().isBlank()) {
                 String body = a.body() == null ? "" : a.body().strip();
-                return new VerbFailure("the server at " + base + " answered " + a.status()
+                return new Refusal("the server at " + base + " answered " + a.status()
                         + (a.status() == 404 ? " (not found)" : "")
                         + (body.isEmpty() ? "" : ": " + (body.length() > 200 ? body.substring(0, 200) + "…" : body))
-                        + "; is MESH_CONTROLLER a mesh controller?");
+                        + "; is MESH_CONTROLLER a mesh controller" + (from == null ? "" : " (" + from + ")") + "?", a.status(), null);
             }
-            return new VerbFailure(errorOf(error));
+            return new Refusal(errorOf(error), a.status(), error.reason());
         }
 
         @Override
@@ -311,7 +351,8 @@ final class ControllerClient {
     private javax.net.ssl.SSLSocketFactory tls() {
         if (tls == null) {
             if (caFile == null || caFile.isBlank()) {
-                throw new VerbFailure("MESH_CONTROLLER is " + base + " but MESH_CA is not set: name the mesh CA's certificate"
+                throw new VerbFailure("MESH_CONTROLLER is " + base + (from == null ? "" : " (" + from + ")")
+                        + " but MESH_CA is not set: name the mesh CA's certificate"
                         + " file (mesh install writes it into ~/.config/mesh/config), which alone is trusted");
             }
             java.security.cert.X509Certificate ca;
@@ -320,11 +361,32 @@ final class ControllerClient {
                         .generateCertificate(in);
             } catch (IOException | java.security.cert.CertificateException | ClassCastException e) {
                 throw new VerbFailure("MESH_CA: cannot read a PEM certificate from " + caFile + " ("
-                        + (e instanceof IOException ? e.getMessage() : "not a certificate") + ")");
+                        + (e instanceof IOException io ? FileProblem.reason(io) : "not a certificate") + ")");
             }
             tls = mesh.trust.TlsContexts.trusting(ca).getSocketFactory();
         }
         return tls;
+    }
+
+    /**
+     * Refusal is the controller's refusal of a call, with its HTTP status and reason (null from a server from before
+     * reasons), so a verb can branch on them, never on the sentence.
+     */
+    static final class Refusal extends VerbFailure {
+        private final int status;
+        private final mesh.wire.Reason reason;
+
+        Refusal(String message, int status, mesh.wire.Reason reason) {
+            super(message);
+            this.status = status;
+            this.reason = reason;
+        }
+
+        /** The server has no such call: an older controller, from before the call was made. */
+        boolean noSuchCall() {
+            return (status == 404 || status == 405)
+                    && (reason == null || reason == mesh.wire.Reason.NO_SUCH_CALL || reason == mesh.wire.Reason.OTHER);
+        }
     }
 
     /** The controller's refusal; several problems each on a line of their own, under one head line. */

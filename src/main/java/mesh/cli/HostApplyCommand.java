@@ -35,8 +35,8 @@ public class HostApplyCommand implements Callable<Integer> {
     @Parameters(paramLabel = "FILE", description = "the declaration, as JSON (see docs/declaration.md)")
     Path file;
 
-    @Option(names = "--config", paramLabel = "FILE", description = "a file of KEY=VALUE lines (the variables below); the environment wins over it")
-    Path config;
+    @Mixin
+    LocalSettingsOptions settings;
 
     @Option(names = "--dry-run", description = "show what would change; record and change nothing")
     boolean dryRun;
@@ -48,9 +48,9 @@ public class HostApplyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        HostSettings settings = HostSettings.forLocal(ConfigFile.withEnvironment(config, System.getenv()));
+        HostSettings host = settings.read(System.getenv()).host();
         Declaration d = read(file);
-        try (HostIntake intake = HostIntake.local(settings)) {
+        try (HostIntake intake = HostIntake.local(host)) {
             if (dryRun) {
                 print(PlanView.of(intake.preview(d)), null);
                 return ExitCodes.OK;

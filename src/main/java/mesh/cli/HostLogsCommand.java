@@ -7,6 +7,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -36,18 +37,31 @@ public class HostLogsCommand implements Callable<Integer> {
     @Option(names = {"-f", "--follow"}, description = "keep printing what it writes")
     boolean follow;
 
-    @Option(names = {"-n", "--lines"}, paramLabel = "N", description = "how many of the last lines to show (default 100)")
-    int lines = 100;
+    @Option(names = {"-n", "--tail"}, paramLabel = "N", description = "how many of the last lines to show (default 100)")
+    Integer tail;
+
+    @Option(names = "--lines", paramLabel = "N", hidden = true, description = "the old name of --tail")
+    Integer lines;
+
+    /** How many of the last lines are shown when --tail is not given. */
+    static final int TAIL = 100;
 
     @Mixin
     LocalSettingsOptions settings;
+
+    @Mixin
+    OutputOption format;
 
     final Output output = new Output();
 
     @Override
     public Integer call() throws InterruptedException {
-        if (lines < 0) {
-            throw new VerbFailure("--lines must be 0 or more, got " + lines);
+        if (tail != null && lines != null) {
+            throw new ParameterException(spec.commandLine(), "--tail is given twice (--lines is its old name)");
+        }
+        int last = tail != null ? tail : lines != null ? lines : TAIL;
+        if (last < 0) {
+            throw new ParameterException(spec.commandLine(), (tail != null ? "--tail" : "--lines") + ": must be 0 or more, got " + last);
         }
         LocalSettingsOptions.Settings local = settings.read(System.getenv());
         LogFiles logs = LogFiles.of(local.host().stateDir(), component, LogFiles.Limits.DEFAULT);
@@ -55,10 +69,24 @@ public class HostLogsCommand implements Callable<Integer> {
             throw new VerbFailure("no log of component " + component + " in " + logs.current().getParent()
                     + " (" + local.stateDirFrom() + "): it is not a process this host runs, or it never started");
         }
-        logs.lastLines(lines).forEach(line -> output.line(spec, line));
+        logs.lastLines(last).forEach(this::show);
         if (follow) {
-            logs.follow(line -> output.line(spec, line), () -> !Thread.currentThread().isInterrupted(), POLL);
+            logs.follow(this::show, () -> !Thread.currentThread().isInterrupted(), POLL);
         }
         return ExitCodes.OK;
+    }
+
+    /** A line as it was written, or with {@code -o json} as {@code mesh logs -o json} prints a process's: stream "output", no time. */
+    private void show(String line) {
+        output.line(spec, format.json() ? json(component, line) : line);
+    }
+
+    static String json(String component, String line) {
+        var o = mesh.model.DeclarationJson.MAPPER.createObjectNode();
+        o.put("component", component);
+        o.put("stream", "output");
+        o.putNull("time");
+        o.put("line", line);
+        return o.toString();
     }
 }

@@ -9,7 +9,7 @@ import mesh.plan.LocalHostSettings;
 import picocli.CommandLine.Option;
 
 /**
- * LocalSettingsOptions is where the local host verbs ({@code history}, {@code logs}) take the agent's
+ * LocalSettingsOptions is where the local host verbs ({@code apply}, {@code history}, {@code logs}) take the agent's
  * settings from: {@code --config FILE}, else {@code --config-dir DIR}'s {@code host.env} (the flag and
  * default {@code mesh install} uses, so on an installed node they read the installed agent's state).
  * It reads the file; {@link LocalHostSettings} decides.

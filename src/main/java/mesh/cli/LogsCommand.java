@@ -52,7 +52,7 @@ public class LogsCommand implements Callable<Integer> {
     @Option(names = "--since", paramLabel = "D", description = "only lines from D on: a duration back (90s, 5m, 2h, 1d) or an instant (2026-12-01T10:00:00Z)")
     String since;
 
-    @Option(names = "--tail", paramLabel = "N", description = "only the last N lines of each component (0 to " + LogQuery.MOST_TAIL + "; default: all that are kept)")
+    @Option(names = {"-n", "--tail"}, paramLabel = "N", description = "only the last N lines of each component (0 to " + LogQuery.MOST_TAIL + "; default: all that are kept)")
     Integer tail;
 
     @Override

@@ -66,6 +66,7 @@ public final class MeshCommandLine {
         cmd.setParameterExceptionHandler(new ShortParseErrors());
         cmd.setExecutionExceptionHandler(new FailureExits());
         cmd.setCaseInsensitiveEnumValuesAllowed(true);
+        OperatorValues.register(cmd);
         // the help text is written in lines of up to ~95 columns; picocli's default 80 breaks them mid-thought
         cmd.setUsageHelpWidth(100);
         return cmd;

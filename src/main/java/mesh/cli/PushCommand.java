@@ -49,31 +49,36 @@ public class PushCommand implements Callable<Integer> {
     @Option(names = "--wait", description = "after sending, wait until the nodes sent to have converged")
     boolean waitForNodes;
 
-    @Option(names = "--wait-timeout", paramLabel = "SECONDS", defaultValue = "300",
-            description = "how long --wait waits (default ${DEFAULT-VALUE}); only with --wait")
-    long waitSeconds;
+    @Option(names = WaitTimeout.NAME, paramLabel = "DURATION",
+            description = "how long --wait waits, e.g. 90s, 5m or 1h (a bare number is seconds; default 5m, at most 24h); only with --wait")
+    Duration timeout;
+
+    @Option(names = WaitTimeout.OLD_NAME, paramLabel = "DURATION", hidden = true, description = "the old name of --timeout")
+    Duration waitTimeout;
+
+    /** How long --wait waits when --timeout is not given. */
+    static final Duration WAIT = Duration.ofMinutes(5);
 
     @Override
     public Integer call() {
-        checkWait(spec, waitForNodes, dryRun, waitSeconds);
+        Duration waitFor = checkWait(spec, waitForNodes, dryRun, timeout, waitTimeout);
         ControllerClient controller = ControllerClient.fromEnvironment();
         PushReport report = controller.api().push(new PushRequest(nodes, dryRun, yes,
                 forced.isEmpty() ? null : forced));
-        return showAndWait(spec, output, format, controller, report, waitForNodes, waitSeconds);
+        return showAndWait(spec, output, format, controller, report, waitForNodes, waitFor);
     }
 
-    /** The checks of --wait, --wait-timeout and --dry-run, before anything is asked ({@code rollback} has the same options). */
-    static void checkWait(CommandSpec spec, boolean waitForNodes, boolean dryRun, long waitSeconds) {
-        if (spec.commandLine().getParseResult().hasMatchedOption("--wait-timeout") && !waitForNodes) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--wait-timeout needs --wait");
-        }
+    /**
+     * The checks of --wait, --timeout and --dry-run, before anything is asked ({@code rollback} has the same options);
+     * how long --wait waits.
+     */
+    static Duration checkWait(CommandSpec spec, boolean waitForNodes, boolean dryRun, Duration timeout, Duration oldName) {
+        Duration waitFor = WaitTimeout.of(spec, timeout, oldName, waitForNodes, WAIT);
         if (waitForNodes && dryRun) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "--wait and --dry-run exclude each other: a dry run sends nothing to wait for");
         }
-        if (waitSeconds < 1) {
-            throw new VerbFailure("--wait-timeout must be at least 1 second, got " + waitSeconds);
-        }
+        return waitFor;
     }
 
     /**
@@ -81,14 +86,13 @@ public class PushCommand implements Callable<Integer> {
      * converged; the verb's exit code.
      */
     static int showAndWait(CommandSpec spec, Output output, OutputOption format, ControllerClient controller,
-                           PushReport report, boolean waitForNodes, long waitSeconds) {
+                           PushReport report, boolean waitForNodes, Duration timeout) {
         if (format.json()) {
             output.json(spec, report);
         } else {
             print(output, spec, report);
         }
         if (waitForNodes && !report.dryRun()) {
-            Duration timeout = Duration.ofSeconds(waitSeconds);
             // with -o json stdout holds the report alone; progress goes nowhere, the exit code says it
             ConvergenceWait.Result waited = new ConvergenceWait(controller,
                     line -> {

@@ -55,15 +55,17 @@ public class RollbackCommand implements Callable<Integer> {
     @Option(names = "--wait", description = "after sending, wait until the nodes sent to have converged (as 'mesh push --wait')")
     boolean waitForNodes;
 
-    @Option(names = "--wait-timeout", paramLabel = "SECONDS", defaultValue = "300",
-            description = "how long --wait waits (default ${DEFAULT-VALUE}); only with --wait")
-    long waitSeconds;
+    @Option(names = WaitTimeout.NAME, paramLabel = "DURATION",
+            description = "how long --wait waits, e.g. 90s, 5m or 1h (a bare number is seconds; default 5m, at most 24h); only with --wait")
+    java.time.Duration timeout;
+
+    @Option(names = WaitTimeout.OLD_NAME, paramLabel = "DURATION", hidden = true, description = "the old name of --timeout")
+    java.time.Duration waitTimeout;
 
     @Override
     public Integer call() {
         if (list) {
-            if (push != null || dryRun || yes || waitForNodes || !forced.isEmpty()
-                    || spec.commandLine().getParseResult().hasMatchedOption("--wait-timeout")) {
+            if (push != null || dryRun || yes || waitForNodes || !forced.isEmpty() || timeout != null || waitTimeout != null) {
                 throw new ParameterException(spec.commandLine(), "--list takes no PUSH and no other option");
             }
             ControllerClient controller = ControllerClient.fromEnvironment();
@@ -84,10 +86,10 @@ public class RollbackCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "PUSH is a push's id, a number as 'mesh rollback --list' shows it;"
                     + " got '" + push + "'");
         }
-        PushCommand.checkWait(spec, waitForNodes, dryRun, waitSeconds);
+        java.time.Duration waitFor = PushCommand.checkWait(spec, waitForNodes, dryRun, timeout, waitTimeout);
         ControllerClient controller = ControllerClient.fromEnvironment();
         PushReport report = controller.api().rollback(new RollbackRequest(Long.parseLong(push), dryRun, yes,
                 forced.isEmpty() ? null : forced));
-        return PushCommand.showAndWait(spec, output, format, controller, report, waitForNodes, waitSeconds);
+        return PushCommand.showAndWait(spec, output, format, controller, report, waitForNodes, waitFor);
     }
 }

@@ -65,16 +65,12 @@ final class Times {
      */
     static Instant since(String given, Instant now) {
         String s = given == null ? "" : given.strip();
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d{1,9})([smhd])").matcher(s);
-        if (m.matches()) {
-            long n = Long.parseLong(m.group(1));
-            Duration back = switch (m.group(2)) {
-                case "s" -> Duration.ofSeconds(n);
-                case "m" -> Duration.ofMinutes(n);
-                case "h" -> Duration.ofHours(n);
-                default -> Duration.ofDays(n);
-            };
-            return now.minus(back);
+        if (mesh.model.DurationText.problem(s) == null) {
+            try {
+                return now.minus(mesh.model.DurationText.parse(s));
+            } catch (java.time.DateTimeException | ArithmeticException e) {
+                // further back than an instant goes: said below, as anything else not taken
+            }
         }
         try {
             return Instant.parse(s);
@@ -84,7 +80,7 @@ final class Times {
         try {
             return java.time.LocalDate.parse(s).atStartOfDay(java.time.ZoneOffset.UTC).toInstant();
         } catch (DateTimeParseException e) {
-            throw new IllegalArgumentException("--since: a duration back from now (90s, 30m, 12h, 7d), an instant"
+            throw new IllegalArgumentException("--since: a duration back from now (90s, 30m, 12h, 7d, 1h30m; a bare number is seconds), an instant"
                     + " (2026-11-30T19:00:00Z) or a day (2026-11-30) is needed, got '" + given + "'");
         }
     }

@@ -42,16 +42,16 @@ public class UpgradeCommand implements Callable<Integer> {
     @Option(names = "--dry-run", description = "say what would move, in which order; change nothing")
     boolean dryRun;
 
-    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "300",
-            description = "how long each node's agent (and the controller) has to come back on this build (default 300)")
-    int timeout;
+    @Option(names = WaitTimeout.NAME, paramLabel = "DURATION", description = "how long each node's agent (and the controller)"
+            + " has to come back on this build, e.g. 90s, 5m or 1h (a bare number is seconds; default 5m, at most 24h)")
+    Duration timeout;
+
+    /** How long each part has to come back when --timeout is not given. */
+    static final Duration EACH = Duration.ofMinutes(5);
 
     @Override
     public Integer call() {
-        if (timeout < 1 || timeout > 86_400) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--timeout must be 1 to 86400 seconds, got " + timeout);
-        }
-        Duration each = Duration.ofSeconds(timeout);
+        Duration each = timeout == null ? EACH : WaitTimeout.checked(spec, WaitTimeout.NAME, timeout);
         UpgradeRun run = new UpgradeRun(ControllerClient.fromEnvironment(), line -> {
             if (!format.json()) {
                 output.line(spec, line);

@@ -57,7 +57,15 @@ final class UpgradeRun {
 
     /** The plan, from the controller's build, every node's status asked now, and where the controller runs. */
     UpgradePlan.Plan plan(List<String> named) {
-        Build controller = api.build();
+        Build controller;
+        try {
+            controller = api.build();
+        } catch (ControllerClient.Refusal r) {
+            if (r.noSuchCall()) {
+                throw new VerbFailure(tooOld(client.base()), r);
+            }
+            throw r;
+        }
         mesh.wire.ModuleDetail c = api.module(CONTROLLER);
         seat = c.taken() != null ? c.taken() : c.assigned();
         List<UpgradePlan.Agent> agents = new ArrayList<>();
@@ -66,6 +74,20 @@ final class UpgradeRun {
             agents.add(new UpgradePlan.Agent(n.node().name(), n.node().name().equals(seat), b == null ? null : level(b), b != null && same(b)));
         }
         return UpgradePlan.plan(level(target), level(controller), same(controller), agents, named);
+    }
+
+    /**
+     * Why a mesh whose controller does not say its build cannot be upgraded, and what to do instead: the plan needs every
+     * part's build, and a controller from before builds were reported (before commit f5de2fe, 2 December 2026) has no
+     * {@code GET /v1/mesh/build}.
+     */
+    static String tooOld(String controller) {
+        return "the controller at " + controller + " runs a mesh older than build reporting (it has no GET /v1/mesh/build),"
+                + " which 'mesh upgrade' cannot move: it moves a mesh whose controller says its build, a build from 2 December"
+                + " 2026 on (commit f5de2fe), whose 'mesh --version' names its commit, as 'mesh 0.1.0 (4f70c7e1a2b3)'. Nothing"
+                + " was changed. Move an older mesh by installing this build over it, node by node: 'mesh uninstall' (with"
+                + " the old build; it keeps the node's volumes and the install's secrets), then 'mesh install' with this"
+                + " build on the same machine, which brings the same mesh back (docs/cli.md, \"uninstall\")";
     }
 
     Report dryRun(UpgradePlan.Plan plan) {

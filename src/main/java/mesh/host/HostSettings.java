@@ -93,15 +93,12 @@ public record HostSettings(String node, String engine, String token, Path stateD
         }
     }
 
+    /** MESH_HOST_INTERVAL ({@link mesh.model.DurationText}: {@code 15s}, {@code 1m}, {@code 500ms}; a bare number is seconds). */
     static Duration parseSeconds(String text) {
-        String t = text.strip();
         try {
-            if (t.endsWith("ms")) {
-                return Duration.ofMillis(Long.parseLong(t.substring(0, t.length() - 2)));
-            }
-            return Duration.ofSeconds(Long.parseLong(t.endsWith("s") ? t.substring(0, t.length() - 1) : t));
-        } catch (NumberFormatException e) {
-            throw new InvalidInput(List.of("MESH_HOST_INTERVAL must be a duration like 15s or 500ms, got '" + text + "'"));
+            return mesh.model.DurationText.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidInput(List.of("MESH_HOST_INTERVAL: " + e.getMessage()));
         }
     }
 }

@@ -2,8 +2,6 @@ package mesh.model;
 
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import mesh.model.ManifestNodes.Field;
 import org.yaml.snakeyaml.nodes.Node;
 
@@ -14,8 +12,6 @@ import org.yaml.snakeyaml.nodes.Node;
 final class ManifestBackup {
 
     static final List<String> FIELDS = List.of("every", "keep", "volumes", "registry");
-    /** A schedule's period: a number and its unit, minutes to days ({@code 30m}, {@code 24h}, {@code 7d}). */
-    static final Pattern EVERY = Pattern.compile("([0-9]{1,6})(m|h|d)");
     /** At most this many backups kept per module. */
     static final int MAX_KEEP = 1000;
 
@@ -37,8 +33,8 @@ final class ManifestBackup {
             String text = nodes.text(b.get("every").value(), "backup.every");
             Long seconds = text == null ? null : everySeconds(text);
             if (text != null && seconds == null) {
-                nodes.problem(b.get("every").value(), "backup.every", "must be a period with its unit (m, h or d) like 24h,"
-                        + " at least 1m, got " + ManifestNodes.quoted(text));
+                nodes.problem(b.get("every").value(), "backup.every", "must be a period like 24h, 30m or 7d (a bare number"
+                        + " is seconds), at least 1m, got " + ManifestNodes.quoted(text));
             }
             every = seconds;
         }
@@ -57,18 +53,12 @@ final class ManifestBackup {
         return new Manifest.Backup(every, keep, volumes == null ? List.of() : volumes, registry);
     }
 
-    /** The seconds of a period like {@code 24h}; null when it is not one, or shorter than a minute. */
+    /** The seconds of a period like {@code 24h} ({@link DurationText}); null when it is not one, or shorter than a minute. */
     static Long everySeconds(String text) {
-        Matcher m = EVERY.matcher(text);
-        if (!m.matches()) {
+        if (DurationText.problem(text) != null) {
             return null;
         }
-        long n = Long.parseLong(m.group(1));
-        long s = switch (m.group(2)) {
-            case "m" -> n * 60;
-            case "h" -> n * 3600;
-            default -> n * 86400;
-        };
+        long s = DurationText.parse(text).toSeconds();
         return s < 60 ? null : s;
     }
 

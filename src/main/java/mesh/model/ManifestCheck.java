@@ -20,7 +20,6 @@ final class ManifestCheck {
     /** Docker's rule for a volume name (the volume is {@code <module>_<name>}). */
     static final Pattern VOLUME_NAME = Pattern.compile("[a-zA-Z0-9][a-zA-Z0-9_.-]*");
     static final int MAX_STOP_TIMEOUT_SECONDS = 3600;
-    static final Pattern DURATION = Pattern.compile("([0-9]{1,9})(ms|s|m)");
 
     /**
      * IMAGE is Docker's image reference grammar, as distribution/reference writes it
@@ -162,29 +161,19 @@ final class ManifestCheck {
         return null;
     }
 
-    /** A stop timeout with its unit: {@code 1500ms}, {@code 30s} or {@code 2m}, at most an hour. */
+    /** A stop timeout ({@link DurationText}: {@code 30s}, {@code 2m}, {@code 1500ms}, a bare number in seconds), at most an hour. */
     static String durationProblem(String text) {
-        Matcher m = DURATION.matcher(text);
-        if (!m.matches()) {
-            String hint = ManifestNodes.INTEGER.matcher(text).matches() ? " (add the unit: " + text + "s)" : "";
-            return "must be a duration with its unit (ms, s or m) like 30s, got " + ManifestNodes.quoted(text) + hint;
+        String problem = DurationText.problem(text);
+        if (problem != null) {
+            return "must be " + DurationText.EXPECTED + ", got " + ManifestNodes.quoted(text);
         }
-        return seconds(text) > MAX_STOP_TIMEOUT_SECONDS ? "must be at most 60m, got " + text : null;
+        return DurationText.parse(text).toMillis() > MAX_STOP_TIMEOUT_SECONDS * 1000L ? "must be at most 60m, got " + text : null;
     }
 
     /** The seconds of a good duration; milliseconds round up, so 1500ms waits 2 s. */
     static int seconds(String text) {
-        Matcher m = DURATION.matcher(text);
-        if (!m.matches()) {
-            throw new IllegalArgumentException("not a duration: " + text);
-        }
-        long n = Long.parseLong(m.group(1));
-        long s = switch (m.group(2)) {
-            case "ms" -> (n + 999) / 1000;
-            case "m" -> n * 60;
-            default -> n;
-        };
-        return (int) Math.min(s, Integer.MAX_VALUE);
+        long millis = DurationText.parse(text).toMillis();
+        return (int) Math.min((millis + 999) / 1000, Integer.MAX_VALUE);
     }
 
     private static String cut(String text) {

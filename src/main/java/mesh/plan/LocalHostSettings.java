@@ -4,8 +4,8 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * LocalHostSettings decides, purely, which settings the local host verbs ({@code mesh host history},
- * {@code mesh host logs}) read, so that on a node {@code mesh install} made they look where its agent
+ * LocalHostSettings decides, purely, which settings the local host verbs ({@code mesh host apply},
+ * {@code mesh host history}, {@code mesh host logs}) read, so that on a node {@code mesh install} made they look where its agent
  * keeps its state: the agent's settings file ({@code <config-dir>/host.env}, default
  * {@code /etc/mesh/host.env}) when it exists, the {@code MESH_HOST_*} environment winning over it,
  * today's defaults when neither is there. A file asked for by name ({@code --config FILE} or

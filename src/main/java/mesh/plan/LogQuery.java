@@ -1,12 +1,9 @@
 package mesh.plan;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import mesh.model.InvalidInput;
 
 /**
@@ -19,8 +16,6 @@ public record LogQuery(Instant since, Integer tail, boolean follow) {
     /** The most lines {@code --tail} may ask for: a process's tail is gathered in memory before it is sent. */
     public static final int MOST_TAIL = 10_000;
 
-    private static final Pattern DURATION = Pattern.compile("(?:(\\d+)d)?(?:(\\d+)h)?(?:(\\d+)m)?(?:(\\d+)s)?");
-
     public LogQuery {
         if (tail != null && (tail < 0 || tail > MOST_TAIL)) {
             throw new InvalidInput(List.of("--tail must be 0 to " + MOST_TAIL + ", got " + tail));
@@ -28,28 +23,20 @@ public record LogQuery(Instant since, Integer tail, boolean follow) {
     }
 
     /**
-     * The instant {@code --since} names: a duration back from {@code now} ({@code 90s}, {@code 5m}, {@code 2h},
-     * {@code 1d}, {@code 1h30m}) or an instant ({@code 2026-12-01T10:00:00Z}, or with an offset); null for null.
+     * The instant {@code --since} names: a duration back from {@code now} ({@link mesh.model.DurationText}: {@code 90s},
+     * {@code 5m}, {@code 2h}, {@code 1d}, {@code 1h30m}, a bare number in seconds) or an instant ({@code 2026-12-01T10:00:00Z}, or with an offset); null for null.
      */
     public static Instant since(String text, Instant now) {
         if (text == null || text.isBlank()) {
             return null;
         }
         String t = text.strip();
-        Matcher m = DURATION.matcher(t);
-        if (m.matches() && !t.isEmpty()) {
-            Duration d = Duration.ZERO;
-            long[] unit = {86_400, 3_600, 60, 1};
-            for (int i = 0; i < 4; i++) {
-                if (m.group(i + 1) != null) {
-                    try {
-                        d = d.plusSeconds(Math.multiplyExact(Long.parseLong(m.group(i + 1)), unit[i]));
-                    } catch (ArithmeticException | NumberFormatException e) {
-                        throw bad(text);
-                    }
-                }
+        if (mesh.model.DurationText.problem(t) == null) {
+            try {
+                return now.minus(mesh.model.DurationText.parse(t));
+            } catch (java.time.DateTimeException | ArithmeticException e) {
+                throw bad(text);
             }
-            return now.minus(d);
         }
         try {
             return Instant.parse(t);
@@ -95,7 +82,7 @@ public record LogQuery(Instant since, Integer tail, boolean follow) {
     }
 
     private static InvalidInput bad(String text) {
-        return new InvalidInput(List.of("--since must be a duration back from now (90s, 5m, 2h, 1d, 1h30m) or an"
+        return new InvalidInput(List.of("--since must be a duration back from now (90s, 5m, 2h, 1d, 1h30m; a bare number is seconds) or an"
                 + " instant (2026-12-01T10:00:00Z), got '" + text + "'"));
     }
 }

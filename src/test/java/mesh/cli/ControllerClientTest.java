@@ -60,6 +60,8 @@ class ControllerClientTest {
         java.nio.file.Path file = home.resolve(".config/mesh/config");
         java.nio.file.Files.createDirectories(file.getParent());
         java.nio.file.Files.writeString(file, "MESH_CONTROLLER=https://10.0.0.1:7700\nMESH_TOKEN=from-file\n");
+        // the operator's config file holds a token: mode 0600, as mesh install writes it (a file others may read is refused)
+        java.nio.file.Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
         VerbFailure refused = assertThrows(VerbFailure.class, () -> ControllerClient.withConfigFile(
                 Map.of("HOME", home.toString(), "MESH_CONTROLLER", "http://127.0.0.1:9")));
         assertEquals("MESH_TOKEN is not set, and MESH_CONTROLLER is (http://127.0.0.1:9): with MESH_CONTROLLER in the"

@@ -235,7 +235,7 @@ class ControllerInputIT {
                 manifest("env: [a] (a list, not a mapping)", web + "    env: [a]\n")
                         .with(400, "bad.yaml:5:10: components.a.web.env: a mapping of variable name to value, got a list"),
                 manifest("stop-timeout: soon", web + "    stop-timeout: soon\n")
-                        .with(400, "bad.yaml:5:19: components.a.web.stop-timeout: must be a duration with its unit (ms, s or m) like 30s, got \"soon\""),
+                        .with(400, "bad.yaml:5:19: components.a.web.stop-timeout: must be a duration like 30s, 5m, 1h or 1h30m (a bare number is seconds), got \"soon\""),
                 manifest("stop-timeout: 90m (over the hour allowed)", web + "    stop-timeout: 90m\n")
                         .with(400, "bad.yaml:5:19: components.a.web.stop-timeout: must be at most 60m, got 90m"),
                 manifest("after naming a missing component", web + "    after: [a.db]\n")
@@ -271,9 +271,9 @@ class ControllerInputIT {
                         .with(400, "bad.yaml:5:16: components.a.web.args[1]: a string, got nothing"),
                 manifest("bad indentation", web + "   ports: [80]\n")
                         .with(400, "bad.yaml:5:4: not YAML: expected <block end>", "check the indentation"),
-                manifest("every problem of a file at once", web.replace("module: a", "module: my_app") + "    stop-timeout: 5\n")
+                manifest("every problem of a file at once", web.replace("module: a", "module: my_app") + "    stop-timeout: 5 s\n")
                         .with(400, "bad.yaml:1:9: module: not a valid name: \"my_app\" has '_'",
-                                "bad.yaml:5:19: components.a.web.stop-timeout: must be a duration with its unit (ms, s or m) like 30s, got \"5\" (add the unit: 5s)"),
+                                "bad.yaml:5:19: components.a.web.stop-timeout: must be a duration like 30s, 5m, 1h or 1h30m (a bare number is seconds), got \"5 s\""),
                 manifest("an alias", "module: a\nx-img: &img busybox:1\ncomponents:\n  a.web:\n    image: *img\n")
                         .with(400, "bad.yaml:5:12: an alias (*img) is not allowed in a manifest"),
                 manifest("a second document", web + "---\nmodule: b\ncomponents:\n  b.web: {image: busybox}\n")

@@ -54,7 +54,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ErrorMessagesIT {
 
     /** What no answer may show: the implementation's names and stack frames. */
-    static final List<String> FORBIDDEN = List.of("java.", "Exception", "Coercion", "jackson", "quarkus", "\tat ", "at mesh.");
+    static final List<String> FORBIDDEN = List.of("java.", "Exception", "Coercion", "jackson", "quarkus", "\tat ", "at mesh.",
+            "is not an int", "is not a long", "is not a boolean");
     static final String AGENT_TOKEN = "errors-it-agent-" + System.nanoTime();
 
     @Inject
@@ -311,6 +312,13 @@ class ErrorMessagesIT {
                 cli(List.of("push", "--wait", "--wait-timeout", "abc"), "'abc'"),
                 cli(List.of("push", "--wait", "--wait-timeout", "0"), "--wait-timeout"),
                 cli(List.of("push", "--wait", "--wait-timeout", "99999999999999999999"), "99999999999999999999"),
+                cli(List.of("push", "--wait", "--timeout", "0"), "--timeout: must be from 1s to 24h, got 0s"),
+                cli(List.of("upgrade", "--timeout", "0"), "--timeout: must be from 1s to 24h, got 0s"),
+                cli(List.of("logs", "web", "--tail", "5m"), "--tail: '5m' is not a whole number"),
+                cli(List.of("host", "logs", "web.serve", "-n", "ten"), "--tail: 'ten' is not a whole number"),
+                cli(List.of("push", "--dry-run=maybe"), "--dry-run: expected yes or no, got 'maybe'"),
+                cliEnv(Map.of("MESH_CONTROLLER", "https://127.0.0.1:9", "MESH_CA", "/nonexistent/ca.pem"), List.of("node", "list"),
+                        "MESH_CA: cannot read a PEM certificate from /nonexistent/ca.pem (no such file)"),
                 cli(List.of("assign", "web", "novox"), "mesh assign novox web"),
                 cli(List.of("unassign", "web", "novox"), "mesh unassign novox web"),
                 cli(List.of("assign", "novox"), "MODULE"),

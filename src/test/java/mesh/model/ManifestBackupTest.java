@@ -44,7 +44,7 @@ class ManifestBackupTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
-        "no unit      | backup: {every: 24}                  | backup.every: must be a period with its unit (m, h or d)",
+        "seconds      | backup: {every: 24}                  | backup.every: must be a period like 24h, 30m or 7d (a bare number is seconds), at least 1m, got \"24\"",
         "too short    | backup: {every: 0m}                  | at least 1m, got \"0m\"",
         "keep zero    | backup: {keep: 0}                    | backup.keep",
         "unknown key  | backup: {every: 1h, often: true}     | often",

@@ -81,7 +81,7 @@ class ManifestInputTest {
                     image: Busybox
                     ports: ["8080", 70000]
                     env: {A: ~}
-                    stop-timeout: 5
+                    stop-timeout: 5 s
                     colour: red
                 routes:
                   w.w: {component: a.nope, port: 0}
@@ -94,7 +94,7 @@ class ManifestInputTest {
                 "bad.yaml:6:14: components.a.web.env.A: needs a value; write A: \"\" for an empty one",
                 "bad.yaml:5:13: components.a.web.ports[0]: a number, got \"8080\"",
                 "bad.yaml:5:21: components.a.web.ports[1]: must be 1-65535, got 70000",
-                "bad.yaml:7:19: components.a.web.stop-timeout: must be a duration with its unit (ms, s or m) like 30s, got \"5\" (add the unit: 5s)",
+                "bad.yaml:7:19: components.a.web.stop-timeout: must be a duration like 30s, 5m, 1h or 1h30m (a bare number is seconds), got \"5 s\"",
                 "bad.yaml:10:3: routes.w.w: must be one DNS label, without '.' (lower-case letters, digits and '-', 1-63 characters, not starting or ending with '-'), got \"w.w\"",
                 "bad.yaml:10:20: routes.w.w.component: must name a component of this module, got \"a.nope\" (components: a.web)",
                 "bad.yaml:10:34: routes.w.w.port: must be 1-65535, got 0"), problems);
