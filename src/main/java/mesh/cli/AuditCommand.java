@@ -12,10 +12,10 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 @Command(name = "audit", mixinStandardHelpOptions = true,
-        description = {"Every write to the mesh, oldest first: when, by which operator token (its name), the verb",
-            "and what changed. Recorded by the controller with the change itself. A push's ID is the one a host's",
-            "'mesh host history' names it by (push 42); 'mesh rollback --list' shows the pushes that can be rolled",
-            "back to. Uses MESH_CONTROLLER and MESH_TOKEN."})
+        description = {"Every write to the mesh, oldest first: when, by which operator token (its name), the verb and what "
+                    + "changed. Recorded by the controller with the change itself. A push's ID is the one a host's 'mesh host "
+                    + "history' names it by (push 42); 'mesh rollback --list' shows the pushes that can be rolled back to. "
+                    + "Uses MESH_CONTROLLER and MESH_TOKEN."})
 public class AuditCommand implements Callable<Integer> {
 
     @Spec

@@ -10,8 +10,8 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 @Command(name = "list", mixinStandardHelpOptions = true,
-        description = {"List the backups, newest first, of MODULE or of every module: number, module, when it began, its",
-            "state, its size, the bytes it sent to the registry (what was new), its manifest digest and its last verify.",
+        description = {"List the backups, newest first, of MODULE or of every module: number, module, when it began, its state, "
+                    + "its size, the bytes it sent to the registry (what was new), its manifest digest and its last verify.",
             "-o json: every field (docs/cli.md, backup list)."})
 public class BackupListCommand implements Callable<Integer> {
 

@@ -8,8 +8,8 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 @Command(name = "verify", mixinStandardHelpOptions = true,
-        description = {"Fetch backup ID back from the registry and check every file's sha256 and size against the backup's",
-            "manifest (on an agent: the module's node, or another that answers). Names the first file that differs.",
+        description = {"Fetch backup ID back from the registry and check every file's sha256 and size against the backup's "
+                    + "manifest (on an agent: the module's node, or another that answers). Names the first file that differs.",
             "The result is kept with the backup ('mesh backup list' shows it).",
             "Exit 0 when every file matches; 1 when one does not, or the backup cannot be read."})
 public class BackupVerifyCommand implements Callable<Integer> {

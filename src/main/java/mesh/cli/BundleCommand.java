@@ -20,11 +20,11 @@ import picocli.CommandLine.Spec;
  * artifact store (an OCI registry) by digest and run as supervised processes.
  */
 @Command(name = "bundle", mixinStandardHelpOptions = true,
-        description = {"Bundles: executables (a file, or a folder with one) that nodes fetch from the artifact store",
-            "by digest, verify, unpack and run as processes. NAME@sha256:<digest> pins exactly one content.",
+        description = {"Bundles: executables (a file, or a folder with one) that nodes fetch from the artifact store by digest, "
+                    + "verify, unpack and run as processes. NAME@sha256:<digest> pins exactly one content.",
             "",
-            "The artifact store is the mesh's registry (module mesh-registry, port 5000): --registry URL,",
-            "or else mesh-registry.internal from the roster of the controller at MESH_CONTROLLER (with MESH_TOKEN)."},
+            "The artifact store is the mesh's registry (module mesh-registry, port 5000): --registry URL, or else "
+                    + "mesh-registry.internal from the roster of the controller at MESH_CONTROLLER (with MESH_TOKEN)."},
         footer = {"", "Examples:",
             "  mesh bundle push ./mesh-runner mesh:0.1 --registry http://10.77.0.11:5000",
             "  mesh bundle push ./dist controller:0.2 --entrypoint bin/controller",
@@ -44,9 +44,9 @@ public class BundleCommand {
 
     @Command(name = "push", mixinStandardHelpOptions = true,
             description = {"Publish a file or folder as a bundle and print its NAME@sha256:<digest>.",
-                "PATH becomes bundle NAME[:TAG] (tag 'latest' if none); the printed reference pins exactly this",
-                "content. The layer is a reproducible tar.gz (sorted, no times,",
-                "no owners): the same content gives the same digest, and blobs the store has are not sent again.",
+                "PATH becomes bundle NAME[:TAG] (tag 'latest' if none); the printed reference pins exactly this "
+                        + "content. The layer is a reproducible tar.gz (sorted, no times, no owners): the same content gives "
+                        + "the same digest, and blobs the store has are not sent again.",
                 "A file bundle runs that file; a folder bundle runs --entrypoint, or its only executable at the top.",
                 "Links that leave the folder, absolute or '..' paths and special files are refused."})
     int push(@Parameters(index = "0", paramLabel = "PATH", description = "a file or a folder") Path path,

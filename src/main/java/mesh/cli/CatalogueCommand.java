@@ -66,8 +66,7 @@ public class CatalogueCommand {
     }
 
     @Command(name = "show", mixinStandardHelpOptions = true,
-            description = {"Show one module: its manifest as the controller stored it, the file it came from,",
-                "and where it is assigned and runs."})
+            description = {"Show one module: its manifest as the controller stored it, the file it came from, and where it is assigned and runs."})
     int show(@Parameters(paramLabel = "MODULE") String module) {
         ModuleDetail m = ControllerClient.fromEnvironment().api().module(module);
         if (format.json()) {

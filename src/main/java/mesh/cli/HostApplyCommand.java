@@ -24,8 +24,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "apply",
         mixinStandardHelpOptions = true,
         description = {"Apply a declaration file to the local engine once, and exit.",
-            "Takes it like a push: it must be newer than the newest record, and is recorded before it is applied;",
-            "the newest record itself may be given again, to apply it again.",
+            "Takes it like a push: it must be newer than the newest record, and is recorded before it is applied; "
+                    + "the newest record itself may be given again, to apply it again.",
             "Uses MESH_HOST_ENGINE and MESH_HOST_STATE_DIR like `mesh host serve`."})
 public class HostApplyCommand implements Callable<Integer> {
 

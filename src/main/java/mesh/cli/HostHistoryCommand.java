@@ -21,9 +21,9 @@ import picocli.CommandLine.Spec;
             "  mesh host history A B        components added, removed and changed from A to B, each changed",
             "                               field with its value before and after (old -> new)",
             "  mesh host history --last     the same for the last two generations",
-            "Reads the installed agent's settings, DIR/host.env (--config-dir DIR as given to 'mesh install',",
-            "default /etc/mesh) when it exists; MESH_HOST_* in the environment wins over it; with neither,",
-            "the state dir is /var/lib/mesh. Needs no running agent."})
+            "Reads the installed agent's settings, DIR/host.env (--config-dir DIR as given to 'mesh install', "
+                    + "default /etc/mesh) when it exists; MESH_HOST_* in the environment wins over it; with neither, the state "
+                    + "dir is /var/lib/mesh. Needs no running agent."})
 public class HostHistoryCommand implements Callable<Integer> {
 
     @Spec

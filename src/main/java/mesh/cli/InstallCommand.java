@@ -23,8 +23,8 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         description = {"Install mesh on this machine, as root: seat a new mesh here, or (--join) add this machine to one.",
             "",
-            "Seating a new mesh runs these steps, each printed with its duration and recorded in the state dir,",
-            "so running it again resumes where it stopped (a step done is reported 'already done'):",
+            "Seating a new mesh runs these steps, each printed with its duration and recorded in the state dir, so "
+                    + "running it again resumes where it stopped (a step done is reported 'already done'):",
             "  preflight   the engine answers (API 1.41+), ports 7700 7701 5000 5432 are free on the address,",
             "              the state dir is writable; a failure changes nothing",
             "  agent       writes CONFIG-DIR/host.env (0600) and the unit mesh-host.service, starts the host agent",
@@ -37,10 +37,9 @@ import picocli.CommandLine.Spec;
             "  pivot       checks the controller (the node, the catalogue, everything running), ends the temporary one",
             "  config      writes ~/.config/mesh/config (0600): the controller's URL and the operator token",
             "",
-            "Joining (--join URL --token T --node NAME, the line 'mesh node add' prints) runs preflight,",
-            "agent and join. On a node that joined, 'mesh install --join URL' without --token asks the",
-            "controller for nothing: it starts the agent again if it does not answer, and says each step",
-            "is already done."})
+            "Joining (--join URL --token T --node NAME, the line 'mesh node add' prints) runs preflight, agent and "
+                    + "join. On a node that joined, 'mesh install --join URL' without --token asks the controller for nothing: "
+                    + "it starts the agent again if it does not answer, and says each step is already done."})
 public class InstallCommand implements Callable<Integer> {
 
     @Spec

@@ -26,13 +26,13 @@ import picocli.CommandLine.Spec;
         description = {"Show the output (stdout and stderr) of a module's components, from the node it is taken on.",
             "  mesh logs MODULE                all its components, each line after 'COMPONENT | '",
             "  mesh logs MODULE/COMPONENT      one (COMPONENT as in the manifest, or the part after 'MODULE.')",
-            "--follow keeps printing what they write, until the copy followed is replaced or removed (a push that",
-            "changed it: run 'mesh logs' again for the new one), or until interrupted.",
-            "-o json: one JSON object per line, {\"component\", \"stream\", \"time\", \"line\"}; a process's lines carry",
-            "no time (its stdout and stderr go to one file: stream 'output'), so --since leaves out only its",
-            "rotated log files last written before then.",
-            "Exit 0 when the output ended (or the follow ended as its copy did); 1 when a module or component is",
-            "unknown, the module runs nowhere, or a stream broke off (the message says which and why)."})
+            "--follow keeps printing what they write, until the copy followed is replaced or removed (a push that "
+                    + "changed it: run 'mesh logs' again for the new one), or until interrupted.",
+            "-o json: one JSON object per line, {\"component\", \"stream\", \"time\", \"line\"}; a process's lines "
+                    + "carry no time (its stdout and stderr go to one file: stream 'output'), so --since leaves out only its "
+                    + "rotated log files last written before then.",
+            "Exit 0 when the output ended (or the follow ended as its copy did); 1 when a module or component is "
+                    + "unknown, the module runs nowhere, or a stream broke off (the message says which and why)."})
 public class LogsCommand implements Callable<Integer> {
 
     @Spec

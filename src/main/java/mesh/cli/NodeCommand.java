@@ -54,8 +54,8 @@ public class NodeCommand {
     }
 
     @Command(name = "list", mixinStandardHelpOptions = true, description = {"List the nodes and where their pushes stand.",
-        "VERSION is the build each node's agent last reported ('mesh status' and every push hear it; '-' until then);",
-        "on stderr, a warning when the controller and the agents are not all one build."})
+        "VERSION is the build each node's agent last reported ('mesh status' and every push hear it; '-' until "
+                + "then); on stderr, a warning when the controller and the agents are not all one build."})
     int list() {
         ControllerClient controller = ControllerClient.fromEnvironment();
         List<NodeView> nodes = controller.api().nodes();
@@ -74,10 +74,9 @@ public class NodeCommand {
     }
 
     @Command(name = "set", mixinStandardHelpOptions = true,
-            description = {"Change a node's address or agent URL (at the next push). An agent URL that was the",
-                "default for the old address follows the address. Only the containers that bind a name",
-                "that resolves to the node, or publish ports on it, are replaced; 'mesh push --dry-run'",
-                "shows them first."})
+            description = {"Change a node's address or agent URL (at the next push). An agent URL that was the default for the "
+                        + "old address follows the address. Only the containers that bind a name that resolves to the node, or "
+                        + "publish ports on it, are replaced; 'mesh push --dry-run' shows them first."})
     int set(@Parameters(paramLabel = "NAME") String name,
             @Option(names = "--address", paramLabel = "ADDR", description = "its new mesh address") String address,
             @Option(names = "--agent", paramLabel = "URL", description = "its host agent's new URL") String agent) {
@@ -96,9 +95,9 @@ public class NodeCommand {
     }
 
     @Command(name = "token", mixinStandardHelpOptions = true,
-            description = {"Give a node a new one-time join token (--rotate) and print its join line once, to (re-)install",
-                "its agent with 'mesh install --join'. It works once, for 24 h; the node's earlier one, if unspent,",
-                "no longer works. A running agent is not concerned: it takes calls on the controller's certificate."})
+            description = {"Give a node a new one-time join token (--rotate) and print its join line once, to (re-)install its "
+                        + "agent with 'mesh install --join'. It works once, for 24 h; the node's earlier one, if unspent, no "
+                        + "longer works. A running agent is not concerned: it takes calls on the controller's certificate."})
     int token(@Parameters(paramLabel = "NAME") String name,
               @Option(names = "--rotate", description = "make a new token (required: a token is shown only when made)")
               boolean rotate) {

@@ -15,14 +15,14 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "push", mixinStandardHelpOptions = true,
         description = {"Plan every node and send each one whose declaration changed.",
-            "Nodes not named but left behind by earlier pushes are sent too. A plan that fails for",
-            "any node sends nothing. A push that would replace and remove more containers, counted",
-            "together, than the budget (MESH_PUSH_BUDGET of the controller, default 10) stops unless --yes.",
-            "A push that would remove one of the mesh's own modules where it runs (mesh-store,",
-            "mesh-registry, mesh-controller, an edge serving routes) is refused; move one with 'mesh take'.",
+            "Nodes not named but left behind by earlier pushes are sent too. A plan that fails for any node sends "
+                    + "nothing. A push that would replace and remove more containers, counted together, than the budget "
+                    + "(MESH_PUSH_BUDGET of the controller, default 10) stops unless --yes.",
+            "A push that would remove one of the mesh's own modules where it runs (mesh-store, mesh-registry, "
+                    + "mesh-controller, an edge serving routes) is refused; move one with 'mesh take'.",
             "Exit 1 if any node could not be reached; it is sent at the next push.",
-            "With --wait, it then waits until every node sent to has applied its declaration and runs",
-            "all of it, showing each node's state as it changes; exit 1 if that does not happen in time."})
+            "With --wait, it then waits until every node sent to has applied its declaration and runs all of it, "
+                    + "showing each node's state as it changes; exit 1 if that does not happen in time."})
 public class PushCommand implements Callable<Integer> {
 
     @Spec

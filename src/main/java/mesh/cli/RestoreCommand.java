@@ -14,14 +14,14 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 @Command(name = "restore", mixinStandardHelpOptions = true,
-        description = {"Bring MODULE back from backup ID (default: its newest backup that is done) onto NODE, in a checked",
-            "hand-off like 'mesh take' (docs/backup.md). Uses MESH_CONTROLLER and MESH_TOKEN.",
-            "Steps: preflight (NODE answers, has the images), fence the node the module ran on (stopped, its data kept",
-            "as an old copy) or, when that node does not answer, mark its copy lost (fenced there the moment it",
-            "answers again, so it never starts there again), restore (NODE writes every volume from the registry and",
-            "checks every file against the backup's manifest), start on NODE and wait until it runs, switch (the",
-            "placement, MODULE.internal and its routes move to NODE), push (exactly the components that bind its",
-            "names are replaced). A failure before the switch deletes NODE's copy and starts the module where it ran.",
+        description = {"Bring MODULE back from backup ID (default: its newest backup that is done) onto NODE, in a checked "
+                    + "hand-off like 'mesh take' (docs/backup.md). Uses MESH_CONTROLLER and MESH_TOKEN.",
+            "Steps: preflight (NODE answers, has the images), fence the node the module ran on (stopped, its data "
+                    + "kept as an old copy) or, when that node does not answer, mark its copy lost (fenced there the moment it "
+                    + "answers again, so it never starts there again), restore (NODE writes every volume from the registry and "
+                    + "checks every file against the backup's manifest), start on NODE and wait until it runs, switch (the "
+                    + "placement, MODULE.internal and its routes move to NODE), push (exactly the components that bind its "
+                    + "names are replaced). A failure before the switch deletes NODE's copy and starts the module where it ran.",
             "Exit 0 when the module runs on NODE with the backup's data; 1 when the restore failed or rolled back."})
 public class RestoreCommand implements Callable<Integer> {
 

@@ -16,14 +16,14 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 @Command(name = "rollback", mixinStandardHelpOptions = true,
-        description = {"Return the whole mesh to what an earlier push planned: its catalogue and placements, on",
-            "today's nodes and addresses, previewed and sent as 'mesh push' is (the same budget, the same",
-            "refusals for the mesh's own modules), and stored again, so the next push keeps it.",
-            "PUSH is the push's id, as 'mesh audit', 'mesh host history' (\"push 42\") and --list show it; the",
-            "controller keeps the inputs of the last 50 pushes. A module placed then on a node removed since is",
-            "not placed there; a module taken today on another node stays there, with its data.",
-            "Data is never rolled back: volumes stay as they are, and the preview names each component whose",
-            "volumes an older image would meet. A rollback is a push of its own, which can be rolled back to.",
+        description = {"Return the whole mesh to what an earlier push planned: its catalogue and placements, on today's nodes "
+                    + "and addresses, previewed and sent as 'mesh push' is (the same budget, the same refusals for the mesh's "
+                    + "own modules), and stored again, so the next push keeps it.",
+            "PUSH is the push's id, as 'mesh audit', 'mesh host history' (\"push 42\") and --list show it; the "
+                    + "controller keeps the inputs of the last 50 pushes. A module placed then on a node removed since is not "
+                    + "placed there; a module taken today on another node stays there, with its data.",
+            "Data is never rolled back: volumes stay as they are, and the preview names each component whose volumes "
+                    + "an older image would meet. A rollback is a push of its own, which can be rolled back to.",
             "Start with: mesh rollback --list, then mesh rollback PUSH --dry-run.",
             "Exit 1 for a push whose input is not kept, and if any node could not be reached."})
 public class RollbackCommand implements Callable<Integer> {

@@ -19,8 +19,8 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "secret",
         mixinStandardHelpOptions = true,
-        description = {"The modules' secrets: sealed in the store (AES-256-GCM, with a key on the seat alone), given only",
-            "to the node that runs a component using one (env: {DB_PASSWORD: {secret: db-password}}), never shown.",
+        description = {"The modules' secrets: sealed in the store (AES-256-GCM, with a key on the seat alone), given only to "
+                    + "the node that runs a component using one (env: {DB_PASSWORD: {secret: db-password}}), never shown.",
             "Uses MESH_CONTROLLER and MESH_TOKEN."})
 public class SecretCommand {
 
@@ -33,9 +33,9 @@ public class SecretCommand {
     OutputOption format;
 
     @Command(name = "set", mixinStandardHelpOptions = true,
-            description = {"Set secret NAME of module MODULE to the value read from stdin (one trailing newline dropped),",
-                "or from --from-file FILE (as it is). Never from the command line: it would stay in the shell's",
-                "history and in every process listing. 'mesh push' then replaces exactly the components using it."})
+            description = {"Set secret NAME of module MODULE to the value read from stdin (one trailing newline dropped), or "
+                        + "from --from-file FILE (as it is). Never from the command line: it would stay in the shell's history "
+                        + "and in every process listing. 'mesh push' then replaces exactly the components using it."})
     int set(@Parameters(index = "0", paramLabel = "MODULE") String module,
             @Parameters(index = "1", paramLabel = "NAME") String name,
             @Parameters(index = "2..*", paramLabel = "VALUE", hidden = true, arity = "0..*") List<String> value,

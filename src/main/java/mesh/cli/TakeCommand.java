@@ -17,11 +17,11 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "take", mixinStandardHelpOptions = true,
         description = {"Move MODULE to NODE with its data, in a checked hand-off (docs/take.md).",
-            "Steps: preflight, fence the source (stopped, and its agent refuses to start it), copy every volume",
-            "agent to agent, verify every file's manifest, start on NODE and wait until it runs, switch (the",
-            "placement, MODULE.internal and its routes move to NODE at once), push (NODE, the source and the",
-            "components that bind its names). Any failure before the switch deletes NODE's copy and starts the",
-            "module on the source again. Take assigns: there is no need to assign MODULE to NODE first.",
+            "Steps: preflight, fence the source (stopped, and its agent refuses to start it), copy every volume "
+                    + "agent to agent, verify every file's manifest, start on NODE and wait until it runs, switch (the "
+                    + "placement, MODULE.internal and its routes move to NODE at once), push (NODE, the source and the "
+                    + "components that bind its names). Any failure before the switch deletes NODE's copy and starts the "
+                    + "module on the source again. Take assigns: there is no need to assign MODULE to NODE first.",
             "The source keeps its copy of the data until 'mesh take --forget-old MODULE'.",
             "An interrupted take is carried on by running the same 'mesh take' again.",
             "Exit 0 when the module runs on NODE; 1 when the take failed, rolled back or waits."})

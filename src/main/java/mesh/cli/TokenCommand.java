@@ -14,8 +14,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "token",
         mixinStandardHelpOptions = true,
         description = {"The operator tokens: named, revocable, each kept by the controller only as a hash.",
-            "The controller's MESH_CONTROLLER_TOKEN is the token named 'admin' (the one mesh install writes into",
-            "~/.config/mesh/config). Every write is recorded under the name of its token ('mesh audit').",
+            "The controller's MESH_CONTROLLER_TOKEN is the token named 'admin' (the one mesh install writes into "
+                    + "~/.config/mesh/config). Every write is recorded under the name of its token ('mesh audit').",
             "Uses MESH_CONTROLLER and MESH_TOKEN."})
 public class TokenCommand {
 

@@ -13,8 +13,8 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "uninstall",
         mixinStandardHelpOptions = true,
-        description = {"Take mesh off this machine, as root: stop and remove the host agent (its unit, or the detached",
-            "process), the processes it supervises, the mesh's containers on this node and its state.",
+        description = {"Take mesh off this machine, as root: stop and remove the host agent (its unit, or the detached "
+                    + "process), the processes it supervises, the mesh's containers on this node and its state.",
             "Volumes and the processes' data are kept, and listed, unless --delete-data."})
 public class UninstallCommand implements Callable<Integer> {
 
