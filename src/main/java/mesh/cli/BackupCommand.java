@@ -27,6 +27,11 @@ import picocli.CommandLine.Spec;
             "A schedule (backup: {every: 24h, keep: 7} in the manifest) is run by the controller; the last result is "
                     + "in 'mesh status'. Without --wait the backup runs on in the controller and its number is printed.",
             "Exit 0 when the backup began (with --wait: when it is done); 1 when it was refused or failed."},
+        footerHeading = "%nExamples:%n",
+        footer = {"  mesh backup searxng --wait",
+            "      back searxng's data up now and wait until it is done",
+            "  mesh backup list searxng",
+            "  mesh backup verify 12"},
         subcommands = {BackupListCommand.class, BackupVerifyCommand.class})
 public class BackupCommand implements Callable<Integer> {
 

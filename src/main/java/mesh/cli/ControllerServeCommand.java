@@ -29,7 +29,10 @@ import picocli.CommandLine.Spec;
             "  MESH_TLS_CERT, MESH_TLS_KEY, MESH_TLS_CA  its certificate, key and the mesh CA (PEM; required:",
             "                           HTTPS only, and its certificate is its client certificate to the agents)",
             "  MESH_CA_KEY              the mesh CA's key, to issue a joining node's certificate (the seat's)",
-            "  MESH_PLAIN_HTTP          yes: plain HTTP without TLS files (tests, a trusted loopback only)"})
+            "  MESH_PLAIN_HTTP          yes: plain HTTP without TLS files (tests, a trusted loopback only)"},
+        footerHeading = "%nExamples:%n",
+        footer = {"  mesh controller serve --config /etc/mesh/controller.env",
+            "      what the agent on the seat runs as a process"})
 public class ControllerServeCommand implements Callable<Integer> {
 
     @Spec

@@ -27,10 +27,32 @@ final class HelpLayout {
         Map<String, CommandLine.IHelpSectionRenderer> sections = new java.util.LinkedHashMap<>(cmd.getHelpSectionMap());
         sections.put(CommandLine.Model.UsageMessageSpec.SECTION_KEY_COMMAND_LIST, HelpLayout::commandList);
         cmd.setHelpSectionMap(sections);
+        cmd.setUsageHelpLongOptionsMaxWidth(Math.min(LONG_OPTIONS_MAX, Math.max(LONG_OPTIONS_MIN, longestOption(cmd))));
+        if (cmd.getHelp().synopsis(0).lines().skip(1).anyMatch(l -> !l.strip().contains(" "))) {
+            // a synopsis that would wrap to a line of one word reads [OPTIONS] instead
+            cmd.getCommandSpec().usageMessage().abbreviateSynopsis(true);
+        }
         if (cmd.getCommandSpec().versionProvider() == null) {
             cmd.getCommandSpec().versionProvider(new MeshVersion());
         }
         cmd.getSubcommands().values().forEach(HelpLayout::apply);
+    }
+
+    /** The widest option or parameter column a command's options get, so none stands on a line of its own. */
+    private static final int LONG_OPTIONS_MAX = 36;
+    private static final int LONG_OPTIONS_MIN = 20;
+
+    /** The width of a command's longest long option with its label, or positional parameter's label. */
+    private static int longestOption(CommandLine cmd) {
+        int longest = 0;
+        for (CommandLine.Model.OptionSpec o : cmd.getCommandSpec().options()) {
+            int label = o.typeInfo().isBoolean() ? 0 : o.paramLabel().length() + 1;
+            longest = Math.max(longest, o.longestName().length() + label);
+        }
+        for (CommandLine.Model.PositionalParamSpec p : cmd.getCommandSpec().positionalParameters()) {
+            longest = Math.max(longest, p.paramLabel().length() + 5);
+        }
+        return longest + 1;
     }
 
     /** The verbs under a command, each with its summary wrapped in its own column. */

@@ -26,7 +26,9 @@ import picocli.CommandLine.Spec;
         description = {"Apply a declaration file to the local engine once, and exit.",
             "Takes it like a push: it must be newer than the newest record, and is recorded before it is applied; "
                     + "the newest record itself may be given again, to apply it again.",
-            "Uses MESH_HOST_ENGINE and MESH_HOST_STATE_DIR like `mesh host serve`."})
+            "Uses MESH_HOST_ENGINE and MESH_HOST_STATE_DIR like `mesh host serve`."},
+        footerHeading = "%nExamples:%n",
+        footer = {"  mesh host apply declaration.json"})
 public class HostApplyCommand implements Callable<Integer> {
 
     @Spec

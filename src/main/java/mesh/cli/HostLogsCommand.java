@@ -22,7 +22,10 @@ import picocli.CommandLine.Spec;
             "  mesh host logs COMPONENT --follow   then every line it writes, until interrupted",
             "Reads the installed agent's settings, DIR/host.env (--config-dir DIR as given to 'mesh install', "
                     + "default /etc/mesh) when it exists; MESH_HOST_* in the environment wins over it; with neither, the state "
-                    + "dir is /var/lib/mesh. Needs no running agent."})
+                    + "dir is /var/lib/mesh. Needs no running agent."},
+        footerHeading = "%nExamples:%n",
+        footer = {"  mesh host logs controller",
+            "  mesh host logs controller --follow"})
 public class HostLogsCommand implements Callable<Integer> {
 
     static final Duration POLL = Duration.ofMillis(200);

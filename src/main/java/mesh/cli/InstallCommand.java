@@ -21,7 +21,7 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "install",
         mixinStandardHelpOptions = true,
-        description = {"Install mesh on this machine, as root: seat a new mesh here, or (--join) add this machine to one.",
+        description = {"Install mesh on this machine, as root: seat a new mesh, or join one (--join).",
             "",
             "Seating a new mesh runs these steps, each printed with its duration and recorded in the state dir, so "
                     + "running it again resumes where it stopped (a step done is reported 'already done'):",
@@ -39,7 +39,12 @@ import picocli.CommandLine.Spec;
             "",
             "Joining (--join URL --token T --node NAME, the line 'mesh node add' prints) runs preflight, agent and "
                     + "join. On a node that joined, 'mesh install --join URL' without --token asks the controller for nothing: "
-                    + "it starts the agent again if it does not answer, and says each step is already done."})
+                    + "it starts the agent again if it does not answer, and says each step is already done."},
+        footerHeading = "%nExamples:%n",
+        footer = {"  mesh install --address 10.77.0.11",
+            "      seat a new mesh on this machine",
+            "  mesh install --join https://10.77.0.11:7700 --token T --node bee --address 10.77.0.12",
+            "      the line 'mesh node add bee' printed, run on bee"})
 public class InstallCommand implements Callable<Integer> {
 
     @Spec

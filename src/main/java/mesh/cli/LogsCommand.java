@@ -23,7 +23,7 @@ import picocli.CommandLine.Spec;
  * {@link LinePublisher#KEEP_ALIVE}).
  */
 @Command(name = "logs", mixinStandardHelpOptions = true,
-        description = {"Show the output (stdout and stderr) of a module's components, from the node it is taken on.",
+        description = {"Show the output (stdout and stderr) of a module's components, from the node it runs on.",
             "  mesh logs MODULE                all its components, each line after 'COMPONENT | '",
             "  mesh logs MODULE/COMPONENT      one (COMPONENT as in the manifest, or the part after 'MODULE.')",
             "--follow keeps printing what they write, until the copy followed is replaced or removed (a push that "
@@ -32,7 +32,10 @@ import picocli.CommandLine.Spec;
                     + "carry no time (its stdout and stderr go to one file: stream 'output'), so --since leaves out only its "
                     + "rotated log files last written before then.",
             "Exit 0 when the output ended (or the follow ended as its copy did); 1 when a module or component is "
-                    + "unknown, the module runs nowhere, or a stream broke off (the message says which and why)."})
+                    + "unknown, the module runs nowhere, or a stream broke off (the message says which and why)."},
+        footerHeading = "%nExamples:%n",
+        footer = {"  mesh logs searxng",
+            "  mesh logs searxng/web --follow"})
 public class LogsCommand implements Callable<Integer> {
 
     @Spec

@@ -22,7 +22,12 @@ import picocli.CommandLine.Spec;
                     + "mesh-controller, an edge serving routes) is refused; move one with 'mesh take'.",
             "Exit 1 if any node could not be reached; it is sent at the next push.",
             "With --wait, it then waits until every node sent to has applied its declaration and runs all of it, "
-                    + "showing each node's state as it changes; exit 1 if that does not happen in time."})
+                    + "showing each node's state as it changes; exit 1 if that does not happen in time."},
+        footerHeading = "%nExamples:%n",
+        footer = {"  mesh push --dry-run",
+            "      what each node would get, and what it replaces",
+            "  mesh push --wait",
+            "      send, then wait until every node runs all of its declaration"})
 public class PushCommand implements Callable<Integer> {
 
     @Spec

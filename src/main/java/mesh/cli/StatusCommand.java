@@ -29,7 +29,12 @@ import picocli.CommandLine.Spec;
                     + "land on the registry of the module's own node (-o json: each node's 'backups'; docs/backup.md).",
             "On stderr, a warning from 30 days before the controller's certificate, the mesh CA or a node's agent "
                     + "certificate expires (-o json: each agent's 'certificateNotAfter').",
-            "Exit 0 when every node is up to date and running everything; 1 otherwise."})
+            "Exit 0 when every node is up to date and running everything; 1 otherwise."},
+        footerHeading = "%nExamples:%n",
+        footer = {"  mesh status",
+            "  mesh status --refresh",
+            "      every agent looks at its engine now before it answers",
+            "  mesh status -o json"})
 public class StatusCommand implements Callable<Integer> {
 
     @Spec

@@ -16,7 +16,8 @@ import picocli.CommandLine.Spec;
  * ({@link UpgradePlan} decides, {@link UpgradeRun} carries it out; docs/upgrade.md).
  */
 @Command(name = "upgrade", mixinStandardHelpOptions = true,
-        description = {"Move the mesh onto this build (the mesh you run this with), node by node (docs/upgrade.md).",
+        description = {"Move the mesh onto this build, node by node (docs/upgrade.md).",
+            "This build is the mesh you run this with.",
             "Publishes this build to the artifact store as a bundle, then for each node whose agent runs another "
                     + "build (joined nodes by name, the seat last): runs 'mesh host upgrade-self' there as a one-off process "
                     + "(module mesh-upgrade-NODE), which puts the new build beside the old and restarts the agent; waits until "
@@ -25,7 +26,10 @@ import picocli.CommandLine.Spec;
             "Stops at the first node that does not come back so, naming it; the nodes after it are untouched.",
             "To go back, run 'mesh upgrade' with the old build. Nodes already on this build are skipped, so an "
                     + "upgrade that stopped is carried on by running it again. Refused while changes wait to be pushed.",
-            "Exit 0 when every part moved; 1 when it stopped or was refused."})
+            "Exit 0 when every part moved; 1 when it stopped or was refused."},
+        footerHeading = "%nExamples:%n",
+        footer = {"  ./mesh-0.2/bin/mesh upgrade",
+            "      move every node, then the controller, to build 0.2"})
 public class UpgradeCommand implements Callable<Integer> {
 
     @Spec
