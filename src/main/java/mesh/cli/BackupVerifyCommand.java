@@ -8,7 +8,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 @Command(name = "verify", mixinStandardHelpOptions = true,
-        description = {"Check that backup ID can be read back whole: every file's sha256 and size against its manifest.",
+        description = {"Check that backup ID reads back whole: every file against its manifest.",
             "The backup is fetched back from the registry (on an agent: the module's node, or another that answers). Names the first file that differs.",
             "The result is kept with the backup ('mesh backup list' shows it).",
             "Exit 0 when every file matches; 1 when one does not, or the backup cannot be read."},

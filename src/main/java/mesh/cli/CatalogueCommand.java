@@ -18,7 +18,7 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "catalogue",
         mixinStandardHelpOptions = true,
-        description = {"The module manifests the mesh knows (YAML; see docs/manifest.md). Uses MESH_CONTROLLER and MESH_TOKEN."},
+        description = {"The module manifests the mesh knows (YAML; see docs/manifest.md).", "Uses MESH_CONTROLLER and MESH_TOKEN."},
         footerHeading = "%nExamples:%n",
         footer = {"  mesh catalogue add examples/",
             "  mesh catalogue list"})

@@ -28,7 +28,7 @@ final class HelpLayout {
         sections.put(CommandLine.Model.UsageMessageSpec.SECTION_KEY_COMMAND_LIST, HelpLayout::commandList);
         cmd.setHelpSectionMap(sections);
         cmd.setUsageHelpLongOptionsMaxWidth(Math.min(LONG_OPTIONS_MAX, Math.max(LONG_OPTIONS_MIN, longestOption(cmd))));
-        if (cmd.getHelp().synopsis(0).lines().skip(1).anyMatch(l -> !l.strip().contains(" "))) {
+        if (cmd.getHelp().synopsis(cmd.getHelp().synopsisHeadingLength()).lines().skip(1).anyMatch(l -> !l.strip().contains(" "))) {
             // a synopsis that would wrap to a line of one word reads [OPTIONS] instead
             cmd.getCommandSpec().usageMessage().abbreviateSynopsis(true);
         }

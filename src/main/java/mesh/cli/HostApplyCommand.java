@@ -40,7 +40,7 @@ public class HostApplyCommand implements Callable<Integer> {
     @Option(names = "--config", paramLabel = "FILE", description = "a file of KEY=VALUE lines (the variables below); the environment wins over it")
     Path config;
 
-    @Option(names = "--dry-run", description = "show what would change; record and change nothing")
+    @Option(names = "--dry-run", description = "show what would change; record nothing, change nothing")
     boolean dryRun;
 
     @Mixin

@@ -27,13 +27,13 @@ import picocli.CommandLine.Spec;
                     + "running it again resumes where it stopped (a step done is reported 'already done'):",
             "  preflight   the engine answers (API 1.41+), ports 7700 7701 5000 5432 are free on the address,",
             "              the state dir is writable; a failure changes nothing",
-            "  agent       writes CONFIG-DIR/host.env (0600) and the unit mesh-host.service, starts the host agent",
+            "  agent       writes CONFIG-DIR/host.env (0600) and the unit mesh-host.service, starts the agent",
             "              (under systemd; where systemd does not run, detached, logging into the state dir)",
             "  store       module mesh-store: PostgreSQL from --store-image (or the existing --store-url)",
             "  registry    module mesh-registry: the artifact store, from --registry-image",
             "  bundle      publishes this mesh as the controller's bundle to the artifact store",
-            "  controller  a temporary controller adds this node, the built-in catalogue and pushes: the agent",
-            "              runs the controller as a process on ADDRESS:7700",
+            "  controller  a temporary controller adds this node, the built-in catalogue and pushes:",
+            "              the agent runs the controller as a process on ADDRESS:7700",
             "  pivot       checks the controller (the node, the catalogue, everything running), ends the temporary one",
             "  config      writes ~/.config/mesh/config (0600): the controller's URL and the operator token",
             "",
@@ -96,7 +96,7 @@ public class InstallCommand implements Callable<Integer> {
 
     @Option(names = "--module-networks", paramLabel = "CIDR", description = "the IPv4 range this node's agent gives module"
             + " networks their /26 subnets from (default " + mesh.plan.NetworkRange.DEFAULT_TEXT + "); it must not overlap"
-            + " this machine's own addresses or routes. Written into host.env as MESH_HOST_NETWORKS")
+            + " this machine's own addresses or routes; written into host.env as MESH_HOST_NETWORKS, its setting")
     String moduleNetworks;
 
     /** Summary is the {@code -o json} document: where the mesh stands and how each step went. */

@@ -48,7 +48,7 @@ public class PushCommand implements Callable<Integer> {
     boolean yes;
 
     @Option(names = "--force-remove-mesh-module", paramLabel = "MODULE",
-            description = "let this push remove this mesh module (repeatable; not the controller, nor the controller's own store)")
+            description = "let this push remove this mesh module (repeatable; never the controller, nor its own store)")
     List<String> forced = new ArrayList<>();
 
     @Option(names = "--wait", description = "after sending, wait until the nodes sent to have converged")

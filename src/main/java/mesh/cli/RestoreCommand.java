@@ -14,7 +14,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 @Command(name = "restore", mixinStandardHelpOptions = true,
-        description = {"Bring MODULE back from a backup onto node NODE, in a checked hand-off like 'mesh take' (docs/backup.md).",
+        description = {"Bring MODULE back from a backup onto node NODE, in a checked hand-off (docs/backup.md).", "The hand-off is like 'mesh take''s.",
             "The backup is ID, or the module's newest backup that is done. NODE (--to) must be another node than the one "
                     + "the module runs on: restore it there, then 'mesh take' brings it back with that data if you want it "
                     + "where it was. Uses MESH_CONTROLLER and MESH_TOKEN.",
@@ -24,7 +24,7 @@ import picocli.CommandLine.Spec;
                     + "checks every file against the backup's manifest), start on NODE and wait until it runs, switch (the "
                     + "placement, MODULE.internal and its routes move to NODE), push (exactly the components that bind its "
                     + "names are replaced). A failure before the switch deletes NODE's copy and starts the module where it ran.",
-            "Exit 0 when the module runs on NODE with the backup's data; 1 when the restore failed or rolled back."},
+            "Exit 0 when the module runs on NODE with the backup's data; 1 when it failed or rolled back."},
         footerHeading = "%nExamples:%n",
         footer = {"  mesh backup list searxng",
             "      the backups to choose from",
@@ -54,7 +54,7 @@ public class RestoreCommand implements Callable<Integer> {
     @Option(names = "--to", paramLabel = "NODE", description = "the node to restore it on: required, another node than the one it runs on (refused there)")
     String to;
 
-    @Option(names = "--dry-run", description = "check (the nodes answer, the backup is there) and say the steps; change nothing")
+    @Option(names = "--dry-run", description = "check (nodes answer, backup there), say the steps, change nothing")
     boolean dryRun;
 
     @Override

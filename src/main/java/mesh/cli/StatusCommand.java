@@ -24,7 +24,7 @@ import picocli.CommandLine.Spec;
             "SEEN is how long ago the agent last looked at its engine (it looks every MESH_HOST_INTERVAL); VERSION "
                     + "is the build its agent runs; on stderr, a warning when the controller and the agents are not all one build.",
             "--refresh has every agent look now before it answers (a few seconds at most).",
-            "Then one line per take under way ('mesh take'): its module, nodes and step (-o json: each node's 'takes').",
+            "Then one line per take under way ('mesh take'): its module, nodes and step (in -o json: 'takes').",
             "Then one line per module with backups: its last backup, its schedule, and a warning when the backups "
                     + "land on the registry of the module's own node (-o json: each node's 'backups'; docs/backup.md).",
             "On stderr, a warning from 30 days before the controller's certificate, the mesh CA or a node's agent "

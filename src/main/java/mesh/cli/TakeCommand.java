@@ -53,7 +53,7 @@ public class TakeCommand implements Callable<Integer> {
     @Parameters(paramLabel = "NODE MODULE", arity = "1..2", description = "the node to move to and the module (only MODULE with --back, --forget-old)")
     List<String> names;
 
-    @Option(names = "--dry-run", description = "check (the nodes answer, room for the data) and say the steps; change nothing")
+    @Option(names = "--dry-run", description = "check (nodes answer, room for the data), say the steps, change nothing")
     boolean dryRun;
 
     @Option(names = "--back", description = "return MODULE to the node the last take brought it from (with the data written since)")

@@ -31,7 +31,7 @@ public class TokenCommand {
     OutputOption format;
 
     @Command(name = "create", mixinStandardHelpOptions = true,
-            description = {"Make an operator token named NAME and print it once: give it to its holder as MESH_TOKEN.",
+            description = {"Make an operator token named NAME and print it once.", "Give it to its holder as MESH_TOKEN.",
                 "A name is never reused, even once revoked, so the audit trail stays unambiguous."},
             footerHeading = "%nExamples:%n",
             footer = {"  mesh token create alice",

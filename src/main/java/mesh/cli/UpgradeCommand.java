@@ -28,8 +28,10 @@ import picocli.CommandLine.Spec;
                     + "upgrade that stopped is carried on by running it again. Refused while changes wait to be pushed.",
             "Exit 0 when every part moved; 1 when it stopped or was refused."},
         footerHeading = "%nExamples:%n",
-        footer = {"  ./mesh-0.2/bin/mesh upgrade",
-            "      move every node, then the controller, to build 0.2"})
+        footer = {"  mesh upgrade --dry-run",
+            "      which nodes would move, in which order",
+            "  mesh upgrade",
+            "      move every node, then the controller, to the build of this mesh executable"})
 public class UpgradeCommand implements Callable<Integer> {
 
     @Spec
