@@ -37,7 +37,7 @@ public class HostApplyCommand implements Callable<Integer> {
     @Parameters(paramLabel = "FILE", description = "the declaration, as JSON (see docs/declaration.md)")
     Path file;
 
-    @Option(names = "--config", paramLabel = "FILE", description = "a file of KEY=VALUE lines (the variables below); the environment wins over it")
+    @Option(names = "--config", paramLabel = "FILE", description = "a file of KEY=VALUE lines (the variables below); the environment wins")
     Path config;
 
     @Option(names = "--dry-run", description = "show what would change; record nothing, change nothing")

@@ -39,7 +39,7 @@ public class NodeCommand {
                 "      then run the printed 'mesh install --join ...' line on bee, as root"})
     int add(@Parameters(paramLabel = "NAME", description = "the new node's name") String name,
             @Option(names = "--address", required = true, paramLabel = "ADDR", description = "its mesh address") String address,
-            @Option(names = "--agent", paramLabel = "URL", description = "its host agent (default https://ADDR:7701; http:// on a plain-HTTP test mesh)") String agent) {
+            @Option(names = "--agent", paramLabel = "URL", description = "its agent's URL (default https://ADDR:7701; http:// if plain HTTP)") String agent) {
         ControllerClient controller = ControllerClient.fromEnvironment();
         AddedNode added = controller.api().addNode(name, address, agent, true);
         if (format.json()) {

@@ -44,7 +44,7 @@ public class PushCommand implements Callable<Integer> {
     @Option(names = "--dry-run", description = "show, per node and component, what the push would create, replace and remove; send nothing")
     boolean dryRun;
 
-    @Option(names = "--yes", description = "go ahead even past the budget (replacements and removals together)")
+    @Option(names = "--yes", description = "go ahead past the budget, counting replacements and removals together")
     boolean yes;
 
     @Option(names = "--force-remove-mesh-module", paramLabel = "MODULE",

@@ -26,7 +26,7 @@ import picocli.CommandLine.Spec;
             "--refresh has every agent look now before it answers (a few seconds at most).",
             "Then one line per take under way ('mesh take'): its module, nodes and step (in -o json: 'takes').",
             "Then one line per module with backups: its last backup, its schedule, and a warning when the backups "
-                    + "land on the registry of the module's own node (-o json: each node's 'backups'; docs/backup.md).",
+                    + "land on the registry of the module's own node (in -o json: 'backups'; docs/backup.md).",
             "On stderr, a warning from 30 days before the controller's certificate, the mesh CA or a node's agent "
                     + "certificate expires (-o json: each agent's 'certificateNotAfter').",
             "Exit 0 when every node is up to date and running everything; 1 otherwise."},

@@ -22,7 +22,8 @@ import picocli.CommandLine.Spec;
                     + "build (joined nodes by name, the seat last): runs 'mesh host upgrade-self' there as a one-off process "
                     + "(module mesh-upgrade-NODE), which puts the new build beside the old and restarts the agent; waits until "
                     + "the agent answers on this build, converged, with every container and process as before (none replaced "
-                    + "or restarted), and removes the one-off. Then the controller is moved to this build's bundle.",
+                    + "or restarted), and removes the one-off.",
+            "Then the controller is moved to this build's bundle.",
             "Stops at the first node that does not come back so, naming it; the nodes after it are untouched.",
             "To go back, run 'mesh upgrade' with the old build. Nodes already on this build are skipped, so an "
                     + "upgrade that stopped is carried on by running it again. Refused while changes wait to be pushed.",
