@@ -13,7 +13,7 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "audit", mixinStandardHelpOptions = true,
         description = {"Every write to the mesh: when, by which token, the verb and what changed.",
-            "Each write is recorded by the controller with the change itself, under the name of its operator token. by the controller with the change itself. A push's ID is the one a host's 'mesh host "
+            "Each write is recorded by the controller with the change itself, under the name of its operator token. A push's ID is the one a host's 'mesh host "
                     + "history' names it by (push 42); 'mesh rollback --list' shows the pushes that can be rolled back to. "
                     + "Uses MESH_CONTROLLER and MESH_TOKEN."},
         footerHeading = "%nExamples:%n",

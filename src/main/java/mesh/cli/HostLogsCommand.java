@@ -24,8 +24,8 @@ import picocli.CommandLine.Spec;
                     + "default /etc/mesh) when it exists; MESH_HOST_* in the environment wins over it; with neither, the state "
                     + "dir is /var/lib/mesh. Needs no running agent."},
         footerHeading = "%nExamples:%n",
-        footer = {"  mesh host logs controller",
-            "  mesh host logs controller --follow"})
+        footer = {"  mesh host logs mesh-controller.serve",
+            "  mesh host logs mesh-controller.serve --follow"})
 public class HostLogsCommand implements Callable<Integer> {
 
     static final Duration POLL = Duration.ofMillis(200);

@@ -34,7 +34,8 @@ import picocli.CommandLine.Spec;
             "  bundle      publishes this mesh as the controller's bundle to the artifact store",
             "  controller  a temporary controller adds this node, the built-in catalogue and pushes:",
             "              the agent runs the controller as a process on ADDRESS:7700",
-            "  pivot       checks the controller (the node, the catalogue, everything running), ends the temporary one",
+            "  pivot       checks the controller (the node, the catalogue, everything running), ends the",
+            "              temporary one",
             "  config      writes ~/.config/mesh/config (0600): the controller's URL and the operator token",
             "",
             "Joining (--join URL --token T --node NAME, the line 'mesh node add' prints) runs preflight, agent and "

@@ -32,8 +32,8 @@ public class NodeCommand {
     OutputOption format;
 
     @Command(name = "add", mixinStandardHelpOptions = true,
-            description = {"Add a node. Prints its join line once, with a one-time join token that works for 24 h:",
-                "run it on the node to install its agent ('mesh node token NAME --rotate' makes a new one)."},
+            description = {"Add a node and print its join line once.",
+                "The line holds a one-time join token that works for 24 h: run it on the node to install its agent ('mesh node token NAME --rotate' makes a new one)."},
             footerHeading = "%nExamples:%n",
             footer = {"  mesh node add bee --address 10.77.0.12",
                 "      then run the printed 'mesh install --join ...' line on bee, as root"})

@@ -14,7 +14,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 @Command(name = "restore", mixinStandardHelpOptions = true,
-        description = {"Bring MODULE back from a backup onto node NODE, in a checked hand-off.", "The hand-off is like 'mesh take''s (docs/backup.md).",
+        description = {"Bring MODULE back from a backup onto node NODE, in a checked hand-off.", "Like 'mesh take', it fences the module where it ran, writes the data on NODE, checks it and only then switches (docs/backup.md).",
             "The backup is ID, or the module's newest backup that is done. NODE (--to) must be another node than the one "
                     + "the module runs on: restore it there, then 'mesh take' brings it back with that data if you want it "
                     + "where it was. Uses MESH_CONTROLLER and MESH_TOKEN.",

@@ -20,8 +20,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "secret",
         mixinStandardHelpOptions = true,
         description = {"The modules' secrets: sealed in the store, given only to the nodes that use them, never shown.",
-            "Sealed with AES-256-GCM, with a key on the seat alone; given only to "
-                    + "the node that runs a component using one (env: {DB_PASSWORD: {secret: db-password}}), never shown.",
+            "Sealed with AES-256-GCM under a key kept on the seat alone; a node gets a secret only when it runs "
+                    + "a component using one (env: {DB_PASSWORD: {secret: db-password}}).",
             "Uses MESH_CONTROLLER and MESH_TOKEN."},
         footerHeading = "%nExamples:%n",
         footer = {"  mesh secret set web db-password < password.txt",
@@ -99,7 +99,7 @@ public class SecretCommand {
     }
 
     @Command(name = "rotate-key", mixinStandardHelpOptions = true,
-            description = {"Seal every secret again under a new key (the seat's secrets key file keeps the new one alone).",
+            description = {"Seal every secret again under a new key.", "The seat's secrets key file then keeps the new one alone.",
                 "The values do not change, so no component is replaced."},
             footerHeading = "%nExamples:%n",
             footer = {"  mesh secret rotate-key"})

@@ -78,6 +78,23 @@ class HelpTextTest {
         assertEquals(List.of(), lonely);
     }
 
+    /** A table's line keeps its layout only while it fits: picocli would wrap it to the left margin. */
+    @Test
+    void everyTableLineFitsTheWidth() {
+        List<String> over = new ArrayList<>();
+        for (CommandLine cmd : everyVerb()) {
+            CommandLine.Model.UsageMessageSpec usage = cmd.getCommandSpec().usageMessage();
+            for (String[] lines : List.of(usage.description(), usage.footer())) {
+                for (String line : lines) {
+                    if (line.startsWith("  ") && line.length() > HelpLayout.WIDTH) {
+                        over.add(name(cmd) + ": " + line);
+                    }
+                }
+            }
+        }
+        assertEquals(List.of(), over);
+    }
+
     @Test
     void everyVerbHasAnExample() {
         List<String> without = new ArrayList<>();
