@@ -206,6 +206,8 @@ class HelpTextTest {
     @Test
     void theServeVerbsPrintTheirHelpWithoutTlsAndWithoutServing() throws Exception {
         for (String verb : List.of("host", "controller")) {
+            assertEquals(ServeMode.NONE, ServeMode.forArgs(verb, "serve", "--help"));
+            assertEquals(ServeMode.NONE, ServeMode.forArgs(verb, "serve", "--config", "f", "-V"));
             for (String plain : List.of("", "yes")) {
                 ProcessBuilder pb = new ProcessBuilder(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                         "-cp", System.getProperty("java.class.path"), MeshMain.class.getName(), verb, "serve", "--help")
