@@ -12,9 +12,6 @@ import picocli.CommandLine.Help.TextTable;
  */
 final class HelpLayout {
 
-    /** The heading of every verb's examples (its footer): each example line starts with two spaces and 'mesh '. */
-    static final String EXAMPLES = "%nExamples:%n";
-
     /** The width help is wrapped at. */
     static final int WIDTH = 100;
 
@@ -72,7 +69,7 @@ final class HelpLayout {
         return table.toString();
     }
 
-    /** A verb's summary: its header (picocli's help verb has one), else the first sentence of its description. */
+    /** A verb's summary: its header if it has one, else the first sentence of its description. */
     static String summary(CommandLine.Model.UsageMessageSpec usage) {
         return usage.header().length > 0 ? usage.header()[0] : summary(usage.description());
     }

@@ -21,11 +21,11 @@ public final class MeshCommandLine {
             RestoreCommand.class, StatusCommand.class,
             RosterCommand.class, RouteCommand.class, TokenCommand.class, SecretCommand.class, AuditCommand.class,
             CaCommand.class, LogsCommand.class, BundleCommand.class, HostCommand.class, ControllerCommand.class,
-            CompletionCommand.class, CommandLine.HelpCommand.class, InstallCommand.class, UpgradeCommand.class, UninstallCommand.class);
+            CompletionCommand.class, HelpVerb.class, InstallCommand.class, UpgradeCommand.class, UninstallCommand.class);
 
     /** The verbs that read the whole tree: completion's script holds every verb, help shows any. */
     private static final java.util.Set<Class<?>> WHOLE_TREE = java.util.Set.of(CompletionCommand.class,
-            CommandLine.HelpCommand.class);
+            HelpVerb.class);
 
     private MeshCommandLine() {
     }
@@ -68,11 +68,6 @@ public final class MeshCommandLine {
         cmd.setExecutionExceptionHandler(new FailureExits());
         cmd.setCaseInsensitiveEnumValuesAllowed(true);
         HelpLayout.apply(cmd);
-        CommandLine help = cmd.getSubcommands().get("help");
-        if (help != null) {
-            help.getCommandSpec().usageMessage().footerHeading(HelpLayout.EXAMPLES)
-                    .footer("  mesh help push", "      the same as mesh push --help", "  mesh help node list");
-        }
         return cmd;
     }
 }

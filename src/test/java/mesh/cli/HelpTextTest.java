@@ -174,8 +174,16 @@ class HelpTextTest {
         Run help = run("help", "push");
         assertEquals(0, help.exit(), help.err());
         assertEquals(help(MeshCommandLine.create(CommandLine.defaultFactory()).getSubcommands().get("push")), help.out());
-        Run nested = run("help", "node");
-        assertTrue(nested.out().startsWith("Usage: mesh node "), nested.out());
+        Run group = run("help", "node");
+        assertTrue(group.out().startsWith("Usage: mesh node [-hV]"), group.out());
+        Run nested = run("help", "node", "list");
+        assertEquals(help(MeshCommandLine.create(CommandLine.defaultFactory()).getSubcommands().get("node")
+                .getSubcommands().get("list")), nested.out());
+        Run top = run("help");
+        assertTrue(top.out().startsWith("Usage: mesh [-hV] [COMMAND]"), top.out());
+        Run unknown = run("help", "nodes");
+        assertEquals(ExitCodes.USAGE, unknown.exit());
+        assertEquals(List.of("mesh: 'nodes' is no verb of mesh (see 'mesh help --help')"), unknown.err().lines().toList());
     }
 
     @Test
