@@ -5,8 +5,10 @@ import picocli.CommandLine.Command;
 
 @Command(name = "assign", mixinStandardHelpOptions = true,
         description = {"Record that MODULE shall run on NODE (effective at the next push).",
-            "A module that runs nowhere starts there; one that runs elsewhere keeps running there,",
-            "with its names, until it is taken."})
+            "A module that runs nowhere starts there; one that runs elsewhere keeps running there, with its names, until it is taken."},
+        footerHeading = "%nExamples:%n",
+        footer = {"  mesh assign ace searxng",
+            "  mesh push"})
 public class AssignCommand extends PlacementVerb {
 
     @Override

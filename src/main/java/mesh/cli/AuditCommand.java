@@ -12,10 +12,13 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 @Command(name = "audit", mixinStandardHelpOptions = true,
-        description = {"Every write to the mesh, oldest first: when, by which operator token (its name), the verb",
-            "and what changed. Recorded by the controller with the change itself. A push's ID is the one a host's",
-            "'mesh host history' names it by (push 42); 'mesh rollback --list' shows the pushes that can be rolled",
-            "back to. Uses MESH_CONTROLLER and MESH_TOKEN."})
+        description = {"Every write to the mesh: when, by which token, the verb and what changed.",
+            "Each write is recorded by the controller with the change itself, under the name of its operator token. A push's ID is the one a host's 'mesh host "
+                    + "history' names it by (push 42); 'mesh rollback --list' shows the pushes that can be rolled back to. "
+                    + "Uses MESH_CONTROLLER and MESH_TOKEN."},
+        footerHeading = "%nExamples:%n",
+        footer = {"  mesh audit --since 1h",
+            "  mesh audit -o json"})
 public class AuditCommand implements Callable<Integer> {
 
     @Spec

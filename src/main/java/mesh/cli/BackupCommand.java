@@ -18,15 +18,23 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 @Command(name = "backup", mixinStandardHelpOptions = true,
-        description = {"Back MODULE's data up into the mesh's registry (docs/backup.md). Uses MESH_CONTROLLER and MESH_TOKEN.",
-            "Every volume of the module (or those its manifest's backup: volumes: names) is read on its node and sent",
-            "straight to the registry as an OCI artifact: one blob per distinct file content, keyed by its sha256, so a",
-            "second backup of unchanged data sends almost nothing. By default the module is stopped for the copy (its",
-            "stop timeouts, as 'mesh take' stops it) and started again; when a component has a backup: command (a",
-            "pg_dump into a volume), that command runs in its container and the module keeps running.",
-            "A schedule (backup: {every: 24h, keep: 7} in the manifest) is run by the controller; the last result is in",
-            "'mesh status'. Without --wait the backup runs on in the controller and its number is printed.",
+        description = {"Back MODULE's data up into the mesh's registry (docs/backup.md).",
+            "Uses MESH_CONTROLLER and MESH_TOKEN.",
+            "Every volume of the module (or those its manifest's backup: volumes: names) is read on its node and "
+                    + "sent straight to the registry as an OCI artifact: one blob per distinct file content, keyed by its "
+                    + "sha256, so a second backup of unchanged data sends almost nothing.",
+            "By default the module is stopped for "
+                    + "the copy (its stop timeouts, as 'mesh take' stops it) and started again; when a component has a backup: "
+                    + "command (a pg_dump into a volume), that command runs in its container and the module keeps running.",
+            "A schedule (backup: {every: 24h, keep: 7} in the manifest) is run by the controller; the last result is "
+                    + "in 'mesh status'.",
+            "Without --wait the backup runs on in the controller and its number is printed.",
             "Exit 0 when the backup began (with --wait: when it is done); 1 when it was refused or failed."},
+        footerHeading = "%nExamples:%n",
+        footer = {"  mesh backup searxng --wait",
+            "      back searxng's data up now and wait until it is done",
+            "  mesh backup list searxng",
+            "  mesh backup verify 12"},
         subcommands = {BackupListCommand.class, BackupVerifyCommand.class})
 public class BackupCommand implements Callable<Integer> {
 

@@ -10,9 +10,12 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 @Command(name = "list", mixinStandardHelpOptions = true,
-        description = {"List the backups, newest first, of MODULE or of every module: number, module, when it began, its",
-            "state, its size, the bytes it sent to the registry (what was new), its manifest digest and its last verify.",
-            "-o json: every field (docs/cli.md, backup list)."})
+        description = {"List the backups, newest first, of MODULE or of every module.", "For each: number, module, when it began, its state, "
+                    + "its size, the bytes it sent to the registry (what was new), its manifest digest and its last verify.",
+            "-o json: every field (docs/cli.md, backup list)."},
+        footerHeading = "%nExamples:%n",
+        footer = {"  mesh backup list",
+            "  mesh backup list searxng -o json"})
 public class BackupListCommand implements Callable<Integer> {
 
     @Spec

@@ -8,10 +8,12 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 @Command(name = "verify", mixinStandardHelpOptions = true,
-        description = {"Fetch backup ID back from the registry and check every file's sha256 and size against the backup's",
-            "manifest (on an agent: the module's node, or another that answers). Names the first file that differs.",
+        description = {"Check that backup ID reads back whole: every file against its manifest.",
+            "The backup is fetched back from the registry (on an agent: the module's node, or another that answers). Names the first file that differs.",
             "The result is kept with the backup ('mesh backup list' shows it).",
-            "Exit 0 when every file matches; 1 when one does not, or the backup cannot be read."})
+            "Exit 0 when every file matches; 1 when one does not, or the backup cannot be read."},
+        footerHeading = "%nExamples:%n",
+        footer = {"  mesh backup verify 12"})
 public class BackupVerifyCommand implements Callable<Integer> {
 
     @Spec

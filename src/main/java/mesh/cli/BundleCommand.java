@@ -20,13 +20,13 @@ import picocli.CommandLine.Spec;
  * artifact store (an OCI registry) by digest and run as supervised processes.
  */
 @Command(name = "bundle", mixinStandardHelpOptions = true,
-        description = {"Bundles: executables (a file, or a folder with one) that nodes fetch from the artifact store",
-            "by digest, verify, unpack and run as processes. NAME@sha256:<digest> pins exactly one content.",
+        description = {"Bundles: executables that nodes fetch from the artifact store and run as processes.",
+            "A bundle is a file, or a folder with one executable, that nodes fetch by digest, verify, unpack and run. NAME@sha256:<digest> pins exactly one content.",
             "",
-            "The artifact store is the mesh's registry (module mesh-registry, port 5000): --registry URL,",
-            "or else mesh-registry.internal from the roster of the controller at MESH_CONTROLLER (with MESH_TOKEN)."},
-        footer = {"", "Examples:",
-            "  mesh bundle push ./mesh-runner mesh:0.1 --registry http://10.77.0.11:5000",
+            "The artifact store is the mesh's registry (module mesh-registry, port 5000): --registry URL, or else "
+                    + "mesh-registry.internal from the roster of the controller at MESH_CONTROLLER (with MESH_TOKEN)."},
+        footerHeading = "%nExamples:%n",
+        footer = {"  mesh bundle push ./mesh-runner mesh:0.1 --registry http://10.77.0.11:5000",
             "  mesh bundle push ./dist controller:0.2 --entrypoint bin/controller",
             "  mesh bundle list -o json"})
 public class BundleCommand {
@@ -44,11 +44,14 @@ public class BundleCommand {
 
     @Command(name = "push", mixinStandardHelpOptions = true,
             description = {"Publish a file or folder as a bundle and print its NAME@sha256:<digest>.",
-                "PATH becomes bundle NAME[:TAG] (tag 'latest' if none); the printed reference pins exactly this",
-                "content. The layer is a reproducible tar.gz (sorted, no times,",
-                "no owners): the same content gives the same digest, and blobs the store has are not sent again.",
+                "PATH becomes bundle NAME[:TAG] (tag 'latest' if none); the printed reference pins exactly this "
+                        + "content. The layer is a reproducible tar.gz (sorted, no times, no owners): the same content gives "
+                        + "the same digest, and blobs the store has are not sent again.",
                 "A file bundle runs that file; a folder bundle runs --entrypoint, or its only executable at the top.",
-                "Links that leave the folder, absolute or '..' paths and special files are refused."})
+                "Links that leave the folder, absolute or '..' paths and special files are refused."},
+            footerHeading = "%nExamples:%n",
+            footer = {"  mesh bundle push ./mesh-runner mesh:0.1 --registry http://10.77.0.11:5000",
+                "  mesh bundle push ./dist controller:0.2 --entrypoint bin/controller"})
     int push(@Parameters(index = "0", paramLabel = "PATH", description = "a file or a folder") Path path,
             @Parameters(index = "1", paramLabel = "NAME[:TAG]", description = "e.g. controller:0.1 (lowercase; '/' allowed)") String name,
             @Option(names = "--registry", paramLabel = "URL", description = "the artifact store, e.g. http://10.77.0.11:5000") String registry,
@@ -70,7 +73,10 @@ public class BundleCommand {
 
     @Command(name = "list", mixinStandardHelpOptions = true,
             description = {"Every bundle in the artifact store: name, tag and the digest the tag names now.",
-                "Images and other artifacts in the same registry are left out."})
+                "Images and other artifacts in the same registry are left out."},
+            footerHeading = "%nExamples:%n",
+            footer = {"  mesh bundle list",
+                "  mesh bundle list --registry http://10.77.0.11:5000 -o json"})
     int list(@Option(names = "--registry", paramLabel = "URL", description = "the artifact store, e.g. http://10.77.0.11:5000") String registry) {
         try {
             List<BundlePush.Listed> bundles = new BundlePush(new HttpRegistry(registryUrl(registry)), BundleLimits.DEFAULT).list();

@@ -11,8 +11,12 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "ca",
         mixinStandardHelpOptions = true,
-        description = {"The mesh CA's certificates: the controller's and each node agent's, issued by the CA that",
-            "'mesh install' made on the seat (docs/trust.md). Uses MESH_CONTROLLER, MESH_TOKEN and MESH_CA."})
+        description = {"The mesh CA's certificates: the controller's and each node agent's.",
+            "They are issued by the CA that 'mesh install' made on the seat (docs/trust.md). Uses MESH_CONTROLLER, MESH_TOKEN and MESH_CA."},
+        footerHeading = "%nExamples:%n",
+        footer = {"  mesh ca rotate-certs",
+            "  mesh status",
+            "      warns 30 days before a certificate expires"})
 public class CaCommand {
 
     @Spec
@@ -24,14 +28,17 @@ public class CaCommand {
     OutputOption format;
 
     @Command(name = "rotate-certs", mixinStandardHelpOptions = true,
-            description = {"Reissue the certificates of every node's agent, then the controller's, before they expire;",
-                "no component is restarted: each serves its new certificate from its next connection on.",
-                "Each agent makes its new key itself and gets only its certificate from the controller, so no",
-                "private key crosses the network. The seat's controller does it (it holds the CA's key).",
-                "A node whose agent does not answer keeps its old certificate, is named, and the exit status is 1;",
-                "run it again once the agent is back. 'mesh status' warns 30 days before a certificate expires.",
-                "Example: mesh ca rotate-certs            (every agent and the controller)",
-                "         mesh ca rotate-certs --node ace (ace's agent only)"})
+            description = {"Reissue the certificates of every node's agent, then the controller's, before they expire.",
+                "No component is restarted: each serves its new certificate from its next connection on.",
+                "Each agent makes its new key itself and gets only its certificate from the controller, so no "
+                        + "private key crosses the network. The seat's controller does it (it holds the CA's key).",
+                "A node whose agent does not answer keeps its old certificate, is named, and the exit status is 1; "
+                        + "run it again once the agent is back. 'mesh status' warns 30 days before a certificate expires."},
+            footerHeading = "%nExamples:%n",
+            footer = {"  mesh ca rotate-certs",
+                "      every agent, then the controller",
+                "  mesh ca rotate-certs --node ace",
+                "      ace's agent only"})
     int rotateCerts(@Option(names = "--node", paramLabel = "NAME",
             description = "only this node's agent (repeat for more); the controller's certificate is then left as it is")
                     List<String> only) {

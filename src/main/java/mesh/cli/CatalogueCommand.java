@@ -18,7 +18,10 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "catalogue",
         mixinStandardHelpOptions = true,
-        description = {"The module manifests the mesh knows (YAML; see docs/manifest.md). Uses MESH_CONTROLLER and MESH_TOKEN."})
+        description = {"The module manifests the mesh knows (YAML; see docs/manifest.md).", "Uses MESH_CONTROLLER and MESH_TOKEN."},
+        footerHeading = "%nExamples:%n",
+        footer = {"  mesh catalogue add examples/",
+            "  mesh catalogue list"})
 public class CatalogueCommand {
 
     @Spec
@@ -31,8 +34,12 @@ public class CatalogueCommand {
 
     @Command(name = "add", mixinStandardHelpOptions = true,
             description = {"Add or update modules from a manifest file, or every *.yaml / *.yml in a folder.",
-                "All are checked first: one bad manifest and none is stored."})
-    int add(@Parameters(paramLabel = "FILE|DIR") Path path) {
+                "All are checked first: one bad manifest and none is stored."},
+            footerHeading = "%nExamples:%n",
+            footer = {"  mesh catalogue add searxng.yaml",
+                "  mesh catalogue add manifests/",
+                "      every *.yaml and *.yml in the folder, all checked before any is stored"})
+    int add(@Parameters(paramLabel = "FILE|DIR", description = "a manifest file, or a folder of them") Path path) {
         List<ManifestFile> files = read(path);
         long bytes = mesh.model.DeclarationJson.write(files).getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
         if (bytes > mesh.wire.RequestLimits.MAX_BODY_BYTES) {
@@ -52,7 +59,10 @@ public class CatalogueCommand {
         return ExitCodes.OK;
     }
 
-    @Command(name = "list", mixinStandardHelpOptions = true, description = {"List the modules, where each is assigned and runs."})
+    @Command(name = "list", mixinStandardHelpOptions = true, description = {"List the modules, where each is assigned and runs."},
+            footerHeading = "%nExamples:%n",
+            footer = {"  mesh catalogue list",
+                "  mesh catalogue list -o json"})
     int list() {
         List<ModuleView> modules = ControllerClient.fromEnvironment().api().catalogue();
         if (format.json()) {
@@ -66,9 +76,10 @@ public class CatalogueCommand {
     }
 
     @Command(name = "show", mixinStandardHelpOptions = true,
-            description = {"Show one module: its manifest as the controller stored it, the file it came from,",
-                "and where it is assigned and runs."})
-    int show(@Parameters(paramLabel = "MODULE") String module) {
+            description = {"Show one module as the controller stored it.", "Its manifest, the file it came from, and where it is assigned and runs."},
+            footerHeading = "%nExamples:%n",
+            footer = {"  mesh catalogue show searxng"})
+    int show(@Parameters(paramLabel = "MODULE", description = "the module, as 'mesh catalogue list' names it") String module) {
         ModuleDetail m = ControllerClient.fromEnvironment().api().module(module);
         if (format.json()) {
             output.json(spec, m);
@@ -84,8 +95,10 @@ public class CatalogueCommand {
     }
 
     @Command(name = "remove", mixinStandardHelpOptions = true,
-            description = {"Remove a module from the catalogue. Refused while it is assigned or runs anywhere."})
-    int remove(@Parameters(paramLabel = "MODULE") String module) {
+            description = {"Remove a module from the catalogue. Refused while it is assigned or runs anywhere."},
+            footerHeading = "%nExamples:%n",
+            footer = {"  mesh unassign ace searxng && mesh push && mesh catalogue remove searxng"})
+    int remove(@Parameters(paramLabel = "MODULE", description = "the module, as 'mesh catalogue list' names it") String module) {
         ControllerClient.fromEnvironment().api().removeModule(module);
         if (format.json()) {
             output.json(spec, java.util.Map.of("removed", module));
@@ -97,7 +110,7 @@ public class CatalogueCommand {
 
     @Command(name = "check", mixinStandardHelpOptions = true,
             description = {"Check manifest files offline, as catalogue add would, and report every problem at once.",
-                "Needs no controller, no network and no token: it runs the controller's own check on the file, or on every *.yaml and *.yml in the folder, and the checks across the files of one add (one module in two files, one component name or one route under one domain in two modules). Each problem is FILE:LINE:COLUMN: field path: what is wrong. Exit 0 when all are good (one line per module), 1 with the problems."},
+                "Needs no controller, no network and no token: it runs the controller's own check on the file, or on every *.yaml and *.yml in the folder, and the checks across the files of one add (one module in two files, one component name or one route under one domain in two modules). Each problem is one line: the file, its line and column, the field and what is wrong with it. Exit 0 when all are good (one line per module), 1 with the problems."},
             footerHeading = "%nExamples:%n",
             footer = {"  mesh catalogue check gitea.yaml",
                 "  mesh catalogue check manifests/",

@@ -13,8 +13,11 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "completion", mixinStandardHelpOptions = true,
         description = {"Print a shell completion script for mesh: every verb and option.",
-            "bash:  source <(mesh completion bash)      (or save it in /etc/bash_completion.d/mesh)",
-            "zsh:   the same script, through bashcompinit: source <(mesh completion zsh)"})
+            "  bash  source <(mesh completion bash)     (or save it in /etc/bash_completion.d/mesh)",
+            "  zsh   the same script, through bashcompinit: source <(mesh completion zsh)"},
+        footerHeading = "%nExamples:%n",
+        footer = {"  mesh completion bash > /etc/bash_completion.d/mesh",
+            "  mesh completion zsh"})
 public class CompletionCommand implements Callable<Integer> {
 
     /** Shell is a shell the script serves; zsh runs the bash script through bashcompinit. */

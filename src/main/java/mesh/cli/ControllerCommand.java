@@ -4,7 +4,9 @@ import picocli.CommandLine.Command;
 
 @Command(name = "controller",
         mixinStandardHelpOptions = true,
-        description = {"The controller: keeps the catalogue, nodes and placements in its store and pushes declarations."},
+        description = {"The controller, which keeps the mesh's state and pushes the declarations."},
+        footerHeading = "%nExamples:%n",
+        footer = {"  mesh controller serve --config /etc/mesh/controller.env"},
         subcommands = {ControllerServeCommand.class})
 public class ControllerCommand {
 }

@@ -19,17 +19,22 @@ import picocli.CommandLine.Spec;
             "  MESH_STORE_URL           the store, a JDBC URL jdbc:postgresql://HOST:PORT/DB (required)",
             "  MESH_STORE_USER, MESH_STORE_PASSWORD",
             "  MESH_STORE_PASSWORD_FILE  or a file holding that password (mesh install writes one, 0600)",
-            "  MESH_SECRETS_KEY_FILE    the secrets key file ('mesh secret'; mesh install makes it, 0600, on the seat)",
-            "  MESH_CONTROLLER_TOKEN    the bootstrap operator token, named 'admin' (required); 'mesh token create'",
-            "                           makes more, each named and revocable (docs/trust.md)",
+            "  MESH_SECRETS_KEY_FILE    the secrets key file ('mesh secret'; mesh install makes it, 0600,",
+            "                           on the seat)",
+            "  MESH_CONTROLLER_TOKEN    the bootstrap operator token, named 'admin' (required);",
+            "                           'mesh token create' makes more, each named and revocable (docs/trust.md)",
             "  MESH_CONTROLLER_TOKEN_FILE  or a file holding that token (mesh install writes one, 0600)",
             "  MESH_CONTROLLER_LISTEN   address to listen on (default 0.0.0.0:7700)",
             "  MESH_PUSH_BUDGET         a push replacing more containers stops unless --yes (default 10)",
-            "  MESH_CONTROLLER_EPOCH    this controller's epoch (default 0); one older than the store's refuses writes",
+            "  MESH_CONTROLLER_EPOCH    this controller's epoch (default 0); one older than the store's",
+            "                           refuses writes",
             "  MESH_TLS_CERT, MESH_TLS_KEY, MESH_TLS_CA  its certificate, key and the mesh CA (PEM; required:",
             "                           HTTPS only, and its certificate is its client certificate to the agents)",
             "  MESH_CA_KEY              the mesh CA's key, to issue a joining node's certificate (the seat's)",
-            "  MESH_PLAIN_HTTP          yes: plain HTTP without TLS files (tests, a trusted loopback only)"})
+            "  MESH_PLAIN_HTTP          yes: plain HTTP without TLS files (tests, a trusted loopback only)"},
+        footerHeading = "%nExamples:%n",
+        footer = {"  mesh controller serve --config /etc/mesh/controller.env",
+            "      what the agent on the seat runs as a process"})
 public class ControllerServeCommand implements Callable<Integer> {
 
     @Spec

@@ -24,9 +24,11 @@ import picocli.CommandLine.Spec;
 @Command(name = "apply",
         mixinStandardHelpOptions = true,
         description = {"Apply a declaration file to the local engine once, and exit.",
-            "Takes it like a push: it must be newer than the newest record, and is recorded before it is applied;",
-            "the newest record itself may be given again, to apply it again.",
-            "Uses MESH_HOST_ENGINE and MESH_HOST_STATE_DIR like `mesh host serve`."})
+            "Takes it like a push: it must be newer than the newest record, and is recorded before it is applied; "
+                    + "the newest record itself may be given again, to apply it again.",
+            "Uses MESH_HOST_ENGINE and MESH_HOST_STATE_DIR like `mesh host serve`."},
+        footerHeading = "%nExamples:%n",
+        footer = {"  mesh host apply declaration.json"})
 public class HostApplyCommand implements Callable<Integer> {
 
     @Spec
@@ -38,7 +40,7 @@ public class HostApplyCommand implements Callable<Integer> {
     @Mixin
     LocalSettingsOptions settings;
 
-    @Option(names = "--dry-run", description = "show what would change; record and change nothing")
+    @Option(names = "--dry-run", description = "show what would change; record nothing, change nothing")
     boolean dryRun;
 
     @Mixin

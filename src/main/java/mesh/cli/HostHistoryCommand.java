@@ -21,15 +21,19 @@ import picocli.CommandLine.Spec;
             "  mesh host history A B        components added, removed and changed from A to B, each changed",
             "                               field with its value before and after (old -> new)",
             "  mesh host history --last     the same for the last two generations",
-            "Reads the installed agent's settings, DIR/host.env (--config-dir DIR as given to 'mesh install',",
-            "default /etc/mesh) when it exists; MESH_HOST_* in the environment wins over it; with neither,",
-            "the state dir is /var/lib/mesh. Needs no running agent."})
+            "Reads the installed agent's settings, DIR/host.env (--config-dir DIR as given to 'mesh install', "
+                    + "default /etc/mesh) when it exists; MESH_HOST_* in the environment wins over it; with neither, the state "
+                    + "dir is /var/lib/mesh. Needs no running agent."},
+        footerHeading = "%nExamples:%n",
+        footer = {"  mesh host history",
+            "  mesh host history 41 42",
+            "  mesh host history --last"})
 public class HostHistoryCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
 
-    @Parameters(arity = "0..2", paramLabel = "GENERATION")
+    @Parameters(arity = "0..2", paramLabel = "GENERATION", description = "two generations to compare (mesh host history lists them)")
     List<Long> generations = new ArrayList<>();
 
     @Option(names = "--last", description = "compare the last two generations")

@@ -21,9 +21,12 @@ import picocli.CommandLine.Spec;
         description = {"Show the output (stdout and stderr) of a process this host supervises.",
             "  mesh host logs COMPONENT            its last lines (-n, default 100), oldest first",
             "  mesh host logs COMPONENT --follow   then every line it writes, until interrupted",
-            "Reads the installed agent's settings, DIR/host.env (--config-dir DIR as given to 'mesh install',",
-            "default /etc/mesh) when it exists; MESH_HOST_* in the environment wins over it; with neither,",
-            "the state dir is /var/lib/mesh. Needs no running agent."})
+            "Reads the installed agent's settings, DIR/host.env (--config-dir DIR as given to 'mesh install', "
+                    + "default /etc/mesh) when it exists; MESH_HOST_* in the environment wins over it; with neither, the state "
+                    + "dir is /var/lib/mesh. Needs no running agent."},
+        footerHeading = "%nExamples:%n",
+        footer = {"  mesh host logs mesh-controller.serve",
+            "  mesh host logs mesh-controller.serve --follow"})
 public class HostLogsCommand implements Callable<Integer> {
 
     static final Duration POLL = Duration.ofMillis(200);

@@ -26,7 +26,10 @@ import picocli.CommandLine.Spec;
             "  MESH_HOST_NETWORKS   the range of module networks' /26 subnets (default 10.213.0.0/16)",
             "  MESH_TLS_CERT, MESH_TLS_KEY, MESH_TLS_CA  this agent's certificate, key and the mesh CA (PEM;",
             "                       required: HTTPS only, calls only from the mesh's controller; docs/trust.md)",
-            "  MESH_PLAIN_HTTP      yes: plain HTTP without TLS files (tests only: no certificate to check)"})
+            "  MESH_PLAIN_HTTP      yes: plain HTTP without TLS files (tests only: no certificate to check)"},
+        footerHeading = "%nExamples:%n",
+        footer = {"  mesh host serve --config /etc/mesh/host.env",
+            "      what the unit 'mesh install' writes runs"})
 public class HostServeCommand implements Callable<Integer> {
 
     @Spec

@@ -13,13 +13,15 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "upgrade-self",
         mixinStandardHelpOptions = true,
-        description = {"Move this node's agent to the build this runs from (run by 'mesh upgrade' as a process of its",
-            "one-off module mesh-upgrade-NODE, from the new build's bundle; not an operator's verb).",
-            "Puts the new build beside the old in the state folder mesh install made (app.next, then app and",
-            "app.previous), restarts the agent (systemd, else the detached agent), and waits: containers and",
-            "processes are adopted by the new agent, none replaced. If the new agent does not listen within 90 s",
-            "the old build is put back and started again. Exit 1 with why when it failed; it never exits once",
-            "the agent runs this build."})
+        description = {"Move this node's agent to the build this runs from.", "It is run by 'mesh upgrade' as a process of its one-off "
+                    + "module mesh-upgrade-NODE, from the new build's bundle; it is not an operator's verb.",
+            "Puts the new build beside the old in the state folder mesh install made (app.next, then app and "
+                    + "app.previous), restarts the agent (systemd, else the detached agent), and waits: containers and "
+                    + "processes are adopted by the new agent, none replaced. If the new agent does not listen within 90 s the "
+                    + "old build is put back and started again. Exit 1 with why when it failed; it never exits once the agent runs this build."},
+        footerHeading = "%nExamples:%n",
+        footer = {"  mesh upgrade",
+            "      runs it on every node; not run by hand"})
 public class HostUpgradeSelfCommand implements Callable<Integer> {
 
     @Override

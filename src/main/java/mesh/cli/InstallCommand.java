@@ -21,26 +21,31 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "install",
         mixinStandardHelpOptions = true,
-        description = {"Install mesh on this machine, as root: seat a new mesh here, or (--join) add this machine to one.",
+        description = {"Install mesh on this machine, as root: seat a new mesh, or join one (--join).",
             "",
-            "Seating a new mesh runs these steps, each printed with its duration and recorded in the state dir,",
-            "so running it again resumes where it stopped (a step done is reported 'already done'):",
+            "Seating a new mesh runs these steps, each printed with its duration and recorded in the state dir, so "
+                    + "running it again resumes where it stopped (a step done is reported 'already done'):",
             "  preflight   the engine answers (API 1.41+), ports 7700 7701 5000 5432 are free on the address,",
             "              the state dir is writable; a failure changes nothing",
-            "  agent       writes CONFIG-DIR/host.env (0600) and the unit mesh-host.service, starts the host agent",
+            "  agent       writes CONFIG-DIR/host.env (0600) and the unit mesh-host.service, starts the agent",
             "              (under systemd; where systemd does not run, detached, logging into the state dir)",
             "  store       module mesh-store: PostgreSQL from --store-image (or the existing --store-url)",
             "  registry    module mesh-registry: the artifact store, from --registry-image",
             "  bundle      publishes this mesh as the controller's bundle to the artifact store",
-            "  controller  a temporary controller adds this node, the built-in catalogue and pushes: the agent",
-            "              runs the controller as a process on ADDRESS:7700",
-            "  pivot       checks the controller (the node, the catalogue, everything running), ends the temporary one",
+            "  controller  a temporary controller adds this node, the built-in catalogue and pushes:",
+            "              the agent runs the controller as a process on ADDRESS:7700",
+            "  pivot       checks the controller (the node, the catalogue, everything running), ends the",
+            "              temporary one",
             "  config      writes ~/.config/mesh/config (0600): the controller's URL and the operator token",
             "",
-            "Joining (--join URL --token T --node NAME, the line 'mesh node add' prints) runs preflight,",
-            "agent and join. On a node that joined, 'mesh install --join URL' without --token asks the",
-            "controller for nothing: it starts the agent again if it does not answer, and says each step",
-            "is already done."})
+            "Joining (--join URL --token T --node NAME, the line 'mesh node add' prints) runs preflight, agent and "
+                    + "join. On a node that joined, 'mesh install --join URL' without --token asks the controller for nothing: "
+                    + "it starts the agent again if it does not answer, and says each step is already done."},
+        footerHeading = "%nExamples:%n",
+        footer = {"  mesh install --address 10.77.0.11",
+            "      seat a new mesh on this machine",
+            "  mesh install --join https://10.77.0.11:7700 --token T --node bee --address 10.77.0.12",
+            "      the line 'mesh node add bee' printed, run on bee"})
 public class InstallCommand implements Callable<Integer> {
 
     @Spec
@@ -92,7 +97,7 @@ public class InstallCommand implements Callable<Integer> {
 
     @Option(names = "--module-networks", paramLabel = "CIDR", description = "the IPv4 range this node's agent gives module"
             + " networks their /26 subnets from (default " + mesh.plan.NetworkRange.DEFAULT_TEXT + "); it must not overlap"
-            + " this machine's own addresses or routes. Written into host.env as MESH_HOST_NETWORKS")
+            + " this machine's own addresses or routes; written into host.env as MESH_HOST_NETWORKS, its setting")
     String moduleNetworks;
 
     /** Summary is the {@code -o json} document: where the mesh stands and how each step went. */

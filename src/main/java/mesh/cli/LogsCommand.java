@@ -23,16 +23,19 @@ import picocli.CommandLine.Spec;
  * {@link LinePublisher#KEEP_ALIVE}).
  */
 @Command(name = "logs", mixinStandardHelpOptions = true,
-        description = {"Show the output (stdout and stderr) of a module's components, from the node it is taken on.",
+        description = {"Show the output of a module's components, from the node it runs on.", "Both stdout and stderr are shown.",
             "  mesh logs MODULE                all its components, each line after 'COMPONENT | '",
             "  mesh logs MODULE/COMPONENT      one (COMPONENT as in the manifest, or the part after 'MODULE.')",
-            "--follow keeps printing what they write, until the copy followed is replaced or removed (a push that",
-            "changed it: run 'mesh logs' again for the new one), or until interrupted.",
-            "-o json: one JSON object per line, {\"component\", \"stream\", \"time\", \"line\"}; a process's lines carry",
-            "no time (its stdout and stderr go to one file: stream 'output'), so --since leaves out only its",
-            "rotated log files last written before then.",
-            "Exit 0 when the output ended (or the follow ended as its copy did); 1 when a module or component is",
-            "unknown, the module runs nowhere, or a stream broke off (the message says which and why)."})
+            "--follow keeps printing what they write, until the copy followed is replaced or removed (a push that "
+                    + "changed it: run 'mesh logs' again for the new one), or until interrupted.",
+            "-o json: one JSON object per line, {\"component\", \"stream\", \"time\", \"line\"}; a process's lines "
+                    + "carry no time (its stdout and stderr go to one file: stream 'output'), so --since leaves out only its "
+                    + "rotated log files last written before then.",
+            "Exit 0 when the output ended (or the follow ended as its copy did); 1 when a module or component is "
+                    + "unknown, the module runs nowhere, or a stream broke off (the message says which and why)."},
+        footerHeading = "%nExamples:%n",
+        footer = {"  mesh logs searxng",
+            "  mesh logs searxng/web --follow"})
 public class LogsCommand implements Callable<Integer> {
 
     @Spec
@@ -49,7 +52,7 @@ public class LogsCommand implements Callable<Integer> {
     @Option(names = {"-f", "--follow"}, description = "keep printing what they write")
     boolean follow;
 
-    @Option(names = "--since", paramLabel = "D", description = "only lines from D on: a duration back (90s, 5m, 2h, 1d) or an instant (2026-12-01T10:00:00Z)")
+    @Option(names = "--since", paramLabel = "D", description = "only lines from D on: an instant (2026-12-01T10:00:00Z) or a duration back (90s, 5m, 2h, 1d)")
     String since;
 
     @Option(names = {"-n", "--tail"}, paramLabel = "N", description = "only the last N lines of each component (0 to " + LogQuery.MOST_TAIL + "; default: all that are kept)")

@@ -21,10 +21,11 @@ public final class MeshCommandLine {
             RestoreCommand.class, StatusCommand.class,
             RosterCommand.class, RouteCommand.class, TokenCommand.class, SecretCommand.class, AuditCommand.class,
             CaCommand.class, LogsCommand.class, BundleCommand.class, HostCommand.class, ControllerCommand.class,
-            CompletionCommand.class, InstallCommand.class, UpgradeCommand.class, UninstallCommand.class);
+            CompletionCommand.class, HelpVerb.class, InstallCommand.class, UpgradeCommand.class, UninstallCommand.class);
 
-    /** The verb whose script needs the whole tree. */
-    private static final Class<?> WHOLE_TREE = CompletionCommand.class;
+    /** The verbs that read the whole tree: completion's script holds every verb, help shows any. */
+    private static final java.util.Set<Class<?>> WHOLE_TREE = java.util.Set.of(CompletionCommand.class,
+            HelpVerb.class);
 
     private MeshCommandLine() {
     }
@@ -43,7 +44,7 @@ public final class MeshCommandLine {
      */
     public static CommandLine forArgs(CommandLine.IFactory factory, String... args) {
         Class<?> verb = args.length == 0 ? null : verbNamed(args[0]);
-        if (verb == null || verb == WHOLE_TREE) {
+        if (verb == null || WHOLE_TREE.contains(verb)) {
             return create(factory);
         }
         CommandLine cmd = new CommandLine(MeshCommand.class, factory);
@@ -67,8 +68,7 @@ public final class MeshCommandLine {
         cmd.setExecutionExceptionHandler(new FailureExits());
         cmd.setCaseInsensitiveEnumValuesAllowed(true);
         OperatorValues.register(cmd);
-        // the help text is written in lines of up to ~95 columns; picocli's default 80 breaks them mid-thought
-        cmd.setUsageHelpWidth(100);
+        HelpLayout.apply(cmd);
         return cmd;
     }
 }

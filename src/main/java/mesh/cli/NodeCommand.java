@@ -16,7 +16,11 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "node",
         mixinStandardHelpOptions = true,
-        description = {"The machines of the mesh. Uses MESH_CONTROLLER and MESH_TOKEN."})
+        description = {"The machines of the mesh. Uses MESH_CONTROLLER and MESH_TOKEN."},
+        footerHeading = "%nExamples:%n",
+        footer = {"  mesh node add ace --address 10.77.0.11",
+            "      prints the line to run on ace as root",
+            "  mesh node list"})
 public class NodeCommand {
 
     @Spec
@@ -28,11 +32,14 @@ public class NodeCommand {
     OutputOption format;
 
     @Command(name = "add", mixinStandardHelpOptions = true,
-            description = {"Add a node. Prints its join line once, with a one-time join token that works for 24 h:",
-                "run it on the node to install its agent ('mesh node token NAME --rotate' makes a new one)."})
-    int add(@Parameters(paramLabel = "NAME") String name,
+            description = {"Add a node and print its join line once.",
+                "The line holds a one-time join token that works for 24 h: run it on the node to install its agent ('mesh node token NAME --rotate' makes a new one)."},
+            footerHeading = "%nExamples:%n",
+            footer = {"  mesh node add bee --address 10.77.0.12",
+                "      then run the printed 'mesh install --join ...' line on bee, as root"})
+    int add(@Parameters(paramLabel = "NAME", description = "the new node's name") String name,
             @Option(names = "--address", required = true, paramLabel = "ADDR", description = "its mesh address") String address,
-            @Option(names = "--agent", paramLabel = "URL", description = "its host agent (default https://ADDR:7701, or http:// on a plain-HTTP test mesh)") String agent) {
+            @Option(names = "--agent", paramLabel = "URL", description = "its agent's URL (default https://ADDR:7701; http:// if plain HTTP)") String agent) {
         ControllerClient controller = ControllerClient.fromEnvironment();
         AddedNode added = controller.api().addNode(name, address, agent, true);
         if (format.json()) {
@@ -54,8 +61,11 @@ public class NodeCommand {
     }
 
     @Command(name = "list", mixinStandardHelpOptions = true, description = {"List the nodes and where their pushes stand.",
-        "VERSION is the build each node's agent last reported ('mesh status' and every push hear it; '-' until then);",
-        "on stderr, a warning when the controller and the agents are not all one build."})
+        "VERSION is the build each node's agent last reported ('mesh status' and every push hear it; '-' until "
+                + "then); on stderr, a warning when the controller and the agents are not all one build."},
+            footerHeading = "%nExamples:%n",
+            footer = {"  mesh node list",
+                "  mesh node list -o json"})
     int list() {
         ControllerClient controller = ControllerClient.fromEnvironment();
         List<NodeView> nodes = controller.api().nodes();
@@ -74,11 +84,14 @@ public class NodeCommand {
     }
 
     @Command(name = "set", mixinStandardHelpOptions = true,
-            description = {"Change a node's address or agent URL (at the next push). An agent URL that was the",
-                "default for the old address follows the address. Only the containers that bind a name",
-                "that resolves to the node, or publish ports on it, are replaced; 'mesh push --dry-run'",
-                "shows them first."})
-    int set(@Parameters(paramLabel = "NAME") String name,
+            description = {"Change a node's address or agent URL, at the next push.", "An agent URL that was the default for the "
+                        + "old address follows the address. Only the containers that bind a name that resolves to the node, or "
+                        + "publish ports on it, are replaced; 'mesh push --dry-run' shows them first."},
+            footerHeading = "%nExamples:%n",
+            footer = {"  mesh node set ace --address 10.77.0.21",
+                "  mesh push --dry-run",
+                "      shows the containers the move replaces"})
+    int set(@Parameters(paramLabel = "NAME", description = "the node, as 'mesh node list' names it") String name,
             @Option(names = "--address", paramLabel = "ADDR", description = "its new mesh address") String address,
             @Option(names = "--agent", paramLabel = "URL", description = "its host agent's new URL") String agent) {
         if (address == null && agent == null) {
@@ -96,10 +109,12 @@ public class NodeCommand {
     }
 
     @Command(name = "token", mixinStandardHelpOptions = true,
-            description = {"Give a node a new one-time join token (--rotate) and print its join line once, to (re-)install",
-                "its agent with 'mesh install --join'. It works once, for 24 h; the node's earlier one, if unspent,",
-                "no longer works. A running agent is not concerned: it takes calls on the controller's certificate."})
-    int token(@Parameters(paramLabel = "NAME") String name,
+            description = {"Give a node a new one-time join token (--rotate) and print its join line once.", "Run the line on the node to (re-)install its "
+                        + "agent with 'mesh install --join'. It works once, for 24 h; the node's earlier one, if unspent, no "
+                        + "longer works. A running agent is not concerned: it takes calls on the controller's certificate."},
+            footerHeading = "%nExamples:%n",
+            footer = {"  mesh node token bee --rotate"})
+    int token(@Parameters(paramLabel = "NAME", description = "the node, as 'mesh node list' names it") String name,
               @Option(names = "--rotate", description = "make a new token (required: a token is shown only when made)")
               boolean rotate) {
         if (!rotate) {
@@ -118,8 +133,11 @@ public class NodeCommand {
     }
 
     @Command(name = "public-domain", mixinStandardHelpOptions = true,
-            description = {"Set the domain a node's edge serves routes under: route R of a module running there is R.DOMAIN."})
-    int publicDomain(@Parameters(paramLabel = "NAME") String name, @Parameters(paramLabel = "DOMAIN") String domain) {
+            description = {"Set the domain a node's edge serves routes under: route R of a module running there is R.DOMAIN."},
+            footerHeading = "%nExamples:%n",
+            footer = {"  mesh node public-domain ace zurag.be",
+                "      route searxng of a module on ace is then served as searxng.zurag.be"})
+    int publicDomain(@Parameters(paramLabel = "NAME", description = "the node, as 'mesh node list' names it") String name, @Parameters(paramLabel = "DOMAIN", description = "the public domain, e.g. zurag.be") String domain) {
         Node node = ControllerClient.fromEnvironment().api().publicDomain(name, domain);
         if (format.json()) {
             output.json(spec, node);
@@ -130,8 +148,10 @@ public class NodeCommand {
         return ExitCodes.OK;
     }
 
-    @Command(name = "remove", mixinStandardHelpOptions = true, description = {"Remove a node that runs nothing."})
-    int remove(@Parameters(paramLabel = "NAME") String name) {
+    @Command(name = "remove", mixinStandardHelpOptions = true, description = {"Remove a node that runs nothing."},
+            footerHeading = "%nExamples:%n",
+            footer = {"  mesh node remove bee"})
+    int remove(@Parameters(paramLabel = "NAME", description = "the node, as 'mesh node list' names it") String name) {
         ControllerClient.fromEnvironment().api().removeNode(name);
         if (format.json()) {
             output.json(spec, Map.of("removed", name));

@@ -18,10 +18,10 @@ abstract class PlacementVerb implements Callable<Integer> {
     @Mixin
     OutputOption format;
 
-    @Parameters(index = "0", paramLabel = "NODE")
+    @Parameters(index = "0", paramLabel = "NODE", description = "the node, as 'mesh node list' names it")
     String node;
 
-    @Parameters(index = "1", paramLabel = "MODULE")
+    @Parameters(index = "1", paramLabel = "MODULE", description = "the module, as 'mesh catalogue list' names it")
     String module;
 
     /** The call on the node's module: an assign or an unassign. */

@@ -15,14 +15,19 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "push", mixinStandardHelpOptions = true,
         description = {"Plan every node and send each one whose declaration changed.",
-            "Nodes not named but left behind by earlier pushes are sent too. A plan that fails for",
-            "any node sends nothing. A push that would replace and remove more containers, counted",
-            "together, than the budget (MESH_PUSH_BUDGET of the controller, default 10) stops unless --yes.",
-            "A push that would remove one of the mesh's own modules where it runs (mesh-store,",
-            "mesh-registry, mesh-controller, an edge serving routes) is refused; move one with 'mesh take'.",
+            "Nodes not named but left behind by earlier pushes are sent too. A plan that fails for any node sends "
+                    + "nothing. A push that would replace and remove more containers, counted together, than the budget "
+                    + "(MESH_PUSH_BUDGET of the controller, default 10) stops unless --yes.",
+            "A push that would remove one of the mesh's own modules where it runs (mesh-store, mesh-registry, "
+                    + "mesh-controller, an edge serving routes) is refused; move one with 'mesh take'.",
             "Exit 1 if any node could not be reached; it is sent at the next push.",
-            "With --wait, it then waits until every node sent to has applied its declaration and runs",
-            "all of it, showing each node's state as it changes; exit 1 if that does not happen in time."})
+            "With --wait, it then waits until every node sent to has applied its declaration and runs all of it, "
+                    + "showing each node's state as it changes; exit 1 if that does not happen in time."},
+        footerHeading = "%nExamples:%n",
+        footer = {"  mesh push --dry-run",
+            "      what each node would get, and what it replaces",
+            "  mesh push --wait",
+            "      send, then wait until every node runs all of its declaration"})
 public class PushCommand implements Callable<Integer> {
 
     @Spec
@@ -39,11 +44,11 @@ public class PushCommand implements Callable<Integer> {
     @Option(names = "--dry-run", description = "show, per node and component, what the push would create, replace and remove; send nothing")
     boolean dryRun;
 
-    @Option(names = "--yes", description = "go ahead even past the budget (replacements and removals together)")
+    @Option(names = "--yes", description = "go ahead past the budget, counting replacements and removals together")
     boolean yes;
 
     @Option(names = "--force-remove-mesh-module", paramLabel = "MODULE",
-            description = "let this push remove this mesh module (repeatable; not the controller, nor the controller's own store)")
+            description = "let this push remove this mesh module (repeatable; never the controller, nor its own store)")
     List<String> forced = new ArrayList<>();
 
     @Option(names = "--wait", description = "after sending, wait until the nodes sent to have converged")

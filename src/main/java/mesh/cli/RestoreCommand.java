@@ -14,15 +14,25 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 @Command(name = "restore", mixinStandardHelpOptions = true,
-        description = {"Bring MODULE back from backup ID (default: its newest backup that is done) onto NODE, in a checked",
-            "hand-off like 'mesh take' (docs/backup.md). Uses MESH_CONTROLLER and MESH_TOKEN.",
-            "Steps: preflight (NODE answers, has the images), fence the node the module ran on (stopped, its data kept",
-            "as an old copy) or, when that node does not answer, mark its copy lost (fenced there the moment it",
-            "answers again, so it never starts there again), restore (NODE writes every volume from the registry and",
-            "checks every file against the backup's manifest), start on NODE and wait until it runs, switch (the",
-            "placement, MODULE.internal and its routes move to NODE), push (exactly the components that bind its",
-            "names are replaced). A failure before the switch deletes NODE's copy and starts the module where it ran.",
-            "Exit 0 when the module runs on NODE with the backup's data; 1 when the restore failed or rolled back."})
+        description = {"Bring MODULE back from a backup onto node NODE, in a checked hand-off.", "Like 'mesh take', it fences the module where it ran, writes the data on NODE, checks it and only then switches (docs/backup.md).",
+            "The backup is ID, or the module's newest backup that is done. NODE (--to) must be another node than the one "
+                    + "the module runs on: restore it there, then 'mesh take' brings it back with that data if you want it "
+                    + "where it was. Uses MESH_CONTROLLER and MESH_TOKEN.",
+            "Steps: preflight (NODE answers, has the images), fence the node the module ran on (stopped, its data "
+                    + "kept as an old copy) or, when that node does not answer, mark its copy lost (fenced there the moment it "
+                    + "answers again, so it never starts there again), restore (NODE writes every volume from the registry and "
+                    + "checks every file against the backup's manifest), start on NODE and wait until it runs, switch (the "
+                    + "placement, MODULE.internal and its routes move to NODE), push (exactly the components that bind its "
+                    + "names are replaced). A failure before the switch deletes NODE's copy and starts the module where it ran.",
+            "Exit 0 when the module runs on NODE with the backup's data; 1 when it failed or rolled back."},
+        footerHeading = "%nExamples:%n",
+        footer = {"  mesh backup list searxng",
+            "      the backups to choose from",
+            "  mesh restore searxng --to bee --dry-run",
+            "  mesh restore searxng 12 --to bee",
+            "      searxng runs on bee with backup 12's data; its old copy stays on the node it ran on",
+            "  mesh take ace searxng",
+            "      then, if wanted, move it back to ace with that data"})
 public class RestoreCommand implements Callable<Integer> {
 
     static final Duration POLL = Duration.ofMillis(500);
@@ -35,16 +45,16 @@ public class RestoreCommand implements Callable<Integer> {
     @Mixin
     OutputOption format;
 
-    @Parameters(index = "0", paramLabel = "MODULE", description = "the module")
+    @Parameters(index = "0", paramLabel = "MODULE", description = "the module to restore")
     String module;
 
     @Parameters(index = "1", arity = "0..1", paramLabel = "ID", description = "the backup (mesh backup list); default: the newest that is done")
     Long backup;
 
-    @Option(names = "--to", paramLabel = "NODE", description = "the node to restore it on (default: the node it runs on)")
+    @Option(names = "--to", paramLabel = "NODE", description = "the node to restore it on: required, another node than the one it runs on (refused there)")
     String to;
 
-    @Option(names = "--dry-run", description = "check (the nodes answer, the backup is there) and say the steps; change nothing")
+    @Option(names = "--dry-run", description = "check (nodes answer, backup there), say the steps, change nothing")
     boolean dryRun;
 
     @Override

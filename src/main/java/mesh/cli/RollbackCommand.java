@@ -16,16 +16,21 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 @Command(name = "rollback", mixinStandardHelpOptions = true,
-        description = {"Return the whole mesh to what an earlier push planned: its catalogue and placements, on",
-            "today's nodes and addresses, previewed and sent as 'mesh push' is (the same budget, the same",
-            "refusals for the mesh's own modules), and stored again, so the next push keeps it.",
-            "PUSH is the push's id, as 'mesh audit', 'mesh host history' (\"push 42\") and --list show it; the",
-            "controller keeps the inputs of the last 50 pushes. A module placed then on a node removed since is",
-            "not placed there; a module taken today on another node stays there, with its data.",
-            "Data is never rolled back: volumes stay as they are, and the preview names each component whose",
-            "volumes an older image would meet. A rollback is a push of its own, which can be rolled back to.",
-            "Start with: mesh rollback --list, then mesh rollback PUSH --dry-run.",
-            "Exit 1 for a push whose input is not kept, and if any node could not be reached."})
+        description = {"Return the whole mesh to what an earlier push planned.",
+            "The push's catalogue and placements are planned on today's nodes and addresses, previewed and sent as 'mesh push' is (the same budget, the same refusals for the mesh's "
+                    + "own modules), and stored again, so the next push keeps it.",
+            "PUSH is the push's id, as 'mesh audit', 'mesh host history' (\"push 42\") and --list show it; the "
+                    + "controller keeps the inputs of the last 50 pushes. A module placed then on a node removed since is not "
+                    + "placed there; a module taken today on another node stays there, with its data.",
+            "Data is never rolled back: volumes stay as they are, and the preview names each component whose volumes "
+                    + "an older image would meet. A rollback is a push of its own, which can be rolled back to.",
+            "Exit 1 for a push whose input is not kept, and if any node could not be reached."},
+        footerHeading = "%nExamples:%n",
+        footer = {"  mesh rollback --list",
+            "      the pushes that can be rolled back to",
+            "  mesh rollback 42 --dry-run",
+            "      what going back to push 42 would replace, and the volumes an older image would meet",
+            "  mesh rollback 42 --wait"})
 public class RollbackCommand implements Callable<Integer> {
 
     @Spec

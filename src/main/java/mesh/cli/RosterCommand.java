@@ -10,8 +10,11 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "roster", mixinStandardHelpOptions = true,
         description = {"Every mesh name and the address it resolves to, as of the last push.",
-            "A routed name (KIND route) resolves to the edge node that serves it (NODE); SERVED says which",
-            "edge proxies it and, when the module runs on another node, to which."})
+            "A routed name (KIND route) resolves to the edge node that serves it (NODE); SERVED says which edge "
+                    + "proxies it and, when the module runs on another node, to which."},
+        footerHeading = "%nExamples:%n",
+        footer = {"  mesh roster",
+            "  mesh roster -o json"})
 public class RosterCommand implements Callable<Integer> {
 
     @Spec

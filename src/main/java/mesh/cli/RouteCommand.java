@@ -13,7 +13,9 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "route",
         mixinStandardHelpOptions = true,
-        description = {"The routes the mesh's edges serve. Uses MESH_CONTROLLER and MESH_TOKEN."})
+        description = {"The routes the mesh's edges serve. Uses MESH_CONTROLLER and MESH_TOKEN."},
+        footerHeading = "%nExamples:%n",
+        footer = {"  mesh route ca ace > ace-ca.pem"})
 public class RouteCommand {
 
     @Spec
@@ -25,9 +27,10 @@ public class RouteCommand {
     OutputOption format;
 
     @Command(name = "ca", mixinStandardHelpOptions = true,
-            description = {"Print the root certificate (PEM) of a node's edge CA, for an edge with MESH_EDGE_TLS: internal:",
-                "  mesh route ca ace > ace-ca.pem && curl --cacert ace-ca.pem https://searxng.zurag.be/"})
-    int ca(@Parameters(paramLabel = "NODE") String node) {
+            description = {"Print the root certificate (PEM) of a node's edge CA.", "Only an edge with MESH_EDGE_TLS: internal has one; give it to the clients of its routes."},
+            footerHeading = "%nExamples:%n",
+            footer = {"  mesh route ca ace > ace-ca.pem && curl --cacert ace-ca.pem https://searxng.zurag.be/"})
+    int ca(@Parameters(paramLabel = "NODE", description = "the edge node") String node) {
         EdgeCa ca = ControllerClient.fromEnvironment().api().edgeCa(node);
         if (format.json()) {
             output.json(spec, ca);

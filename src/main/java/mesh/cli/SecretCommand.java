@@ -19,9 +19,13 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "secret",
         mixinStandardHelpOptions = true,
-        description = {"The modules' secrets: sealed in the store (AES-256-GCM, with a key on the seat alone), given only",
-            "to the node that runs a component using one (env: {DB_PASSWORD: {secret: db-password}}), never shown.",
-            "Uses MESH_CONTROLLER and MESH_TOKEN."})
+        description = {"The modules' secrets: sealed in the store, given only to the nodes that use them, never shown.",
+            "Sealed with AES-256-GCM under a key kept on the seat alone; a node gets a secret only when it runs "
+                    + "a component using one (env: {DB_PASSWORD: {secret: db-password}}).",
+            "Uses MESH_CONTROLLER and MESH_TOKEN."},
+        footerHeading = "%nExamples:%n",
+        footer = {"  mesh secret set web db-password < password.txt",
+            "  mesh secret list web"})
 public class SecretCommand {
 
     @Spec
@@ -33,11 +37,16 @@ public class SecretCommand {
     OutputOption format;
 
     @Command(name = "set", mixinStandardHelpOptions = true,
-            description = {"Set secret NAME of module MODULE to the value read from stdin (one trailing newline dropped),",
-                "or from --from-file FILE (as it is). Never from the command line: it would stay in the shell's",
-                "history and in every process listing. 'mesh push' then replaces exactly the components using it."})
-    int set(@Parameters(index = "0", paramLabel = "MODULE") String module,
-            @Parameters(index = "1", paramLabel = "NAME") String name,
+            description = {"Set secret NAME of module MODULE to a value read from stdin or a file.", "The value is read from stdin (one trailing newline dropped) or "
+                        + "from --from-file FILE (as it is). Never from the command line: it would stay in the shell's history "
+                        + "and in every process listing. 'mesh push' then replaces exactly the components using it."},
+            footerHeading = "%nExamples:%n",
+            footer = {"  mesh secret set web db-password < password.txt",
+                "  mesh secret set web tls-key --from-file key.pem",
+                "  mesh push",
+                "      gives it to exactly the components that use it"})
+    int set(@Parameters(index = "0", paramLabel = "MODULE", description = "the module whose manifest uses the secret") String module,
+            @Parameters(index = "1", paramLabel = "NAME", description = "the secret's name, as the manifest gives it") String name,
             @Parameters(index = "2..*", paramLabel = "VALUE", hidden = true, arity = "0..*") List<String> value,
             @Option(names = "--from-file", paramLabel = "FILE", description = "read the value from FILE") Path file) {
         if (value != null && !value.isEmpty()) {
@@ -56,8 +65,11 @@ public class SecretCommand {
     }
 
     @Command(name = "list", mixinStandardHelpOptions = true,
-            description = {"List the secrets (of MODULE, or all): name, version, when set and by which token. Never a value."})
-    int list(@Parameters(index = "0", paramLabel = "MODULE", arity = "0..1") String module) {
+            description = {"List the secrets (of MODULE, or all): name, version, when set and by which token. Never a value."},
+            footerHeading = "%nExamples:%n",
+            footer = {"  mesh secret list",
+                "  mesh secret list web -o json"})
+    int list(@Parameters(index = "0", paramLabel = "MODULE", arity = "0..1", description = "only this module's secrets") String module) {
         List<SecretView> secrets = ControllerClient.fromEnvironment().api().secrets(module);
         if (format.json()) {
             output.json(spec, secrets);
@@ -72,9 +84,11 @@ public class SecretCommand {
     }
 
     @Command(name = "remove", mixinStandardHelpOptions = true,
-            description = {"Remove secret NAME of MODULE. Refused while the module's manifest uses it."})
-    int remove(@Parameters(index = "0", paramLabel = "MODULE") String module,
-               @Parameters(index = "1", paramLabel = "NAME") String name) {
+            description = {"Remove secret NAME of MODULE. Refused while the module's manifest uses it."},
+            footerHeading = "%nExamples:%n",
+            footer = {"  mesh secret remove web db-password"})
+    int remove(@Parameters(index = "0", paramLabel = "MODULE", description = "the module") String module,
+               @Parameters(index = "1", paramLabel = "NAME", description = "the secret's name") String name) {
         SecretView gone = ControllerClient.fromEnvironment().api().deleteSecret(module, name);
         if (format.json()) {
             output.json(spec, gone);
@@ -85,8 +99,10 @@ public class SecretCommand {
     }
 
     @Command(name = "rotate-key", mixinStandardHelpOptions = true,
-            description = {"Seal every secret again under a new key (the seat's secrets key file keeps the new one alone).",
-                "The values do not change, so no component is replaced."})
+            description = {"Seal every secret again under a new key.", "The seat's secrets key file then keeps the new one alone.",
+                "The values do not change, so no component is replaced."},
+            footerHeading = "%nExamples:%n",
+            footer = {"  mesh secret rotate-key"})
     int rotateKey() {
         Map<String, Object> done = ControllerClient.fromEnvironment().api().rotateSecretsKey();
         if (format.json()) {

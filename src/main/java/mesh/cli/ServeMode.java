@@ -15,6 +15,9 @@ public enum ServeMode {
     HOST("MESH_HOST_LISTEN", "0.0.0.0:7701"),
     CONTROLLER("MESH_CONTROLLER_LISTEN", "0.0.0.0:7700");
 
+    /** The options picocli answers without running the verb. */
+    private static final java.util.Set<String> HELP = java.util.Set.of("-h", "--help", "-V", "--version");
+
     private final String listenVariable;
     private final String defaultListen;
 
@@ -23,7 +26,14 @@ public enum ServeMode {
         this.defaultListen = defaultListen;
     }
 
+    /**
+     * The mode these arguments ask for: NONE when they ask for help or the version ({@code mesh host serve --help}
+     * prints the verb's help, with no TLS settings needed and no server started).
+     */
     public static ServeMode forArgs(String... args) {
+        if (Arrays.stream(args).anyMatch(HELP::contains)) {
+            return NONE;
+        }
         List<String> words = Arrays.stream(args).filter(a -> !a.startsWith("-")).limit(2).toList();
         if (words.equals(List.of("host", "serve"))) {
             return HOST;

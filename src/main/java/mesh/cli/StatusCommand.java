@@ -14,23 +14,27 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "status", mixinStandardHelpOptions = true,
         description = {"Each node as the store knows it and as its agent says it is now.",
-            "Per node: the generation last sent and acknowledged (the store's view), the generation its",
-            "agent applied and how many components run (asked now, 2 s at most), and what needs",
-            "attention if anything does (agent not answering, behind, failing, converging); then one line",
-            "per process: its state, pid, restarts and last exit status; then one line per component that is",
-            "not running healthy: starting, unhealthy, crash-looping (restarts, last exit), failing (the reason),",
-            "stopped, missing, outdated or fenced (a take keeps it stopped). RUNNING counts the components",
-            "running with their health check passing. Then one line per edge node: the routes its Caddy serves",
-            "and since when, and the configuration it refused, with Caddy's message.",
-            "SEEN is how long ago the agent last looked at its engine (it looks every MESH_HOST_INTERVAL);",
-            "VERSION is the build its agent runs; on stderr, a warning when the controller and the agents are not all one build.",
+            "Per node: the generation last sent and acknowledged (the store's view), the generation its agent "
+                    + "applied and how many components run (asked now, 2 s at most), and what needs attention if anything does "
+                    + "(agent not answering, behind, failing, converging); then one line per process: its state, pid, restarts "
+                    + "and last exit status; then one line per component that is not running healthy: starting, unhealthy, "
+                    + "crash-looping (restarts, last exit), failing (the reason), stopped, missing, outdated or fenced (a take "
+                    + "keeps it stopped). RUNNING counts the components running with their health check passing. Then one line "
+                    + "per edge node: the routes its Caddy serves and since when, and the configuration it refused, with Caddy's message.",
+            "SEEN is how long ago the agent last looked at its engine (it looks every MESH_HOST_INTERVAL); VERSION "
+                    + "is the build its agent runs; on stderr, a warning when the controller and the agents are not all one build.",
             "--refresh has every agent look now before it answers (a few seconds at most).",
-            "Then one line per take under way ('mesh take'): its module, nodes and step (-o json: each node's 'takes').",
-            "Then one line per module with backups: its last backup, its schedule, and a warning when the backups land on",
-            "the registry of the module's own node (-o json: each node's 'backups'; docs/backup.md).",
-            "On stderr, a warning from 30 days before the controller's certificate, the mesh CA or a node's agent",
-            "certificate expires (-o json: each agent's 'certificateNotAfter').",
-            "Exit 0 when every node is up to date and running everything; 1 otherwise."})
+            "Then one line per take under way ('mesh take'): its module, nodes and step (in -o json: 'takes').",
+            "Then one line per module with backups: its last backup, its schedule, and a warning when the backups "
+                    + "land on the registry of the module's own node (in -o json: 'backups'; docs/backup.md).",
+            "On stderr, a warning from 30 days before the controller's certificate, the mesh CA or a node's agent "
+                    + "certificate expires (-o json: each agent's 'certificateNotAfter').",
+            "Exit 0 when every node is up to date and running everything; 1 otherwise."},
+        footerHeading = "%nExamples:%n",
+        footer = {"  mesh status",
+            "  mesh status --refresh",
+            "      every agent looks at its engine now before it answers",
+            "  mesh status -o json"})
 public class StatusCommand implements Callable<Integer> {
 
     @Spec

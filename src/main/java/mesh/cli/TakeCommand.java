@@ -17,14 +17,25 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "take", mixinStandardHelpOptions = true,
         description = {"Move MODULE to NODE with its data, in a checked hand-off (docs/take.md).",
-            "Steps: preflight, fence the source (stopped, and its agent refuses to start it), copy every volume",
-            "agent to agent, verify every file's manifest, start on NODE and wait until it runs, switch (the",
-            "placement, MODULE.internal and its routes move to NODE at once), push (NODE, the source and the",
-            "components that bind its names). Any failure before the switch deletes NODE's copy and starts the",
-            "module on the source again. Take assigns: there is no need to assign MODULE to NODE first.",
-            "The source keeps its copy of the data until 'mesh take --forget-old MODULE'.",
+            "Steps: preflight; pre-copy: copy every volume agent to agent while the module runs, pass after pass, "
+                    + "until little changes; fence the source (the module stops there, and its agent refuses to start it); "
+                    + "copy what changed since the last pass; verify every file's manifest on both sides; start on NODE and wait until it runs, switch (the "
+                    + "placement, MODULE.internal and its routes move to NODE at once), push (NODE, the source and the "
+                    + "components that bind its names). Any failure before the switch deletes NODE's copy and starts the "
+                    + "module on the source again. Take assigns: there is no need to assign MODULE to NODE first.",
+            "With --stop-and-copy there is no pre-copy: the source is fenced first and the whole data copied while the "
+                    + "module is stopped. The source keeps its copy of the data (the old copy) until 'mesh take --forget-old MODULE'.",
             "An interrupted take is carried on by running the same 'mesh take' again.",
-            "Exit 0 when the module runs on NODE; 1 when the take failed, rolled back or waits."})
+            "Exit 0 when the module runs on NODE; 1 when the take failed, rolled back or waits."},
+        footerHeading = "%nExamples:%n",
+        footer = {"  mesh take bee searxng --dry-run",
+            "      check the nodes and the room for the data, and say the steps",
+            "  mesh take bee searxng",
+            "      move searxng to bee with its data, copied while it runs",
+            "  mesh take --back searxng",
+            "      return it to the node the last take brought it from",
+            "  mesh take --forget-old searxng",
+            "      remove the old copies its takes left behind"})
 public class TakeCommand implements Callable<Integer> {
 
     static final Duration POLL = Duration.ofMillis(500);
@@ -39,10 +50,10 @@ public class TakeCommand implements Callable<Integer> {
     @Mixin
     OutputOption format;
 
-    @Parameters(paramLabel = "NODE MODULE", arity = "1..2", description = "the node and the module (only MODULE with --back, --forget-old)")
+    @Parameters(paramLabel = "NODE MODULE", arity = "1..2", description = "the node to move to and the module (only MODULE with --back, --forget-old)")
     List<String> names;
 
-    @Option(names = "--dry-run", description = "check (the nodes answer, room for the data) and say the steps; change nothing")
+    @Option(names = "--dry-run", description = "check (nodes answer, room for the data), say the steps, change nothing")
     boolean dryRun;
 
     @Option(names = "--back", description = "return MODULE to the node the last take brought it from (with the data written since)")

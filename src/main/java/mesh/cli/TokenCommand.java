@@ -14,9 +14,12 @@ import picocli.CommandLine.Spec;
 @Command(name = "token",
         mixinStandardHelpOptions = true,
         description = {"The operator tokens: named, revocable, each kept by the controller only as a hash.",
-            "The controller's MESH_CONTROLLER_TOKEN is the token named 'admin' (the one mesh install writes into",
-            "~/.config/mesh/config). Every write is recorded under the name of its token ('mesh audit').",
-            "Uses MESH_CONTROLLER and MESH_TOKEN."})
+            "The controller's MESH_CONTROLLER_TOKEN is the token named 'admin' (the one mesh install writes into "
+                    + "~/.config/mesh/config). Every write is recorded under the name of its token ('mesh audit').",
+            "Uses MESH_CONTROLLER and MESH_TOKEN."},
+        footerHeading = "%nExamples:%n",
+        footer = {"  mesh token create alice",
+            "  mesh token list"})
 public class TokenCommand {
 
     @Spec
@@ -28,9 +31,12 @@ public class TokenCommand {
     OutputOption format;
 
     @Command(name = "create", mixinStandardHelpOptions = true,
-            description = {"Make an operator token named NAME and print it once: give it to its holder as MESH_TOKEN.",
-                "A name is never reused, even once revoked, so the audit trail stays unambiguous."})
-    int create(@Parameters(paramLabel = "NAME") String name) {
+            description = {"Make an operator token named NAME and print it once.", "Give it to its holder as MESH_TOKEN.",
+                "A name is never reused, even once revoked, so the audit trail stays unambiguous."},
+            footerHeading = "%nExamples:%n",
+            footer = {"  mesh token create alice",
+                "      prints alice's token once: give it to her as MESH_TOKEN"})
+    int create(@Parameters(paramLabel = "NAME", description = "the token's name, e.g. who holds it") String name) {
         NewOperatorToken made = ControllerClient.fromEnvironment().api().createToken(name);
         if (format.json()) {
             output.json(spec, made);
@@ -42,7 +48,9 @@ public class TokenCommand {
     }
 
     @Command(name = "list", mixinStandardHelpOptions = true,
-            description = {"List the operator tokens: name, when made and by whom, when last used, when revoked."})
+            description = {"List the operator tokens: name, when made and by whom, when last used, when revoked."},
+            footerHeading = "%nExamples:%n",
+            footer = {"  mesh token list"})
     int list() {
         List<OperatorToken> tokens = ControllerClient.fromEnvironment().api().tokens();
         if (format.json()) {
@@ -58,8 +66,10 @@ public class TokenCommand {
 
     @Command(name = "revoke", mixinStandardHelpOptions = true,
             description = {"Revoke an operator token: the controller refuses it from its next request on.",
-                "The last token that is not revoked cannot be: create another first."})
-    int revoke(@Parameters(paramLabel = "NAME") String name) {
+                "The last token that is not revoked cannot be: create another first."},
+            footerHeading = "%nExamples:%n",
+            footer = {"  mesh token revoke alice"})
+    int revoke(@Parameters(paramLabel = "NAME", description = "the token's name, e.g. who holds it") String name) {
         OperatorToken revoked = ControllerClient.fromEnvironment().api().revokeToken(name);
         if (format.json()) {
             output.json(spec, revoked);

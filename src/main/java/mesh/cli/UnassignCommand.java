@@ -9,8 +9,12 @@ import picocli.CommandLine.Option;
 @Command(name = "unassign", mixinStandardHelpOptions = true,
         description = {"Record that MODULE shall no longer run on NODE (effective at the next push).",
             "If it runs there it stops there; its volumes are kept.",
-            "The mesh's own modules (mesh-store, mesh-registry, mesh-controller, an edge serving routes)",
-            "are refused where they run; move one with 'mesh take'."})
+            "The mesh's own modules (mesh-store, mesh-registry, mesh-controller, an edge serving routes) are refused "
+                    + "where they run; move one with 'mesh take'."},
+        footerHeading = "%nExamples:%n",
+        footer = {"  mesh unassign ace searxng",
+            "  mesh push --dry-run",
+            "      shows what stops"})
 public class UnassignCommand extends PlacementVerb {
 
     @Option(names = "--force-remove-mesh-module", paramLabel = "MODULE",

@@ -13,9 +13,13 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "uninstall",
         mixinStandardHelpOptions = true,
-        description = {"Take mesh off this machine, as root: stop and remove the host agent (its unit, or the detached",
-            "process), the processes it supervises, the mesh's containers on this node and its state.",
-            "Volumes and the processes' data are kept, and listed, unless --delete-data."})
+        description = {"Take mesh off this machine, as root.", "It stops and removes the host agent (its unit, or the detached "
+                    + "process), the processes it supervises, the mesh's containers on this node and its state.",
+            "Volumes and the processes' data are kept, and listed, unless --delete-data."},
+        footerHeading = "%nExamples:%n",
+        footer = {"  mesh uninstall",
+            "      volumes and data are kept, and listed",
+            "  mesh uninstall --delete-data"})
 public class UninstallCommand implements Callable<Integer> {
 
     @Spec

@@ -16,16 +16,23 @@ import picocli.CommandLine.Spec;
  * ({@link UpgradePlan} decides, {@link UpgradeRun} carries it out; docs/upgrade.md).
  */
 @Command(name = "upgrade", mixinStandardHelpOptions = true,
-        description = {"Move the mesh onto this build (the mesh you run this with), node by node (docs/upgrade.md).",
-            "Publishes this build to the artifact store as a bundle, then for each node whose agent runs another",
-            "build (joined nodes by name, the seat last): runs 'mesh host upgrade-self' there as a one-off process",
-            "(module mesh-upgrade-NODE), which puts the new build beside the old and restarts the agent; waits until",
-            "the agent answers on this build, converged, with every container and process as before (none replaced",
-            "or restarted), and removes the one-off. Then the controller is moved to this build's bundle.",
+        description = {"Move the mesh onto this build, node by node (docs/upgrade.md).",
+            "This build is the mesh you run this with.",
+            "Publishes this build to the artifact store as a bundle, then for each node whose agent runs another "
+                    + "build (joined nodes by name, the seat last): runs 'mesh host upgrade-self' there as a one-off process "
+                    + "(module mesh-upgrade-NODE), which puts the new build beside the old and restarts the agent; waits until "
+                    + "the agent answers on this build, converged, with every container and process as before (none replaced "
+                    + "or restarted), and removes the one-off.",
+            "Then the controller is moved to this build's bundle.",
             "Stops at the first node that does not come back so, naming it; the nodes after it are untouched.",
-            "To go back, run 'mesh upgrade' with the old build. Nodes already on this build are skipped, so an",
-            "upgrade that stopped is carried on by running it again. Refused while changes wait to be pushed.",
-            "Exit 0 when every part moved; 1 when it stopped or was refused."})
+            "To go back, run 'mesh upgrade' with the old build. Nodes already on this build are skipped, so an "
+                    + "upgrade that stopped is carried on by running it again. Refused while changes wait to be pushed.",
+            "Exit 0 when every part moved; 1 when it stopped or was refused."},
+        footerHeading = "%nExamples:%n",
+        footer = {"  mesh upgrade --dry-run",
+            "      which nodes would move, in which order",
+            "  mesh upgrade",
+            "      move every node, then the controller, to the build of this mesh executable"})
 public class UpgradeCommand implements Callable<Integer> {
 
     @Spec

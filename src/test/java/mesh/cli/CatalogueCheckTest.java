@@ -80,8 +80,7 @@ class CatalogueCheckTest {
                 f + ":3:9: module: not a valid name: \"my_shop\" has '_', which a DNS name cannot hold; use '-'",
                 f + ":9:5: components.shop.web.helth: unknown field, did you mean 'health'?",
                 f + ":7:13: components.shop.web.ports[0]: a number, got \"8080\"",
-                f + ":8:19: components.shop.web.stop-timeout: must be a duration with its unit (ms, s or m) like 30s, got \"5\""
-                        + " (add the unit: 5s)",
+                f + ":8:19: components.shop.web.stop-timeout: must be a duration like 30s, 5m, 1h or 1h30m (a bare number is seconds), got \"5 minutes\"",
                 f + ":11:20: routes.www.component: must name a component of this module, got \"shop.wbe\" (components: shop.web)",
                 "mesh: 5 problems in 1 of 1 file; mesh catalogue add would refuse it and store nothing"), run.err().lines().toList());
     }

@@ -27,6 +27,28 @@ class MeshCliTest {
         assertTrue(result.getOutput().contains("Exit codes"), result.getOutput());
     }
 
+    /** mesh help VERB through the booted path (Quarkus's factory makes picocli's help verb too). */
+    @Test
+    @Launch({"help", "push"})
+    void helpOfAVerbPrintsItsUsage(LaunchResult result) {
+        assertTrue(result.getOutput().startsWith("Usage: mesh push "), result.getOutput());
+        assertTrue(result.getOutput().contains("Examples:"), result.getOutput());
+    }
+
+    @Test
+    void aBareMeshPrintsItsUsageAndATypoGetsDidYouMean(QuarkusMainLauncher launcher) {
+        LaunchResult bare = launcher.launch();
+        assertEquals(ExitCodes.USAGE, bare.exitCode());
+        assertTrue(bare.getErrorOutput().startsWith("Usage: mesh "), bare.getErrorOutput());
+        LaunchResult typo = launcher.launch("nodes", "list");
+        assertEquals(ExitCodes.USAGE, typo.exitCode());
+        assertEquals(List.of("mesh: 'nodes' is no verb of mesh; did you mean 'node'? (see 'mesh --help')"),
+                typo.getErrorOutput().lines().toList());
+        LaunchResult version = launcher.launch("push", "--version");
+        assertEquals(ExitCodes.OK, version.exitCode());
+        assertTrue(version.getOutput().matches("mesh \\d+\\.\\d+\\.\\d+.*"), version.getOutput());
+    }
+
     @Test
     void anUnknownVerbIsAUsageErrorInOneLine(QuarkusMainLauncher launcher) {
         LaunchResult result = launcher.launch("nosuchverb");
