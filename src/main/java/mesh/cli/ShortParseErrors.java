@@ -38,6 +38,12 @@ final class ShortParseErrors implements CommandLine.IParameterExceptionHandler {
      * picocli's "Invalid value for option" and without the Java type it wanted.
      */
     static String message(CommandLine.ParameterException ex) {
+        if (ex instanceof CommandLine.UnmatchedArgumentException u && !u.isUnknownOption() && !u.getUnmatched().isEmpty()) {
+            CommandLine cmd = u.getCommandLine();
+            String words = "'" + String.join("' '", u.getUnmatched()) + "'";
+            return words + (cmd.getSubcommands().isEmpty() ? " is not an argument of " : " is no verb of ")
+                    + cmd.getCommandSpec().qualifiedName();
+        }
         CommandLine.Model.ArgSpec arg = ex.getArgSpec();
         if (arg == null || !(ex.getCause() instanceof CommandLine.TypeConversionException t)) {
             return ex.getMessage();

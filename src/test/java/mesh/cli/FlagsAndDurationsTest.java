@@ -56,6 +56,9 @@ class FlagsAndDurationsTest {
         "push --wait --timeout 5x        | mesh: --timeout: '5x' is not a duration like 30s, 5m, 1h or 1h30m (a bare number is seconds) (see 'mesh push --help')",
         "upgrade --timeout soon          | mesh: --timeout: 'soon' is not a duration like 30s, 5m, 1h or 1h30m (a bare number is seconds) (see 'mesh upgrade --help')",
         "push --dry-run=maybe            | mesh: --dry-run: expected yes or no, got 'maybe' (see 'mesh push --help')",
+        "status --refresh maybe          | mesh: 'maybe' is not an argument of mesh status (see 'mesh status --help')",
+        "host history abc                | mesh: 'abc' is not an argument of mesh host history (see 'mesh host history --help')",
+        "nosuchverb                      | mesh: 'nosuchverb' is no verb of mesh (see 'mesh --help')",
     })
     void aValueThatCannotBeReadIsSaidInTheOperatorsWordsAsAUsageError(String args, String expected) {
         Run r = run(args.split(" +"));

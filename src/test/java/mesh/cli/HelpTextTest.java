@@ -196,7 +196,7 @@ class HelpTextTest {
                 run("push", "--dry-rn").err().lines().toList());
         Run far = run("nosuchverb");
         assertEquals(ExitCodes.USAGE, far.exit());
-        assertEquals(List.of("mesh: Unmatched argument at index 0: 'nosuchverb' (see 'mesh --help')"), far.err().lines().toList());
+        assertEquals(List.of("mesh: 'nosuchverb' is no verb of mesh (see 'mesh --help')"), far.err().lines().toList());
     }
 
     @Test

@@ -31,7 +31,7 @@ class MeshCliIT {
         LaunchResult unknown = launcher.launch("nosuchverb");
         assertEquals(2, unknown.exitCode());
         // the test launcher turns Quarkus' own startup log on (it watches for it), so look past it
-        assertEquals(java.util.List.of("mesh: Unmatched argument at index 0: 'nosuchverb' (see 'mesh --help')"),
+        assertEquals(java.util.List.of("mesh: 'nosuchverb' is no verb of mesh (see 'mesh --help')"),
                 unknown.getErrorOutput().lines().filter(l -> l.startsWith("mesh:")).toList());
     }
 

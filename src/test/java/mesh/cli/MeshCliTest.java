@@ -53,7 +53,7 @@ class MeshCliTest {
     void anUnknownVerbIsAUsageErrorInOneLine(QuarkusMainLauncher launcher) {
         LaunchResult result = launcher.launch("nosuchverb");
         assertEquals(ExitCodes.USAGE, result.exitCode());
-        assertEquals(List.of("mesh: Unmatched argument at index 0: 'nosuchverb' (see 'mesh --help')"),
+        assertEquals(List.of("mesh: 'nosuchverb' is no verb of mesh (see 'mesh --help')"),
                 result.getErrorOutput().lines().toList());
     }
 
