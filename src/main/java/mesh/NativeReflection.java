@@ -77,9 +77,9 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
     mesh.plan.Take.class,
     mesh.model.Manifest.Backup.class,
     mesh.plan.Backup.class,
-    mesh.plan.BackupStep.class,
+    mesh.model.BackupStep.class,
     mesh.plan.Restore.class,
-    mesh.plan.RestoreStep.class,
+    mesh.model.RestoreStep.class,
     mesh.model.BackupVolume.class,
     mesh.wire.BackupCommand.class,
     mesh.wire.BackupPushRequest.class,
@@ -100,7 +100,7 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
     mesh.host.backup.BackupArtifact.Descriptor.class,
     mesh.host.backup.BackupArtifact.Manifest.class,
     mesh.plan.Take.Volume.class,
-    mesh.plan.TakeStep.class,
+    mesh.model.TakeStep.class,
     mesh.wire.ForgottenCopies.class,
     mesh.wire.ForgottenCopies.Copy.class,
     mesh.wire.TakeRequest.class,
@@ -211,6 +211,7 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
     mesh.plan.Take.Pass.class,
     mesh.wire.Build.class,
     mesh.wire.Reason.class,
+    mesh.model.OperationState.class,
 }, registerFullHierarchy = true)
 public final class NativeReflection {
 

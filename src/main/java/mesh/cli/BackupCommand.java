@@ -1,5 +1,8 @@
 package mesh.cli;
 
+import mesh.model.BackupStep;
+import mesh.model.OperationState;
+
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
@@ -83,7 +86,7 @@ public class BackupCommand implements Callable<Integer> {
         } else {
             output.line(spec, end(end));
         }
-        return "done".equals(end.state()) ? ExitCodes.OK : ExitCodes.FAILED;
+        return end.state() == OperationState.DONE ? ExitCodes.OK : ExitCodes.FAILED;
     }
 
     /** Follows the backup until it ends, or until {@code waitFor} (null: no end) has passed: then a failure saying it goes on. */
@@ -94,13 +97,13 @@ public class BackupCommand implements Callable<Integer> {
             output.line(spec, "backup " + first.id() + " of " + first.module() + " on " + first.node() + " to " + first.registry()
                     + (first.live() ? " (the module keeps running: its backup commands make the copy)" : " (the module stops for the copy)"));
         }
-        String step = null;
+        BackupStep step = null;
         long lastPlain = 0;
         BackupView b = first;
         while (true) {
-            if (people && !Objects.equals(step, b.step())) {
+            if (people && step != b.step()) {
                 for (String s : stepsSince(b, step)) {
-                    output.line(spec, "step " + s + (s.equals(b.step()) && b.problem() != null ? " (again: " + b.problem() + ")" : ""));
+                    output.line(spec, "step " + s + (s.equals(b.step().word()) && b.problem() != null ? " (again: " + b.problem() + ")" : ""));
                 }
                 step = b.step();
             }
@@ -108,7 +111,7 @@ public class BackupCommand implements Callable<Integer> {
                 output.line(spec, progress(b.progress()));
                 lastPlain = System.nanoTime();
             }
-            if (!"running".equals(b.state())) {
+            if (b.state() != OperationState.RUNNING) {
                 return b;
             }
             if (waitFor != null && System.nanoTime() - began > waitFor.toNanos()) {
@@ -120,17 +123,18 @@ public class BackupCommand implements Callable<Integer> {
     }
 
     /** The steps a backup went through since {@code said} up to where it stands (a poll misses the quick ones). */
-    static List<String> stepsSince(BackupView b, String said) {
-        List<String> path = b.live() ? List.of("copy", "retain") : List.of("fence", "copy", "unfence", "retain");
-        int now = "done".equals(b.step()) ? path.size() - 1 : path.indexOf(b.step());
+    static List<String> stepsSince(BackupView b, BackupStep said) {
+        List<BackupStep> path = b.live() ? List.of(BackupStep.COPY, BackupStep.RETAIN)
+                : List.of(BackupStep.FENCE, BackupStep.COPY, BackupStep.UNFENCE, BackupStep.RETAIN);
+        int now = b.step() == BackupStep.DONE ? path.size() - 1 : path.indexOf(b.step());
         if (now < 0) {
             return List.of();
         }
-        if ("failed".equals(b.state())) {
+        if (b.state() == OperationState.FAILED) {
             return List.of();
         }
         int from = said == null ? 0 : path.indexOf(said) + 1;
-        return from < 0 || from > now ? List.of() : path.subList(from, now + 1);
+        return from < 0 || from > now ? List.of() : path.subList(from, now + 1).stream().map(BackupStep::word).toList();
     }
 
     static String progress(mesh.wire.BackupProgress p) {
@@ -147,7 +151,7 @@ public class BackupCommand implements Callable<Integer> {
     }
 
     static String end(BackupView b) {
-        if ("done".equals(b.state())) {
+        if (b.state() == OperationState.DONE) {
             return "backup " + b.id() + " of " + b.module() + " done: " + Bytes.human(b.bytes()) + " in " + b.files() + " files, "
                     + Bytes.human(b.sent()) + " new sent to the registry; manifest " + b.manifest()
                     + (b.problem() != null ? "\nnote: " + b.problem() : "");
@@ -157,7 +161,7 @@ public class BackupCommand implements Callable<Integer> {
 
     /** One row of {@code mesh backup list}. */
     static List<String> row(BackupView b, Instant now) {
-        return Arrays.asList(Long.toString(b.id()), b.module(), Times.human(b.startedAt(), now), b.state(),
+        return Arrays.asList(Long.toString(b.id()), b.module(), Times.human(b.startedAt(), now), b.state().word(),
                 Bytes.human(b.bytes()), Bytes.human(b.sent()), b.manifest() == null ? "-" : shortDigest(b.manifest()),
                 b.verifiedAt() == null ? "-" : b.verifyError() == null ? "ok " + Times.human(b.verifiedAt(), now) : "FAILED");
     }

@@ -22,7 +22,7 @@ final class BackupLines {
             if (b.lastError() != null) {
                 l.append(" (").append(b.lastError()).append(")");
             }
-            if (!"done".equals(b.lastState()) && b.lastDone() != null) {
+            if (b.lastState() != mesh.model.OperationState.DONE && b.lastDone() != null) {
                 l.append("; last good ").append(b.lastDone()).append(" ").append(Times.human(b.lastDoneAt(), now));
             }
         }

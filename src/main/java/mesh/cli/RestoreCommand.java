@@ -1,5 +1,8 @@
 package mesh.cli;
 
+import mesh.model.OperationState;
+import mesh.model.RestoreStep;
+
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.Callable;
@@ -74,37 +77,37 @@ public class RestoreCommand implements Callable<Integer> {
         if (format.json()) {
             output.json(spec, end);
         } else {
-            output.line(spec, "done".equals(end.state()) ? "restored " + end.module() + " from backup " + end.backup() + ": it runs on "
+            output.line(spec, end.state() == OperationState.DONE ? "restored " + end.module() + " from backup " + end.backup() + ": it runs on "
                     + end.to() + (end.lost() ? "; its copy on " + end.from() + " is fenced there when that node answers again" : "")
                     : "restore of " + end.module() + " " + end.state() + ": " + end.error()
                     + (end.problem() != null ? " (" + end.problem() + ")" : ""));
         }
-        return "done".equals(end.state()) ? ExitCodes.OK : ExitCodes.FAILED;
+        return end.state() == OperationState.DONE ? ExitCodes.OK : ExitCodes.FAILED;
     }
 
     /**
      * The steps a restore went through since {@code said} up to where it stands now (a poll every half second misses
      * the quick ones), in the order it takes them; a rollback's step is said as it is met.
      */
-    static java.util.List<String> stepsSince(RestoreView r, String said) {
-        java.util.List<String> path = new java.util.ArrayList<>(java.util.List.of("preflight"));
+    static java.util.List<String> stepsSince(RestoreView r, RestoreStep said) {
+        java.util.List<RestoreStep> path = new java.util.ArrayList<>(java.util.List.of(RestoreStep.PREFLIGHT));
         if (r.from() != null) {
-            path.add(r.lost() ? "lose" : "fence");
+            path.add(r.lost() ? RestoreStep.LOSE : RestoreStep.FENCE);
         }
-        path.addAll(java.util.List.of("restore", "start", "switch", "push"));
+        path.addAll(java.util.List.of(RestoreStep.RESTORE, RestoreStep.START, RestoreStep.SWITCH, RestoreStep.PUSH));
         if (r.from() != null) {
-            path.add("old-copy");
+            path.add(RestoreStep.OLD_COPY);
         }
         int now = path.indexOf(r.step());
-        if ("done".equals(r.step())) {
+        if (r.step() == RestoreStep.DONE) {
             now = path.size() - 1;
         } else if (now < 0) {
-            return "running".equals(r.state()) ? java.util.List.of(r.step()) : java.util.List.of();
-        } else if (!"running".equals(r.state())) {
+            return r.state() == OperationState.RUNNING ? java.util.List.of(r.step().word()) : java.util.List.of();
+        } else if (r.state() != OperationState.RUNNING) {
             return java.util.List.of();
         }
         int from = said == null ? 0 : path.indexOf(said) + 1;
-        return from < 0 || from > now ? java.util.List.of() : path.subList(from, now + 1);
+        return from < 0 || from > now ? java.util.List.of() : path.subList(from, now + 1).stream().map(RestoreStep::word).toList();
     }
 
     private static String head(RestoreView r) {
@@ -117,13 +120,13 @@ public class RestoreCommand implements Callable<Integer> {
         if (people) {
             output.line(spec, head(first));
         }
-        String step = null;
+        RestoreStep step = null;
         long lastPlain = 0;
         RestoreView r = first;
         while (true) {
-            if (people && !Objects.equals(step, r.step())) {
+            if (people && step != r.step()) {
                 for (String s : stepsSince(r, step)) {
-                    output.line(spec, "step " + s + (s.equals(r.step()) && r.problem() != null ? " (again: " + r.problem() + ")" : ""));
+                    output.line(spec, "step " + s + (s.equals(r.step().word()) && r.problem() != null ? " (again: " + r.problem() + ")" : ""));
                 }
                 step = r.step();
             }
@@ -133,7 +136,7 @@ public class RestoreCommand implements Callable<Integer> {
                         + (r.progress().files() == null ? 0 : r.progress().files()) + " entries");
                 lastPlain = System.nanoTime();
             }
-            if (!"running".equals(r.state())) {
+            if (r.state() != OperationState.RUNNING) {
                 return r;
             }
             try {

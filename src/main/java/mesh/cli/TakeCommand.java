@@ -1,5 +1,8 @@
 package mesh.cli;
 
+import mesh.model.OperationState;
+import mesh.model.TakeStep;
+
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -101,7 +104,7 @@ public class TakeCommand implements Callable<Integer> {
         } else {
             output.line(spec, TakeLines.end(end));
         }
-        return "done".equals(end.state()) ? ExitCodes.OK : ExitCodes.FAILED;
+        return end.state() == OperationState.DONE ? ExitCodes.OK : ExitCodes.FAILED;
     }
 
     /** Follows the take until it ends, or waits with no runner, printing each step and the copy's progress. */
@@ -112,18 +115,18 @@ public class TakeCommand implements Callable<Integer> {
             output.line(spec, TakeLines.head(first));
             first.notes().forEach(n -> output.line(spec, "note: " + n));
         }
-        String step = null;
+        TakeStep step = null;
         java.util.Set<String> copied = new java.util.HashSet<>();
         java.util.Map<String, Integer> passesSaid = new java.util.HashMap<>();
         long lastPlain = 0;
         TakeView t = first;
         while (true) {
-            if (people && !Objects.equals(step, t.step())) {
-                if (terminal && ("copy".equals(step) || "pre-copy".equals(step))) {
+            if (people && step != t.step()) {
+                if (terminal && (step == TakeStep.COPY || step == TakeStep.PRE_COPY)) {
                     output.line(spec, "");
                 }
                 for (String s : TakeLines.stepsSince(t, step, t.step())) {
-                    output.line(spec, "step " + s + ("running".equals(t.state()) && s.equals(t.step()) && t.problem() != null
+                    output.line(spec, "step " + s + (t.state() == OperationState.RUNNING && s.equals(t.step().word()) && t.problem() != null
                             ? " (again: " + t.problem() + ")" : ""));
                 }
                 step = t.step();
@@ -148,7 +151,7 @@ public class TakeCommand implements Callable<Integer> {
                     lastPlain = System.nanoTime();
                 }
             }
-            if (!"running".equals(t.state()) || !t.active() && t != first) {
+            if (t.state() != OperationState.RUNNING || !t.active() && t != first) {
                 return t;
             }
             sleep();

@@ -56,15 +56,13 @@ final class TakeLines {
      * step it must have gone through in between (a poll misses steps quicker than it), then {@code now};
      * only {@code now} on a rollback's way, whose path depends on what failed. Ended steps are not said.
      */
-    static java.util.List<String> stepsSince(TakeView t, String last, String now) {
+    static java.util.List<String> stepsSince(TakeView t, mesh.model.TakeStep from, mesh.model.TakeStep to) {
         java.util.List<String> said = new java.util.ArrayList<>();
-        mesh.plan.TakeStep to = mesh.plan.TakeStep.of(now);
-        mesh.plan.TakeStep from = last == null ? null : mesh.plan.TakeStep.of(last);
-        boolean forward = t.error() == null && to.ordinal() <= mesh.plan.TakeStep.DONE.ordinal()
+        boolean forward = t.error() == null && to.ordinal() <= mesh.model.TakeStep.DONE.ordinal()
                 && (from == null || from.ordinal() < to.ordinal());
         if (forward) {
             boolean copies = t.from() != null && !t.volumes().isEmpty();
-            for (mesh.plan.TakeStep s : mesh.plan.TakeStep.values()) {
+            for (mesh.model.TakeStep s : mesh.model.TakeStep.values()) {
                 boolean applies = switch (s) {
                     case FENCE -> t.from() != null;
                     case PRE_COPY -> copies && t.volumes().stream().anyMatch(v -> v.livePasses() > 0);
@@ -85,12 +83,12 @@ final class TakeLines {
     /** The last line: done, rolled back with why, or waiting with why and how to carry it on. */
     static String end(TakeView t) {
         return switch (t.state()) {
-            case "done" -> t.module() + " runs on " + t.to() + "; its names and routes resolve there"
+            case DONE -> t.module() + " runs on " + t.to() + "; its names and routes resolve there"
                     + (t.from() == null ? "" : "; " + t.from() + " keeps the old copy until 'mesh take --forget-old " + t.module() + "'");
-            case "rolled-back" -> "the take failed and was rolled back: " + t.error()
+            case ROLLED_BACK -> "the take failed and was rolled back: " + t.error()
                     + (t.from() == null ? "" : "; " + t.module() + " runs on " + t.from() + " again")
                     + (t.problem() == null ? "" : "; but " + t.problem());
-            case "failed" -> "the take failed: " + t.error() + "; nothing was changed";
+            case FAILED -> "the take failed: " + t.error() + "; nothing was changed";
             default -> "the take waits at step " + t.step() + (t.problem() == null ? "" : ": " + t.problem())
                     + (t.error() == null ? "" : " (rolling back: " + t.error() + ")")
                     + "; 'mesh take " + t.to() + " " + t.module() + "' carries it on";

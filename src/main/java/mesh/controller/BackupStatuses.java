@@ -12,7 +12,7 @@ import mesh.model.Node;
 import mesh.model.Placement;
 import mesh.plan.Backup;
 import mesh.plan.BackupRetention;
-import mesh.plan.BackupStep;
+import mesh.model.BackupStep;
 import mesh.store.BackupRecords;
 import mesh.store.MeshStore;
 import mesh.wire.BackupStatus;

@@ -20,7 +20,7 @@ import mesh.model.Placement;
 import mesh.plan.Backup;
 import mesh.plan.BackupPlan;
 import mesh.plan.BackupRetention;
-import mesh.plan.BackupStep;
+import mesh.model.BackupStep;
 import mesh.plan.MeshPlanner;
 import mesh.plan.TakeStart;
 import mesh.store.BackupRecords;
@@ -286,7 +286,7 @@ public class MeshBackup {
 
     BackupView view(BackupRecords.Row r) {
         Backup b = r.backup();
-        return new BackupView(b.id(), b.module(), b.node(), r.trigger(), b.step().word(), b.step().state(), b.live(), b.registry(),
+        return new BackupView(b.id(), b.module(), b.node(), r.trigger(), b.step(), b.step().state(), b.live(), b.registry(),
                 b.repository(), b.tag(), b.manifest(), b.bytes(), b.files(), b.sent(), b.volumes(), text(r.startedAt()),
                 text(r.endedAt()), text(r.verifiedAt()), r.verifyError(), b.error(), b.problem(), text(r.removedAt()),
                 progress.get(b.id()));

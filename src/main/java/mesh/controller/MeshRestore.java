@@ -13,12 +13,12 @@ import mesh.model.Node;
 import mesh.model.NotFound;
 import mesh.model.Placement;
 import mesh.plan.Backup;
-import mesh.plan.BackupStep;
+import mesh.model.BackupStep;
 import mesh.plan.Restore;
 import mesh.plan.RestorePlan;
-import mesh.plan.RestoreStep;
+import mesh.model.RestoreStep;
 import mesh.plan.TakePlan;
-import mesh.plan.TakeStep;
+import mesh.model.TakeStep;
 import mesh.store.BackupRecords;
 import mesh.store.MeshStore;
 import mesh.store.TakeRecords;
@@ -140,8 +140,8 @@ public class MeshRestore {
         List<String> steps = new java.util.ArrayList<>();
         steps.add("preflight: " + r.to() + " answers and has (or pulls) the images " + String.join(", ", s.images()));
         steps.addAll(RestorePlan.stepsAhead(r, sourceAnswers));
-        return new RestoreView(0, r.module(), r.backup(), r.from(), r.to(), 0, r.from() != null && !sourceAnswers, "dry-run",
-                "dry-run", r.volumes(), null, null, null, steps);
+        return new RestoreView(0, r.module(), r.backup(), r.from(), r.to(), 0, r.from() != null && !sourceAnswers, r.step(),
+                mesh.model.OperationState.DRY_RUN, r.volumes(), null, null, null, steps);
     }
 
     private boolean answers(String name) {
@@ -306,7 +306,7 @@ public class MeshRestore {
         if (!active.contains(id) && !r.step().ended()) {
             runInBackground(id);   // a restore whose runner gave up or died: following it carries it on
         }
-        return new RestoreView(r.id(), r.module(), r.backup(), r.from(), r.to(), r.epoch(), r.lost(), r.step().word(),
+        return new RestoreView(r.id(), r.module(), r.backup(), r.from(), r.to(), r.epoch(), r.lost(), r.step(),
                 r.step().state(), r.volumes(), r.error(), r.problem(), progress.get(id), null);
     }
 

@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import mesh.plan.TakeStep;
+import mesh.model.TakeStep;
 
 /**
  * TakeTestHold is the controller's test hook for takes, kept apart from the take's code (the agent's twin is

@@ -1,5 +1,7 @@
 package mesh.plan;
 
+import mesh.model.BackupStep;
+
 import java.util.List;
 import mesh.model.BackupVolume;
 

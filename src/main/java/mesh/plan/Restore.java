@@ -1,5 +1,8 @@
 package mesh.plan;
 
+import mesh.model.TakeStep;
+import mesh.model.RestoreStep;
+
 import java.util.List;
 import mesh.model.BackupVolume;
 

@@ -1,5 +1,7 @@
 package mesh.plan;
 
+import mesh.model.RestoreStep;
+
 import java.util.ArrayList;
 import java.util.List;
 import mesh.model.BackupVolume;

@@ -1,5 +1,7 @@
 package mesh.plan;
 
+import mesh.model.TakeStep;
+
 import java.util.ArrayList;
 import java.util.List;
 

@@ -38,7 +38,7 @@ public final class BackupRecords {
                 "insert into backups (id, module, state, trigger, record) values (?, ?, ?, ?, ?::jsonb)")) {
             s.setLong(1, b.id());
             s.setString(2, b.module());
-            s.setString(3, b.step().state());
+            s.setString(3, b.step().state().word());
             s.setString(4, trigger);
             s.setString(5, DeclarationJson.write(b));
             s.executeUpdate();
@@ -48,7 +48,7 @@ public final class BackupRecords {
     public static void save(Connection c, Backup b) throws SQLException {
         try (PreparedStatement s = c.prepareStatement("update backups set state = ?, record = ?::jsonb,"
                 + " ended_at = case when ? then coalesce(ended_at, now()) else null end where id = ?")) {
-            s.setString(1, b.step().state());
+            s.setString(1, b.step().state().word());
             s.setString(2, DeclarationJson.write(b));
             s.setBoolean(3, b.step().ended());
             s.setLong(4, b.id());
@@ -117,7 +117,7 @@ public final class BackupRecords {
         try (PreparedStatement s = c.prepareStatement("insert into restores (id, module, state, record) values (?, ?, ?, ?::jsonb)")) {
             s.setLong(1, r.id());
             s.setString(2, r.module());
-            s.setString(3, r.step().state());
+            s.setString(3, r.step().state().word());
             s.setString(4, DeclarationJson.write(r));
             s.executeUpdate();
         }
@@ -126,7 +126,7 @@ public final class BackupRecords {
     public static void save(Connection c, Restore r) throws SQLException {
         try (PreparedStatement s = c.prepareStatement("update restores set state = ?, record = ?::jsonb,"
                 + " ended_at = case when ? then coalesce(ended_at, now()) else null end where id = ?")) {
-            s.setString(1, r.step().state());
+            s.setString(1, r.step().state().word());
             s.setString(2, DeclarationJson.write(r));
             s.setBoolean(3, r.step().ended());
             s.setLong(4, r.id());

@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Optional;
 import mesh.model.DeclarationJson;
 import mesh.plan.Take;
-import mesh.plan.TakeStep;
+import mesh.model.TakeStep;
 
 /**
  * TakeRecords holds the SQL of {@code mesh take} (V3__take.sql): the takes, each with the step it
@@ -48,7 +48,7 @@ public final class TakeRecords {
             s.setLong(4, t.epoch());
             s.setBoolean(5, t.back());
             s.setString(6, t.step().word());
-            s.setString(7, t.step().state());
+            s.setString(7, t.step().state().word());
             s.setString(8, DeclarationJson.write(t.volumes()));
             s.setString(9, t.ticket());
             s.setString(10, t.error());
@@ -64,7 +64,7 @@ public final class TakeRecords {
                 update takes set step = ?, state = ?, volumes = ?::jsonb, ticket = ?, error = ?, problem = ?,
                 updated_at = now() where epoch = ?""")) {
             s.setString(1, t.step().word());
-            s.setString(2, t.step().state());
+            s.setString(2, t.step().state().word());
             s.setString(3, DeclarationJson.write(t.volumes()));
             s.setString(4, t.ticket());
             s.setString(5, t.error());

@@ -9,7 +9,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * registry runs on the module's own node (a backup on the same disk is not a backup).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record BackupStatus(String module, String node, Long every, int keep, Long last, String lastState, String lastAt,
+public record BackupStatus(String module, String node, Long every, int keep, Long last, mesh.model.OperationState lastState, String lastAt,
                            String lastError, Long lastDone, String lastDoneAt, String nextDue, String registry,
                            String registryNode, boolean sameNode) {
 }

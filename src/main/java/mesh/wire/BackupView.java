@@ -14,7 +14,8 @@ import mesh.model.BackupVolume;
  * last try met, and the progress of its copy while it runs.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record BackupView(long id, String module, String node, String trigger, String step, String state, boolean live,
+public record BackupView(long id, String module, String node, String trigger, mesh.model.BackupStep step,
+                         mesh.model.OperationState state, boolean live,
                          String registry, String repository, String tag, String manifest, long bytes, long files, long sent,
                          List<BackupVolume> volumes, String startedAt, String endedAt, String verifiedAt, String verifyError,
                          String error, String problem, String removedAt, BackupProgress progress) {

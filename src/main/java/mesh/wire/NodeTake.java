@@ -12,8 +12,8 @@ package mesh.wire;
  * @param state  the take's state: {@code running} until it ends (a rolling-back take's step is a rollback's)
  * @param active a runner carries it out now (false: it waits for {@code mesh take NODE MODULE})
  */
-public record NodeTake(String module, String role, String from, String to, long epoch, String step, String state,
-                       boolean active, TakeView.Progress copy, String error, String problem) {
+public record NodeTake(String module, String role, String from, String to, long epoch, mesh.model.TakeStep step,
+                       mesh.model.OperationState state, boolean active, TakeView.Progress copy, String error, String problem) {
 
     /** The take as the node {@code node} sees it. */
     public static NodeTake of(TakeView t, String node) {

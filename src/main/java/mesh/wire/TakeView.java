@@ -12,7 +12,8 @@ import mesh.plan.Take;
  * @param copy     the copy in progress, or null
  * @param steps    the steps ahead ({@code --dry-run}); empty otherwise
  */
-public record TakeView(String module, String from, String to, long epoch, boolean back, String step, String state,
+public record TakeView(String module, String from, String to, long epoch, boolean back, mesh.model.TakeStep step,
+                       mesh.model.OperationState state,
                        boolean active, List<Take.Volume> volumes, Progress copy, String error, String problem,
                        List<String> notes, List<String> steps) {
 

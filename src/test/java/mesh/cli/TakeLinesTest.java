@@ -1,5 +1,7 @@
 package mesh.cli;
 
+import mesh.model.TakeStep;
+import mesh.model.OperationState;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.List;
@@ -10,7 +12,7 @@ import org.junit.jupiter.api.Test;
 class TakeLinesTest {
 
     static TakeView take(String state, String step, String error, String problem) {
-        return new TakeView("web", "n1", "n2", 7, false, step, state, false, List.of(), null, error, problem, List.of(), List.of());
+        return new TakeView("web", "n1", "n2", 7, false, TakeStep.of(step), OperationState.of(state), false, List.of(), null, error, problem, List.of(), List.of());
     }
 
     @Test
@@ -53,24 +55,24 @@ class TakeLinesTest {
 
     @Test
     void stepsAPollMissedAreSaidOnTheWayForwardOnly() {
-        TakeView t = new TakeView("web", "n1", "n2", 7, false, "verify", "running", true,
+        TakeView t = new TakeView("web", "n1", "n2", 7, false, TakeStep.of("verify"), OperationState.of("running"), true,
                 List.of(new mesh.plan.Take.Volume("data", "container", 1, 1, true, null, null)), null, null, null, List.of(), List.of());
-        assertEquals(List.of("ticket", "copy", "verify"), TakeLines.stepsSince(t, "fence", "verify"));
-        assertEquals(List.of("preflight", "fence", "ticket", "copy", "verify"), TakeLines.stepsSince(t, null, "verify"));
+        assertEquals(List.of("ticket", "copy", "verify"), TakeLines.stepsSince(t, TakeStep.of("fence"), TakeStep.of("verify")));
+        assertEquals(List.of("preflight", "fence", "ticket", "copy", "verify"), TakeLines.stepsSince(t, null, TakeStep.of("verify")));
         mesh.plan.Take.Pass live = new mesh.plan.Take.Pass(true, 2_000_000_000L, 5001, 0, 14.23, 1);
-        TakeView preCopied = new TakeView("web", "n1", "n2", 7, false, "verify", "running", true,
+        TakeView preCopied = new TakeView("web", "n1", "n2", 7, false, TakeStep.of("verify"), OperationState.of("running"), true,
                 List.of(t.volumes().get(0).withPass(live)), null, null, null, List.of(), List.of());
         assertEquals(List.of("preflight", "pre-copy", "fence", "ticket", "copy", "verify"),
-                TakeLines.stepsSince(preCopied, null, "verify"));
-        TakeView done = new TakeView("web", "n1", "n2", 7, false, "done", "done", false, t.volumes(), null, null, null,
+                TakeLines.stepsSince(preCopied, null, TakeStep.of("verify")));
+        TakeView done = new TakeView("web", "n1", "n2", 7, false, TakeStep.of("done"), OperationState.of("done"), false, t.volumes(), null, null, null,
                 List.of(), List.of());
-        assertEquals(List.of("switch", "push", "old-copy"), TakeLines.stepsSince(done, "start", "done"));
-        TakeView nowhere = new TakeView("web", null, "n2", 7, false, "switch", "running", true, List.of(), null, null, null,
+        assertEquals(List.of("switch", "push", "old-copy"), TakeLines.stepsSince(done, TakeStep.of("start"), TakeStep.of("done")));
+        TakeView nowhere = new TakeView("web", null, "n2", 7, false, TakeStep.of("switch"), OperationState.of("running"), true, List.of(), null, null, null,
                 List.of(), List.of());
-        assertEquals(List.of("preflight", "start", "switch"), TakeLines.stepsSince(nowhere, null, "switch"));
-        TakeView rolling = new TakeView("web", "n1", "n2", 7, false, "unfence", "running", true, t.volumes(), null,
+        assertEquals(List.of("preflight", "start", "switch"), TakeLines.stepsSince(nowhere, null, TakeStep.of("switch")));
+        TakeView rolling = new TakeView("web", "n1", "n2", 7, false, TakeStep.of("unfence"), OperationState.of("running"), true, t.volumes(), null,
                 "verify: x", null, List.of(), List.of());
-        assertEquals(List.of("unfence"), TakeLines.stepsSince(rolling, "verify", "unfence"));
+        assertEquals(List.of("unfence"), TakeLines.stepsSince(rolling, TakeStep.of("verify"), TakeStep.of("unfence")));
     }
 
     @Test

@@ -1,5 +1,7 @@
 package mesh.plan;
 
+import mesh.model.BackupStep;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;

@@ -1,5 +1,7 @@
 package mesh.plan;
 
+import mesh.model.TakeStep;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

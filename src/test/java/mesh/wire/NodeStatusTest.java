@@ -15,7 +15,7 @@ class NodeStatusTest {
     }
 
     static TakeView take(String module, String from, String to, String step) {
-        return new TakeView(module, from, to, 7, false, step, "running", true, List.of(),
+        return new TakeView(module, from, to, 7, false, mesh.model.TakeStep.of(step), mesh.model.OperationState.RUNNING, true, List.of(),
                 new TakeView.Progress("data", 10, 2, 100, 5.0, 18), null, null, List.of(), List.of());
     }
 

@@ -1,4 +1,4 @@
-package mesh.plan;
+package mesh.model;
 
 import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.Locale;
@@ -29,7 +29,8 @@ public enum RestoreStep {
         return this == STOP_TARGET || this == DELETE_COPY || this == UNFENCE;
     }
 
-    public String state() {
-        return ended() ? word() : "running";
+    /** The restore's state: running, done, rolled-back or failed. */
+    public OperationState state() {
+        return ended() ? OperationState.valueOf(name()) : OperationState.RUNNING;
     }
 }

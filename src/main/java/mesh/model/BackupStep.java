@@ -1,4 +1,4 @@
-package mesh.plan;
+package mesh.model;
 
 import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.Locale;
@@ -24,7 +24,7 @@ public enum BackupStep {
     }
 
     /** The backup's state: running, done or failed. */
-    public String state() {
-        return ended() ? word() : "running";
+    public OperationState state() {
+        return ended() ? OperationState.valueOf(name()) : OperationState.RUNNING;
     }
 }

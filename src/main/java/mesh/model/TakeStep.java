@@ -1,4 +1,4 @@
-package mesh.plan;
+package mesh.model;
 
 import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.Locale;
@@ -33,8 +33,8 @@ public enum TakeStep {
     }
 
     /** The take's state as the store and {@code mesh status} say it: running, done, rolled-back or failed. */
-    public String state() {
-        return ended() ? word() : "running";
+    public OperationState state() {
+        return ended() ? OperationState.valueOf(name()) : OperationState.RUNNING;
     }
 
     @Override
