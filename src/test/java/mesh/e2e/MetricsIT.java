@@ -78,8 +78,12 @@ class MetricsIT {
                 "--storage.tsdb.path=" + dir.resolve("tsdb"), "--web.listen-address=127.0.0.1:" + port)
                 .redirectErrorStream(true).redirectOutput(dir.resolve("prometheus.log").toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
-        PackagedMesh.await("prometheus scrapes the controller and three agents", Duration.ofSeconds(60),
-                () -> value("count(up{job=~\"mesh-controller|mesh-agents\"} == 1)").orElse(0) == 4);
+        try {
+            PackagedMesh.await("prometheus scrapes the controller and three agents", Duration.ofSeconds(60),
+                    () -> value("count(up{job=~\"mesh-controller|mesh-agents\"} == 1)").orElse(0) == 4);
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "; prometheus's targets: " + get("/api/v1/targets"), e);
+        }
     }
 
     @AfterAll
