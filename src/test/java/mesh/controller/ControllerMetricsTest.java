@@ -59,7 +59,7 @@ class ControllerMetricsTest {
         PushTimes times = new PushTimes();
         PromText before = new PromText();
         ControllerMetrics.pushes(before, times.seen());
-        assertFalse(before.toString().contains("mesh_push_last_duration_seconds "), before.toString());
+        assertFalse(before.toString().contains("\nmesh_push_last_duration_seconds "), before.toString());
         times.pushed(1_500_000_000L);
         times.pushed(500_000_000L);
         PromText out = new PromText();
