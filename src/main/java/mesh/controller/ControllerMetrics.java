@@ -136,6 +136,9 @@ public class ControllerMetrics implements MetricsSource {
         out.gauge("mesh_backup_last_success_age_seconds", "Seconds since the module's last good backup began.");
         backups.stream().filter(b -> b.lastDoneAt() != null).forEach(b -> out.sample("mesh_backup_last_success_age_seconds",
                 Math.max(0, now.getEpochSecond() - Instant.parse(b.lastDoneAt()).getEpochSecond()), "module", b.module()));
+        out.gauge("mesh_backup_schedule_seconds", "How often the module's manifest asks for a backup (absent: no schedule).");
+        backups.stream().filter(b -> b.every() != null).forEach(b -> out.sample("mesh_backup_schedule_seconds", b.every(),
+                "module", b.module()));
         out.gauge("mesh_backup_running", "1 while a backup of the module runs.");
         backups.stream().filter(b -> "running".equals(b.lastState())).forEach(b -> out.sample("mesh_backup_running", 1,
                 "module", b.module()));

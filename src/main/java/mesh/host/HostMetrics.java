@@ -28,6 +28,8 @@ public class HostMetrics implements MetricsSource {
 
     /** The engine's data root, asked of the engine at the first scrape it answered (it does not move while the engine runs). */
     private volatile Path dataRoot;
+    /** The file systems of the places, found once each (finding one reads the mount table; asking it is one statfs). */
+    private final Map<Path, java.nio.file.FileStore> stores = new java.util.concurrent.ConcurrentHashMap<>();
 
     @Override
     public boolean serves() {
@@ -43,7 +45,7 @@ public class HostMetrics implements MetricsSource {
 
     /** The metrics of a status and what else the agent holds; pure, so a test gives it its records. */
     static void write(PromText out, HostStatus s, double lastApply, long applies, double applySeconds,
-                      Map<String, Long> freeBytes, Instant now) {
+                      Map<String, long[]> freeBytes, Instant now) {
         String node = s.node();
         out.gauge("mesh_agent_declaration_generation", "The declaration generation this agent holds (0: none yet).")
                 .sample("mesh_agent_declaration_generation", s.generation(), "node", node);
@@ -73,7 +75,9 @@ public class HostMetrics implements MetricsSource {
         out.counter("mesh_agent_apply_seconds_total", "Seconds spent applying plans since the agent started.")
                 .sample("mesh_agent_apply_seconds_total", applySeconds, "node", node);
         out.gauge("mesh_disk_free_bytes", "Bytes free where volumes live: the engine's data root and the agent's state dir.");
-        freeBytes.forEach((place, free) -> out.sample("mesh_disk_free_bytes", free, "node", node, "place", place));
+        freeBytes.forEach((place, bytes) -> out.sample("mesh_disk_free_bytes", bytes[0], "node", node, "place", place));
+        out.gauge("mesh_disk_size_bytes", "The size of the file system where volumes live (the same places).");
+        freeBytes.forEach((place, bytes) -> out.sample("mesh_disk_size_bytes", bytes[1], "node", node, "place", place));
         out.gauge("mesh_certificate_expiry_timestamp_seconds", "When the certificate this agent serves expires (Unix time).");
         if (s.certificateNotAfter() != null) {
             out.sample("mesh_certificate_expiry_timestamp_seconds", Instant.parse(s.certificateNotAfter()).getEpochSecond(),
@@ -111,9 +115,9 @@ public class HostMetrics implements MetricsSource {
         return new String[] {"node", node, "module", c.module(), "component", c.name()};
     }
 
-    /** The free bytes of the engine's data root (when the engine told it) and of the state dir. */
-    private Map<String, Long> disks() {
-        Map<String, Long> free = new LinkedHashMap<>();
+    /** The free bytes and the size of the engine's data root (when the engine told it) and of the state dir. */
+    private Map<String, long[]> disks() {
+        Map<String, long[]> free = new LinkedHashMap<>();
         if (dataRoot == null) {
             try {
                 dataRoot = Path.of(agent.engine().dataRoot());
@@ -126,9 +130,17 @@ public class HostMetrics implements MetricsSource {
         return free;
     }
 
-    private static java.util.Optional<Long> usable(Path p) {
+    private java.util.Optional<long[]> usable(Path p) {
         try {
-            return p == null ? java.util.Optional.empty() : java.util.Optional.of(Files.getFileStore(p).getUsableSpace());
+            if (p == null) {
+                return java.util.Optional.empty();
+            }
+            java.nio.file.FileStore store = stores.get(p);
+            if (store == null) {
+                store = Files.getFileStore(p);
+                stores.put(p, store);
+            }
+            return java.util.Optional.of(new long[] {store.getUsableSpace(), store.getTotalSpace()});
         } catch (IOException | RuntimeException e) {
             return java.util.Optional.empty();
         }

@@ -51,6 +51,7 @@ class ControllerMetricsTest {
         assertTrue(text.contains("mesh_backup_last_age_seconds{module=\"web\"} 3600\n"), text);
         assertTrue(text.contains("mesh_backup_last_success{module=\"web\"} 0\n"), text);
         assertTrue(text.contains("mesh_backup_last_success_age_seconds{module=\"web\"} 7200\n"), text);
+        assertTrue(text.contains("mesh_backup_schedule_seconds{module=\"web\"} 3600\n"), text);
         assertTrue(text.contains("mesh_module_take_under_way{module=\"web\"} 1\n"), text);
     }
 

@@ -17,7 +17,7 @@ class HostMetricsTest {
 
     static final Instant NOW = Instant.parse("2026-12-05T12:00:00Z");
 
-    static String written(HostStatus s, double lastApply, Map<String, Long> free) {
+    static String written(HostStatus s, double lastApply, Map<String, long[]> free) {
         PromText out = new PromText();
         HostMetrics.write(out, s, lastApply, 4, 2.5, free, NOW);
         return out.toString();
@@ -34,7 +34,7 @@ class HostMetricsTest {
 
     @Test
     void eachComponentsStateAndRestartsAreSaidAndCountedByKindAndState() {
-        String text = written(status(), 0.75, Map.of("state", 1000L));
+        String text = written(status(), 0.75, Map.of("state", new long[] {1000, 4000}));
         assertTrue(text.contains("mesh_agent_declaration_generation{node=\"ace\"} 7\n"), text);
         assertTrue(text.contains("mesh_agent_applied_generation{node=\"ace\"} 6\n"), text);
         assertTrue(text.contains("mesh_agent_converged{node=\"ace\"} 0\n"), text);
@@ -49,6 +49,7 @@ class HostMetricsTest {
         assertTrue(text.contains("mesh_agent_last_apply_duration_seconds{node=\"ace\"} 0.75\n"), text);
         assertTrue(text.contains("mesh_agent_applies_total{node=\"ace\"} 4\n"), text);
         assertTrue(text.contains("mesh_disk_free_bytes{node=\"ace\",place=\"state\"} 1000\n"), text);
+        assertTrue(text.contains("mesh_disk_size_bytes{node=\"ace\",place=\"state\"} 4000\n"), text);
         assertTrue(text.contains("mesh_certificate_expiry_timestamp_seconds{node=\"ace\",server=\"agent\"} "
                 + Instant.parse("2027-12-05T12:00:00Z").getEpochSecond() + "\n"), text);
     }
