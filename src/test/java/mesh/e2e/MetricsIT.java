@@ -35,7 +35,9 @@ import org.junit.jupiter.api.TestMethodOrder;
  * printed, and asks it in PromQL over its HTTP API: the controller and the three agents are scraped over TLS with
  * the scraper's certificate; {@code sum(mesh_node_up)} is 3, and 2 within two scrape intervals of an agent's
  * SIGKILL; a module's restarts counter (the agent's {@code mesh_component_restarts_total}, and the controller's
- * {@code mesh_module_restarts_total}) rises when its container's process is killed (docs/metrics.md).
+ * {@code mesh_module_restarts_total}) rises when its container's process is killed (docs/metrics.md). The example
+ * alerting rules of examples/prometheus are loaded too: none fires on the healthy mesh, and MeshNodeDown is pending
+ * for the killed agent's node.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -70,7 +72,10 @@ class MetricsIT {
         mesh.ok("push", "--wait");
         String config = mesh.ok("metrics", "scrape-config", "--dir", dir.resolve("scraper").toString(), "--interval", "2s");
         System.out.println("MetricsIT: the printed scrape config:\n" + config);
-        Files.writeString(dir.resolve("prometheus.yml"), config);
+        // the printed block as it is, with the example alerting rules of docs/metrics.md evaluated every 2 s
+        Files.copy(Path.of("examples/prometheus/mesh-alerts.yml"), dir.resolve("mesh-alerts.yml"));
+        Files.writeString(dir.resolve("prometheus.yml"), "global:\n  evaluation_interval: 2s\nrule_files:\n  - "
+                + dir.resolve("mesh-alerts.yml") + "\n" + config);
         try (ServerSocket free = new ServerSocket(0)) {
             port = free.getLocalPort();
         }
@@ -111,6 +116,9 @@ class MetricsIT {
         assertTrue(value("min(mesh_certificate_expiry_timestamp_seconds) - time()").orElse(0) > 300 * 86400,
                 "the certificates expire in about a year");
         assertTrue(value("min(mesh_disk_free_bytes)").orElse(0) > 0, "disk free is said");
+        double share = value("min(mesh_disk_free_bytes / mesh_disk_size_bytes)").orElse(-1);
+        assertTrue(share > 0 && share <= 1, "free share of the disk: " + share);
+        assertEquals(0, value("count(ALERTS)").orElse(0), "no example alert fires on a healthy mesh");
         JsonNode targets = get("/api/v1/targets");
         assertEquals(4, targets.at("/data/activeTargets").size(), targets.toString());
         targets.at("/data/activeTargets").forEach(t -> assertTrue(t.get("scrapeUrl").asText().startsWith("https://"), t.toString()));
@@ -162,6 +170,8 @@ class MetricsIT {
         System.out.printf("MetricsIT: sum(mesh_node_up) was 2 %.1f s after the SIGKILL%n", seconds);
         assertTrue(seconds <= 2 * INTERVAL.toSeconds() + 0.5, "took " + seconds + " s, more than two scrape intervals");
         assertEquals(0, value("mesh_node_up{node=\"n3\"}").orElse(-1), "mesh_node_up{node=n3}");
+        PackagedMesh.await("the example rule MeshNodeDown is pending for n3", INTERVAL.multipliedBy(5),
+                () -> value("ALERTS{alertname=\"MeshNodeDown\",node=\"n3\",alertstate=\"pending\"}").orElse(0) == 1);
         mesh.startAgent("n3", Map.of());
         PackagedMesh.await("sum(mesh_node_up) is 3 again", Duration.ofSeconds(30), () -> value("sum(mesh_node_up)").orElse(-1) == 3);
     }
