@@ -41,6 +41,8 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
     mesh.wire.AgentCertificate.class,
     mesh.wire.CertificateServed.class,
     mesh.wire.RotateRequest.class,
+    mesh.wire.ScraperRequest.class,
+    mesh.wire.ScraperCertificate.class,
     mesh.wire.RotateReport.class,
     mesh.wire.RotateReport.Party.class,
     mesh.wire.HostStatus.Component.class,

@@ -156,6 +156,11 @@ final class ControllerClient {
         return base;
     }
 
+    /** The mesh CA's certificate file this client trusts (MESH_CA), or null. */
+    String caFile() {
+        return caFile;
+    }
+
     /**
      * The warnings for the certificates this client saw (the controller's, from its last answer, and
      * the mesh CA in MESH_CA) that expire within 30 days ({@code mesh status}).

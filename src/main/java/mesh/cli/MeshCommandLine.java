@@ -20,8 +20,9 @@ public final class MeshCommandLine {
             UnassignCommand.class, PushCommand.class, RollbackCommand.class, TakeCommand.class, BackupCommand.class,
             RestoreCommand.class, StatusCommand.class,
             RosterCommand.class, RouteCommand.class, TokenCommand.class, SecretCommand.class, AuditCommand.class,
-            CaCommand.class, LogsCommand.class, BundleCommand.class, HostCommand.class, ControllerCommand.class,
-            CompletionCommand.class, HelpVerb.class, InstallCommand.class, UpgradeCommand.class, UninstallCommand.class);
+            CaCommand.class, MetricsCommand.class, LogsCommand.class, BundleCommand.class, HostCommand.class,
+            ControllerCommand.class, CompletionCommand.class, HelpVerb.class, InstallCommand.class, UpgradeCommand.class,
+            UninstallCommand.class);
 
     /** The verbs that read the whole tree: completion's script holds every verb, help shows any. */
     private static final java.util.Set<Class<?>> WHOLE_TREE = java.util.Set.of(CompletionCommand.class,

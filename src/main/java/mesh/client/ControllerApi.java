@@ -221,6 +221,11 @@ public final class ControllerApi {
                 listOf(AuditEntry.class));
     }
 
+    /** The mesh's scraper certificate for this public key ({@code mesh metrics scrape-config}, docs/metrics.md). */
+    public mesh.wire.ScraperCertificate scraperCertificate(mesh.wire.ScraperRequest request) {
+        return call("POST", "/v1/mesh/metrics/scraper", request, mesh.wire.ScraperCertificate.class);
+    }
+
     public RotateReport rotateCerts(RotateRequest request) {
         return call("POST", "/v1/mesh/ca/rotate-certs", request, RotateReport.class);
     }

@@ -42,9 +42,22 @@ public class PushSender {
     @Inject
     AgentClient agents;
 
-    /** Records the roster and each target's generation (and a rollback's restored input), sends, and records the answers. */
+    @Inject
+    PushTimes times;
+
+    /** Records the roster and each target's generation (and a rollback's restored input), sends, and records the answers, timed. */
     List<PushReport.NodeResult> send(PushPlanInput in, MeshPlan plan, List<PushDecision.Target> targets, List<String> notes,
                                      Take take) {
+        long began = System.nanoTime();
+        try {
+            return sendNow(in, plan, targets, notes, take);
+        } finally {
+            times.pushed(System.nanoTime() - began);
+        }
+    }
+
+    private List<PushReport.NodeResult> sendNow(PushPlanInput in, MeshPlan plan, List<PushDecision.Target> targets,
+                                                List<String> notes, Take take) {
         PushOrigin origin = store.inTransaction(c -> {
             if (in.rollbackOf() != null) {
                 PushInputs.restore(c, store, in.catalogue(), in.placements());

@@ -36,6 +36,10 @@ final class AgentState {
     /** What the last pass saw of each component (restarts, health), and over which generation. */
     volatile Map<String, Vitals> lastVitals = Map.of();
     volatile long judgedGeneration;
+    /** How long the last apply of a plan took (seconds; NaN before the first), how many applies and their seconds in all. */
+    volatile double lastApplySeconds = Double.NaN;
+    volatile long applies;
+    volatile double applySeconds;
 
     AgentState(String node, Clock clock, FailureLog failures) {
         this.node = node;
@@ -71,6 +75,19 @@ final class AgentState {
                     s.nextStartAt()));
         }
         lastProcesses = byName;
+    }
+
+    /** Runs one apply of a plan and keeps how long it took (the loop's thread is the one writer). */
+    <T> T timedApply(java.util.function.Supplier<T> apply) {
+        long began = System.nanoTime();
+        try {
+            return apply.get();
+        } finally {
+            double took = (System.nanoTime() - began) / 1e9;
+            lastApplySeconds = took;
+            applySeconds += took;
+            applies++;
+        }
     }
 
     /** Where the agent stands, as of its last look (at most one interval old). */

@@ -63,9 +63,8 @@ public class HostAgent {
     EdgeKeeper edge;
 
     /**
-     * Starts serving with these settings: loads the newest record and converges to it. A range for module
-     * networks that overlaps the node's own addresses or routes is refused first, naming both
-     * ({@link NetworkRange#hostConflicts}).
+     * Starts serving with these settings: loads the newest record and converges to it. A range for module networks
+     * that overlaps the node's own addresses or routes is refused first, naming both ({@link NetworkRange#hostConflicts}).
      */
     public synchronized void start(HostSettings settings) {
         List<String> conflicts = NetworkRange.hostConflicts(settings.networks(), HostNetworks.read());
@@ -115,10 +114,9 @@ public class HostAgent {
     }
 
     /**
-     * Accepts a declaration through the {@link HostIntake} (refused if for another node or not newer
-     * than the last: {@link DeclarationRefused}), makes it the desired state and wakes the loop.
-     * Returns what it changes against what runs now, or nothing if the engine does not answer (the
-     * loop applies it when it does).
+     * Accepts a declaration through the {@link HostIntake} (refused if for another node or not newer than the last:
+     * {@link DeclarationRefused}), makes it the desired state and wakes the loop. Returns what it changes against what
+     * runs now, or nothing if the engine does not answer (the loop applies it when it does).
      */
     public Optional<HostPlan> accept(Declaration d) {
         return acceptance.accept(d);
@@ -134,12 +132,14 @@ public class HostAgent {
         return engine;
     }
 
-    /**
-     * {@code POST /v1/bundles}: which of the bundles this node lacks and cannot get (fetching each one it
-     * lacks first when the request says so), on the loop, like every fetch of an apply.
-     */
+    /** {@code POST /v1/bundles}: which bundles this node lacks and cannot get (fetching each it lacks first when asked), on the loop. */
     public BundlesAnswer bundles(BundlesRequest request) {
         return loop.onLoop("checking bundles", "check the bundles", () -> processes.missing(request));
+    }
+
+    /** What the agent knows between passes, for its metrics ({@link HostMetrics}). */
+    AgentState state() {
+        return state;
     }
 
     /** The take side of this agent (docs/take.md, "On the nodes"). */
@@ -153,9 +153,8 @@ public class HostAgent {
     }
 
     /**
-     * Where the agent stands after a pass run now ({@code mesh status --refresh}). The pass runs on
-     * the loop's own thread, so never beside another; after {@link #REFRESH_WAIT} the answer is as of
-     * the last pass that ended (its {@code lastPass} says when).
+     * Where the agent stands after a pass run now ({@code mesh status --refresh}), on the loop's own thread, so never beside
+     * another; after {@link #REFRESH_WAIT} the answer is as of the last pass that ended (its {@code lastPass} says when).
      */
     public HostStatus statusAfterPass() {
         if (loop != null && state.desired != null && !loop.passNow(REFRESH_WAIT)) {

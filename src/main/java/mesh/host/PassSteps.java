@@ -36,8 +36,8 @@ final class PassSteps {
                     state.failures.note(HostStatus.ENGINE, null, began);
                     p.loop().engineAnswered();
                 }),
-                new ApplyStep((d, plan) -> new ApplyRun(p.engine(), p.processes(), p.settings().networks(), p.pool(), log::info)
-                        .run(d, plan), node -> {
+                new ApplyStep((d, plan) -> state.timedApply(() -> new ApplyRun(p.engine(), p.processes(), p.settings().networks(),
+                        p.pool(), log::info).run(d, plan)), node -> {
                             var all = p.intake().observe(node);
                             state.saw(all, null, p.processes().status(p.clock().instant()));
                             return all;

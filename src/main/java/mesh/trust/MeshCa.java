@@ -50,11 +50,13 @@ public record MeshCa(X509Certificate certificate, PrivateKey key) {
     public static final Duration CERT_VALIDITY = Duration.ofDays(365);
     /** The subject common name of the controller's certificate: an agent obeys only this name. */
     public static final String CONTROLLER = "mesh controller";
+    /** The subject common name of the scraper's certificate: it opens {@code /metrics} and nothing else (docs/metrics.md). */
+    public static final String SCRAPER = "mesh metrics";
 
     private static final String SIGNATURE = "SHA256withECDSA";
 
-    /** What an issued certificate is for: a controller serves and calls agents, an agent serves. */
-    public enum Role { CONTROLLER, AGENT }
+    /** What an issued certificate is for: a controller serves and calls agents, an agent serves, a scraper calls. */
+    public enum Role { CONTROLLER, AGENT, SCRAPER }
 
     /** A certificate and its private key, as issued. */
     public record Issued(X509Certificate certificate, PrivateKey key) {
@@ -95,9 +97,11 @@ public record MeshCa(X509Certificate certificate, PrivateKey key) {
             JcaX509ExtensionUtils ext = new JcaX509ExtensionUtils();
             b.addExtension(Extension.basicConstraints, true, new BasicConstraints(false));
             b.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature | KeyUsage.keyAgreement));
-            b.addExtension(Extension.extendedKeyUsage, false, role == Role.CONTROLLER
-                    ? new ExtendedKeyUsage(new KeyPurposeId[] {KeyPurposeId.id_kp_serverAuth, KeyPurposeId.id_kp_clientAuth})
-                    : new ExtendedKeyUsage(KeyPurposeId.id_kp_serverAuth));
+            b.addExtension(Extension.extendedKeyUsage, false, switch (role) {
+                case CONTROLLER -> new ExtendedKeyUsage(new KeyPurposeId[] {KeyPurposeId.id_kp_serverAuth, KeyPurposeId.id_kp_clientAuth});
+                case AGENT -> new ExtendedKeyUsage(KeyPurposeId.id_kp_serverAuth);
+                case SCRAPER -> new ExtendedKeyUsage(KeyPurposeId.id_kp_clientAuth);
+            });
             b.addExtension(Extension.subjectAlternativeName, false, sans(names));
             b.addExtension(Extension.authorityKeyIdentifier, false, ext.createAuthorityKeyIdentifier(certificate));
             b.addExtension(Extension.subjectKeyIdentifier, false, ext.createSubjectKeyIdentifier(publicKey));

@@ -9,9 +9,10 @@ import java.util.Map;
 /**
  * ServeTls turns a serve verb's TLS settings into the Quarkus properties set before boot: the
  * certificate and key (PEM files) in the TLS registry's default key store, HTTPS on the listen port
- * and the plain port off ({@code quarkus.http.insecure-requests=disabled}); an agent also trusts the
+ * and the plain port off ({@code quarkus.http.insecure-requests=disabled}); both servers trust the
  * mesh CA for client certificates ({@code client-auth=request}: the guard, not the handshake, answers
- * a caller without one, so it gets a 401 that says why). The files are read here once, so a wrong
+ * a caller without one, so it gets a 401 that says why): the agent's callers, and the scrape of
+ * {@code /metrics} on either (docs/metrics.md). The files are read here once, so a wrong
  * one stops the start with a message naming it rather than a stack trace from the HTTP server.
  *
  * <p>Without TLS files a server does not start, unless {@code MESH_PLAIN_HTTP=yes}: plain HTTP, for
@@ -67,10 +68,10 @@ public final class ServeTls {
         props.put("quarkus.http.insecure-requests", "disabled");
         props.put("quarkus.tls.key-store.pem.mesh.cert", cert.toString());
         props.put("quarkus.tls.key-store.pem.mesh.key", key.toString());
-        if (agent) {
-            props.put("quarkus.tls.trust-store.pem.certs", ca.toString());
-            props.put("quarkus.http.ssl.client-auth", "request");
-        }
+        // both check a client certificate against the mesh CA: the agent's callers (the controller, a take's
+        // ticket reads) and the scrape of either's /metrics (the scraper's certificate, docs/metrics.md)
+        props.put("quarkus.tls.trust-store.pem.certs", ca.toString());
+        props.put("quarkus.http.ssl.client-auth", "request");
         props.put(ServerTrust.CERT, cert.toString());
         props.put(ServerTrust.CERT_NOT_AFTER, own.getNotAfter().toInstant().toString());
         props.put(ServerTrust.KEY, key.toString());

@@ -34,6 +34,15 @@ class ServeTlsTest {
     }
 
     @Test
+    void theControllerTooTrustsTheMeshCaForClientCertificatesSoTheScraperCanReadItsMetrics() throws Exception {
+        TlsDir tls = new TlsDir(dir);
+        MeshCa ca = tls.ensureCa("seat", Instant.now());
+        tls.ensureIssued(ca, "controller", MeshCa.Role.CONTROLLER, MeshCa.CONTROLLER, List.of("127.0.0.1"), Instant.now());
+        Map<String, String> props = ServeTls.properties(false, 7700, tls.serveEnv("controller"));
+        assertEquals(tls.caCert().toString(), props.get("quarkus.tls.trust-store.pem.certs"));
+    }
+
+    @Test
     void withoutFilesAServerRefusesToStartUnlessPlainHttpIsAskedFor() {
         var e = assertThrows(IllegalArgumentException.class, () -> ServeTls.properties(false, 7700, Map.of()));
         assertTrue(e.getMessage().startsWith("the controller serves HTTPS only: set MESH_TLS_CERT, MESH_TLS_KEY and MESH_TLS_CA"),
