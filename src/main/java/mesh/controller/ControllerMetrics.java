@@ -1,5 +1,7 @@
 package mesh.controller;
 
+import mesh.model.OperationState;
+
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Instant;
@@ -131,8 +133,8 @@ public class ControllerMetrics implements MetricsSource {
         backups.stream().filter(b -> b.lastAt() != null).forEach(b -> out.sample("mesh_backup_last_age_seconds",
                 Math.max(0, now.getEpochSecond() - Instant.parse(b.lastAt()).getEpochSecond()), "module", b.module()));
         out.gauge("mesh_backup_last_success", "1 when the module's last backup ended done, 0 when it failed (absent while it runs).");
-        backups.stream().filter(b -> "done".equals(b.lastState()) || "failed".equals(b.lastState())).forEach(b -> out
-                .sample("mesh_backup_last_success", PromText.bool("done".equals(b.lastState())), "module", b.module()));
+        backups.stream().filter(b -> b.lastState() == OperationState.DONE || b.lastState() == OperationState.FAILED).forEach(b -> out
+                .sample("mesh_backup_last_success", PromText.bool(b.lastState() == OperationState.DONE), "module", b.module()));
         out.gauge("mesh_backup_last_success_age_seconds", "Seconds since the module's last good backup began.");
         backups.stream().filter(b -> b.lastDoneAt() != null).forEach(b -> out.sample("mesh_backup_last_success_age_seconds",
                 Math.max(0, now.getEpochSecond() - Instant.parse(b.lastDoneAt()).getEpochSecond()), "module", b.module()));
@@ -140,7 +142,7 @@ public class ControllerMetrics implements MetricsSource {
         backups.stream().filter(b -> b.every() != null).forEach(b -> out.sample("mesh_backup_schedule_seconds", b.every(),
                 "module", b.module()));
         out.gauge("mesh_backup_running", "1 while a backup of the module runs.");
-        backups.stream().filter(b -> "running".equals(b.lastState())).forEach(b -> out.sample("mesh_backup_running", 1,
+        backups.stream().filter(b -> b.lastState() == OperationState.RUNNING).forEach(b -> out.sample("mesh_backup_running", 1,
                 "module", b.module()));
     }
 }

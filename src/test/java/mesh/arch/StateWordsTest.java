@@ -10,10 +10,11 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * StateWordsTest keeps the CLI off the words of an operation's state and step: a take, a backup or a restore
- * crosses the wire with {@code mesh.model.OperationState} and its step enum ({@code TakeStep}, {@code BackupStep},
- * {@code RestoreStep}), and the CLI compares those, never their words ({@code "running".equals(t.state())},
- * {@code case "done" ->}). A word compared is a word that can be misspelt, or renamed on one side only.
+ * StateWordsTest keeps main code (the CLI first) off the words of an operation's state and step: a take, a backup
+ * or a restore crosses the wire with {@code mesh.model.OperationState} and its step enum ({@code TakeStep},
+ * {@code BackupStep}, {@code RestoreStep}), and code compares those, never their words ({@code "running".equals(t.state())},
+ * {@code case "done" ->}). A word compared is a word that can be misspelt, or renamed on one side only; and once the field is an enum,
+ * {@code "done".equals(b.lastState())} still compiles and is always false (the metrics' first version did that).
  */
 class StateWordsTest {
 
@@ -26,6 +27,8 @@ class StateWordsTest {
                     + "|\\b(state|step)\\b\\(?\\)?\\s*\\.\\s*equals\\s*\\(\\s*\"" + WORD + "\""
                     + "|case\\s+\"(running|done|rolled-back|failed|dry-run)\"");
     static final Pattern COMMENT = Pattern.compile("(?s)/\\*.*?\\*/|//[^\\n]*");
+    /** Docker's edge: a container's state is the engine's own word ({@code running}, {@code exited}), not ours. */
+    static final String ENGINE_WORDS = "mesh/docker/DockerEngine.java";
 
     static List<String> compared(String source) {
         List<String> found = new ArrayList<>();
@@ -37,10 +40,10 @@ class StateWordsTest {
     }
 
     @Test
-    void theCliComparesNoStateOrStepByItsWord() throws IOException {
+    void noMainCodeComparesAStateOrStepByItsWord() throws IOException {
         List<String> problems = new ArrayList<>();
         SourceScan.mainSources().forEach((name, source) -> {
-            if (name.startsWith("mesh/cli/")) {
+            if (!ENGINE_WORDS.equals(name)) {
                 compared(source).forEach(c -> problems.add(name + ": " + c));
             }
         });

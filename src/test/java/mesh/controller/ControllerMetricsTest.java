@@ -34,7 +34,7 @@ class ControllerMetricsTest {
     @Test
     void aNodeIsUpWhenItsAgentAnsweredAndAModulesRestartsAreItsComponentsRestartsInAll() {
         PromText out = new PromText();
-        BackupStatus failed = new BackupStatus("web", "ace", 3600L, 7, 9L, "failed", "2026-12-05T11:00:00Z", "disk full", 8L,
+        BackupStatus failed = new BackupStatus("web", "ace", 3600L, 7, 9L, mesh.model.OperationState.FAILED, "2026-12-05T11:00:00Z", "disk full", 8L,
                 "2026-12-05T10:00:00Z", null, null, null, false);
         NodeStatus ace = up("ace", 5, 5, component("web.app", "web", ComponentState.RUNNING, 2),
                 component("web.db", "web", ComponentState.UNHEALTHY, 1)).withBackups(List.of(failed));
