@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -16,7 +14,6 @@ import mesh.model.DeclarationJson;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import picocli.CommandLine;
 
 /**
  * CatalogueCheckTest: {@code mesh catalogue check} runs the controller's catalogue check offline.
@@ -28,18 +25,8 @@ class CatalogueCheckTest {
     static final Path FIXTURES = Path.of("src/test/resources/manifests");
     static final Path FIVE_MISTAKES = FIXTURES.resolve("check_five_mistakes/shop.yaml");
 
-    /** Run is one run of the CLI: its exit code, its stdout and its stderr. */
-    record Run(int exit, String out, String err) {
-    }
-
-    static Run mesh(String... args) {
-        CommandLine cmd = MeshCommandLine.forArgs(CommandLine.defaultFactory(), args);
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        cmd.setOut(new PrintWriter(out));
-        cmd.setErr(new PrintWriter(err));
-        int exit = cmd.execute(args);
-        return new Run(exit, out.toString(), err.toString());
+    static CliRun mesh(String... args) {
+        return CliRun.of(args);
     }
 
     /** Every YAML file under examples/ but Prometheus's own (examples/prometheus: a rule file and Alertmanager's). */
@@ -55,7 +42,7 @@ class CatalogueCheckTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("examples")
     void everyExampleManifestIsGood(Path manifest) throws IOException {
-        Run run = mesh("catalogue", "check", manifest.toString());
+        CliRun run = mesh("catalogue", "check", manifest.toString());
         assertEquals(ExitCodes.OK, run.exit(), run.err());
         assertEquals("", run.err());
         String module = mesh.model.ManifestYaml.moduleOf(Files.readString(manifest));
@@ -65,7 +52,7 @@ class CatalogueCheckTest {
 
     @Test
     void theExamplesFolderIsGoodAsOneAddOneLinePerModule() throws IOException {
-        Run run = mesh("catalogue", "check", "examples/catalogue");
+        CliRun run = mesh("catalogue", "check", "examples/catalogue");
         assertEquals(ExitCodes.OK, run.exit(), run.err());
         assertEquals(examples().filter(p -> p.getParent().equals(Path.of("examples/catalogue"))).count(), run.out().lines().count(), run.out());
         assertEquals("examples/catalogue/hello.yaml: module hello is good: 1 component (hello.web), no route",
@@ -74,7 +61,7 @@ class CatalogueCheckTest {
 
     @Test
     void aFileWithFiveMistakesHasAllFiveNamedWithLineAndColumn() {
-        Run run = mesh("catalogue", "check", FIVE_MISTAKES.toString());
+        CliRun run = mesh("catalogue", "check", FIVE_MISTAKES.toString());
         assertEquals(ExitCodes.FAILED, run.exit());
         assertEquals("", run.out());
         String f = FIVE_MISTAKES.toString();
@@ -90,7 +77,7 @@ class CatalogueCheckTest {
     @Test
     void aFolderIsCheckedAsOneAddWithWhatItsFilesCannotHoldTogether() {
         Path dir = FIXTURES.resolve("check_clashing_folder");
-        Run run = mesh("catalogue", "check", dir.toString());
+        CliRun run = mesh("catalogue", "check", dir.toString());
         assertEquals(ExitCodes.FAILED, run.exit());
         assertEquals(List.of(
                 dir.resolve("shop.yaml") + ":4:3: component shop.web of module shop is also a component of module blog in "
@@ -104,14 +91,14 @@ class CatalogueCheckTest {
 
     @Test
     void jsonIsOneDocumentWithTheModulesAndEveryProblem() throws Exception {
-        Run bad = mesh("catalogue", "check", FIVE_MISTAKES.toString(), "-o", "json");
+        CliRun bad = mesh("catalogue", "check", FIVE_MISTAKES.toString(), "-o", "json");
         assertEquals(ExitCodes.FAILED, bad.exit());
         JsonNode report = DeclarationJson.MAPPER.readTree(bad.out());
         assertFalse(report.get("ok").asBoolean());
         assertEquals(5, report.get("problems").size(), bad.out());
         assertEquals(0, report.get("modules").size());
 
-        Run good = mesh("catalogue", "check", "examples/catalogue", "-o", "json");
+        CliRun good = mesh("catalogue", "check", "examples/catalogue", "-o", "json");
         assertEquals(ExitCodes.OK, good.exit(), good.err());
         JsonNode ok = DeclarationJson.MAPPER.readTree(good.out());
         assertTrue(ok.get("ok").asBoolean());
@@ -121,18 +108,18 @@ class CatalogueCheckTest {
 
     @Test
     void aMissingFileOrAnEmptyFolderIsSaidInWords() throws IOException {
-        Run missing = mesh("catalogue", "check", "no-such.yaml");
+        CliRun missing = mesh("catalogue", "check", "no-such.yaml");
         assertEquals(ExitCodes.FAILED, missing.exit());
         assertEquals("mesh: cannot read no-such.yaml: no such file", missing.err().strip());
         Path empty = Files.createTempDirectory("no-manifests");
-        Run none = mesh("catalogue", "check", empty.toString());
+        CliRun none = mesh("catalogue", "check", empty.toString());
         assertEquals(ExitCodes.FAILED, none.exit());
         assertEquals("mesh: " + empty + " holds no *.yaml or *.yml manifest", none.err().strip());
     }
 
     @Test
     void theHelpSaysWhatItChecksWithExamples() {
-        Run help = mesh("catalogue", "check", "--help");
+        CliRun help = mesh("catalogue", "check", "--help");
         assertEquals(ExitCodes.OK, help.exit());
         assertTrue(help.out().startsWith("Usage: mesh catalogue check "), help.out());
         assertTrue(help.out().contains("Examples:\n  mesh catalogue check "), help.out());
@@ -145,7 +132,7 @@ class CatalogueCheckTest {
         Path state = Files.createTempDirectory("mesh-state");
         Path config = Files.writeString(state.resolve("host.env"), "MESH_HOST_STATE_DIR=" + state + "\n");
         Path manifest = Path.of("examples/catalogue/hello.yaml");
-        Run run = mesh("host", "apply", "--dry-run", manifest.toString(), "--config", config.toString());
+        CliRun run = mesh("host", "apply", "--dry-run", manifest.toString(), "--config", config.toString());
         assertEquals(ExitCodes.FAILED, run.exit());
         assertEquals(List.of("mesh: examples/catalogue/hello.yaml is a module manifest (module hello), not a declaration: "
                 + "mesh host apply takes the JSON a controller pushes to one node (docs/declaration.md). Check the manifest with "

@@ -7,8 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -31,18 +29,8 @@ import picocli.CommandLine;
  */
 class FlagsAndDurationsTest {
 
-    /** How a run ended: its exit code, stdout and stderr. */
-    record Run(int exit, String out, String err) {
-    }
-
-    static Run run(String... args) {
-        CommandLine cmd = MeshCommandLine.forArgs(CommandLine.defaultFactory(), args);
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        cmd.setOut(new PrintWriter(out));
-        cmd.setErr(new PrintWriter(err));
-        int exit = cmd.execute(args);
-        return new Run(exit, out.toString(), err.toString());
+    static CliRun run(String... args) {
+        return CliRun.of(args);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -61,7 +49,7 @@ class FlagsAndDurationsTest {
         "nosuchverb                      | mesh: 'nosuchverb' is no verb of mesh (see 'mesh --help')",
     })
     void aValueThatCannotBeReadIsSaidInTheOperatorsWordsAsAUsageError(String args, String expected) {
-        Run r = run(args.split(" +"));
+        CliRun r = run(args.split(" +"));
         assertEquals(ExitCodes.USAGE, r.exit(), r.err());
         assertEquals(expected, r.err().strip());
         assertFalse(r.err().matches("(?s).*(not an int|not a long|not a boolean|Invalid value|java\\.).*"), r.err());
@@ -86,7 +74,7 @@ class FlagsAndDurationsTest {
     })
     void aTimeoutOrTailOutOfBoundsIsAUsageErrorBeforeAnyCall(String args, String expected) {
         // MESH_CONTROLLER is not set here: a verb that got as far as asking would fail on the default controller
-        Run r = run(args.split(" +"));
+        CliRun r = run(args.split(" +"));
         assertEquals(ExitCodes.USAGE, r.exit(), r.err());
         assertEquals(expected, r.err().strip());
         assertEquals("", r.out());
@@ -118,12 +106,12 @@ class FlagsAndDurationsTest {
         Files.createDirectories(state.resolve("logs"));
         Files.writeString(state.resolve("logs/web.serve.log"), "one\ntwo\nthree \"quoted\"\n");
 
-        Run json = run("host", "logs", "web.serve", "--config", config.toString(), "-n", "2", "-o", "json");
+        CliRun json = run("host", "logs", "web.serve", "--config", config.toString(), "-n", "2", "-o", "json");
         assertEquals(ExitCodes.OK, json.exit(), json.err());
         assertEquals(List.of("{\"component\":\"web.serve\",\"stream\":\"output\",\"time\":null,\"line\":\"two\"}",
                 "{\"component\":\"web.serve\",\"stream\":\"output\",\"time\":null,\"line\":\"three \\\"quoted\\\"\"}"),
                 json.out().lines().toList());
-        Run old = run("host", "logs", "web.serve", "--config", config.toString(), "--lines", "1");
+        CliRun old = run("host", "logs", "web.serve", "--config", config.toString(), "--lines", "1");
         assertEquals(ExitCodes.OK, old.exit(), old.err());
         assertEquals(List.of("three \"quoted\""), old.out().lines().toList());
         assertEquals("one\ntwo\nthree \"quoted\"\n", Files.readString(state.resolve("logs/web.serve.log")));
@@ -138,13 +126,13 @@ class FlagsAndDurationsTest {
         Path decl = Files.writeString(dir.resolve("g1.json"),
                 "{\"node\":\"n1\",\"generation\":1,\"components\":[{\"module\":\"m\",\"name\":\"a\",\"image\":\"x:1\"}]}");
 
-        Run applied = run("host", "apply", decl.toString(), "--config-dir", dir.toString());
+        CliRun applied = run("host", "apply", decl.toString(), "--config-dir", dir.toString());
         assertEquals(ExitCodes.FAILED, applied.exit(), applied.err());
         assertTrue(applied.err().startsWith("mesh: generation 1 is recorded, but the engine did not answer: "), applied.err());
         assertTrue(Files.exists(state.resolve("declarations/000000000001.json")), "recorded in the state dir host.env names");
 
         Path nowhere = dir.resolve("nowhere");
-        Run missing = run("host", "apply", decl.toString(), "--config-dir", nowhere.toString());
+        CliRun missing = run("host", "apply", decl.toString(), "--config-dir", nowhere.toString());
         assertEquals(ExitCodes.FAILED, missing.exit());
         assertEquals("mesh: " + nowhere.resolve("host.env") + " does not exist: 'mesh install' writes the agent's settings there"
                 + " (--config-dir is the folder install was given, default /etc/mesh)", missing.err().strip());

@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -131,18 +129,8 @@ class HelpTextTest {
         }
     }
 
-    /** Runs mesh as {@link MeshMain} does without a boot: the tree the arguments need, its streams captured. */
-    record Run(int exit, String out, String err) {
-    }
-
-    static Run run(String... args) {
-        CommandLine cmd = MeshCommandLine.forArgs(CommandLine.defaultFactory(), args);
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        cmd.setOut(new PrintWriter(out));
-        cmd.setErr(new PrintWriter(err));
-        int exit = cmd.execute(args);
-        return new Run(exit, out.toString(), err.toString());
+    static CliRun run(String... args) {
+        return CliRun.of(args);
     }
 
     @Test
@@ -150,7 +138,7 @@ class HelpTextTest {
         String version = new MeshVersion().getVersion()[0];
         for (String[] args : List.of(new String[] {"push", "--version"}, new String[] {"node", "list", "-V"},
                 new String[] {"host", "serve", "--version"}, new String[] {"backup", "list", "--version"})) {
-            Run r = run(args);
+            CliRun r = run(args);
             assertEquals(0, r.exit(), String.join(" ", args));
             assertEquals(List.of(version), r.out().lines().toList(), String.join(" ", args));
         }
@@ -158,12 +146,12 @@ class HelpTextTest {
 
     @Test
     void aBareMeshOrGroupPrintsItsUsageAsAUsageError() {
-        Run bare = run();
+        CliRun bare = run();
         assertEquals(ExitCodes.USAGE, bare.exit());
         assertTrue(bare.err().startsWith("Usage: mesh [-hV] [COMMAND]"), bare.err());
         assertTrue(bare.err().contains("  take "), bare.err());
         assertFalse(bare.err().contains("Missing required subcommand"), bare.err());
-        Run node = run("node");
+        CliRun node = run("node");
         assertEquals(ExitCodes.USAGE, node.exit());
         assertTrue(node.err().startsWith("Usage: mesh node "), node.err());
         assertFalse(node.err().contains("Missing required subcommand"), node.err());
@@ -171,17 +159,17 @@ class HelpTextTest {
 
     @Test
     void helpOfAVerbIsItsUsage() {
-        Run help = run("help", "push");
+        CliRun help = run("help", "push");
         assertEquals(0, help.exit(), help.err());
         assertEquals(help(MeshCommandLine.create(CommandLine.defaultFactory()).getSubcommands().get("push")), help.out());
-        Run group = run("help", "node");
+        CliRun group = run("help", "node");
         assertTrue(group.out().startsWith("Usage: mesh node [-hV]"), group.out());
-        Run nested = run("help", "node", "list");
+        CliRun nested = run("help", "node", "list");
         assertEquals(help(MeshCommandLine.create(CommandLine.defaultFactory()).getSubcommands().get("node")
                 .getSubcommands().get("list")), nested.out());
-        Run top = run("help");
+        CliRun top = run("help");
         assertTrue(top.out().startsWith("Usage: mesh [-hV] [COMMAND]"), top.out());
-        Run unknown = run("help", "nodes");
+        CliRun unknown = run("help", "nodes");
         assertEquals(ExitCodes.USAGE, unknown.exit());
         assertEquals(List.of("mesh: 'nodes' is no verb of mesh (see 'mesh help --help')"), unknown.err().lines().toList());
     }
@@ -194,7 +182,7 @@ class HelpTextTest {
                 run("node", "lst").err().lines().toList());
         assertEquals(List.of("mesh: Unknown option: '--dry-rn'; did you mean '--dry-run'? (see 'mesh push --help')"),
                 run("push", "--dry-rn").err().lines().toList());
-        Run far = run("nosuchverb");
+        CliRun far = run("nosuchverb");
         assertEquals(ExitCodes.USAGE, far.exit());
         assertEquals(List.of("mesh: 'nosuchverb' is no verb of mesh (see 'mesh --help')"), far.err().lines().toList());
     }
