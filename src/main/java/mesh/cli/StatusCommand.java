@@ -23,7 +23,7 @@ import picocli.CommandLine.Spec;
                     + "per edge node: the routes its Caddy serves and since when, and the configuration it refused, with Caddy's message.",
             "SEEN is how long ago the agent last looked at its engine (it looks every MESH_HOST_INTERVAL); VERSION "
                     + "is the build its agent runs; on stderr, a warning when the controller and the agents are not all one build.",
-            "--refresh has every agent look now before it answers (a few seconds at most).",
+            "--refresh has every agent look now before it answers: an agent waits at most 10 s for its pass, the controller at most 12 s for each agent.",
             "Then one line per take under way ('mesh take'): its module, nodes and step (in -o json: 'takes').",
             "Then one line per module with backups: its last backup, its schedule, and a warning when the backups "
                     + "land on the registry of the module's own node (in -o json: 'backups'; docs/backup.md).",
