@@ -7,11 +7,8 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.Response;
-import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
 import java.util.List;
-import javax.net.ssl.SSLPeerUnverifiedException;
-import javax.net.ssl.SSLSession;
 import mesh.trust.MeshCa;
 import mesh.trust.ServerTrust;
 import mesh.trust.TlsContexts;
@@ -50,14 +47,8 @@ public class MetricsResource {
 
     /** Why the caller may not read the metrics, or null when it presented the scraper's certificate. */
     static String refusal(HttpServerRequest http) {
-        SSLSession session = http == null || !http.isSSL() ? null : http.sslSession();
-        Certificate[] chain;
-        try {
-            chain = session == null ? null : session.getPeerCertificates();
-        } catch (SSLPeerUnverifiedException none) {
-            chain = null;
-        }
-        if (chain == null || chain.length == 0 || !(chain[0] instanceof X509Certificate cert)) {
+        X509Certificate cert = TlsContexts.peer(http == null || !http.isSSL() ? null : http.sslSession());
+        if (cert == null) {
             return "the metrics answer only the mesh's scraper certificate: no client certificate was presented"
                     + " ('mesh metrics scrape-config' gets one and names it for Prometheus, docs/metrics.md)";
         }

@@ -2,12 +2,9 @@ package mesh.host;
 
 import io.vertx.core.http.HttpServerRequest;
 import jakarta.ws.rs.core.Response;
-import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
 import java.util.List;
 import java.util.Optional;
-import javax.net.ssl.SSLPeerUnverifiedException;
-import javax.net.ssl.SSLSession;
 import mesh.api.ApiErrors;
 import mesh.trust.MeshCa;
 import mesh.trust.TlsContexts;
@@ -26,14 +23,8 @@ final class ControllerCertificate {
     }
 
     static Optional<Response> check(HttpServerRequest http) {
-        SSLSession session = http == null || !http.isSSL() ? null : http.sslSession();
-        Certificate[] chain;
-        try {
-            chain = session == null ? null : session.getPeerCertificates();
-        } catch (SSLPeerUnverifiedException none) {
-            chain = null;
-        }
-        if (chain == null || chain.length == 0 || !(chain[0] instanceof X509Certificate cert)) {
+        X509Certificate cert = TlsContexts.peer(http == null || !http.isSSL() ? null : http.sslSession());
+        if (cert == null) {
             return Optional.of(ApiErrors.error(401, "this host agent takes calls only from its mesh's controller: no client"
                     + " certificate was presented (mutual TLS; the controller presents its own, docs/trust.md)", List.of()));
         }

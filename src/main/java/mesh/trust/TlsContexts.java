@@ -67,6 +67,16 @@ public final class TlsContexts {
         }
     }
 
+    /** The certificate a TLS peer presented (the first of its chain), or null: no session, none presented. */
+    public static X509Certificate peer(javax.net.ssl.SSLSession session) {
+        try {
+            java.security.cert.Certificate[] chain = session == null ? null : session.getPeerCertificates();
+            return chain != null && chain.length > 0 && chain[0] instanceof X509Certificate cert ? cert : null;
+        } catch (javax.net.ssl.SSLPeerUnverifiedException none) {
+            return null;
+        }
+    }
+
     /** The common name of a certificate's subject (the node's name, or {@link MeshCa#CONTROLLER}), or "". */
     public static String commonName(X509Certificate certificate) {
         Principal p = certificate.getSubjectX500Principal();
