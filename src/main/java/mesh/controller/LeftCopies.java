@@ -1,5 +1,6 @@
 package mesh.controller;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import mesh.model.BackupVolume;
@@ -21,6 +22,13 @@ import org.jboss.logging.Logger;
 final class LeftCopies {
 
     private static final Logger LOG = Logger.getLogger("mesh.controller");
+    /**
+     * How long a rollback's delete-copy waits for a target that does not answer before it leaves the copy: long enough
+     * for an agent that was killed and is started again (seconds), short enough that a take whose target is stopped
+     * ends within 90 s of the stall (30 s without progress, then this).
+     */
+    static final Duration GRACE = Duration.ofSeconds(25);
+    static final Duration GRACE_EVERY = Duration.ofSeconds(1);
 
     private final MeshStore store;
     private final AgentClient agents;
@@ -28,6 +36,18 @@ final class LeftCopies {
     LeftCopies(MeshStore store, AgentClient agents) {
         this.store = store;
         this.agents = agents;
+    }
+
+    /** Whether the node's agent answers a status call within {@code grace}, asked every {@link #GRACE_EVERY}. */
+    boolean answersWithin(Node node, Duration grace) {
+        long deadline = System.nanoTime() + grace.toNanos();
+        while (!answers(node)) {
+            if (System.nanoTime() >= deadline) {
+                return false;
+            }
+            TakeSteps.sleep(GRACE_EVERY);
+        }
+        return true;
     }
 
     /** Whether the node's agent answers a status call within {@link AgentClient#QUICK}. */

@@ -473,15 +473,17 @@ final class TakeSteps {
      * copy failed before it), or whose deletion a dead runner already did, is not this epoch's copy there:
      * the agent refuses it as such (409, "was not made here by the take at epoch E"), which leaves
      * nothing of this take's to delete, so it is passed over. Any other refusal fails the step. Before the
-     * start, a target that does not answer (a status within seconds, or the delete itself) is not waited
-     * for: the copy is recorded as left ({@link LeftCopies}) and the take ends rolled back.
+     * start, a target that does not answer (no status within {@link LeftCopies#GRACE}: an agent started again
+     * answers within it; or no answer to the delete itself) is not waited for further: the copy is recorded
+     * as left ({@link LeftCopies}) and the take ends rolled back.
      */
     private TakePlan.Outcome deleteCopy(Take t, Where w) {
         Node target = w.node(t.to());
         boolean mayLeave = !TakePlan.targetStarted(t);
         LeftCopies left = new LeftCopies(store, agents);
-        if (mayLeave && !left.answers(target)) {
-            return left.leave(t, "node " + t.to() + "'s agent did not answer the delete of the copy");
+        if (mayLeave && !left.answersWithin(target, LeftCopies.GRACE)) {
+            return left.leave(t, "node " + t.to() + "'s agent did not answer the delete of the copy within "
+                    + LeftCopies.GRACE.toSeconds() + " s");
         }
         for (Take.Volume v : t.volumes()) {
             try {
