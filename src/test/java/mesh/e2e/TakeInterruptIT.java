@@ -74,6 +74,20 @@ class TakeInterruptIT {
         bed.ok("push", "--wait");
         PackagedMesh.await("tk runs on n1", Duration.ofSeconds(60), () -> quietly(() -> bed.runs("n1", APP)));
         TakeIT.fill(bed.volume("n1", "tk_bulk"), bed.volume("n1", "tk_files"), LARGE_MB, SMALL_FILES);
+        // written a minute ago, as data is: a file modified within a second of a pre-copy pass's start is sent again
+        // after the fence (VolumeDelta's racy-mtime rule), and the first take began that soon after the fill once in CI,
+        // so its copy step re-sent the large file and the hold cut it ("the pre-copy brought the large file whole")
+        backdate(bed.volume("n1", "tk_bulk"));
+        backdate(bed.volume("n1", "tk_files"));
+    }
+
+    static void backdate(Path root) throws java.io.IOException {
+        java.nio.file.attribute.FileTime minuteAgo = java.nio.file.attribute.FileTime.from(java.time.Instant.now().minusSeconds(60));
+        try (java.util.stream.Stream<Path> all = Files.walk(root)) {
+            for (Path p : all.filter(Files::isRegularFile).toList()) {
+                Files.setLastModifiedTime(p, minuteAgo);
+            }
+        }
     }
 
     @AfterAll
