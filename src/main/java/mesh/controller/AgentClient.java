@@ -168,6 +168,16 @@ public class AgentClient {
         return call(node, AgentApi.edgeCa(), QUICK, Duration.ZERO);
     }
 
+    /** Whether the node's agent answers a status call within {@link #QUICK} (any failure: it does not, now). */
+    public boolean answers(Node node) {
+        try {
+            statusQuickly(node);
+            return true;
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
     /** The same, asked in passing: bounded by {@link #QUICK}, and a starting agent is not waited for. */
     public HostStatus statusQuickly(Node node) {
         return call(node, AgentApi.status(false), QUICK, Duration.ZERO);

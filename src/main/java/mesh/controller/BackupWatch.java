@@ -90,9 +90,7 @@ public class BackupWatch {
             if (n == null) {
                 continue;   // the node was removed: nothing of it can start the module any more
             }
-            try {
-                agents.statusQuickly(n);
-            } catch (RuntimeException e) {
+            if (!agents.answers(n)) {
                 continue;   // still away
             }
             try {

@@ -41,23 +41,13 @@ final class LeftCopies {
     /** Whether the node's agent answers a status call within {@code grace}, asked every {@link #GRACE_EVERY}. */
     boolean answersWithin(Node node, Duration grace) {
         long deadline = System.nanoTime() + grace.toNanos();
-        while (!answers(node)) {
+        while (!agents.answers(node)) {
             if (System.nanoTime() >= deadline) {
                 return false;
             }
             TakeSteps.sleep(GRACE_EVERY);
         }
         return true;
-    }
-
-    /** Whether the node's agent answers a status call within {@link AgentClient#QUICK}. */
-    boolean answers(Node node) {
-        try {
-            agents.statusQuickly(node);
-            return true;
-        } catch (RuntimeException e) {
-            return false;
-        }
     }
 
     /** Records {@code t}'s copy on its target as left, and the outcome that ends the take rolled back. */
@@ -81,7 +71,7 @@ final class LeftCopies {
         TakeAgents calls = new TakeAgents(agents);
         for (LeftCopy l : left) {
             Node n = nodes.get(l.node());
-            if (n != null && !answers(n)) {
+            if (n != null && !agents.answers(n)) {
                 continue;   // still away
             }
             try {

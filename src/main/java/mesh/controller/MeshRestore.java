@@ -145,12 +145,7 @@ public class MeshRestore {
     }
 
     private boolean answers(String name) {
-        try {
-            agents.statusQuickly(node(name));
-            return true;
-        } catch (RuntimeException e) {
-            return false;
-        }
+        return agents.answers(node(name));
     }
 
     private void runInBackground(long id) {
