@@ -60,6 +60,9 @@ public class ControllerServeCommand implements Callable<Integer> {
     @Inject
     mesh.controller.BackupWatch backupWatch;
 
+    @Inject
+    mesh.controller.AlertWatch alertWatch;
+
     @Override
     public Integer call() {
         // a bad setting is an InvalidInput, which FailureExits prints problem by problem (exit 1)
@@ -70,6 +73,7 @@ public class ControllerServeCommand implements Callable<Integer> {
             backups.resumeAll();  // so are backups and restores (docs/backup.md)
             restores.resumeAll();
             backupWatch.start();
+            alertWatch.start();  // the alerts the store kept are carried on (docs/metrics.md)
         } catch (RuntimeException e) {
             throw new VerbFailure("cannot open the store at " + settings.storeUrl() + ": " + rootMessage(e));
         }

@@ -20,7 +20,7 @@ public final class MeshCommandLine {
             UnassignCommand.class, PushCommand.class, RollbackCommand.class, TakeCommand.class, BackupCommand.class,
             RestoreCommand.class, StatusCommand.class,
             RosterCommand.class, RouteCommand.class, TokenCommand.class, SecretCommand.class, AuditCommand.class,
-            CaCommand.class, MetricsCommand.class, LogsCommand.class, BundleCommand.class, HostCommand.class,
+            CaCommand.class, MetricsCommand.class, AlertsCommand.class, LogsCommand.class, BundleCommand.class, HostCommand.class,
             ControllerCommand.class, CompletionCommand.class, HelpVerb.class, InstallCommand.class, UpgradeCommand.class,
             UninstallCommand.class);
 

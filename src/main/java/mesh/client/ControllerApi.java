@@ -214,6 +214,19 @@ public final class ControllerApi {
         return call("DELETE", path("/v1/mesh/tokens", name), null, OperatorToken.class);
     }
 
+    /** The alerts as the controller's last look left them, and where it posts them ({@code mesh alerts list}). */
+    public mesh.wire.AlertsView alerts() {
+        return call("GET", "/v1/mesh/alerts", null, mesh.wire.AlertsView.class);
+    }
+
+    public mesh.wire.AlertReceiver addAlertReceiver(String url, boolean check) {
+        return call("POST", "/v1/mesh/alerts/receivers", new mesh.wire.AlertReceiverRequest(url, check), mesh.wire.AlertReceiver.class);
+    }
+
+    public mesh.wire.AlertReceiver removeAlertReceiver(String url) {
+        return call("DELETE", "/v1/mesh/alerts/receivers?url=" + encode(url), null, mesh.wire.AlertReceiver.class);
+    }
+
     /** The audit trail from {@code since} on (all of it when null). */
     public List<AuditEntry> audit(Instant since) {
         // encoded: an instant past year 9999 starts with '+', which a query would read as a space

@@ -35,7 +35,7 @@ public class AuditTrail {
     }
 
     /** The name of the token of the current request, or {@value #CONTROLLER} outside one. */
-    String who() {
+    public String who() {
         if (Arc.container() == null || !Arc.container().requestContext().isActive()) {
             return CONTROLLER;
         }
