@@ -60,6 +60,8 @@ class AlertsIT {
     /** Every alert of every notification the webhook got, as Alertmanager sent it (its status, labels, annotations, times). */
     final List<JsonNode> notified = new CopyOnWriteArrayList<>();
     final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    /** The test-bed node whose engine a test stopped and has not started again (the mesh's removal needs it). */
+    String engineStopped;
 
     @BeforeAll
     void raise() throws Exception {
@@ -133,6 +135,9 @@ class AlertsIT {
         if (hook != null) {
             hook.stop(0);
         }
+        if (engineStopped != null) {
+            TestbedNodes.startEngine(engineStopped);
+        }
         if (mesh != null) {
             mesh.close();
         }
@@ -158,11 +163,11 @@ class AlertsIT {
         PackagedMesh.Result nobody = mesh.mesh("alerts", "add", "http://" + ROOT_ADDRESS + ":" + closed);
         assertEquals(1, nobody.exit(), nobody.toString());
         assertTrue(nobody.err().contains("no Alertmanager took an empty post at http://" + ROOT_ADDRESS + ":" + closed), nobody.toString());
-        assertEquals(0, mesh.json("alerts", "list", "-o", "json").get("receivers").size(), "nothing was added");
+        assertEquals(0, mesh.json("alerts", "list").get("receivers").size(), "nothing was added");
 
         String added = mesh.ok("alerts", "add", alertmanagerUrl() + "/");
         assertTrue(added.contains("alerts are posted to " + alertmanagerUrl() + "/api/v2/alerts"), added);
-        JsonNode list = mesh.json("alerts", "list", "-o", "json");
+        JsonNode list = mesh.json("alerts", "list");
         assertEquals(alertmanagerUrl(), list.at("/receivers/0/url").asText(), list.toString());
         assertEquals(0, list.get("alerts").size(), "nothing fires on a healthy mesh: " + list);
         assertTrue(mesh.ok("audit").contains("alerts are posted to " + alertmanagerUrl()), "the add is in the audit trail");
@@ -175,8 +180,8 @@ class AlertsIT {
         long killed = System.nanoTime();
         mesh.killAgent("n2");
         TestbedNodes.stopEngine(n2);
-        PackagedMesh.await("Alertmanager notifies MeshNodeDown for n2", Duration.ofSeconds(60),
-                () -> !alerts("firing", "MeshNodeDown", "n2").isEmpty());
+        engineStopped = n2;
+        awaitNotified("Alertmanager notifies MeshNodeDown for n2", () -> !alerts("firing", "MeshNodeDown", "n2").isEmpty());
         System.out.printf("AlertsIT: MeshNodeDown for n2 notified %.1f s after its agent and engine were killed%n", secondsSince(killed));
         JsonNode active = activeFor("n2");
         assertEquals(1, active.size(), "one alert for n2 at Alertmanager, none for its module: " + active);
@@ -192,21 +197,21 @@ class AlertsIT {
         assertEquals(1, alerts("firing", "MeshNodeDown", "n2").size(), "notified once: " + notified);
         assertTrue(alerts("firing", "MeshModuleUnhealthy", "n2").isEmpty() && alerts("firing", "MeshModuleRestartLoop", "n2").isEmpty(),
                 "no alert for the dead node's module: " + notified);
-        JsonNode listed = mesh.json("alerts", "list", "-o", "json").get("alerts");
+        JsonNode listed = mesh.json("alerts", "list").get("alerts");
         assertEquals(1, listed.size(), listed.toString());
         assertTrue(listed.at("/0/firing").asBoolean(), listed.toString());
 
         TestbedNodes.startEngine(n2);
+        engineStopped = null;
         mesh.startAgent("n2", Map.of());
         long back = System.nanoTime();
-        PackagedMesh.await("Alertmanager notifies MeshNodeDown for n2 resolved", Duration.ofSeconds(60),
-                () -> !alerts("resolved", "MeshNodeDown", "n2").isEmpty());
+        awaitNotified("Alertmanager notifies MeshNodeDown for n2 resolved", () -> !alerts("resolved", "MeshNodeDown", "n2").isEmpty());
         System.out.printf("AlertsIT: the resolve came %.1f s after n2's agent answered again%n", secondsSince(back));
         JsonNode resolved = alerts("resolved", "MeshNodeDown", "n2").get(0);
         assertTrue(resolved.at("/annotations/lasted").asText().matches("(\\d+[hms])+"), resolved.toString());
         assertEquals(startsAt, resolved.get("startsAt").asText(), resolved.toString());
         assertEquals(1, alerts("firing", "MeshNodeDown", "n2").size(), "never notified again: " + notified);
-        JsonNode list = mesh.json("alerts", "list", "-o", "json");
+        JsonNode list = mesh.json("alerts", "list");
         assertTrue(list.at("/resolved/0/lasted").asLong() >= 30, "it lasted at least its 30 s: " + list);
     }
 
@@ -227,12 +232,22 @@ class AlertsIT {
                 }
             });
         }
-        PackagedMesh.await("Alertmanager notifies MeshModuleRestartLoop for loop", Duration.ofSeconds(60),
+        awaitNotified("Alertmanager notifies MeshModuleRestartLoop for loop",
                 () -> !alerts("firing", "MeshModuleRestartLoop", "n3").isEmpty());
         Thread.sleep(12_000); // two more looks while it still loops or settles
         List<JsonNode> loops = alerts("firing", "MeshModuleRestartLoop", "n3");
         assertEquals(1, loops.size(), "one alert for four restarts: " + notified);
         assertEquals("loop", loops.get(0).at("/labels/module").asText(), loops.toString());
+    }
+
+    /** Waits 60 s at most for {@code done}; on a miss, says what the controller's alerts and Alertmanager's were. */
+    void awaitNotified(String what, java.util.function.BooleanSupplier done) throws Exception {
+        try {
+            PackagedMesh.await(what, Duration.ofSeconds(60), done);
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "; mesh alerts list: " + mesh.mesh("alerts", "list", "-o", "json")
+                    + "; Alertmanager's alerts: " + get("/api/v2/alerts") + "; notified: " + notified, e);
+        }
     }
 
     String container(String node, String component) throws Exception {
