@@ -54,23 +54,16 @@ final class JoinTls {
                     .header("Authorization", "Bearer " + o.joinToken()).header("Content-Type", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofString(body)).build();
             IOException[] unconnected = {null};
-            Poll.Result<HttpResponse<String>> sent;
-            try {
-                sent = Poll.interruptibly(CONNECTING, Duration.ofSeconds(1), () -> {
-                    try {
-                        return Poll.got(http.send(request, HttpResponse.BodyHandlers.ofString()));
-                    } catch (java.net.http.HttpConnectTimeoutException | java.net.ConnectException notYet) {
-                        // no connection, so the one-time token was not sent: a controller that just started (or a loaded
-                        // machine) is asked again until CONNECTING is over
-                        unconnected[0] = notYet;
-                        return Poll.notYet(String.valueOf(notYet.getMessage()));
-                    } catch (IOException e) {
-                        throw new java.io.UncheckedIOException(e);
-                    }
-                });
-            } catch (java.io.UncheckedIOException e) {
-                throw e.getCause();
-            }
+            Poll.Result<HttpResponse<String>> sent = Poll.interruptibly(CONNECTING, Duration.ofSeconds(1), () -> {
+                try {
+                    return Poll.got(http.send(request, HttpResponse.BodyHandlers.ofString()));
+                } catch (java.net.http.HttpConnectTimeoutException | java.net.ConnectException notYet) {
+                    // no connection, so the one-time token was not sent: a controller that just started (or a loaded
+                    // machine) is asked again until CONNECTING is over
+                    unconnected[0] = notYet;
+                    return Poll.notYet(String.valueOf(notYet.getMessage()));
+                }
+            });
             if (!(sent instanceof Poll.Answered<HttpResponse<String>> a)) {
                 throw unconnected[0];
             }

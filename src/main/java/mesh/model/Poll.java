@@ -42,10 +42,13 @@ public final class Poll {
     public record NotYet<T>(String why) implements Ask<T> {
     }
 
-    /** An ask that may be interrupted, for a wait whose caller hands {@link InterruptedException} on. */
+    /**
+     * An ask that may be interrupted, for a wait whose caller hands {@link InterruptedException} on, and may fail with
+     * {@code X} (an {@code IOException} of a call), which ends the wait and goes to the caller as it is.
+     */
     @FunctionalInterface
-    public interface Asking<T> {
-        Ask<T> ask() throws InterruptedException;
+    public interface Asking<T, X extends Exception> {
+        Ask<T> ask() throws InterruptedException, X;
     }
 
     /** How a wait ended: answered, or timed out with what its last ask saw. */
@@ -109,7 +112,8 @@ public final class Poll {
      * As {@link #until(Duration, Duration, Supplier)} for an ask that may be interrupted: an interrupt, in the ask or
      * in a pause, ends the wait with {@link InterruptedException} (the thread's flag cleared, as {@code Thread.sleep} does).
      */
-    public static <T> Result<T> interruptibly(Duration limit, Duration every, Asking<T> ask) throws InterruptedException {
+    public static <T, X extends Exception> Result<T> interruptibly(Duration limit, Duration every, Asking<T, X> ask)
+            throws InterruptedException, X {
         return REAL.waitInterruptibly(limit, every, ask);
     }
 
@@ -119,7 +123,7 @@ public final class Poll {
 
     public <T> Result<T> waitFor(Duration limit, Function<Duration, Duration> every, Supplier<Ask<T>> ask) {
         try {
-            return loop(limit, every, ask::get);
+            return this.<T, RuntimeException>loop(limit, every, ask::get);
         } catch (InterruptedException e) {
             // a Supplier cannot throw it; only a sneaky one could
             Thread.currentThread().interrupt();
@@ -127,7 +131,8 @@ public final class Poll {
         }
     }
 
-    public <T> Result<T> waitInterruptibly(Duration limit, Duration every, Asking<T> ask) throws InterruptedException {
+    public <T, X extends Exception> Result<T> waitInterruptibly(Duration limit, Duration every, Asking<T, X> ask)
+            throws InterruptedException, X {
         try {
             return loop(limit, waited -> every, ask);
         } catch (CancellationException e) {
@@ -138,7 +143,8 @@ public final class Poll {
         }
     }
 
-    private <T> Result<T> loop(Duration limit, Function<Duration, Duration> every, Asking<T> ask) throws InterruptedException {
+    private <T, X extends Exception> Result<T> loop(Duration limit, Function<Duration, Duration> every, Asking<T, X> ask)
+            throws InterruptedException, X {
         long start = clock.nanoTime();
         long limitNanos = nanos(limit);
         while (true) {
