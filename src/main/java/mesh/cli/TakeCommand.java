@@ -158,7 +158,7 @@ public class TakeCommand implements Callable<Integer> {
             }
         }
         if (people) {
-            for (mesh.plan.Take.Volume v : t.volumes()) {
+            for (TakeView.Volume v : t.volumes()) {
                 int said = passesSaid.getOrDefault(v.name(), 0);
                 for (int i = said; i < v.passes().size(); i++) {
                     output.line(spec, TakeLines.pass(v.name(), i + 1, v.passes().get(i)));
