@@ -1,10 +1,10 @@
 package mesh.host.process;
 
 import java.time.Duration;
-import java.util.function.BooleanSupplier;
-import mesh.model.Poll;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import mesh.model.Poll;
 
 /**
  * ProcessGroups finds and ends the supervisor's processes by what /proc shows, never by a remembered pid

@@ -5,8 +5,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import mesh.model.Poll;
 import java.util.function.BooleanSupplier;
+import mesh.model.Poll;
 
 /**
  * VolumeSync makes what was written into a volume durable before anyone says it is there: one syncfs(2) of the
