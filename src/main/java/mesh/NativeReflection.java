@@ -113,6 +113,8 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
     mesh.wire.TakeRequest.class,
     mesh.wire.TakeView.class,
     mesh.wire.TakeView.Progress.class,
+    mesh.wire.TakeView.Volume.class,
+    mesh.wire.TakeView.Pass.class,
     mesh.bundle.BundleManifest.class,
     mesh.bundle.BundleManifest.Descriptor.class,
     mesh.bundle.BundleManifest.Config.class,

@@ -2,6 +2,7 @@ package mesh.cli;
 
 import mesh.model.BackupStep;
 import mesh.model.OperationState;
+import mesh.model.Poll;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -91,35 +92,39 @@ public class BackupCommand implements Callable<Integer> {
 
     /** Follows the backup until it ends, or until {@code waitFor} (null: no end) has passed: then a failure saying it goes on. */
     private BackupView follow(ControllerClient controller, BackupView first, Duration waitFor) {
-        long began = System.nanoTime();
         boolean people = !format.json();
         if (people) {
             output.line(spec, "backup " + first.id() + " of " + first.module() + " on " + first.node() + " to " + first.registry()
                     + (first.live() ? " (the module keeps running: its backup commands make the copy)" : " (the module stops for the copy)"));
         }
-        BackupStep step = null;
-        long lastPlain = 0;
-        BackupView b = first;
-        while (true) {
-            if (people && step != b.step()) {
-                for (String s : stepsSince(b, step)) {
-                    output.line(spec, "step " + s + (s.equals(b.step().word()) && b.problem() != null ? " (again: " + b.problem() + ")" : ""));
+        var seen = new Object() {
+            BackupStep step;
+            long lastPlain;
+            BackupView b;
+        };
+        Poll.Result<BackupView> r;
+        try {
+            r = Poll.until(waitFor == null ? Poll.NO_LIMIT : waitFor, POLL, () -> {
+                BackupView b = seen.b = seen.b == null ? first : controller.api().backup(first.id());
+                if (people && seen.step != b.step()) {
+                    for (String s : stepsSince(b, seen.step)) {
+                        output.line(spec, "step " + s + (s.equals(b.step().word()) && b.problem() != null ? " (again: " + b.problem() + ")" : ""));
+                    }
+                    seen.step = b.step();
                 }
-                step = b.step();
-            }
-            if (people && b.progress() != null && System.nanoTime() - lastPlain > PLAIN_EVERY.toNanos()) {
-                output.line(spec, progress(b.progress()));
-                lastPlain = System.nanoTime();
-            }
-            if (b.state() != OperationState.RUNNING) {
-                return b;
-            }
-            if (waitFor != null && System.nanoTime() - began > waitFor.toNanos()) {
-                throw new VerbFailure(stillRunning(b, waitFor));
-            }
-            sleep();
-            b = controller.api().backup(first.id());
+                if (people && b.progress() != null && System.nanoTime() - seen.lastPlain > PLAIN_EVERY.toNanos()) {
+                    output.line(spec, progress(b.progress()));
+                    seen.lastPlain = System.nanoTime();
+                }
+                return b.state() != OperationState.RUNNING ? Poll.got(b) : Poll.notYet("running");
+            });
+        } catch (java.util.concurrent.CancellationException e) {
+            throw new VerbFailure("interrupted; the backup goes on in the controller ('mesh backup list' shows it)");
         }
+        if (r instanceof Poll.Answered<BackupView> a) {
+            return a.value();
+        }
+        throw new VerbFailure(stillRunning(seen.b, waitFor));
     }
 
     /** The steps a backup went through since {@code said} up to where it stands (a poll misses the quick ones). */
@@ -168,14 +173,5 @@ public class BackupCommand implements Callable<Integer> {
 
     static String shortDigest(String digest) {
         return digest.length() > 19 ? digest.substring(0, 19) + "…" : digest;
-    }
-
-    private static void sleep() {
-        try {
-            Thread.sleep(POLL.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new VerbFailure("interrupted; the backup goes on in the controller ('mesh backup list' shows it)");
-        }
     }
 }

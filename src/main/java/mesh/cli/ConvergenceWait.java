@@ -1,6 +1,7 @@
 package mesh.cli;
 
 import mesh.model.ComponentState;
+import mesh.model.Poll;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -50,31 +51,36 @@ final class ConvergenceWait {
         report.nodes().stream().filter(n -> n.outcome() == mesh.wire.PushReport.Outcome.SENT).forEach(n -> sent.put(n.node(), n.generation()));
         Map<String, String> waiting = new LinkedHashMap<>();
         Map<String, String> said = new LinkedHashMap<>();
-        long began = System.nanoTime();
-        long deadline = began + timeout.toNanos();
-        while (true) {
-            waiting.clear();
-            List<String> definite = new java.util.ArrayList<>();
-            for (NodeStatus n : controller.api().status(false)) {
-                Long generation = sent.get(n.node().name());
-                if (generation == null) {
-                    continue;
-                }
-                boolean there = n.ok() && n.agent() != null && n.agent().appliedGeneration() >= generation;
-                String state = there ? "converged at generation " + n.agent().appliedGeneration() : n.state();
-                if (!state.equals(said.put(n.node().name(), state))) {
-                    progress.accept(n.node().name() + ": " + state);
-                }
-                if (!there) {
-                    waiting.put(n.node().name(), state);
-                    definite.addAll(definite(n, generation));
-                }
-            }
-            if (waiting.isEmpty() || !definite.isEmpty() || System.nanoTime() > deadline) {
-                return new Result(new LinkedHashMap<>(waiting), definite);
-            }
-            sleep(poll(Duration.ofNanos(System.nanoTime() - began)));
+        Poll.Result<Result> r;
+        try {
+            r = Poll.until(timeout, ConvergenceWait::poll, () -> look(sent, waiting, said));
+        } catch (java.util.concurrent.CancellationException e) {
+            throw new VerbFailure("interrupted while waiting for the nodes to converge");
         }
+        return r instanceof Poll.Answered<Result> a ? a.value() : new Result(new LinkedHashMap<>(waiting), List.of());
+    }
+
+    /** One look at the mesh's status: the wait's end when every node sent converged or a failure is definite. */
+    private Poll.Ask<Result> look(Map<String, Long> sent, Map<String, String> waiting, Map<String, String> said) {
+        waiting.clear();
+        List<String> definite = new java.util.ArrayList<>();
+        for (NodeStatus n : controller.api().status(false)) {
+            Long generation = sent.get(n.node().name());
+            if (generation == null) {
+                continue;
+            }
+            boolean there = n.ok() && n.agent() != null && n.agent().appliedGeneration() >= generation;
+            String state = there ? "converged at generation " + n.agent().appliedGeneration() : n.state();
+            if (!state.equals(said.put(n.node().name(), state))) {
+                progress.accept(n.node().name() + ": " + state);
+            }
+            if (!there) {
+                waiting.put(n.node().name(), state);
+                definite.addAll(definite(n, generation));
+            }
+        }
+        return waiting.isEmpty() || !definite.isEmpty() ? Poll.got(new Result(new LinkedHashMap<>(waiting), definite))
+                : Poll.notYet(waiting.size() + " nodes not converged");
     }
 
     /**
@@ -98,14 +104,5 @@ final class ConvergenceWait {
         List<String> nodes = result.waiting().entrySet().stream().map(e -> e.getKey() + " (" + e.getValue() + ")").toList();
         return "not converged within " + timeout.toSeconds() + " s: " + String.join(", ", nodes)
                 + "; 'mesh status' shows where they stand";
-    }
-
-    private static void sleep(Duration interval) {
-        try {
-            Thread.sleep(interval.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new VerbFailure("interrupted while waiting for the nodes to converge");
-        }
     }
 }

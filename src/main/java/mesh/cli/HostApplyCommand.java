@@ -9,6 +9,7 @@ import java.util.concurrent.Callable;
 import mesh.host.ApplyReport;
 import mesh.host.HostFailure;
 import mesh.host.HostIntake;
+import mesh.host.HostPlanView;
 import mesh.host.HostSettings;
 import mesh.model.Declaration;
 import mesh.model.DeclarationJson;
@@ -54,7 +55,7 @@ public class HostApplyCommand implements Callable<Integer> {
         Declaration d = read(file);
         try (HostIntake intake = HostIntake.local(host)) {
             if (dryRun) {
-                print(PlanView.of(intake.preview(d)), null);
+                print(HostPlanView.of(intake.preview(d)), null);
                 return ExitCodes.OK;
             }
             HostIntake.Once once = intake.applyOnce(d, file.toAbsolutePath().normalize().toString(), line -> {
@@ -62,7 +63,7 @@ public class HostApplyCommand implements Callable<Integer> {
                     output.line(spec, line);
                 }
             });
-            print(PlanView.of(once.plan()), once.report());
+            print(HostPlanView.of(once.plan()), once.report());
             return once.report().ok() ? ExitCodes.OK : ExitCodes.FAILED;
         } catch (HostFailure e) {
             throw new VerbFailure(e.getMessage(), e);

@@ -1,6 +1,7 @@
 package mesh.cli;
 
 import mesh.model.OperationState;
+import mesh.model.Poll;
 import mesh.model.RestoreStep;
 
 import java.time.Duration;
@@ -120,32 +121,31 @@ public class RestoreCommand implements Callable<Integer> {
         if (people) {
             output.line(spec, head(first));
         }
-        RestoreStep step = null;
-        long lastPlain = 0;
-        RestoreView r = first;
-        while (true) {
-            if (people && step != r.step()) {
-                for (String s : stepsSince(r, step)) {
-                    output.line(spec, "step " + s + (s.equals(r.step().word()) && r.problem() != null ? " (again: " + r.problem() + ")" : ""));
+        var seen = new Object() {
+            RestoreStep step;
+            long lastPlain;
+            RestoreView r;
+        };
+        try {
+            // no deadline: the restore ends in the controller, which gives each of its steps one
+            return ((Poll.Answered<RestoreView>) Poll.until(Poll.NO_LIMIT, POLL, () -> {
+                RestoreView r = seen.r = seen.r == null ? first : controller.api().restore(first.id());
+                if (people && seen.step != r.step()) {
+                    for (String s : stepsSince(r, seen.step)) {
+                        output.line(spec, "step " + s + (s.equals(r.step().word()) && r.problem() != null ? " (again: " + r.problem() + ")" : ""));
+                    }
+                    seen.step = r.step();
                 }
-                step = r.step();
-            }
-            if (people && r.progress() != null && System.nanoTime() - lastPlain > BackupCommand.PLAIN_EVERY.toNanos()) {
-                output.line(spec, "  " + (r.progress().volume() == null ? "" : r.progress().volume() + ": ")
-                        + Bytes.human(r.progress().bytes() == null ? 0 : r.progress().bytes()) + " written, "
-                        + (r.progress().files() == null ? 0 : r.progress().files()) + " entries");
-                lastPlain = System.nanoTime();
-            }
-            if (r.state() != OperationState.RUNNING) {
-                return r;
-            }
-            try {
-                Thread.sleep(POLL.toMillis());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new VerbFailure("interrupted; the restore goes on in the controller ('mesh status' shows it)");
-            }
-            r = controller.api().restore(first.id());
+                if (people && r.progress() != null && System.nanoTime() - seen.lastPlain > BackupCommand.PLAIN_EVERY.toNanos()) {
+                    output.line(spec, "  " + (r.progress().volume() == null ? "" : r.progress().volume() + ": ")
+                            + Bytes.human(r.progress().bytes() == null ? 0 : r.progress().bytes()) + " written, "
+                            + (r.progress().files() == null ? 0 : r.progress().files()) + " entries");
+                    seen.lastPlain = System.nanoTime();
+                }
+                return r.state() != OperationState.RUNNING ? Poll.got(r) : Poll.notYet("running");
+            })).value();
+        } catch (java.util.concurrent.CancellationException e) {
+            throw new VerbFailure("interrupted; the restore goes on in the controller ('mesh status' shows it)");
         }
     }
 }

@@ -1,6 +1,7 @@
 package mesh.cli;
 
 import mesh.model.OperationState;
+import mesh.model.Poll;
 import mesh.model.TakeStep;
 
 import java.time.Duration;
@@ -115,47 +116,57 @@ public class TakeCommand implements Callable<Integer> {
             output.line(spec, TakeLines.head(first));
             first.notes().forEach(n -> output.line(spec, "note: " + n));
         }
-        TakeStep step = null;
         java.util.Set<String> copied = new java.util.HashSet<>();
         java.util.Map<String, Integer> passesSaid = new java.util.HashMap<>();
-        long lastPlain = 0;
-        TakeView t = first;
-        while (true) {
-            if (people && step != t.step()) {
-                if (terminal && (step == TakeStep.COPY || step == TakeStep.PRE_COPY)) {
-                    output.line(spec, "");
-                }
-                for (String s : TakeLines.stepsSince(t, step, t.step())) {
-                    output.line(spec, "step " + s + (t.state() == OperationState.RUNNING && s.equals(t.step().word()) && t.problem() != null
-                            ? " (again: " + t.problem() + ")" : ""));
-                }
-                step = t.step();
-            }
-            if (people) {
-                for (mesh.plan.Take.Volume v : t.volumes()) {
-                    int said = passesSaid.getOrDefault(v.name(), 0);
-                    for (int i = said; i < v.passes().size(); i++) {
-                        output.line(spec, TakeLines.pass(v.name(), i + 1, v.passes().get(i)));
+        var seen = new Object() {
+            TakeStep step;
+            long lastPlain;
+            TakeView t;
+        };
+        try {
+            // no deadline: the take ends in the controller, or waits there for 'mesh take' to carry it on
+            return ((Poll.Answered<TakeView>) Poll.until(Poll.NO_LIMIT, POLL, () -> {
+                TakeView t = seen.t = seen.t == null ? first : controller.api().take(first.module());
+                said(t, seen.step, people, terminal, copied, passesSaid);
+                seen.step = t.step();
+                if (people && t.copy() != null) {
+                    if (terminal) {
+                        spec.commandLine().getOut().print("\r" + TakeLines.bar(t.copy(), 30));
+                        spec.commandLine().getOut().flush();
+                    } else if (System.nanoTime() - seen.lastPlain > PLAIN_EVERY.toNanos()) {
+                        output.line(spec, TakeLines.progress(t.copy()));
+                        seen.lastPlain = System.nanoTime();
                     }
-                    passesSaid.put(v.name(), v.passes().size());
                 }
-                t.volumes().stream().filter(v -> v.copied() && v.passes().isEmpty() && copied.add(v.name())).forEach(v -> output.line(spec,
-                        "copied " + v.name() + ": " + mesh.plan.Bytes.human(v.bytes()) + ", " + v.files() + " files"));
+                return t.state() != OperationState.RUNNING || !t.active() && t != first ? Poll.got(t) : Poll.notYet("running");
+            })).value();
+        } catch (java.util.concurrent.CancellationException e) {
+            throw new VerbFailure("interrupted; the take goes on in the controller ('mesh status' shows it)");
+        }
+    }
+
+    /** Says what changed since {@code step}: the steps gone through, each volume's new passes, the volumes copied whole. */
+    private void said(TakeView t, TakeStep step, boolean people, boolean terminal, java.util.Set<String> copied,
+                      java.util.Map<String, Integer> passesSaid) {
+        if (people && step != t.step()) {
+            if (terminal && (step == TakeStep.COPY || step == TakeStep.PRE_COPY)) {
+                output.line(spec, "");
             }
-            if (people && t.copy() != null) {
-                if (terminal) {
-                    spec.commandLine().getOut().print("\r" + TakeLines.bar(t.copy(), 30));
-                    spec.commandLine().getOut().flush();
-                } else if (System.nanoTime() - lastPlain > PLAIN_EVERY.toNanos()) {
-                    output.line(spec, TakeLines.progress(t.copy()));
-                    lastPlain = System.nanoTime();
+            for (String s : TakeLines.stepsSince(t, step, t.step())) {
+                output.line(spec, "step " + s + (t.state() == OperationState.RUNNING && s.equals(t.step().word()) && t.problem() != null
+                        ? " (again: " + t.problem() + ")" : ""));
+            }
+        }
+        if (people) {
+            for (TakeView.Volume v : t.volumes()) {
+                int said = passesSaid.getOrDefault(v.name(), 0);
+                for (int i = said; i < v.passes().size(); i++) {
+                    output.line(spec, TakeLines.pass(v.name(), i + 1, v.passes().get(i)));
                 }
+                passesSaid.put(v.name(), v.passes().size());
             }
-            if (t.state() != OperationState.RUNNING || !t.active() && t != first) {
-                return t;
-            }
-            sleep();
-            t = controller.api().take(first.module());
+            t.volumes().stream().filter(v -> v.copied() && v.passes().isEmpty() && copied.add(v.name())).forEach(v -> output.line(spec,
+                    "copied " + v.name() + ": " + mesh.plan.Bytes.human(v.bytes()) + ", " + v.files() + " files"));
         }
     }
 
@@ -170,14 +181,5 @@ public class TakeCommand implements Callable<Integer> {
                     + " left by the take at epoch " + c.epoch() + ": volumes " + String.join(", ", c.volumes())));
         }
         return ExitCodes.OK;
-    }
-
-    private static void sleep() {
-        try {
-            Thread.sleep(POLL.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new VerbFailure("interrupted; the take goes on in the controller ('mesh status' shows it)");
-        }
     }
 }

@@ -40,7 +40,7 @@ final class TakeLines {
      * in 14.2 s}; the pass after the fence is the delta: {@code delta data (module stopped): 20 MB, 41 files, 3
      * deleted in 0.4 s}.
      */
-    static String pass(String volume, int number, mesh.plan.Take.Pass p) {
+    static String pass(String volume, int number, TakeView.Pass p) {
         return (p.live() ? "pass " + number + " " + volume + " (module running)" : "delta " + volume + " (module stopped)")
                 + ": " + Bytes.human(p.bytes()) + ", " + p.files() + (p.files() == 1 ? " file" : " files")
                 + (p.deleted() > 0 ? ", " + p.deleted() + " deleted" : "")

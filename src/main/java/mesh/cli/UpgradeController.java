@@ -2,6 +2,7 @@ package mesh.cli;
 
 import java.time.Duration;
 import java.util.List;
+import mesh.model.Poll;
 import mesh.plan.UpgradeModules;
 import mesh.wire.Build;
 import mesh.wire.ManifestFile;
@@ -40,30 +41,28 @@ final class UpgradeController {
         if (stopped != null) {
             return stopped;
         }
-        long began = System.nanoTime();
-        long deadline = began + each.toNanos();
-        long lastAnswer = began;
-        long longestGap = 0;
-        Build answered = null;
-        while (System.nanoTime() < deadline) {
-            try {
-                answered = run.api().build();
-                long now = System.nanoTime();
-                longestGap = Math.max(longestGap, now - lastAnswer);
-                lastAnswer = now;
-                if (run.same(answered)) {
-                    break;
+        var seen = new Object() {
+            long lastAnswer = System.nanoTime();
+            long longestGap;
+            Build answered;
+        };
+        try {
+            Poll.until(each, ASK, () -> {
+                try {
+                    seen.answered = run.api().build();
+                    long now = System.nanoTime();
+                    seen.longestGap = Math.max(seen.longestGap, now - seen.lastAnswer);
+                    seen.lastAnswer = now;
+                    return run.same(seen.answered) ? Poll.got(seen.answered) : Poll.notYet("answers on an older build");
+                } catch (RuntimeException e) {
+                    return Poll.notYet("not answering while the seat's agent replaces it");
                 }
-            } catch (RuntimeException e) {
-                // not answering while the seat's agent replaces it
-            }
-            try {
-                Thread.sleep(ASK.toMillis());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return "interrupted while the controller moved";
-            }
+            });
+        } catch (java.util.concurrent.CancellationException e) {
+            return "interrupted while the controller moved";
         }
+        Build answered = seen.answered;
+        long longestGap = seen.longestGap;
         if (answered == null || !run.same(answered)) {
             return "the controller did not answer on mesh " + run.target().words() + " within " + each.toSeconds() + " s"
                     + (answered == null ? "" : " (it answers on mesh " + answered.words() + ")");

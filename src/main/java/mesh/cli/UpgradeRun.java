@@ -13,6 +13,7 @@ import mesh.bundle.BundlePush;
 import mesh.bundle.BundleRef;
 import mesh.bundle.HttpRegistry;
 import mesh.client.ControllerApi;
+import mesh.model.Poll;
 import mesh.plan.UpgradeModules;
 import mesh.plan.UpgradePlan;
 import mesh.wire.Build;
@@ -218,30 +219,33 @@ final class UpgradeRun {
 
     /** Waits until the node's agent answers on this build, converged; null then, else why not (the one-off's log when it failed). */
     private String awaitAgent(String node, Duration each) {
-        long deadline = System.nanoTime() + each.toNanos();
-        String last = "no answer yet";
-        while (System.nanoTime() < deadline) {
-            NodeStatus st = status(node);
-            HostStatus a = st == null ? null : st.agent();
-            if (a == null) {
-                last = st == null ? "not in the mesh's status" : "its agent did not answer (" + st.agentError() + ")";
-            } else {
+        Poll.Result<String> r;
+        try {
+            // answered: null when the agent runs this build, converged; else why the one-off failed
+            r = Poll.until(each, POLL, () -> {
+                NodeStatus st = status(node);
+                HostStatus a = st == null ? null : st.agent();
+                if (a == null) {
+                    return Poll.notYet(st == null ? "not in the mesh's status" : "its agent did not answer (" + st.agentError() + ")");
+                }
                 HostStatus.Component oneOff = a.components().stream()
                         .filter(c -> c.name().equals(UpgradeModules.component(node))).findFirst().orElse(null);
                 if (oneOff != null && oneOff.process() != null && oneOff.process().lastExit() != null) {
-                    return "mesh host upgrade-self ended (" + oneOff.process().lastExit() + ") on node " + node + ": "
-                            + logTail(node) + "; its agent still runs mesh " + mesh.wire.WireRule.reported(a.build()).words();
+                    return Poll.got("mesh host upgrade-self ended (" + oneOff.process().lastExit() + ") on node " + node + ": "
+                            + logTail(node) + "; its agent still runs mesh " + mesh.wire.WireRule.reported(a.build()).words());
                 }
                 Build b = mesh.wire.WireRule.reported(a.build());
-                if (same(b) && a.converged()) {
-                    return null;
-                }
-                last = "its agent runs mesh " + b.words() + (a.converged() ? "" : ", not converged");
-            }
-            sleep();
+                return same(b) && a.converged() ? Poll.got(null)
+                        : Poll.notYet("its agent runs mesh " + b.words() + (a.converged() ? "" : ", not converged"));
+            });
+        } catch (java.util.concurrent.CancellationException e) {
+            throw new VerbFailure("interrupted");
+        }
+        if (r instanceof Poll.Answered<String> a) {
+            return a.value();
         }
         return "node " + node + "'s agent did not answer on mesh " + target.words() + " within " + each.toSeconds() + " s (last seen: "
-                + last + "; the one-off's log: " + logTail(node) + ")";
+                + ((Poll.TimedOut<String>) r).lastWhy() + "; the one-off's log: " + logTail(node) + ")";
     }
 
     /** Removes the node's one-off module: unassigned, pushed to the node (its process stopped), out of the catalogue. */
@@ -325,14 +329,5 @@ final class UpgradeRun {
 
     private String part(UpgradePlan.Step s) {
         return s.controller() ? "controller" : s.node();
-    }
-
-    static void sleep() {
-        try {
-            Thread.sleep(POLL.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new VerbFailure("interrupted");
-        }
     }
 }

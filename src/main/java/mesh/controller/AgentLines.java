@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import mesh.model.DeclarationJson;
 import mesh.model.Node;
+import mesh.model.Poll;
 import mesh.wire.JsonHttp;
 
 /**
@@ -132,19 +133,27 @@ final class AgentLines implements AutoCloseable {
     }
 
     private void watch() {
-        while (!stopped) {
-            long left = noLine.toNanos() - (System.nanoTime() - lastLine);
-            if (left <= 0) {
-                silent = true;
-                closeStream();
-                return;
-            }
-            try {
-                Thread.sleep(Duration.ofNanos(Math.min(left, Duration.ofSeconds(1).toNanos())));
-            } catch (InterruptedException e) {
-                return;
-            }
+        try {
+            // no deadline: the silence ends it, or the close; it looks a second apart, or when the silence is due
+            Poll.until(Poll.NO_LIMIT, waited -> Duration.ofNanos(Math.min(silenceLeft(), Duration.ofSeconds(1).toNanos())), () -> {
+                if (stopped) {
+                    return Poll.got(false);
+                }
+                if (silenceLeft() <= 0) {
+                    silent = true;
+                    closeStream();
+                    return Poll.got(true);
+                }
+                return Poll.notYet("lines arrive");
+            });
+        } catch (java.util.concurrent.CancellationException closed) {
+            // close() interrupts the watch
         }
+    }
+
+    /** How long until the silence is {@code noLine} long (zero or less: it is). */
+    private long silenceLeft() {
+        return noLine.toNanos() - (System.nanoTime() - lastLine);
     }
 
     private void closeStream() {

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import mesh.api.Refusal;
 import mesh.model.Node;
+import mesh.model.Poll;
 import mesh.model.NotFound;
 import mesh.plan.LogChoice;
 import mesh.plan.LogQuery;
@@ -212,17 +213,21 @@ public class MeshLogs {
         }
 
         private void watch() {
-            while (!stopped) {
-                if (reading && System.nanoTime() - since > deadline.toNanos()) {
-                    fired = true;
-                    close(response);
-                    return;
-                }
-                try {
-                    Thread.sleep(1000);
-                } catch (InterruptedException e) {
-                    return;
-                }
+            try {
+                // no deadline: the silence ends it, or the stop
+                Poll.until(Poll.NO_LIMIT, Duration.ofSeconds(1), () -> {
+                    if (stopped) {
+                        return Poll.got(false);
+                    }
+                    if (reading && System.nanoTime() - since > deadline.toNanos()) {
+                        fired = true;
+                        close(response);
+                        return Poll.got(true);
+                    }
+                    return Poll.notYet("lines arrive");
+                });
+            } catch (java.util.concurrent.CancellationException stoppedByInterrupt) {
+                // stop() interrupts the watch
             }
         }
     }

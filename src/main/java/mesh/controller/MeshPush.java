@@ -16,7 +16,6 @@ import mesh.plan.Take;
 import mesh.store.MeshStore;
 import mesh.store.PushLock;
 import mesh.store.TakeRecords;
-import mesh.wire.PlanCounts;
 import mesh.wire.PlanView;
 import mesh.wire.PushReport;
 
@@ -102,7 +101,7 @@ public class MeshPush {
         Map<String, AgentAnswer<PlanView>> previews = AgentClient.ask(choice.targets(), PushDecision.Target::node,
                 t -> agents.preview(t.node(), t.declaration()));
         PushDecision.Verdict verdict = PushDecision.judge(previews.values().stream()
-                .filter(AgentAnswer::ok).map(p -> PlanCounts.counted(p.value())).toList(),
+                .filter(AgentAnswer::ok).map(p -> PushResults.counted(p.value())).toList(),
                 controller.settings().pushBudget(), dryRun, yes);
         verdict.refusal().ifPresent(m -> {
             throw new Conflict(m);

@@ -154,7 +154,7 @@ public class MeshTake {
         List<String> ahead = new ArrayList<>();
         ahead.add(TakePlan.describe(t));
         ahead.addAll(TakePlan.stepsAhead(checked));
-        return new TakeView(t.module(), t.from(), t.to(), 0, t.back(), t.step(), mesh.model.OperationState.DRY_RUN, false, checked.volumes(), null,
+        return new TakeView(t.module(), t.from(), t.to(), 0, t.back(), t.step(), mesh.model.OperationState.DRY_RUN, false, TakeViews.volumes(checked.volumes()), null,
                 null, null, notes(t), ahead);
     }
 
@@ -254,7 +254,7 @@ public class MeshTake {
 
     private TakeView view(Take t, List<String> steps) {
         return new TakeView(t.module(), t.from(), t.to(), t.epoch(), t.back(), t.step(), t.step().state(),
-                active.contains(t.module()), t.volumes(), t.step() == TakeStep.COPY || t.step() == TakeStep.PRE_COPY ? copying.get(t.module()) : null,
+                active.contains(t.module()), TakeViews.volumes(t.volumes()), t.step() == TakeStep.COPY || t.step() == TakeStep.PRE_COPY ? copying.get(t.module()) : null,
                 t.error(), t.problem(), notes(t), steps);
     }
 

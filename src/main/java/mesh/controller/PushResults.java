@@ -86,4 +86,10 @@ final class PushResults {
         }
         return notes;
     }
+
+    /** An agent's plan counted as the budget's judge ({@link PushDecision#judge}) takes it. */
+    static PushDecision.Counts counted(PlanView plan) {
+        mesh.wire.PlanCounts c = mesh.wire.PlanCounts.of(plan);
+        return new PushDecision.Counts(c.create(), c.replace(), c.remove(), c.unchanged());
+    }
 }

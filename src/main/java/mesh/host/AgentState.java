@@ -92,8 +92,9 @@ final class AgentState {
 
     /** Where the agent stands, as of its last look (at most one interval old). */
     HostStatus status(EdgeStatus edge) {
-        return HostStatus.of(node, desired, appliedGeneration, converged, lastPass, lastObserved, failures.reasons(),
-                lastProcesses, lastVitals, judgedGeneration, clock.instant(), lastFenced).withEdge(edge);
+        return StatusReport.of(node).declaration(desired).applied(appliedGeneration).converged(converged).lastPass(lastPass)
+                .observed(lastObserved).failures(failures.reasons()).processes(lastProcesses).vitals(lastVitals)
+                .judged(judgedGeneration).fenced(lastFenced).at(clock.instant()).withEdge(edge);
     }
 
     /** The module's volume names in the declaration kept, sorted. */

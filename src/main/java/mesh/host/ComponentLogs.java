@@ -21,6 +21,7 @@ import mesh.docker.EngineFailure;
 import mesh.host.process.LogFiles;
 import mesh.host.process.ProcessStatus;
 import mesh.model.ObservedContainer;
+import mesh.model.Poll;
 import mesh.plan.FollowEnd;
 import mesh.plan.LogQuery;
 import mesh.plan.LogText;
@@ -230,7 +231,7 @@ public class ComponentLogs {
                     put(queue, LogLine.ended(component, why.get()));
                     return;
                 }
-                Thread.sleep(CHECK.toMillis());
+                Poll.pauseInterruptibly(CHECK);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

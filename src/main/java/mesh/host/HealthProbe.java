@@ -8,6 +8,7 @@ import java.time.Duration;
 import mesh.docker.Engine;
 import mesh.model.ComponentSpec;
 import mesh.model.HealthCheck;
+import mesh.model.Poll;
 
 /**
  * HealthProbe waits until a component is ready: running, and its health check (HTTP on the
@@ -38,20 +39,16 @@ final class HealthProbe {
     void awaitReady(ComponentSpec spec, String containerId) throws InterruptedException {
         HealthCheck check = spec.health();
         Duration timeout = Duration.ofSeconds(check == null ? HealthCheck.DEFAULT_TIMEOUT_SECONDS : check.timeout());
-        long deadline = System.nanoTime() + timeout.toNanos();
-        String last = "not checked yet";
-        while (System.nanoTime() < deadline) {
+        Poll.Result<Boolean> r = Poll.interruptibly(timeout, POLL, () -> {
             if (!engine.running(containerId)) {
-                last = "not running";
-            } else {
-                last = once(spec, containerId);
-                if (last == null) {
-                    return;
-                }
+                return Poll.notYet("not running");
             }
-            Thread.sleep(POLL.toMillis());
+            String why = once(spec, containerId);
+            return why == null ? Poll.got(true) : Poll.notYet(why);
+        });
+        if (r instanceof Poll.TimedOut<Boolean> t) {
+            throw new IllegalStateException("not healthy after " + timeout.toSeconds() + "s: " + t.lastWhy());
         }
-        throw new IllegalStateException("not healthy after " + timeout.toSeconds() + "s: " + last);
     }
 
     /**

@@ -45,7 +45,7 @@ public class HostResource {
             throw refusal(e);
         }
         return Response.status(201)
-                .entity(new Accepted(d.node(), d.generation(), agent.applied(d.generation()), plan.map(PlanView::of).orElse(null),
+                .entity(new Accepted(d.node(), d.generation(), agent.applied(d.generation()), plan.map(HostPlanView::of).orElse(null),
                         plan.isPresent() ? null : "recorded; the engine did not answer, the agent applies it when it does"))
                 .build();
     }
@@ -57,7 +57,7 @@ public class HostResource {
     public PlanView plan(String body) {
         Declaration d = DeclarationJson.parse(body == null ? "" : body);
         try {
-            return PlanView.of(agent.preview(d));
+            return HostPlanView.of(agent.preview(d));
         } catch (HostFailure e) {
             throw refusal(e);
         }

@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import mesh.model.ComponentSpec;
 import mesh.model.Declaration;
 import mesh.model.HealthCheck;
+import mesh.model.Poll;
 
 /**
  * ProcessHealth waits until a process is ready, as {@link HealthProbe} does for a container: running (as
@@ -29,20 +30,16 @@ final class ProcessHealth {
     void awaitReady(ComponentSpec spec, Declaration d) throws InterruptedException {
         HealthCheck check = spec.health();
         Duration timeout = Duration.ofSeconds(check == null ? HealthCheck.DEFAULT_TIMEOUT_SECONDS : check.timeout());
-        long deadline = System.nanoTime() + timeout.toNanos();
-        String last = "not checked yet";
-        while (System.nanoTime() < deadline) {
+        Poll.Result<Boolean> r = Poll.interruptibly(timeout, HealthProbe.POLL, () -> {
             if (!processes.running(spec.name(), Instant.now())) {
-                last = "not running";
-            } else {
-                last = once(spec, d);
-                if (last == null) {
-                    return;
-                }
+                return Poll.notYet("not running");
             }
-            Thread.sleep(HealthProbe.POLL.toMillis());
+            String why = once(spec, d);
+            return why == null ? Poll.got(true) : Poll.notYet(why);
+        });
+        if (r instanceof Poll.TimedOut<Boolean> t) {
+            throw new IllegalStateException("not healthy after " + timeout.toSeconds() + "s: " + t.lastWhy());
         }
-        throw new IllegalStateException("not healthy after " + timeout.toSeconds() + "s: " + last);
     }
 
     /** One try of the process's health check, as each pass makes: null when it passes (or there is none), else why not. */

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 import mesh.controller.AgentClient;
 import mesh.model.Node;
+import mesh.model.Poll;
 import mesh.plan.AgentUnit;
 import mesh.wire.HostStatus;
 
@@ -136,18 +137,18 @@ public final class AgentSetup {
      */
     public HostStatus awaitAgent(Duration timeout) {
         AgentClient client = client();
-        long deadline = System.nanoTime() + timeout.toNanos();
-        RuntimeException last = null;
-        while (System.nanoTime() < deadline) {
+        Poll.Result<HostStatus> r = until(timeout, Duration.ofMillis(300), () -> {
             try {
-                return answered(() -> client.status(node()));
+                return Poll.got(answered(() -> client.status(node())));
             } catch (RuntimeException e) {
-                last = e;
-                sleep(300);
+                return Poll.notYet(e.getMessage());
             }
+        });
+        if (r instanceof Poll.Answered<HostStatus> a) {
+            return a.value();
         }
         throw new InstallFailure("the host agent did not answer at " + node().agent() + " within " + timeout.toSeconds()
-                + " s (" + (last == null ? "" : last.getMessage()) + "); its log: " + o.stateDir().resolve("agent.log"));
+                + " s (" + ((Poll.TimedOut<HostStatus>) r).lastWhy() + "); its log: " + o.stateDir().resolve("agent.log"));
     }
 
     /** The agent's status, or null when it answered a joining node's installer with its refusal (see {@link #awaitAgent}). */
@@ -312,11 +313,11 @@ public final class AgentSetup {
         }
     }
 
-    static void sleep(long ms) {
+    /** {@link Poll#until} for the installer's waits: an interrupt ends the step as {@link InstallFailure} ("interrupted"). */
+    static <T> Poll.Result<T> until(Duration limit, Duration every, java.util.function.Supplier<Poll.Ask<T>> ask) {
         try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            return Poll.until(limit, every, ask);
+        } catch (java.util.concurrent.CancellationException e) {
             throw new InstallFailure("interrupted");
         }
     }

@@ -16,6 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import mesh.controller.AgentClient;
 import mesh.model.Node;
+import mesh.model.Poll;
 import mesh.trust.MeshCa;
 import mesh.trust.TlsDir;
 
@@ -186,15 +187,20 @@ public final class AotCaches {
     private void awaitAnswer(Process agent, TlsDir tls, int port, Path work) throws IOException {
         AgentClient client = new AgentClient(tls.clientContext("controller"));
         Node node = new Node(TRAINEE, "127.0.0.1", "https://127.0.0.1:" + port, null);
-        long deadline = System.nanoTime() + BOOT.toNanos();
-        while (System.nanoTime() < deadline && agent.isAlive()) {
+        Poll.Result<Boolean> r = AgentSetup.until(BOOT, Duration.ofMillis(200), () -> {
+            if (!agent.isAlive()) {
+                return Poll.got(false);
+            }
             try {
                 client.status(node);
                 client.status(node);
-                return;
+                return Poll.got(true);
             } catch (RuntimeException starting) {
-                AgentSetup.sleep(200);
+                return Poll.notYet(starting.getMessage());
             }
+        });
+        if (r instanceof Poll.Answered<Boolean> a && a.value()) {
+            return;
         }
         throw new IOException("the training agent did not answer: " + tail(work.resolve("serve.log")));
     }

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.security.KeyPair;
 import java.time.Duration;
 import mesh.model.DeclarationJson;
+import mesh.model.Poll;
 import mesh.trust.MeshCa;
 import mesh.trust.Pem;
 import mesh.trust.PinnedCa;
@@ -52,20 +53,21 @@ final class JoinTls {
             HttpRequest request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(20))
                     .header("Authorization", "Bearer " + o.joinToken()).header("Content-Type", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofString(body)).build();
-            long deadline = System.nanoTime() + CONNECTING.toNanos();
-            while (true) {
+            IOException[] unconnected = {null};
+            Poll.Result<HttpResponse<String>> sent = Poll.interruptibly(CONNECTING, Duration.ofSeconds(1), () -> {
                 try {
-                    answer = http.send(request, HttpResponse.BodyHandlers.ofString());
-                    break;
+                    return Poll.got(http.send(request, HttpResponse.BodyHandlers.ofString()));
                 } catch (java.net.http.HttpConnectTimeoutException | java.net.ConnectException notYet) {
                     // no connection, so the one-time token was not sent: a controller that just started (or a loaded
                     // machine) is asked again until CONNECTING is over
-                    if (System.nanoTime() > deadline) {
-                        throw notYet;
-                    }
-                    Thread.sleep(1000);
+                    unconnected[0] = notYet;
+                    return Poll.notYet(String.valueOf(notYet.getMessage()));
                 }
+            });
+            if (!(sent instanceof Poll.Answered<HttpResponse<String>> a)) {
+                throw unconnected[0];
             }
+            answer = a.value();
         } catch (IOException e) {
             String why = TlsFailure.describe(e, url);
             throw new InstallFailure("cannot get this node's certificate from the controller at " + o.join() + ": "

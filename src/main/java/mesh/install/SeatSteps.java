@@ -19,6 +19,7 @@ import mesh.bundle.BundleRef;
 import mesh.bundle.HttpRegistry;
 import mesh.controller.AgentClient;
 import mesh.model.Declaration;
+import mesh.model.Poll;
 import mesh.plan.InstallStep;
 import mesh.plan.Preflight;
 import mesh.plan.SeatCatalogue;
@@ -201,16 +202,18 @@ public final class SeatSteps implements InstallRunner.Steps {
 
     /** Waits until every component of {@code modules} runs on the seat. */
     private HostStatus awaitRunning(List<String> modules) {
-        long deadline = System.nanoTime() + RUNNING.toNanos();
-        HostStatus s = null;
-        while (System.nanoTime() < deadline) {
-            s = agent.awaitAgent(Duration.ofSeconds(30));
+        HostStatus[] last = {null};
+        Poll.Result<HostStatus> r = AgentSetup.until(RUNNING, Duration.ofMillis(500), () -> {
+            HostStatus s = agent.awaitAgent(Duration.ofSeconds(30));
+            last[0] = s;
             List<HostStatus.Component> mine = s.components().stream().filter(c -> modules.contains(c.module())).toList();
-            if (!mine.isEmpty() && mine.stream().allMatch(c -> c.state() == ComponentState.RUNNING)) {
-                return s;
-            }
-            AgentSetup.sleep(500);
+            return !mine.isEmpty() && mine.stream().allMatch(c -> c.state() == ComponentState.RUNNING) ? Poll.got(s)
+                    : Poll.notYet("not all running");
+        });
+        if (r instanceof Poll.Answered<HostStatus> a) {
+            return a.value();
         }
+        HostStatus s = last[0];
         throw new InstallFailure("the seat does not run " + String.join(", ", modules) + " after " + RUNNING.toMinutes()
                 + " min: " + (s == null ? "no status" : s.components().stream()
                 .map(c -> c.name() + " " + c.state() + (c.error() == null ? "" : " (" + c.error() + ")")).toList()));
@@ -226,18 +229,17 @@ public final class SeatSteps implements InstallRunner.Steps {
     }
 
     private void awaitStore() {
-        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-        String last = "";
-        while (System.nanoTime() < deadline) {
+        Poll.Result<Boolean> r = AgentSetup.until(Duration.ofSeconds(90), Duration.ofMillis(500), () -> {
             try (var c = o.storeUrl() != null ? DriverManager.getConnection(storeUrl())
                     : DriverManager.getConnection(storeUrl(), "mesh", storePassword())) {
-                return;
+                return Poll.got(true);
             } catch (java.sql.SQLException e) {
-                last = e.getMessage();
-                AgentSetup.sleep(500);
+                return Poll.notYet(e.getMessage());
             }
+        });
+        if (r instanceof Poll.TimedOut<Boolean> t) {
+            throw new InstallFailure("the store at " + storeUrl() + " does not accept connections: " + t.lastWhy());
         }
-        throw new InstallFailure("the store at " + storeUrl() + " does not accept connections: " + last);
     }
 
     /**
@@ -252,17 +254,18 @@ public final class SeatSteps implements InstallRunner.Steps {
         } catch (RuntimeException e) {
             pushToAgent(seatModules(true, false));
         }
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (true) {
+        RuntimeException[] last = {null};
+        Poll.Result<Boolean> r = AgentSetup.until(Duration.ofSeconds(60), Duration.ofMillis(300), () -> {
             try {
                 new HttpRegistry(url).ping();
-                return;
+                return Poll.got(true);
             } catch (RuntimeException e) {
-                if (System.nanoTime() > deadline) {
-                    throw new InstallFailure("the artifact store at " + url + " does not answer: " + e.getMessage(), e);
-                }
-                AgentSetup.sleep(300);
+                last[0] = e;
+                return Poll.notYet(e.getMessage());
             }
+        });
+        if (r instanceof Poll.TimedOut<Boolean> t) {
+            throw new InstallFailure("the artifact store at " + url + " does not answer: " + t.lastWhy(), last[0]);
         }
     }
 

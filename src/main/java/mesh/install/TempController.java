@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import mesh.model.Poll;
 
 /**
  * TempController is the controller the installer runs as its own child ({@code mesh controller
@@ -112,22 +113,23 @@ public final class TempController {
     }
 
     private static void await(SeatApi api, Duration timeout, Path log, java.util.function.BooleanSupplier alive) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        RuntimeException last = null;
-        while (System.nanoTime() < deadline) {
+        RuntimeException[] last = {null};
+        Poll.Result<Boolean> r = AgentSetup.until(timeout, Duration.ofMillis(300), () -> {
             if (!alive.getAsBoolean()) {
                 throw new InstallFailure("the temporary controller at " + api.base() + " exited before it answered"
-                        + (last == null ? "" : " (" + last.getMessage() + ")") + "; its log: " + log);
+                        + (last[0] == null ? "" : " (" + last[0].getMessage() + ")") + "; its log: " + log);
             }
             try {
                 api.nodes();
-                return;
+                return Poll.got(true);
             } catch (RuntimeException e) {
-                last = e;
-                AgentSetup.sleep(300);
+                last[0] = e;
+                return Poll.notYet(e.getMessage());
             }
+        });
+        if (r instanceof Poll.TimedOut<Boolean>) {
+            throw new InstallFailure("the controller at " + api.base() + " did not answer within " + timeout.toSeconds() + " s ("
+                    + (last[0] == null ? "" : last[0].getMessage()) + ")" + (log == null ? "" : "; its log: " + log));
         }
-        throw new InstallFailure("the controller at " + api.base() + " did not answer within " + timeout.toSeconds() + " s ("
-                + (last == null ? "" : last.getMessage()) + ")" + (log == null ? "" : "; its log: " + log));
     }
 }

@@ -13,6 +13,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
+import mesh.model.Poll;
 import mesh.plan.AgentUnit;
 
 /**
@@ -157,19 +158,17 @@ public final class UpgradeSelf {
 
     /** Whether an agent of this state folder runs and accepts connections on its address within {@link #LISTENS}. */
     private static boolean listens(Installed at) {
-        long deadline = System.nanoTime() + LISTENS.toNanos();
-        while (System.nanoTime() < deadline) {
+        return AgentSetup.until(LISTENS, Duration.ofMillis(500), () -> {
             if (!Installed.agents(at.state()).isEmpty() || AgentSetup.systemdRuns()) {
                 try (Socket s = new Socket()) {
                     s.connect(at.listen(), 1000);
-                    return true;
+                    return Poll.got(true);
                 } catch (IOException e) {
-                    // not yet
+                    return Poll.notYet("does not accept connections yet: " + e.getMessage());
                 }
             }
-            AgentSetup.sleep(500);
-        }
-        return false;
+            return Poll.notYet("no agent runs");
+        }) instanceof Poll.Answered<Boolean>;
     }
 
     /**

@@ -1,8 +1,10 @@
 package mesh.model;
 
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.concurrent.CancellationException;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -14,6 +16,11 @@ import java.util.function.Supplier;
  * Poll.got(x) : Poll.notYet("still starting"))} gives {@link Answered} or {@link TimedOut} with the last reason.
  * A yes/no wait: {@link #until(Duration, Duration, BooleanSupplier)}. The first ask is made at once; the last one
  * no later than the deadline. Tests of pure logic hand a {@link Clock} of their own to {@link #Poll(Clock)}.
+ *
+ * <p>An ask may end a wait early with a value that says why (a process that died: {@code Poll.got(false)}); a wait
+ * whose caller hands an interrupt on asks through {@link #interruptibly}; a wait that asks quickly at first and
+ * then less often gives its interval as a function of the time waited; a watch that ends only when its ask says so
+ * (a silence watchdog, an operation followed to its end) has {@link #NO_LIMIT}.
  */
 public final class Poll {
 
@@ -33,6 +40,15 @@ public final class Poll {
     }
 
     public record NotYet<T>(String why) implements Ask<T> {
+    }
+
+    /**
+     * An ask that may be interrupted, for a wait whose caller hands {@link InterruptedException} on, and may fail with
+     * {@code X} (an {@code IOException} of a call), which ends the wait and goes to the caller as it is.
+     */
+    @FunctionalInterface
+    public interface Asking<T, X extends Exception> {
+        Ask<T> ask() throws InterruptedException, X;
     }
 
     /** How a wait ended: answered, or timed out with what its last ask saw. */
@@ -57,6 +73,9 @@ public final class Poll {
             Poll.pause(d);
         }
     };
+
+    /** No deadline: only for a watch whose ask ends it (a watchdog, a follow with no timeout), never for a wait on a part. */
+    public static final Duration NO_LIMIT = ChronoUnit.FOREVER.getDuration();
 
     private static final Poll REAL = new Poll(SYSTEM);
 
@@ -84,20 +103,70 @@ public final class Poll {
         return REAL.waitUntil(limit, every, done);
     }
 
+    /** As {@link #until(Duration, Duration, Supplier)}, the pause after each ask given by the time waited so far. */
+    public static <T> Result<T> until(Duration limit, Function<Duration, Duration> every, Supplier<Ask<T>> ask) {
+        return REAL.waitFor(limit, every, ask);
+    }
+
+    /**
+     * As {@link #until(Duration, Duration, Supplier)} for an ask that may be interrupted: an interrupt, in the ask or
+     * in a pause, ends the wait with {@link InterruptedException} (the thread's flag cleared, as {@code Thread.sleep} does).
+     */
+    public static <T, X extends Exception> Result<T> interruptibly(Duration limit, Duration every, Asking<T, X> ask)
+            throws InterruptedException, X {
+        return REAL.waitInterruptibly(limit, every, ask);
+    }
+
     public <T> Result<T> waitFor(Duration limit, Duration every, Supplier<Ask<T>> ask) {
+        return waitFor(limit, waited -> every, ask);
+    }
+
+    public <T> Result<T> waitFor(Duration limit, Function<Duration, Duration> every, Supplier<Ask<T>> ask) {
+        try {
+            return this.<T, RuntimeException>loop(limit, every, ask::get);
+        } catch (InterruptedException e) {
+            // a Supplier cannot throw it; only a sneaky one could
+            Thread.currentThread().interrupt();
+            throw new CancellationException("interrupted while waiting");
+        }
+    }
+
+    public <T, X extends Exception> Result<T> waitInterruptibly(Duration limit, Duration every, Asking<T, X> ask)
+            throws InterruptedException, X {
+        try {
+            return loop(limit, waited -> every, ask);
+        } catch (CancellationException e) {
+            if (Thread.interrupted()) {
+                throw new InterruptedException("interrupted while waiting");
+            }
+            throw e;
+        }
+    }
+
+    private <T, X extends Exception> Result<T> loop(Duration limit, Function<Duration, Duration> every, Asking<T, X> ask)
+            throws InterruptedException, X {
         long start = clock.nanoTime();
-        long deadline = start + limit.toNanos();
+        long limitNanos = nanos(limit);
         while (true) {
-            Ask<T> a = ask.get();
+            Ask<T> a = ask.ask();
             if (a instanceof Got<T> g) {
                 return new Answered<>(g.value());
             }
-            long now = clock.nanoTime();
-            long left = deadline - now;
+            long waited = clock.nanoTime() - start;
+            long left = limitNanos - waited;
             if (left <= 0) {
-                return new TimedOut<>(((NotYet<T>) a).why(), Duration.ofNanos(now - start));
+                return new TimedOut<>(((NotYet<T>) a).why(), Duration.ofNanos(waited));
             }
-            clock.pause(Duration.ofNanos(Math.min(every.toNanos(), left)));
+            clock.pause(Duration.ofNanos(Math.min(nanos(every.apply(Duration.ofNanos(waited))), left)));
+        }
+    }
+
+    /** {@code d} in nanoseconds, at most {@code Long.MAX_VALUE} (some 292 years: {@link #NO_LIMIT}). */
+    private static long nanos(Duration d) {
+        try {
+            return Math.max(0, d.toNanos());
+        } catch (ArithmeticException tooLong) {
+            return d.isNegative() ? 0 : Long.MAX_VALUE;
         }
     }
 
@@ -105,10 +174,18 @@ public final class Poll {
         return waitFor(limit, every, () -> done.getAsBoolean() ? got(Boolean.TRUE) : notYet("")) instanceof Answered;
     }
 
+    /**
+     * Sleeps {@code d} for a caller that hands an interrupt on ({@link InterruptedException}): the one pause of a loop
+     * that is not a wait with a deadline (a file followed as it grows, a watch over a stream).
+     */
+    public static void pauseInterruptibly(Duration d) throws InterruptedException {
+        Thread.sleep(d.toMillis(), (int) (d.toNanos() % 1_000_000));
+    }
+
     /** Sleeps {@code d}; an interrupt ends it with {@link CancellationException}, the thread's flag set again. */
     public static void pause(Duration d) {
         try {
-            Thread.sleep(d.toMillis(), (int) (d.toNanos() % 1_000_000));
+            pauseInterruptibly(d);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new CancellationException("interrupted while waiting");

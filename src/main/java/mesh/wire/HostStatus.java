@@ -1,17 +1,8 @@
 package mesh.wire;
 
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import mesh.model.ComponentSpec;
-import mesh.model.ContainerRequest;
-import mesh.model.Declaration;
-import mesh.model.ObservedContainer;
-import mesh.model.SpecDigest;
-import mesh.model.Vitals;
 import mesh.model.ComponentState;
-import mesh.plan.ComponentVerdict;
 
 /**
  * HostStatus is {@code GET /v1/status}: which generation the agent holds and has applied, each
@@ -100,41 +91,5 @@ public record HostStatus(String node, long generation, long appliedGeneration, b
      * when none runs), how often it was restarted, and its last exit status ({@code exit 1}, {@code signal 9}) and when.
      */
     public record Process(mesh.model.ProcessState state, long pid, int restarts, String lastExit, String lastExitAt, String nextStartAt) {
-    }
-
-    /**
-     * The agent's status: what the supervisor says of each process and what the agent saw of each component
-     * ({@link Vitals}, by name) at its pass over generation {@code judged}, states decided as of {@code now};
-     * the components of the {@code fenced} modules are in state "fenced" (a take keeps them stopped).
-     */
-    public static HostStatus of(String node, Declaration d, long applied, boolean converged, Instant lastPass,
-                                List<ObservedContainer> observed, Map<String, String> failures,
-                                Map<String, Process> processes, Map<String, Vitals> vitals, long judged, Instant now,
-                                java.util.Set<String> fenced) {
-        List<Component> components = new ArrayList<>();
-        if (d != null) {
-            for (ComponentSpec c : d.components()) {
-                ObservedContainer o = observed.stream().filter(x -> x.name().equals(c.name()) && x.process() == c.process())
-                        .findFirst().orElse(null);
-                boolean outdated = o != null && !SpecDigest.changes(o, ContainerRequest.of(c, d.address())).isEmpty();
-                Vitals v = vitals.get(c.name());
-                String failure = failures.get(c.name());
-                if (fenced.contains(c.module())) {
-                    components.add(new Component(c.name(), c.module(), ComponentState.FENCED, o == null ? null : o.digest(),
-                            o == null ? null : o.id(), failure, c.process() ? processes.get(c.name()) : null,
-                            "its module is fenced here by a take", null, null));
-                    continue;
-                }
-                ComponentVerdict verdict = ComponentVerdict.judge(c, o != null, outdated, o != null && o.running(), v,
-                        failure, now);
-                components.add(new Component(c.name(), c.module(), verdict.state(), o == null ? null : o.digest(),
-                        o == null ? null : o.id(), failure, c.process() ? processes.get(c.name()) : null,
-                        failure == null ? verdict.reason() : null, v == null ? null : v.restarts(),
-                        v == null ? null : v.lastExit()));
-            }
-        }
-        return new HostStatus(node, d == null ? 0 : d.generation(), applied, converged,
-                lastPass == null ? null : lastPass.toString(), failures.get(ENGINE), components, null,
-                d == null ? 0 : judged);
     }
 }

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import mesh.model.DeclarationJson;
+import mesh.model.Poll;
 
 /**
  * JsonHttp is mesh's one way of speaking JSON over HTTP, shared by both of its clients (the
@@ -76,20 +77,21 @@ public final class JsonHttp {
         if (json != null) {
             headers.put("Content-Type", "application/json");
         }
-        Answer a;
+        var last = new Object() {
+            Answer a;
+        };
         try {
-            long deadline = System.nanoTime() + whileStarting.toNanos();
-            a = transport.exchange(method, path, headers, json, timeout);
-            while (a.status() == 503 && a.retryAfter() && System.nanoTime() < deadline) {
-                Thread.sleep(RETRY.toMillis());
-                a = transport.exchange(method, path, headers, json, timeout);
-            }
+            Poll.interruptibly(whileStarting, RETRY, () -> {
+                last.a = transport.exchange(method, path, headers, json, timeout);
+                return last.a.status() == 503 && last.a.retryAfter() ? Poll.notYet("starting") : Poll.got(last.a);
+            });
         } catch (IOException e) {
             throw failures.unreachable(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw failures.unreachable(e);
         }
+        Answer a = last.a;
         if (a.status() / 100 != 2) {
             throw failures.refused(a, apiError(a.body()));
         }

@@ -20,9 +20,7 @@ public record PushReport(boolean dryRun, int replacements, List<NodeResult> node
 
     /** The nodes' counts summed (nodes without a plan count nothing). */
     public static PlanCounts totals(List<NodeResult> nodes) {
-        return PlanCounts.of(mesh.plan.PushDecision.Counts.sum(nodes.stream().filter(n -> n.counts() != null)
-                .map(n -> new mesh.plan.PushDecision.Counts(n.counts().create(), n.counts().replace(), n.counts().remove(),
-                        n.counts().unchanged())).toList()));
+        return PlanCounts.sum(nodes.stream().map(NodeResult::counts).filter(java.util.Objects::nonNull).toList());
     }
 
     /**

@@ -16,8 +16,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * host's use cases; the controller talks to agents over their API and its records, never through
  * the host's classes (what both sides read is a shared record type, not the agent's own); the CLI
  * reaches the controller only over its API (its one client), never its classes, but for the verb that
- * runs the controller itself; the pure decisions in plan/ take their own records, not the wire's; the
- * model, the ground floor, uses none of the floors above it.
+ * runs the controller itself; the pure decisions in plan/ take their own records, not the wire's, and the wire,
+ * what both sides of a call read, uses nothing of the project but the model (a plan's record is mapped to the wire's at
+ * the edge that sends it); the model, the ground floor, uses none of the floors above it.
  */
 class PackageArrowsTest {
 
@@ -27,6 +28,9 @@ class PackageArrowsTest {
                 Arguments.of("mesh.cli", List.of("mesh.docker")),
                 Arguments.of("mesh.plan", List.of("mesh.wire")),
                 Arguments.of("mesh.controller", List.of("mesh.host")),
+                // the wire is the contract both sides read: records over the model only, so no side's change moves it
+                Arguments.of("mesh.wire", List.of("mesh.plan", "mesh.host", "mesh.controller", "mesh.cli", "mesh.client",
+                        "mesh.api", "mesh.store", "mesh.docker", "mesh.install", "mesh.bundle", "mesh.trust")),
                 // the model is the ground floor: records and their rules, which everything else uses
                 Arguments.of("mesh.model", List.of("mesh.plan", "mesh.wire", "mesh.host", "mesh.controller", "mesh.cli",
                         "mesh.store", "mesh.docker", "mesh.install")));
@@ -55,5 +59,8 @@ class PackageArrowsTest {
                 + "class X { mesh.docker.Engine e; mesh.hostile.Y y; }\n";
         assertEquals(List.of("mesh.docker.DockerEngine", "mesh.docker.Engine"), SourceScan.uses(bad, List.of("mesh.docker")));
         assertEquals(List.of("mesh.host.HostIntake"), SourceScan.uses(bad, List.of("mesh.host")));
+        String wire = "package mesh.wire;\nimport mesh.plan.Take;\nimport mesh.model.TakeStep;\n"
+                + "record V(List<mesh.plan.Take.Volume> volumes, mesh.planned.X x) {}\n";
+        assertEquals(List.of("mesh.plan.Take", "mesh.plan.Take.Volume"), SourceScan.uses(wire, List.of("mesh.plan")));
     }
 }

@@ -46,22 +46,22 @@ class TakeLinesTest {
     @Test
     void eachPassIsSaidWithItsBytesAndFiles() {
         assertEquals("pass 1 data (module running): " + mesh.plan.Bytes.human(2_000_000_000L) + ", 5001 files in 14.2 s",
-                TakeLines.pass("data", 1, new mesh.plan.Take.Pass(true, 2_000_000_000L, 5001, 0, 14.23, 1)));
+                TakeLines.pass("data", 1, new TakeView.Pass(true, 2_000_000_000L, 5001, 0, 14.23, 1)));
         assertEquals("delta data (module stopped): " + mesh.plan.Bytes.human(20_000_000L) + ", 41 files, 3 deleted in 0.4 s",
-                TakeLines.pass("data", 3, new mesh.plan.Take.Pass(false, 20_000_000L, 41, 3, 0.4, 1)));
+                TakeLines.pass("data", 3, new TakeView.Pass(false, 20_000_000L, 41, 3, 0.4, 1)));
         assertEquals("pass 2 data (module running): " + mesh.plan.Bytes.human(1) + ", 1 file in 0.0 s",
-                TakeLines.pass("data", 2, new mesh.plan.Take.Pass(true, 1, 1, 0, 0.01, 1)));
+                TakeLines.pass("data", 2, new TakeView.Pass(true, 1, 1, 0, 0.01, 1)));
     }
 
     @Test
     void stepsAPollMissedAreSaidOnTheWayForwardOnly() {
         TakeView t = new TakeView("web", "n1", "n2", 7, false, TakeStep.of("verify"), OperationState.of("running"), true,
-                List.of(new mesh.plan.Take.Volume("data", "container", 1, 1, true, null, null)), null, null, null, List.of(), List.of());
+                List.of(new TakeView.Volume("data", "container", 1, 1, true, null, null, List.of())), null, null, null, List.of(), List.of());
         assertEquals(List.of("ticket", "copy", "verify"), TakeLines.stepsSince(t, TakeStep.of("fence"), TakeStep.of("verify")));
         assertEquals(List.of("preflight", "fence", "ticket", "copy", "verify"), TakeLines.stepsSince(t, null, TakeStep.of("verify")));
-        mesh.plan.Take.Pass live = new mesh.plan.Take.Pass(true, 2_000_000_000L, 5001, 0, 14.23, 1);
+        TakeView.Pass live = new TakeView.Pass(true, 2_000_000_000L, 5001, 0, 14.23, 1);
         TakeView preCopied = new TakeView("web", "n1", "n2", 7, false, TakeStep.of("verify"), OperationState.of("running"), true,
-                List.of(t.volumes().get(0).withPass(live)), null, null, null, List.of(), List.of());
+                List.of(new TakeView.Volume("data", "container", 1, 1, true, null, null, List.of(live))), null, null, null, List.of(), List.of());
         assertEquals(List.of("preflight", "pre-copy", "fence", "ticket", "copy", "verify"),
                 TakeLines.stepsSince(preCopied, null, TakeStep.of("verify")));
         TakeView done = new TakeView("web", "n1", "n2", 7, false, TakeStep.of("done"), OperationState.of("done"), false, t.volumes(), null, null, null,

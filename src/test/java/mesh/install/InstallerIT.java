@@ -151,7 +151,7 @@ class InstallerIT {
                 } catch (Exception | AssertionError e) {
                     failures.add(java.time.Instant.now() + " " + e);
                 }
-                AgentSetup.sleep(200);
+                mesh.model.Poll.pause(java.time.Duration.ofMillis(200));
             }
         });
         try {

@@ -134,7 +134,7 @@ public final class LogFiles {
                     partial.delete(0, nl + 1);
                 }
             } else {
-                Thread.sleep(poll.toMillis());
+                mesh.model.Poll.pauseInterruptibly(poll);
             }
         }
     }

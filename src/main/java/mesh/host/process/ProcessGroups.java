@@ -3,6 +3,8 @@ package mesh.host.process;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import mesh.model.Poll;
 
 /**
  * ProcessGroups finds and ends the supervisor's processes by what /proc shows, never by a remembered pid
@@ -48,11 +50,8 @@ final class ProcessGroups {
                     host.signal(p.pid(), signal, "KILL".equals(signal));
                 }
             }
-            long deadline = System.nanoTime() + Duration.ofMillis(spec.stopTimeoutMillis()).toNanos();
-            while (System.nanoTime() < deadline
-                    && strays.stream().anyMatch(p -> host.inspect(p.pid()).filter(now -> sameCopy(now, p)).isPresent())) {
-                sleep(poll);
-            }
+            until(Duration.ofMillis(spec.stopTimeoutMillis()), poll,
+                    () -> strays.stream().noneMatch(p -> host.inspect(p.pid()).filter(now -> sameCopy(now, p)).isPresent()));
         }
     }
 
@@ -75,10 +74,8 @@ final class ProcessGroups {
                     host.signal(p.pid(), signal, false);
                 }
             }
-            long deadline = System.nanoTime() + Duration.ofMillis(record.spec().stopTimeoutMillis()).toNanos();
-            while (System.nanoTime() < deadline && left.stream().anyMatch(p -> host.inspect(p.pid()).filter(now -> stillRemnant(now, p)).isPresent())) {
-                sleep(poll);
-            }
+            until(Duration.ofMillis(record.spec().stopTimeoutMillis()), poll,
+                    () -> left.stream().noneMatch(p -> host.inspect(p.pid()).filter(now -> stillRemnant(now, p)).isPresent()));
         }
     }
 
@@ -90,12 +87,14 @@ final class ProcessGroups {
         return host.pids().stream().map(host::inspect).flatMap(Optional::stream).toList();
     }
 
-    /** Sleeps {@code d}; an interrupt ends the supervisor's wait with an exception (the thread stays interrupted). */
-    static void sleep(Duration d) {
+    /**
+     * Whether {@code done} said yes within {@code limit}, asked every {@code every} ({@link Poll#until}); an interrupt
+     * ends the supervisor's wait with an exception (the thread stays interrupted).
+     */
+    static boolean until(Duration limit, Duration every, BooleanSupplier done) {
         try {
-            Thread.sleep(d.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            return Poll.until(limit, every, done);
+        } catch (java.util.concurrent.CancellationException e) {
             throw new IllegalStateException("interrupted while supervising processes", e);
         }
     }

@@ -254,13 +254,14 @@ public final class ProcessSupervisor {
 
     /** Waits until setsid has exec'd the shim, so the recorded command line is the one /proc shows. */
     private Optional<ProcInfo> awaitShim(long pid, List<String> shimCmdline) {
-        long deadline = System.nanoTime() + SHIM_APPEARS.toNanos();
-        Optional<ProcInfo> info = host.inspect(pid);
-        while (info.isPresent() && !info.get().cmdline().equals(shimCmdline) && System.nanoTime() < deadline) {
-            ProcessGroups.sleep(Duration.ofMillis(5));
-            info = host.inspect(pid);
-        }
-        return info;
+        var seen = new Object() {
+            Optional<ProcInfo> info;
+        };
+        ProcessGroups.until(SHIM_APPEARS, Duration.ofMillis(5), () -> {
+            seen.info = host.inspect(pid);
+            return seen.info.isEmpty() || seen.info.get().cmdline().equals(shimCmdline);
+        });
+        return seen.info;
     }
 
     /** TERM to the shim, KILL to its group after the stop timeout; each signal right after an identity check. */
@@ -283,14 +284,8 @@ public final class ProcessSupervisor {
     }
 
     private boolean awaitGone(ProcessRecord record, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (verdict(record) != Identity.Verdict.ADOPT) {
-                return true;
-            }
-            ProcessGroups.sleep(POLL);
-        }
-        return verdict(record) != Identity.Verdict.ADOPT;
+        return ProcessGroups.until(timeout, POLL, () -> verdict(record) != Identity.Verdict.ADOPT)
+                || verdict(record) != Identity.Verdict.ADOPT;
     }
 
     private static long elapsed(long startedNanos) {

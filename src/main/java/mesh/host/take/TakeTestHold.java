@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import mesh.model.Poll;
 
 /**
  * TakeTestHold is the agent's test hook for interrupted takes, the agent-side twin of the controller's
@@ -34,14 +35,10 @@ final class TakeTestHold {
             return;
         }
         Path file = Path.of(hold);
-        long until = System.nanoTime() + Duration.ofMinutes(2).toNanos();
-        while (System.nanoTime() < until && word.equals(read(file))) {
-            try {
-                Thread.sleep(200);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
+        try {
+            Poll.until(Duration.ofMinutes(2), Duration.ofMillis(200), () -> !word.equals(read(file)));
+        } catch (java.util.concurrent.CancellationException interrupted) {
+            // the thread stays interrupted; its caller sees to it
         }
     }
 

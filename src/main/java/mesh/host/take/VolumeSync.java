@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import mesh.model.Poll;
 
 /**
  * VolumeSync makes what was written into a volume durable before anyone says it is there: one syncfs(2) of the
@@ -30,14 +31,14 @@ public final class VolumeSync {
     public static String run(Path folder, String volume, BooleanSupplier stillWanted) throws IOException, InterruptedException {
         Process sync = new ProcessBuilder(TarStreams.syncCommand(folder)).redirectErrorStream(true).start();
         CompletableFuture<String> said = TarStreams.tail(sync.getInputStream());
-        long deadline = System.nanoTime() + DEADLINE.toNanos();
-        while (!sync.waitFor(BEAT.toMillis(), TimeUnit.MILLISECONDS)) {
-            boolean wanted = stillWanted.getAsBoolean();
-            if (!wanted || System.nanoTime() > deadline) {
-                sync.destroyForcibly();
-                return !wanted ? "the copy of volume " + volume + " was cut while it was written to disk"
-                        : "volume " + volume + " was copied but not written to disk within " + DEADLINE.toMinutes() + " min";
-            }
+        // each ask waits itself, up to a beat, for the sync to end, so no pause between asks: true, it ended; false, cut
+        Poll.Result<Boolean> ended = Poll.interruptibly(DEADLINE, Duration.ZERO,
+                () -> sync.waitFor(BEAT.toMillis(), TimeUnit.MILLISECONDS) ? Poll.got(true)
+                        : stillWanted.getAsBoolean() ? Poll.notYet("still writing") : Poll.got(false));
+        if (!(ended instanceof Poll.Answered<Boolean> a && a.value())) {
+            sync.destroyForcibly();
+            return ended instanceof Poll.Answered ? "the copy of volume " + volume + " was cut while it was written to disk"
+                    : "volume " + volume + " was copied but not written to disk within " + DEADLINE.toMinutes() + " min";
         }
         return sync.exitValue() == 0 ? null
                 : "volume " + volume + " was copied but could not be written to disk: " + said.join();
