@@ -265,7 +265,8 @@ final class OperationRunner<K, R, P> {
 
     static String words(Duration d) {
         return d.toHours() >= 1 && d.toMinutesPart() == 0 ? d.toHours() + " h"
-                : d.toMinutes() >= 1 && d.toSecondsPart() == 0 ? d.toMinutes() + " min" : d.toMillis() + " ms";
+                : d.toMinutes() >= 1 && d.toSecondsPart() == 0 ? d.toMinutes() + " min"
+                : d.toSeconds() >= 1 && d.toMillisPart() == 0 ? d.toSeconds() + " s" : d.toMillis() + " ms";
     }
 
     private static void close(AutoCloseable lock) {
