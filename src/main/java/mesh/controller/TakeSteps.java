@@ -37,7 +37,7 @@ import mesh.wire.CopyProgress;
 
 /**
  * TakeSteps carries out one step of a take against the agents and the store and says what it
- * found, as a {@link Outcome}; {@link MeshTake} records it. Every step is idempotent, so a
+ * found, as an {@link Outcome}; the {@link OperationRunner} records it ({@link TakeOperation}). Every step is idempotent, so a
  * runner that dies mid-step can do it again. No store transaction is open while an agent is asked.
  */
 final class TakeSteps {

@@ -10,7 +10,7 @@ import mesh.model.BackupVolume;
 
 /**
  * BackupPlan decides a backup, apart from carrying it out: from its record and what its current step found, the
- * record with the step to carry out next. Pure; the controller's runner ({@code mesh.controller.MeshBackup}) acts and
+ * record with the step to carry out next. Pure; the controller's runner ({@code mesh.controller.OperationRunner}) acts and
  * records each result before it moves on, so a runner that dies redoes its step (each is idempotent: a fence at the
  * same epoch, an upload that skips the blobs the registry has, an unfence, a retention that deletes what is expired).
  *
