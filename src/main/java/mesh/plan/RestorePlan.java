@@ -74,7 +74,8 @@ public final class RestorePlan {
     public static Duration deadline(Restore r) {
         return switch (r.step()) {
             case PREFLIGHT -> Duration.ofMinutes(15);
-            case FENCE, OLD_COPY -> Duration.ofMinutes(10);
+            case FENCE -> Duration.ofMinutes(15);   // a fence waits on the module's stop timeouts, ten minutes at most
+            case OLD_COPY -> Duration.ofMinutes(10);
             case LOSE, DONE, ROLLED_BACK, FAILED -> Duration.ofMinutes(1);
             case RESTORE -> Duration.ofHours(24);
             case START, SWITCH, PUSH, STOP_TARGET, DELETE_COPY, UNFENCE ->

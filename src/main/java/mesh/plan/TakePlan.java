@@ -94,14 +94,15 @@ public final class TakePlan {
     public static Duration deadline(Take t) {
         int volumes = Math.max(1, t.volumes().size());
         return switch (t.step()) {
-            case PREFLIGHT -> Duration.ofMinutes(25);
+            case PREFLIGHT -> Duration.ofMinutes(40);   // images, bundles, the source's volumes: ten minutes a call
             case PRE_COPY, COPY -> Duration.ofHours(24);
             case FENCE -> Duration.ofMinutes(10L + 10L * volumes);
             case TICKET, SWITCH -> Duration.ofMinutes(5);
             case VERIFY -> Duration.ofMinutes(5L + 10L * volumes);
             case START, UNFENCE -> Duration.ofMinutes(25);
-            case PUSH, OLD_COPY -> Duration.ofMinutes(10);
-            case STOP_TARGET -> Duration.ofMinutes(15);
+            case PUSH -> Duration.ofMinutes(15);
+            case OLD_COPY -> Duration.ofMinutes(10);
+            case STOP_TARGET -> Duration.ofMinutes(20);
             case DELETE_COPY -> Duration.ofMinutes(1L + 2L * volumes);
             case DONE, ROLLED_BACK, FAILED -> Duration.ofMinutes(1);
         };
