@@ -72,7 +72,7 @@ public class AlertWatch {
                     LOG.warnf("alert watch: %s", e.getMessage());
                 }
                 try {
-                    Thread.sleep(EVERY);
+                    mesh.model.Poll.pauseInterruptibly(EVERY);
                 } catch (InterruptedException e) {
                     return;
                 }

@@ -21,7 +21,8 @@ import org.jboss.logging.Logger;
  * BackupWatch is the controller's own loop for backups (docs/backup.md): every {@link #LOST_EVERY} it fences the lost
  * copies of restored modules on their nodes the moment those nodes' agents answer again (and records each as the
  * restore's old copy there, then pushes that node its declaration without the module) and deletes the copies rolled-back
- * takes left on targets that did not answer ({@link LeftCopies}), and every {@link #SCHEDULE_EVERY}
+ * takes left on targets that did not answer ({@link LeftCopies}), carries on a backup whose runner let go (its unfence
+ * failed every try: the module stays stopped until it goes through, so a backup is never left waiting), and every {@link #SCHEDULE_EVERY}
  * it begins the backups the schedules say are due ({@link BackupRetention#due}). One virtual thread; each pass catches
  * its own failures, so the loop never dies of one.
  */
@@ -60,15 +61,17 @@ public class BackupWatch {
                 try {
                     fenceLostCopies();
                     new LeftCopies(store, agents).deleteWhereAnswering(audit);
-                    if (!Instant.now().isBefore(nextSchedule)) {
-                        nextSchedule = Instant.now().plus(SCHEDULE_EVERY);
-                        beginDue(Instant.now());
+                    backups.resumeAll();   // a backup whose runner let go (its unfence): the module waits stopped until it goes through
+                    Instant now = Instant.now();
+                    if (!now.isBefore(nextSchedule)) {   // the schedules are read every SCHEDULE_EVERY, not every pass
+                        nextSchedule = now.plus(SCHEDULE_EVERY);
+                        beginDue(now);
                     }
                 } catch (RuntimeException e) {
                     LOG.warnf("backup watch: %s", e.getMessage());
                 }
                 try {
-                    Thread.sleep(LOST_EVERY);
+                    mesh.model.Poll.pauseInterruptibly(LOST_EVERY);
                 } catch (InterruptedException e) {
                     return;
                 }

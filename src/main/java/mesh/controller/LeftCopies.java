@@ -6,7 +6,9 @@ import java.util.Map;
 import mesh.model.BackupVolume;
 import mesh.model.Node;
 import mesh.plan.Take;
+import mesh.plan.Operation;
 import mesh.plan.TakePlan;
+import mesh.model.Poll;
 import mesh.store.LeftCopyRecords;
 import mesh.store.LeftCopyRecords.LeftCopy;
 import mesh.store.MeshStore;
@@ -40,18 +42,11 @@ final class LeftCopies {
 
     /** Whether the node's agent answers a status call within {@code grace}, asked every {@link #GRACE_EVERY}. */
     boolean answersWithin(Node node, Duration grace) {
-        long deadline = System.nanoTime() + grace.toNanos();
-        while (!agents.answers(node)) {
-            if (System.nanoTime() >= deadline) {
-                return false;
-            }
-            TakeSteps.sleep(GRACE_EVERY);
-        }
-        return true;
+        return Poll.until(grace, GRACE_EVERY, () -> agents.answers(node));
     }
 
     /** Records {@code t}'s copy on its target as left, and the outcome that ends the take rolled back. */
-    TakePlan.Outcome leave(Take t, String why) {
+    Operation.Outcome leave(Take t, String why) {
         List<BackupVolume> volumes = t.volumes().stream().map(v -> new BackupVolume(v.name(), v.kind())).toList();
         store.inTransaction(c -> {
             LeftCopyRecords.leave(c, new LeftCopy(t.module(), t.to(), t.epoch(), volumes));

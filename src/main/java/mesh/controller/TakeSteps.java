@@ -22,6 +22,12 @@ import mesh.plan.TakePreflight;
 import mesh.plan.TakeSends;
 import mesh.plan.TakeStart;
 import mesh.plan.TakeVerify;
+import mesh.model.Poll;
+import mesh.model.TakeStep;
+import mesh.plan.Operation.Done;
+import mesh.plan.Operation.Failed;
+import mesh.plan.Operation.Outcome;
+import mesh.plan.Operation.Reason;
 import mesh.store.MeshStore;
 import mesh.store.PushLock;
 import mesh.store.TakeRecords;
@@ -31,7 +37,7 @@ import mesh.wire.CopyProgress;
 
 /**
  * TakeSteps carries out one step of a take against the agents and the store and says what it
- * found, as a {@link TakePlan.Outcome}; {@link MeshTake} records it. Every step is idempotent, so a
+ * found, as an {@link Outcome}; the {@link OperationRunner} records it ({@link TakeOperation}). Every step is idempotent, so a
  * runner that dies mid-step can do it again. No store transaction is open while an agent is asked.
  */
 final class TakeSteps {
@@ -85,40 +91,39 @@ final class TakeSteps {
         });
     }
 
-    /** Carries out {@code t}'s current step; {@code progress} hears the copy's lines. */
-    TakePlan.Outcome carryOut(Take t, Consumer<CopyProgress> progress) {
-        try {
-            Where w = where(t.module());
-            return switch (t.step()) {
-                case PREFLIGHT -> preflight(t, w);
-                case FENCE -> {
-                    warm(t, w);
-                    calls.fence(w.node(t.from()), t.module(), t.epoch());
-                    yield new TakePlan.Done();
-                }
-                case TICKET -> new TakePlan.Ticketed(calls.ticket(w.node(t.from()), t.module(), t.epoch()));
-                case PRE_COPY -> preCopy(t, w, progress);
-                case COPY -> copy(t, w, progress);
-                case VERIFY -> verify(t, w);
-                case START -> start(t, w);
-                case SWITCH -> switchOver(t);
-                case PUSH -> push(t, w);
-                case OLD_COPY -> oldCopy(t, w);
-                case STOP_TARGET -> stopTarget(t, w);
-                case DELETE_COPY -> deleteCopy(t, w);
-                case UNFENCE -> unfence(t, w);
-                case DONE, ROLLED_BACK, FAILED -> new TakePlan.Done();
-            };
-        } catch (RuntimeException e) {
-            return new TakePlan.Failed(e.getMessage() == null ? "it failed without saying why" : e.getMessage());
-        }
+    /**
+     * The take's step handlers, one a step ({@link OperationRunner.Step}); {@code progress} hears the copy's lines.
+     * A handler that throws fails its step with the exception's reason ({@link OperationRunner#failure}).
+     */
+    Map<Enum<?>, OperationRunner.Step<Take, CopyProgress>> handlers() {
+        Map<Enum<?>, OperationRunner.Step<Take, CopyProgress>> h = new java.util.HashMap<>();
+        h.put(TakeStep.PREFLIGHT, (t, p) -> preflight(t, where(t.module())));
+        h.put(TakeStep.FENCE, (t, p) -> fence(t, where(t.module())));
+        h.put(TakeStep.TICKET, (t, p) -> new TakePlan.Ticketed(calls.ticket(where(t.module()).node(t.from()), t.module(), t.epoch())));
+        h.put(TakeStep.PRE_COPY, (t, p) -> preCopy(t, where(t.module()), p));
+        h.put(TakeStep.COPY, (t, p) -> copy(t, where(t.module()), p));
+        h.put(TakeStep.VERIFY, (t, p) -> verify(t, where(t.module())));
+        h.put(TakeStep.START, (t, p) -> start(t, where(t.module())));
+        h.put(TakeStep.SWITCH, (t, p) -> switchOver(t));
+        h.put(TakeStep.PUSH, (t, p) -> push(t, where(t.module())));
+        h.put(TakeStep.OLD_COPY, (t, p) -> oldCopy(t, where(t.module())));
+        h.put(TakeStep.STOP_TARGET, (t, p) -> stopTarget(t, where(t.module())));
+        h.put(TakeStep.DELETE_COPY, (t, p) -> deleteCopy(t, where(t.module())));
+        h.put(TakeStep.UNFENCE, (t, p) -> unfence(t, where(t.module())));
+        return h;
+    }
+
+    private Outcome fence(Take t, Where w) {
+        warm(t, w);
+        calls.fence(w.node(t.from()), t.module(), t.epoch());
+        return new Done();
     }
 
     /**
      * The target answers, has (or gets) the module's images and bundles and has room; the source's volumes
      * and their sizes. What is found is judged by {@link TakePreflight}, which names every problem at once.
      */
-    TakePlan.Outcome preflight(Take t, Where w) {
+    Outcome preflight(Take t, Where w) {
         return preflight(t, w, true);
     }
 
@@ -127,11 +132,11 @@ final class TakeSteps {
      * a failure, since the take would pull it; a bundle the target lacks is not fetched, and a failure only
      * when the artifact store does not have it either.
      */
-    TakePlan.Outcome preflight(Take t, Where w, boolean fetch) {
+    Outcome preflight(Take t, Where w, boolean fetch) {
         Node target = w.node(t.to());
         String wire = wireRefusal(t, w, agents.status(target));
         if (wire != null) {
-            return new TakePlan.Failed(wire);
+            return new Failed(Reason.REFUSED, wire);
         }
         Map<String, String> missingImages = new java.util.TreeMap<>();
         List<String> images = w.manifest().components().values().stream().map(mesh.model.Manifest.Component::image)
@@ -171,7 +176,7 @@ final class TakeSteps {
         }
         String refusal = TakePreflight.refusal(new TakePreflight.Facts(t.module(), t.from(), t.to(), missingImages,
                 missingBundles, volumes, free, freePath));
-        return refusal != null ? new TakePlan.Failed(refusal) : new TakePlan.Preflighted(t.from() == null ? List.of() : volumes);
+        return refusal != null ? new Failed(Reason.REFUSED, refusal) : new TakePlan.Preflighted(t.from() == null ? List.of() : volumes);
     }
 
     /**
@@ -194,7 +199,7 @@ final class TakeSteps {
      * for one: a ticket is no record the take keeps), then the target copies the whole volume (pass 1) or what
      * changed since the pass before, agent to agent.
      */
-    private TakePlan.Outcome preCopy(Take t, Where w, Consumer<CopyProgress> progress) {
+    private Outcome preCopy(Take t, Where w, Consumer<CopyProgress> progress) {
         int n = TakePlan.preCopyPass(t);
         Take.Volume v = t.nextToPreCopy(n);
         Node source = w.node(t.from());
@@ -203,7 +208,7 @@ final class TakeSteps {
         CopyProgress last = calls.copy(w.node(t.to()), t.module(), v.name(), new mesh.wire.VolumeCopyRequest(t.epoch(),
                 v.kind(), source.agent(), ticket, true, n > 1, v.since()), progress);
         if (!Boolean.TRUE.equals(last.done())) {
-            return new TakePlan.Failed("volume " + v.name() + " (pass " + n + "): "
+            return new Failed(Reason.FAILED, "volume " + v.name() + " (pass " + n + "): "
                     + (last.error() == null ? "the copy failed" : last.error()));
         }
         return new TakePlan.PreCopied(v.name(), pass(true, last, began));
@@ -219,7 +224,7 @@ final class TakeSteps {
      * The copy after the fence: a volume the pre-copy copied gets only what changed since its last pass (the
      * delta); one it did not (a take recorded before pre-copies) is copied whole, as before.
      */
-    private TakePlan.Outcome copy(Take t, Where w, Consumer<CopyProgress> progress) {
+    private Outcome copy(Take t, Where w, Consumer<CopyProgress> progress) {
         Take.Volume v = t.nextToCopy();
         Node source = w.node(t.from());
         boolean delta = v.livePasses() > 0;
@@ -228,7 +233,7 @@ final class TakeSteps {
                 ? new mesh.wire.VolumeCopyRequest(t.epoch(), v.kind(), source.agent(), t.ticket(), false, true, v.since())
                 : new mesh.wire.VolumeCopyRequest(t.epoch(), v.kind(), source.agent(), t.ticket()), progress);
         if (!Boolean.TRUE.equals(last.done())) {
-            return new TakePlan.Failed("volume " + v.name() + ": " + (last.error() == null ? "the copy failed" : last.error()));
+            return new Failed(Reason.FAILED, "volume " + v.name() + ": " + (last.error() == null ? "the copy failed" : last.error()));
         }
         return new TakePlan.Copied(v.name(), last.bytes() == null ? 0 : last.bytes(), last.files() == null ? 0 : last.files(),
                 delta ? pass(false, last, began) : null);
@@ -261,7 +266,7 @@ final class TakeSteps {
         }
     }
 
-    private TakePlan.Outcome verify(Take t, Where w) {
+    private Outcome verify(Take t, Where w) {
         List<Take.Volume> checked = new ArrayList<>();
         String difference = null;
         for (Take.Volume v : t.volumes()) {
@@ -288,7 +293,7 @@ final class TakeSteps {
      * ({@link TakeStart}), under the push lock and recorded as a push records it, and waits until the
      * module's components run there.
      */
-    private TakePlan.Outcome start(Take t, Where w) {
+    private Outcome start(Take t, Where w) {
         Node target = w.node(t.to());
         calls.unfence(target, t.module(), t.epoch());
         long generation;
@@ -311,45 +316,56 @@ final class TakeSteps {
     }
 
     private PushLock pushLock() {
-        long deadline = System.nanoTime() + PUSH_WAIT.toNanos();
-        while (true) {
+        return whileBusy(Conflict.class, store::lockPushes);
+    }
+
+    /**
+     * Calls {@code call} every half second while it throws {@code busy} (another push holds the lock), {@link #PUSH_WAIT}
+     * at most; then throws what the last call threw.
+     */
+    private static <T, E extends RuntimeException> T whileBusy(Class<E> busy, java.util.function.Supplier<T> call) {
+        List<RuntimeException> last = new ArrayList<>(1);
+        Poll.Result<T> r = Poll.until(PUSH_WAIT, Duration.ofMillis(500), () -> {
             try {
-                return store.lockPushes();
-            } catch (Conflict busy) {
-                if (System.nanoTime() > deadline) {
-                    throw busy;
+                return Poll.got(call.get());
+            } catch (RuntimeException e) {
+                if (!busy.isInstance(e)) {
+                    throw e;
                 }
-                sleep(Duration.ofMillis(500));
+                last.clear();
+                last.add(e);
+                return Poll.notYet(e.getMessage());
             }
+        });
+        if (r instanceof Poll.Answered<T> a) {
+            return a.value();
         }
+        throw last.get(0);
     }
 
     /** Waits until the target has applied {@code generation} and runs every component of the module without an error. */
-    private TakePlan.Outcome awaitRunning(Take t, Node target, long generation) {
-        long deadline = System.nanoTime() + HEALTHY.toNanos();
-        String last = "its agent did not answer";
-        while (System.nanoTime() < deadline) {
+    private Outcome awaitRunning(Take t, Node target, long generation) {
+        Poll.Result<Boolean> r = Poll.until(HEALTHY, Duration.ofSeconds(1), () -> {
             try {
                 HostStatus s = agents.statusRefreshed(target);
                 List<HostStatus.Component> mine = s.components().stream().filter(c -> t.module().equals(c.module())).toList();
                 List<String> notYet = mine.stream().filter(c -> c.state() != ComponentState.RUNNING || c.error() != null)
                         .map(c -> c.name() + " (" + (c.error() != null ? c.error() : c.state()) + ")").toList();
                 if (s.appliedGeneration() >= generation && !mine.isEmpty() && notYet.isEmpty()) {
-                    return new TakePlan.Done();
+                    return Poll.got(Boolean.TRUE);
                 }
-                last = s.appliedGeneration() < generation ? "it has not applied generation " + generation + " yet"
-                        : mine.isEmpty() ? "it runs no component of the module" : String.join(", ", notYet);
+                return Poll.notYet(s.appliedGeneration() < generation ? "it has not applied generation " + generation + " yet"
+                        : mine.isEmpty() ? "it runs no component of the module" : String.join(", ", notYet));
             } catch (AgentClient.Unreachable e) {
-                last = e.getMessage();
+                return Poll.notYet(e.getMessage());
             }
-            sleep(Duration.ofSeconds(1));
-        }
-        return new TakePlan.Failed("module " + t.module() + " is not running on " + t.to() + " after "
-                + HEALTHY.toSeconds() + " s: " + last);
+        });
+        return r instanceof Poll.TimedOut<Boolean> late ? new Failed(Reason.TIMED_OUT, "module " + t.module() + " is not running on "
+                + t.to() + " after " + HEALTHY.toSeconds() + " s: " + late.lastWhy()) : new Done();
     }
 
     /** In one transaction: the placement (assigned and taken) and the roster move to the target. */
-    private TakePlan.Outcome switchOver(Take t) {
+    private Outcome switchOver(Take t) {
         MeshStore.PushSnapshot s = store.pushSnapshot();
         List<Placement> taken = TakeStart.asTaken(s.placements(), t.module(), t.to());
         MeshPlan asTaken = plan(s, taken, taken);
@@ -357,15 +373,15 @@ final class TakeSteps {
             Placement p = store.placements(c).stream().filter(x -> x.module().equals(t.module())).findFirst()
                     .orElse(new Placement(t.module(), null, null));
             if (t.to().equals(p.taken()) && t.to().equals(p.assigned())) {
-                return new TakePlan.Done();
+                return new Done();
             }
             if (!java.util.Objects.equals(p.taken(), t.from())) {
-                return new TakePlan.Failed("module " + t.module() + " was moved while it was taken: it runs on "
+                return new Failed(Reason.CONFLICT, "module " + t.module() + " was moved while it was taken: it runs on "
                         + p.taken() + " now, not " + t.from());
             }
             store.putPlacement(c, new Placement(t.module(), t.to(), t.to()));
             store.replaceRoster(c, List.copyOf(asTaken.roster().values()));
-            return new TakePlan.Done();
+            return new Done();
         });
     }
 
@@ -374,20 +390,20 @@ final class TakeSteps {
      * routes ({@link EdgeFirst}), so no edge proxies to the stopped source while binders are replaced; then
      * the ordinary push, where the target, the source and the binders differ, and nothing else should.
      */
-    private TakePlan.Outcome push(Take t, Where w) {
+    private Outcome push(Take t, Where w) {
         edgeFirst(t);
         PushReport report = pushWaiting(List.of(), t);
         List<String> behind = report.nodes().stream().filter(n -> n.outcome() == PushReport.Outcome.BEHIND)
                 .map(n -> n.node() + " (" + n.error() + ")").toList();
         if (report.nodes().stream().anyMatch(n -> n.node().equals(t.to()) && n.outcome() == PushReport.Outcome.BEHIND)) {
-            return new TakePlan.Failed("the push did not reach " + String.join(", ", behind));
+            return new Failed(Reason.UNREACHABLE, "the push did not reach " + String.join(", ", behind));
         }
         // the take ends once the binders run with the moved names, as 'mesh push --wait' would see them
         Map<Node, Long> sent = new java.util.LinkedHashMap<>();
         report.nodes().stream().filter(n -> n.outcome() == PushReport.Outcome.SENT && w.nodes().containsKey(n.node()))
                 .forEach(n -> sent.put(w.node(n.node()), n.generation()));
         awaitApplied(sent, PUSH_APPLIED);
-        return new TakePlan.Done();
+        return new Done();
     }
 
     /**
@@ -417,34 +433,24 @@ final class TakeSteps {
     private void awaitApplied(Map<Node, Long> generations, Duration limit) {
         long deadline = System.nanoTime() + limit.toNanos();
         generations.forEach((node, generation) -> {
-            while (System.nanoTime() < deadline) {
-                try {
-                    if (agents.statusRefreshed(node).appliedGeneration() >= generation) {
-                        return;
+            long left = deadline - System.nanoTime();
+            if (left > 0) {
+                Poll.until(Duration.ofNanos(left), Duration.ofMillis(200), () -> {
+                    try {
+                        return agents.statusRefreshed(node).appliedGeneration() >= generation;
+                    } catch (AgentClient.Unreachable gone) {
+                        return true;   // not waited for: the agent applies its record when it is back
                     }
-                } catch (AgentClient.Unreachable gone) {
-                    return;
-                }
-                sleep(Duration.ofMillis(200));
+                });
             }
         });
     }
 
     private PushReport pushWaiting(List<String> named, Take t) {
-        long deadline = System.nanoTime() + PUSH_WAIT.toNanos();
-        while (true) {
-            try {
-                return pushes.push(named, false, true, t);
-            } catch (mesh.store.PushBusy busy) {
-                if (System.nanoTime() > deadline) {
-                    throw busy;
-                }
-                sleep(Duration.ofMillis(500));
-            }
-        }
+        return whileBusy(mesh.store.PushBusy.class, () -> pushes.push(named, false, true, t));
     }
 
-    private TakePlan.Outcome oldCopy(Take t, Where w) {
+    private Outcome oldCopy(Take t, Where w) {
         List<String> names = t.volumes().stream().map(Take.Volume::name).toList();
         calls.oldCopy(w.node(t.from()), t.module(), t.epoch(), names);
         store.inTransaction(c -> {
@@ -452,7 +458,7 @@ final class TakeSteps {
             TakeRecords.forget(c, t.module(), t.to(), 0);  // the copy there was emptied before this take's copy
             return null;
         });
-        return new TakePlan.Done();
+        return new Done();
     }
 
     /**
@@ -460,12 +466,12 @@ final class TakeSteps {
      * target its declaration from the store, where the module is not taken there, so lifting that
      * fence later starts nothing.
      */
-    private TakePlan.Outcome stopTarget(Take t, Where w) {
+    private Outcome stopTarget(Take t, Where w) {
         calls.fence(w.node(t.to()), t.module(), t.epoch());
         PushReport report = pushWaiting(List.of(t.to()), t);
         return report.nodes().stream().filter(n -> n.node().equals(t.to()) && n.outcome() == PushReport.Outcome.BEHIND)
-                .findFirst().<TakePlan.Outcome>map(n -> new TakePlan.Failed("node " + t.to() + " was not sent its"
-                        + " declaration without the module: " + n.error())).orElse(new TakePlan.Done());
+                .findFirst().<Outcome>map(n -> new Failed(Reason.UNREACHABLE, "node " + t.to() + " was not sent its"
+                        + " declaration without the module: " + n.error())).orElse(new Done());
     }
 
     /**
@@ -477,7 +483,7 @@ final class TakeSteps {
      * answers within it; or no answer to the delete itself) is not waited for further: the copy is recorded
      * as left ({@link LeftCopies}) and the take ends rolled back.
      */
-    private TakePlan.Outcome deleteCopy(Take t, Where w) {
+    private Outcome deleteCopy(Take t, Where w) {
         Node target = w.node(t.to());
         boolean mayLeave = !TakePlan.targetStarted(t);
         LeftCopies left = new LeftCopies(store, agents);
@@ -497,26 +503,17 @@ final class TakeSteps {
                 }
             }
         }
-        return new TakePlan.Done();
+        return new Done();
     }
 
     /** Lifts the target's fence (when the rollback set one), then the source's: the source starts the module again. */
-    private TakePlan.Outcome unfence(Take t, Where w) {
+    private Outcome unfence(Take t, Where w) {
         if (TakePlan.targetFenced(t)) {
             calls.unfence(w.node(t.to()), t.module(), t.epoch());
         }
         if (t.from() != null) {
             calls.unfence(w.node(t.from()), t.module(), t.epoch());
         }
-        return new TakePlan.Done();
-    }
-
-    static void sleep(Duration d) {
-        try {
-            Thread.sleep(d.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new Conflict("interrupted");
-        }
+        return new Done();
     }
 }

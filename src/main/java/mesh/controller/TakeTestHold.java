@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import mesh.model.Poll;
 import mesh.model.TakeStep;
 
 /**
@@ -28,10 +29,7 @@ final class TakeTestHold {
             return;
         }
         Path file = Path.of(hold);
-        long until = System.nanoTime() + Duration.ofMinutes(2).toNanos();
-        while (System.nanoTime() < until && read(file).equals(step.word())) {
-            TakeSteps.sleep(Duration.ofMillis(200));
-        }
+        Poll.until(Duration.ofMinutes(2), Duration.ofMillis(200), () -> !read(file).equals(step.word()));
     }
 
     private static String read(Path file) {

@@ -1,7 +1,11 @@
 package mesh.plan;
 
 import mesh.model.RestoreStep;
+import mesh.model.TakeStep;
+import mesh.plan.Operation.Failed;
+import mesh.plan.Operation.Outcome;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import mesh.model.BackupVolume;
@@ -29,13 +33,54 @@ public final class RestorePlan {
     private RestorePlan() {
     }
 
-    public sealed interface Outcome {
-    }
+    /** PLAN is the restore's {@link Operation.Plan}, for {@code mesh.controller.OperationRunner}. */
+    public static final Operation.Plan<Restore> PLAN = new Operation.Plan<>() {
+        @Override
+        public RestoreStep step(Restore r) {
+            return r.step();
+        }
 
-    public record Done() implements Outcome {
-    }
+        @Override
+        public boolean ended(Restore r) {
+            return r.step().ended();
+        }
 
-    public record Failed(String why) implements Outcome {
+        @Override
+        public Restore after(Restore r, Outcome o) {
+            return RestorePlan.after(r, o);
+        }
+
+        @Override
+        public String problem(Restore r) {
+            return r.problem();
+        }
+
+        @Override
+        public Duration deadline(Restore r) {
+            return RestorePlan.deadline(r);
+        }
+
+        @Override
+        public String describe(Restore r) {
+            return "step " + r.step().word();
+        }
+    };
+
+    /**
+     * The longest a restore's step may take: the take's bound for the steps it shares ({@link TakePlan#deadline}); the
+     * restore itself (the target writes the backup from the registry) is bounded by its own rule, no progress line for
+     * 30 s, so its deadline only catches a runner that hangs.
+     */
+    public static Duration deadline(Restore r) {
+        return switch (r.step()) {
+            case PREFLIGHT -> Duration.ofMinutes(15);
+            case FENCE -> Duration.ofMinutes(15);   // a fence waits on the module's stop timeouts, ten minutes at most
+            case OLD_COPY -> Duration.ofMinutes(10);
+            case LOSE, DONE, ROLLED_BACK, FAILED -> Duration.ofMinutes(1);
+            case RESTORE -> Duration.ofHours(24);
+            case START, SWITCH, PUSH, STOP_TARGET, DELETE_COPY, UNFENCE ->
+                    TakePlan.deadline(r.asTake(TakeStep.valueOf(r.step().name())));
+        };
     }
 
     /** The preflight went through; whether the module's node (the source) answered. */
@@ -51,7 +96,7 @@ public final class RestorePlan {
             return r;
         }
         if (o instanceof Failed f) {
-            return failed(r, f.why());
+            return failed(r, f.words());
         }
         return switch (r.step()) {
             case PREFLIGHT -> r.at(r.from() == null ? RestoreStep.RESTORE

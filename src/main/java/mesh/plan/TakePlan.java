@@ -1,14 +1,18 @@
 package mesh.plan;
 
 import mesh.model.TakeStep;
+import mesh.plan.Operation.Done;
+import mesh.plan.Operation.Failed;
+import mesh.plan.Operation.Outcome;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * TakePlan decides a take, apart from carrying it out: from a take's record and what its current
  * step found ({@link Outcome}), the record with the step to carry out next. Pure: the controller's
- * runner ({@code mesh.controller.MeshTake}) asks the agents and the store, hands the answer here,
+ * runner ({@code mesh.controller.OperationRunner}, {@link #PLAN}) asks the agents and the store, hands the answer here,
  * and records the result before it moves on.
  *
  * <pre>
@@ -39,16 +43,69 @@ public final class TakePlan {
     private TakePlan() {
     }
 
-    /** Outcome is what carrying out a take's current step found. */
-    public sealed interface Outcome {
-    }
+    /**
+     * PLAN is the take's {@link Operation.Plan}: what {@code mesh.controller.OperationRunner} asks while it carries a
+     * take out; the decisions are this class's.
+     */
+    public static final Operation.Plan<Take> PLAN = new Operation.Plan<>() {
+        @Override
+        public TakeStep step(Take t) {
+            return t.step();
+        }
 
-    /** The step went through and found nothing to record. */
-    public record Done() implements Outcome {
-    }
+        @Override
+        public boolean ended(Take t) {
+            return t.step().ended();
+        }
 
-    /** The step failed, saying why in words. */
-    public record Failed(String why) implements Outcome {
+        @Override
+        public Take after(Take t, Outcome o) {
+            return TakePlan.after(t, o);
+        }
+
+        @Override
+        public String problem(Take t) {
+            return t.problem();
+        }
+
+        @Override
+        public Duration deadline(Take t) {
+            return TakePlan.deadline(t);
+        }
+
+        @Override
+        public String describe(Take t) {
+            return TakePlan.describe(t);
+        }
+
+        @Override
+        public Take gaveUp(Take t) {
+            return TakePlan.gaveUp(t);
+        }
+    };
+
+    /**
+     * The longest a take's step may take: the sum of the bounds of the calls it makes (a fence waits on stop
+     * timeouts, a manifest hashes a volume: ten minutes each; a start waits three minutes for health), with room.
+     * The copies are bounded by their own rule (no line for 30 s, no bytes for 45 s: {@link CopyStall}), so their
+     * deadline only catches a runner that hangs. A rollback's steps have theirs too: a delete-copy's is the grace it
+     * gives a silent target and a delete per volume.
+     */
+    public static Duration deadline(Take t) {
+        int volumes = Math.max(1, t.volumes().size());
+        return switch (t.step()) {
+            case PREFLIGHT -> Duration.ofMinutes(40);   // images, bundles, the source's volumes: ten minutes a call
+            case PRE_COPY, COPY -> Duration.ofHours(24);
+            case FENCE -> Duration.ofMinutes(10L + 10L * volumes);
+            case TICKET, SWITCH -> Duration.ofMinutes(5);
+            case VERIFY -> Duration.ofMinutes(5L + 10L * volumes);
+            case START, UNFENCE -> Duration.ofMinutes(25);
+            case PUSH -> Duration.ofMinutes(15);
+            case OLD_COPY -> Duration.ofMinutes(10);
+            case STOP_TARGET -> Duration.ofMinutes(20);
+            case DELETE_COPY -> Duration.ofMinutes(1L + 2L * volumes);
+            case DONE, ROLLED_BACK, FAILED -> Duration.ofMinutes(1);
+        };
     }
 
     /**
@@ -87,7 +144,7 @@ public final class TakePlan {
             return t;
         }
         if (o instanceof Failed f) {
-            return failed(t, f.why());
+            return failed(t, f.words());
         }
         return switch (t.step()) {
             case PREFLIGHT -> {

@@ -33,18 +33,6 @@ class DeadlineLoopsTest {
 
     /** The one file that may: the helper itself. */
     static final String POLL = "mesh/model/Poll.java";
-    /**
-     * The files another piece of work rewrites now (the operations' runner): their waits move onto Poll with it.
-     * To be emptied when that work is merged.
-     */
-    static final Set<String> NOT_YET = Set.of(
-            "mesh/controller/MeshTake.java", "mesh/controller/MeshBackup.java", "mesh/controller/MeshRestore.java",
-            "mesh/controller/TakeSteps.java", "mesh/controller/TakeAgents.java", "mesh/controller/LeftCopies.java",
-            "mesh/controller/BackupWatch.java", "mesh/controller/BackupAgents.java", "mesh/controller/BackupGuard.java",
-            "mesh/controller/OldCopies.java", "mesh/controller/TakeTestHold.java");
-    /** The same work's plan files: everything under plan/ named Take*, Restore*, Backup*. */
-    static final Pattern NOT_YET_IN_PLAN = Pattern.compile("mesh/plan/(?:Take|Restore|Backup)\\w*\\.java");
-
     /** Each hand-written wait in {@code source}, as the text that gives it away (spaces removed). */
     static List<String> handWaits(String source) {
         String code = SourceScan.NOT_CODE.matcher(source).replaceAll(" ");
@@ -59,7 +47,7 @@ class DeadlineLoopsTest {
     }
 
     static boolean exempt(String name) {
-        return POLL.equals(name) || NOT_YET.contains(name) || NOT_YET_IN_PLAN.matcher(name).matches();
+        return POLL.equals(name);
     }
 
     @Test
@@ -129,8 +117,8 @@ class DeadlineLoopsTest {
     }
 
     @Test
-    void onlyPollAndTheFilesOfTheWorkUnderWayAreExempt() {
-        assertEquals(List.of(true, true, true, true, false, false, false),
+    void onlyPollIsExempt() {
+        assertEquals(List.of(true, false, false, false, false, false, false),
                 List.of("mesh/model/Poll.java", "mesh/controller/TakeSteps.java", "mesh/plan/TakePlan.java",
                         "mesh/plan/RestoreStep.java", "mesh/host/take/TakeTestHold.java", "mesh/plan/HostDiff.java",
                         "mesh/cli/TakeCommand.java").stream().map(DeadlineLoopsTest::exempt).toList());

@@ -30,6 +30,14 @@ class FileSizesTest {
         assertTrue(lines("mesh/controller/MeshPush.java") < 120, "MeshPush: " + lines("mesh/controller/MeshPush.java") + " lines");
     }
 
+    /** The long operations are their steps on the one runner (OperationRunner), not three copies of its loop. */
+    @Test
+    void theOperationsStayThinOnTheirRunner() throws IOException {
+        for (String f : List.of("mesh/controller/MeshTake.java", "mesh/controller/MeshBackup.java", "mesh/controller/MeshRestore.java")) {
+            assertTrue(lines(f) <= 120, f + ": " + lines(f) + " lines");
+        }
+    }
+
     @Test
     void noFileOfTheAgentIsOver300Lines() throws IOException {
         List<String> over = new ArrayList<>();

@@ -20,8 +20,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class BackupPlanTest {
 
     static final List<BackupVolume> VOLUMES = List.of(new BackupVolume("data", "container"));
-    static final BackupPlan.Outcome OK = new BackupPlan.Done();
-    static final BackupPlan.Outcome COPIED = new BackupPlan.Copied("sha256:" + "a".repeat(64), 100, 3, 40, VOLUMES);
+    static final Operation.Outcome OK = new Operation.Done();
+    static final Operation.Outcome COPIED = new BackupPlan.Copied("sha256:" + "a".repeat(64), 100, 3, 40, VOLUMES);
 
     static Backup fenced() {
         return Backup.start(7, "db", "n2", "http://10.77.0.13:5000", "mesh-backup/db", 12, false, VOLUMES);
@@ -31,8 +31,8 @@ class BackupPlanTest {
         return Backup.start(8, "db", "n2", "http://10.77.0.13:5000", "mesh-backup/db", 13, true, VOLUMES);
     }
 
-    static BackupPlan.Outcome fail(String why) {
-        return new BackupPlan.Failed(why);
+    static Operation.Outcome fail(String why) {
+        return new Operation.Failed(Operation.Reason.FAILED, why);
     }
 
     /** Each row: the backup, the outcomes of its steps in turn, and the steps it goes through to its end. */
@@ -50,10 +50,10 @@ class BackupPlanTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("paths")
-    void eachPathEndsAsItShould(String name, Backup start, List<BackupPlan.Outcome> outcomes, List<String> steps) {
+    void eachPathEndsAsItShould(String name, Backup start, List<Operation.Outcome> outcomes, List<String> steps) {
         List<String> seen = new ArrayList<>();
         Backup b = start;
-        for (BackupPlan.Outcome o : outcomes) {
+        for (Operation.Outcome o : outcomes) {
             seen.add(b.step().word());
             b = BackupPlan.after(b, o);
         }

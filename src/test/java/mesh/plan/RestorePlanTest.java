@@ -19,17 +19,17 @@ import org.junit.jupiter.params.provider.MethodSource;
 class RestorePlanTest {
 
     static final List<BackupVolume> VOLUMES = List.of(new BackupVolume("dump", "container", "sha256:" + "b".repeat(64), 10L, 1L));
-    static final RestorePlan.Outcome OK = new RestorePlan.Done();
-    static final RestorePlan.Outcome ANSWERS = new RestorePlan.Preflighted(true);
-    static final RestorePlan.Outcome SILENT = new RestorePlan.Preflighted(false);
-    static final RestorePlan.Outcome RESTORED = new RestorePlan.Restored(VOLUMES);
+    static final Operation.Outcome OK = new Operation.Done();
+    static final Operation.Outcome ANSWERS = new RestorePlan.Preflighted(true);
+    static final Operation.Outcome SILENT = new RestorePlan.Preflighted(false);
+    static final Operation.Outcome RESTORED = new RestorePlan.Restored(VOLUMES);
 
     static Restore from(String node) {
         return Restore.start(3, "db", 7, node, "n3", 21, VOLUMES);
     }
 
-    static RestorePlan.Outcome fail(String why) {
-        return new RestorePlan.Failed(why);
+    static Operation.Outcome fail(String why) {
+        return new Operation.Failed(Operation.Reason.FAILED, why);
     }
 
     static Stream<Arguments> paths() {
@@ -54,10 +54,10 @@ class RestorePlanTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("paths")
-    void eachPathEndsAsItShouldAndNeverRunsTwoCopies(String name, Restore start, List<RestorePlan.Outcome> outcomes, List<String> steps) {
+    void eachPathEndsAsItShouldAndNeverRunsTwoCopies(String name, Restore start, List<Operation.Outcome> outcomes, List<String> steps) {
         List<String> seen = new ArrayList<>();
         Restore r = start;
-        for (RestorePlan.Outcome o : outcomes) {
+        for (Operation.Outcome o : outcomes) {
             seen.add(r.step().word());
             assertFalse(RestorePlan.sourceMayRun(r) && RestorePlan.targetMayRun(r), name + ": two copies may run at " + r.step());
             r = RestorePlan.after(r, o);

@@ -13,9 +13,10 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
 import mesh.plan.TakePlan.Copied;
-import mesh.plan.TakePlan.Done;
-import mesh.plan.TakePlan.Failed;
-import mesh.plan.TakePlan.Outcome;
+import mesh.plan.Operation.Done;
+import mesh.plan.Operation.Failed;
+import mesh.plan.Operation.Reason;
+import mesh.plan.Operation.Outcome;
 import mesh.plan.TakePlan.Preflighted;
 import mesh.plan.TakePlan.Ticketed;
 import mesh.plan.TakePlan.Verified;
@@ -134,7 +135,7 @@ class TakePlanTest {
     @ParameterizedTest(name = "{0} failed: {1}")
     @MethodSource("failures")
     void eachStepThatFailsRollsBackFailsOrIsTriedAgain(TakeStep step, TakeStep next) {
-        Take after = TakePlan.after(at(step), new Failed("node n2's agent did not answer"));
+        Take after = TakePlan.after(at(step), new Failed(Reason.FAILED, "node n2's agent did not answer"));
         assertEquals(next, after.step());
         String said = after.step() == step ? after.problem() : after.error();
         assertEquals(step.word() + ": node n2's agent did not answer", said);
@@ -142,8 +143,8 @@ class TakePlanTest {
 
     @Test
     void aRollbackKeepsWhyItBeganWhileItsOwnStepsAreTriedAgain() {
-        Take rolling = TakePlan.after(at(TakeStep.COPY), new Failed("disk full"));
-        Take stuck = TakePlan.after(rolling, new Failed("node n2's agent did not answer"));
+        Take rolling = TakePlan.after(at(TakeStep.COPY), new Failed(Reason.FAILED, "disk full"));
+        Take stuck = TakePlan.after(rolling, new Failed(Reason.FAILED, "node n2's agent did not answer"));
         assertEquals("copy: disk full", stuck.error());
         assertEquals("unfence: node n2's agent did not answer", stuck.problem());
         Take on = TakePlan.after(stuck, new Done());
@@ -154,9 +155,9 @@ class TakePlanTest {
 
     @Test
     void onlyARollbackFromTheStartOrTheSwitchLiftsAFenceOnTheTarget() {
-        assertTrue(TakePlan.targetFenced(TakePlan.after(at(TakeStep.START), new Failed("unhealthy"))));
-        assertTrue(TakePlan.targetFenced(TakePlan.after(at(TakeStep.SWITCH), new Failed("moved"))));
-        assertFalse(TakePlan.targetFenced(TakePlan.after(at(TakeStep.COPY), new Failed("disk full"))));
+        assertTrue(TakePlan.targetFenced(TakePlan.after(at(TakeStep.START), new Failed(Reason.FAILED, "unhealthy"))));
+        assertTrue(TakePlan.targetFenced(TakePlan.after(at(TakeStep.SWITCH), new Failed(Reason.FAILED, "moved"))));
+        assertFalse(TakePlan.targetFenced(TakePlan.after(at(TakeStep.COPY), new Failed(Reason.FAILED, "disk full"))));
         assertFalse(TakePlan.targetFenced(TakePlan.after(at(TakeStep.VERIFY), new Verified(List.of(), "volume data: x"))));
     }
 
@@ -185,7 +186,7 @@ class TakePlanTest {
         Take t = Take.start("web", null, "n2", 3, false);
         List<TakeStep> steps = walk(t, s -> false);
         assertEquals(List.of(TakeStep.PREFLIGHT, TakeStep.START, TakeStep.SWITCH, TakeStep.PUSH, TakeStep.DONE), steps);
-        Take failedStart = TakePlan.after(TakePlan.after(t, ok(t)).at(TakeStep.START), new Failed("unhealthy"));
+        Take failedStart = TakePlan.after(TakePlan.after(t, ok(t)).at(TakeStep.START), new Failed(Reason.FAILED, "unhealthy"));
         assertEquals(TakeStep.STOP_TARGET, failedStart.step());
         assertEquals(TakeStep.UNFENCE, TakePlan.after(failedStart, new Done()).step());
     }
@@ -257,7 +258,7 @@ class TakePlanTest {
         for (int i = 0; i < 40 && !t.step().ended(); i++) {
             steps.add(t.step());
             boolean fail = fails.test(t.step()) && failedOnce.add(t.step());
-            t = TakePlan.after(t, fail ? new Failed("x") : ok(t));
+            t = TakePlan.after(t, fail ? new Failed(Reason.FAILED, "x") : ok(t));
         }
         steps.add(t.step());
         return steps;
@@ -300,7 +301,7 @@ class TakePlanTest {
     @Test
     void aDeleteCopyThatKeepsFailingAfterTheSourceRunsAgainEndsTheTakeRolledBackSayingWhatIsLeft() {
         Take stuck = TakePlan.after(rollingBack(TakeStep.COPY, TakeStep.DELETE_COPY),
-                new Failed("node n2's agent did not answer within 30 s"));
+                new Failed(Reason.FAILED, "node n2's agent did not answer within 30 s"));
         assertEquals(TakeStep.DELETE_COPY, stuck.step());
         assertTrue(TakePlan.sourceMayRun(stuck), "the source was unfenced before the copy is deleted");
         Take ended = TakePlan.gaveUp(stuck);
@@ -331,9 +332,9 @@ class TakePlanTest {
     @ParameterizedTest(name = "{0} keeps failing")
     @EnumSource(value = TakeStep.class, names = {"PUSH", "OLD_COPY", "STOP_TARGET", "UNFENCE"})
     void anyOtherStepThatKeepsFailingWaitsForTheOperator(TakeStep step) {
-        Take stuck = TakePlan.after(rollingBack(TakeStep.COPY, step), new Failed("no answer"));
+        Take stuck = TakePlan.after(rollingBack(TakeStep.COPY, step), new Failed(Reason.FAILED, "no answer"));
         assertEquals(stuck, TakePlan.gaveUp(stuck));
-        Take lateDelete = TakePlan.after(rollingBack(TakeStep.START, TakeStep.DELETE_COPY), new Failed("no answer"));
+        Take lateDelete = TakePlan.after(rollingBack(TakeStep.START, TakeStep.DELETE_COPY), new Failed(Reason.FAILED, "no answer"));
         assertEquals(lateDelete, TakePlan.gaveUp(lateDelete), "after a start the source is still fenced: the take waits");
     }
 
@@ -388,7 +389,7 @@ class TakePlanTest {
     @Test
     void anEndedTakeStaysEnded() {
         for (TakeStep end : List.of(TakeStep.DONE, TakeStep.ROLLED_BACK, TakeStep.FAILED)) {
-            assertEquals(end, TakePlan.after(at(end), new Failed("x")).step());
+            assertEquals(end, TakePlan.after(at(end), new Failed(Reason.FAILED, "x")).step());
             assertEquals(end.word(), end.state().word());
         }
         assertEquals(mesh.model.OperationState.RUNNING, TakeStep.COPY.state());
