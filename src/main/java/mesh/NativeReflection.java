@@ -44,6 +44,7 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
     mesh.wire.ScraperRequest.class,
     mesh.wire.ScraperCertificate.class,
     mesh.wire.AlertView.class,
+    mesh.wire.HostStatus.Disk.class,
     mesh.wire.AlertReceiver.class,
     mesh.wire.AlertsView.class,
     mesh.wire.AlertmanagerAlert.class,

@@ -17,7 +17,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "alerts",
         mixinStandardHelpOptions = true,
         description = {"The mesh's alerts: what fires now, and the Alertmanagers the controller tells.",
-            "The controller looks at the mesh every 5 s and decides its alerts itself: a node whose agent does not answer (MeshNodeDown, after 30 s), a module restarting in a loop or unhealthy for 2 minutes, a backup failed or overdue, a take or restore failed, a certificate that expires within 14 days. A condition must hold for its time before its alert fires and be gone for 30 s before it resolves; a node that is down holds its modules' alerts (one alert for a dead node, not one per module). Firing and resolved alerts are posted to every Alertmanager 'mesh alerts add' named, with when they began, and a resolve says how long it lasted (docs/metrics.md).",
+            "The controller looks at the mesh every 5 s and decides its alerts itself: a node whose agent does not answer (MeshNodeDown, after 30 s), a module restarting in a loop or unhealthy for 2 minutes, a backup failed or overdue, a take or restore failed, a certificate that expires within 14 days, less than 10 % of a node's disk free for 5 minutes. A condition must hold for its time before its alert fires and be gone for 30 s before it resolves; a node that is down holds its modules' alerts (one alert for a dead node, not one per module). Firing and resolved alerts are posted to every Alertmanager 'mesh alerts add' named, with when they began, and a resolve says how long it lasted: see docs/metrics.md.",
             "Uses MESH_CONTROLLER and MESH_TOKEN."},
         footerHeading = "%nExamples:%n",
         footer = {"  mesh alerts add http://alertmanager.lan:9093",

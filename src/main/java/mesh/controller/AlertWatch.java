@@ -136,7 +136,8 @@ public class AlertWatch {
     /**
      * What {@link AlertRules} looks at, from the nodes' statuses: whether each node's agent answered, each module on an
      * answering node (one a take moves is left out: its stop and start are the take's), each module's backups, the
-     * certificates the controller and the agents serve, and the takes and restores that failed lately. Pure.
+     * certificates the controller and the agents serve, each answering node's disks, and the takes and restores that
+     * failed lately. Pure.
      */
     static AlertRules.Observed observed(List<NodeStatus> nodes, List<String> failedTakes, List<String> failedRestores,
                                         Instant controllerCertificate, Instant now) {
@@ -144,6 +145,7 @@ public class AlertWatch {
         List<AlertRules.Module> modules = new ArrayList<>();
         Map<String, AlertRules.Backup> backups = new LinkedHashMap<>();
         List<AlertRules.Certificate> certificates = new ArrayList<>();
+        List<AlertRules.Disk> disks = new ArrayList<>();
         if (controllerCertificate != null) {
             certificates.add(new AlertRules.Certificate("controller", controllerCertificate));
         }
@@ -162,6 +164,7 @@ public class AlertWatch {
             if (agent.certificateNotAfter() != null) {
                 certificates.add(new AlertRules.Certificate(name, Instant.parse(agent.certificateNotAfter())));
             }
+            agent.disks().forEach(d -> disks.add(new AlertRules.Disk(name, d.place(), d.free(), d.size())));
             List<String> moving = n.takes().stream().map(NodeTake::module).toList();
             Map<String, boolean[]> seen = new LinkedHashMap<>(); // healthy, crash-looping
             for (HostStatus.Component c : agent.components()) {
@@ -174,7 +177,7 @@ public class AlertWatch {
             }
             seen.forEach((module, m) -> modules.add(new AlertRules.Module(module, name, m[0], m[1])));
         }
-        return new AlertRules.Observed(up, modules, List.copyOf(backups.values()), certificates, List.of(), failedTakes,
+        return new AlertRules.Observed(up, modules, List.copyOf(backups.values()), certificates, disks, failedTakes,
                 failedRestores, now);
     }
 }

@@ -58,6 +58,8 @@ public class HostAgent {
     private AgentState state;
     private Acceptance acceptance;
     private final Clock clock = Clock.systemUTC();
+    /** The free space where volumes live, for the status and the metrics. */
+    private DiskSpace disks;
     /** The edge's keeper (docs/design.md, "The edge"); null in an agent built by hand, which keeps no edge. */
     @Inject
     EdgeKeeper edge;
@@ -84,6 +86,7 @@ public class HostAgent {
         this.intake = new HostIntake(settings.node(), new DeclarationRecords(settings.stateDir()), engine, processes,
                 settings.networks(), clock, settings.parallelism());
         this.state = new AgentState(settings.node(), clock, new FailureLog(LOG::warn, LOG::info));
+        this.disks = new DiskSpace(engine::dataRoot, settings.stateDir());
         this.pool = HostLoop.applyPool(settings.parallelism());
         HostPass[] pass = new HostPass[1];
         this.loop = new HostLoop(settings.interval(), forced -> pass[0].run(forced));
@@ -173,10 +176,10 @@ public class HostAgent {
         return processes.supervisor().logs(component);
     }
 
-    /** Where the agent stands, as of its last look at the engine (at most one interval old). */
+    /** Where the agent stands, as of its last look at the engine (at most one interval old), and its disks' free space now. */
     public HostStatus status() {
         return state.status(edge == null ? null : edge.status()).withBuild(mesh.wire.Build.current())
-                .withCertificateNotAfter(mesh.trust.ServerTrust.certificateNotAfter().orElse(null));
+                .withCertificateNotAfter(mesh.trust.ServerTrust.certificateNotAfter().orElse(null)).withDisks(disks.places());
     }
 
     public DeclarationRecords records() {

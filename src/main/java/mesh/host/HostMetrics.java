@@ -2,9 +2,6 @@ package mesh.host;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -26,10 +23,6 @@ public class HostMetrics implements MetricsSource {
     @Inject
     HostAgent agent;
 
-    /** The engine's data root, asked of the engine at the first scrape it answered (it does not move while the engine runs). */
-    private volatile Path dataRoot;
-    /** The file systems of the places, found once each (finding one reads the mount table; asking it is one statfs). */
-    private final Map<Path, java.nio.file.FileStore> stores = new java.util.concurrent.ConcurrentHashMap<>();
 
     @Override
     public boolean serves() {
@@ -40,7 +33,9 @@ public class HostMetrics implements MetricsSource {
     public void write(PromText out) {
         HostStatus s = agent.status();
         AgentState state = agent.state();
-        write(out, s, state.lastApplySeconds, state.applies, state.applySeconds, disks(), Instant.now());
+        Map<String, long[]> disks = new LinkedHashMap<>();
+        s.disks().forEach(d -> disks.put(d.place(), new long[] {d.free(), d.size()}));
+        write(out, s, state.lastApplySeconds, state.applies, state.applySeconds, disks, Instant.now());
     }
 
     /** The metrics of a status and what else the agent holds; pure, so a test gives it its records. */
@@ -113,36 +108,5 @@ public class HostMetrics implements MetricsSource {
 
     private static String[] labels(String node, HostStatus.Component c) {
         return new String[] {"node", node, "module", c.module(), "component", c.name()};
-    }
-
-    /** The free bytes and the size of the engine's data root (when the engine told it) and of the state dir. */
-    private Map<String, long[]> disks() {
-        Map<String, long[]> free = new LinkedHashMap<>();
-        if (dataRoot == null) {
-            try {
-                dataRoot = Path.of(agent.engine().dataRoot());
-            } catch (RuntimeException engineDown) {
-                // asked again at the next scrape
-            }
-        }
-        usable(dataRoot).ifPresent(n -> free.put("engine", n));
-        usable(agent.settings().stateDir()).ifPresent(n -> free.put("state", n));
-        return free;
-    }
-
-    private java.util.Optional<long[]> usable(Path p) {
-        try {
-            if (p == null) {
-                return java.util.Optional.empty();
-            }
-            java.nio.file.FileStore store = stores.get(p);
-            if (store == null) {
-                store = Files.getFileStore(p);
-                stores.put(p, store);
-            }
-            return java.util.Optional.of(new long[] {store.getUsableSpace(), store.getTotalSpace()});
-        } catch (IOException | RuntimeException e) {
-            return java.util.Optional.empty();
-        }
     }
 }

@@ -10,11 +10,28 @@ import mesh.model.ComponentState;
  * {@code certificateNotAfter} is when the certificate the agent serves HTTPS with expires (an instant,
  * {@code 2027-11-30T12:00:00Z}), so {@code mesh status} can warn before it does (docs/trust.md); null
  * from an agent serving plain HTTP, and from an agent older than the field (it is optional on the wire).
- * {@code build} is the agent's own ({@link Build}); null from an agent older than the field.
+ * {@code build} is the agent's own ({@link Build}); null from an agent older than the field. {@code disks} is the free
+ * space where the node's volumes live ({@link Disk}); empty from an agent older than the field.
  */
 public record HostStatus(String node, long generation, long appliedGeneration, boolean converged,
                          String lastPass, String engineError, List<Component> components, EdgeStatus edge,
-                         long judgedGeneration, String certificateNotAfter, Build build) {
+                         long judgedGeneration, String certificateNotAfter, Build build, List<Disk> disks) {
+
+    public HostStatus {
+        disks = disks == null ? List.of() : List.copyOf(disks);
+    }
+
+    /** A place where volumes live ({@code engine}: the engine's data root; {@code state}: the agent's state dir): free bytes and size. */
+    public record Disk(String place, long free, long size) {
+    }
+
+    /** A status that names no disk (an agent older than the field, or a test's). */
+    public HostStatus(String node, long generation, long appliedGeneration, boolean converged,
+                      String lastPass, String engineError, List<Component> components, EdgeStatus edge,
+                      long judgedGeneration, String certificateNotAfter, Build build) {
+        this(node, generation, appliedGeneration, converged, lastPass, engineError, components, edge, judgedGeneration,
+                certificateNotAfter, build, List.of());
+    }
 
     /** A status that names no build (an agent older than the field, or a test's). */
     public HostStatus(String node, long generation, long appliedGeneration, boolean converged,
@@ -46,19 +63,25 @@ public record HostStatus(String node, long generation, long appliedGeneration, b
     /** This status with the edge's part. */
     public HostStatus withEdge(EdgeStatus edge) {
         return new HostStatus(node, generation, appliedGeneration, converged, lastPass, engineError, components, edge,
-                judgedGeneration, certificateNotAfter, build);
+                judgedGeneration, certificateNotAfter, build, disks);
     }
 
     /** This status with the expiry of the agent's certificate, null when it serves plain HTTP. */
     public HostStatus withCertificateNotAfter(Instant notAfter) {
         return new HostStatus(node, generation, appliedGeneration, converged, lastPass, engineError, components, edge,
-                judgedGeneration, notAfter == null ? null : notAfter.toString(), build);
+                judgedGeneration, notAfter == null ? null : notAfter.toString(), build, disks);
     }
 
     /** This status naming the build of the agent that answers it. */
     public HostStatus withBuild(Build build) {
         return new HostStatus(node, generation, appliedGeneration, converged, lastPass, engineError, components, edge,
-                judgedGeneration, certificateNotAfter, build);
+                judgedGeneration, certificateNotAfter, build, disks);
+    }
+
+    /** This status with the free space where the node's volumes live. */
+    public HostStatus withDisks(List<Disk> disks) {
+        return new HostStatus(node, generation, appliedGeneration, converged, lastPass, engineError, components, edge,
+                judgedGeneration, certificateNotAfter, build, disks);
     }
 
     /** The key under which the agent keeps a failure of the engine itself (not of one component). */

@@ -52,8 +52,9 @@ class AlertWatchTest {
     }
 
     @Test
-    void certificatesAreTheControllersAndEachAnsweringAgentsAndBackupsAreEachModulesOnce() {
-        HostStatus agent = new HostStatus("ace", 1, 1, true, null, null, List.of()).withCertificateNotAfter(NOW.plus(Duration.ofDays(3)));
+    void certificatesAndDisksAreEachAnsweringAgentsAndTheControllersAndBackupsAreEachModulesOnce() {
+        HostStatus agent = new HostStatus("ace", 1, 1, true, null, null, List.of()).withCertificateNotAfter(NOW.plus(Duration.ofDays(3)))
+                .withDisks(List.of(new HostStatus.Disk("engine", 5, 100), new HostStatus.Disk("state", 50, 100)));
         BackupStatus failed = new BackupStatus("web", "ace", 3600L, 7, 9L, OperationState.FAILED, "2026-12-05T11:00:00Z", "disk full",
                 8L, "2026-12-05T10:00:00Z", null, null, null, false);
         NodeStatus ace = new NodeStatus(up("ace", 1, 1).node(), agent, null, true, "ok").withBackups(List.of(failed));
@@ -61,6 +62,9 @@ class AlertWatchTest {
         assertEquals(List.of(new AlertRules.Certificate("controller", NOW.plus(Duration.ofDays(90))),
                 new AlertRules.Certificate("ace", NOW.plus(Duration.ofDays(3)))), o.certificates());
         assertEquals(List.of(new AlertRules.Backup("web", true, Duration.ofHours(1), Instant.parse("2026-12-05T10:00:00Z"))), o.backups());
+        assertEquals(List.of(new AlertRules.Disk("ace", "engine", 5, 100), new AlertRules.Disk("ace", "state", 50, 100)), o.disks());
+        assertEquals(List.of("ace:engine"), AlertRules.conditions(o).stream().filter(c -> c.kind() == Kind.DISK_NEARLY_FULL)
+                .map(AlertRules.Condition::subject).toList(), "5 % free is nearly full, 50 % is not");
     }
 
     static Alert firing(Kind kind, String subject, String node) {
