@@ -12,7 +12,7 @@ import mesh.plan.StartHold;
 
 /**
  * StartGate keeps the agent's start hold ({@link StartHold}, the rule): armed when the agent starts and again when
- * its engine answers after failing, released by the first declaration accepted after that, over by itself after
+ * its engine answers after failing (unless a declaration came meanwhile), released by the first declaration accepted, over by itself after
  * {@link StartHold#HOLD}. While it holds, {@link HostIntake#unfenced} leaves the held modules out of every plan and the
  * supervisor launches none of their processes. Says once when it begins to hold a module back and once when it lets
  * go; asks for a pass when the hold runs out ({@code wakeAfter}).
@@ -24,6 +24,8 @@ final class StartGate {
     private final Consumer<String> log;
     private volatile StartHold hold;
     private volatile boolean engineAway;
+    /** A declaration was accepted since the engine failed: the controller has spoken, no need to hold on its return. */
+    private volatile boolean heardWhileAway;
     private volatile Set<String> said = Set.of();
 
     StartGate(Clock clock, Consumer<Duration> wakeAfter, Consumer<String> log) {
@@ -56,18 +58,27 @@ final class StartGate {
             log.accept("the controller was heard from: nothing is held back any more");
         }
         hold = hold.release();
+        heardWhileAway = engineAway;
     }
 
     /** A pass failed on the engine: when it answers again, the hold is armed again. */
     void engineFailed() {
+        if (!engineAway) {
+            heardWhileAway = false;
+        }
         engineAway = true;
     }
 
-    /** The engine answered: arms the hold again if it had failed (its containers may have stopped with it). */
+    /**
+     * The engine answered: arms the hold again if it had failed (its containers stopped with it, and the node may have
+     * been cut off meanwhile), unless a declaration was accepted since it failed.
+     */
     void engineAnswered() {
         if (engineAway) {
             engineAway = false;
-            arm(true, "the engine answers again");
+            if (!heardWhileAway) {
+                arm(true, "the engine answers again");
+            }
         }
     }
 
