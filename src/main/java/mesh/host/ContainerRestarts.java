@@ -18,15 +18,18 @@ import mesh.plan.HostPlan;
  * This step counts each such start as a restart of that container (what Docker's {@code RestartCount} counted under
  * {@code unless-stopped}; the status and the metrics read it, {@link #restarts}), and puts off the next start of one
  * that keeps ending ({@link #BACKOFF}: 1 s after the first quick end, doubling, at most 60 s; a run of 60 s starts the
- * count again), asking for a pass when it is due. Counted in the agent's memory: an agent that starts again counts
- * from zero, as Docker did after a start by hand.
+ * count again), asking for a pass when it is due. A container the agent stopped itself (a fence: {@link ModuleStops})
+ * is started again at once and uncounted. Counted in the agent's memory: an agent that starts again counts from zero.
  */
 final class ContainerRestarts implements PassStep {
 
     static final Backoff BACKOFF = Backoff.DEFAULT;
 
-    /** One container's restarts by the agent, its quick ends in a row and when the agent last started it. */
-    record Count(int restarts, int quick, Instant startedAt) {
+    /**
+     * One container's restarts by the agent, its quick ends in a row, when the agent last started it, and whether the
+     * agent itself stopped it since (a fence, a take: its next start is no restart and waits for nothing).
+     */
+    record Count(int restarts, int quick, Instant startedAt, boolean stoppedOnPurpose) {
     }
 
     private final Map<String, Count> counts = new ConcurrentHashMap<>();
@@ -59,6 +62,11 @@ final class ContainerRestarts implements PassStep {
                 continue;
             }
             Count c = counts.get(s.current().id());
+            if (c != null && c.stoppedOnPurpose()) {
+                counts.put(s.current().id(), new Count(c.restarts(), 0, now, false));
+                starts.add(s);
+                continue;
+            }
             Instant dueAt = c == null ? now : c.startedAt().plus(BACKOFF.delay(c.quick()));
             if (now.isBefore(dueAt)) {
                 Duration wait = Duration.between(now, dueAt);
@@ -66,7 +74,7 @@ final class ContainerRestarts implements PassStep {
                 continue;
             }
             int quick = c == null ? 1 : BACKOFF.failuresAfter(c.quick(), Duration.between(c.startedAt(), now));
-            counts.put(s.current().id(), new Count(c == null ? 1 : c.restarts() + 1, quick, now));
+            counts.put(s.current().id(), new Count(c == null ? 1 : c.restarts() + 1, quick, now, false));
             starts.add(s);
         }
         if (soonest != null) {
@@ -74,6 +82,11 @@ final class ContainerRestarts implements PassStep {
         }
         return starts.size() == plan.start().size() ? plan
                 : new HostPlan(plan.create(), plan.replace(), starts, plan.remove(), plan.keep());
+    }
+
+    /** The agent stopped this container on purpose ({@link ModuleStops}): its next start is not a restart. */
+    void stoppedOnPurpose(String id) {
+        counts.compute(id, (k, c) -> new Count(c == null ? 0 : c.restarts(), 0, c == null ? Instant.EPOCH : c.startedAt(), true));
     }
 
     /** How often the agent started this container again since it began counting (0 when never). */

@@ -85,13 +85,15 @@ public class HostAgent {
         this.pool = HostLoop.applyPool(settings.parallelism());
         HostPass[] pass = new HostPass[1];
         this.loop = new HostLoop(settings.interval(), forced -> pass[0].run(forced));
-        ModuleStops modules = new ModuleStops(settings.node(), engine, processes, pool, loop, () -> state.desired, clock);
+        ContainerRestarts restarts = new ContainerRestarts(clock, loop::wakeAfter);
+        ModuleStops modules = new ModuleStops(settings.node(), engine, processes, pool, loop, () -> state.desired, clock,
+                restarts::stoppedOnPurpose);
         this.takes = new TakeService(new TakeRecords(settings.stateDir()), new VolumePlaces(engine, settings.stateDir(),
                 settings.node()), modules, clock);
         KeepEdge keepEdge = new KeepEdge(edge, state, engine);
         StartGate gate = new StartGate(clock, loop::wakeAfter, LOG::info).holding(intake);
         pass[0] = PassSteps.pass(new PassSteps.Parts(settings, engine, processes, intake, state, loop, modules, pool, keepEdge,
-                this::status, clock, gate), LOG);
+                this::status, clock, gate, restarts), LOG);
         this.acceptance = new Acceptance(intake, state, loop, keepEdge, this::processesNow, LOG, gate);
         acceptance.resume();
         loop.start();

@@ -21,14 +21,14 @@ final class PassSteps {
     /** The agent's parts a pass works with. */
     record Parts(HostSettings settings, Engine engine, ProcessComponents processes, HostIntake intake, AgentState state,
                  HostLoop loop, ModuleStops modules, ExecutorService pool, KeepEdge edge, Supplier<HostStatus> status,
-                 Clock clock, StartGate gate) {
+                 Clock clock, StartGate gate, ContainerRestarts restarts) {
     }
 
     static HostPass pass(Parts p, Logger log) {
         AgentState state = p.state();
         ReconcileProcesses reconcile = new ReconcileProcesses(now -> p.processes().supervisor().reconcile(now,
                 heldNow(p)::contains), p.clock(), log::info, log::warn);
-        ContainerRestarts restarts = new ContainerRestarts(p.clock(), p.loop()::wakeAfter);
+        ContainerRestarts restarts = p.restarts();
         List<PassStep> steps = List.of(
                 new KeepFences(p.intake()::fenced, p.modules()::moduleRuns, p.modules()::stopNow, f -> state.lastFenced = f,
                         log::info),

@@ -59,6 +59,11 @@ class ContainerRestartsTest {
                 "after a run of a minute the next start is at once again");
         assertEquals(1, r.due(starting(WEB_STOPPED), T0.plusSeconds(62)).start().size(), "then 1 s after, as after a first end");
         assertEquals(4, r.restarts("c1"));
+        r.due(starting(WEB_STOPPED), T0.plusSeconds(62));
+        r.stoppedOnPurpose("c1");
+        assertEquals(1, r.due(starting(WEB_STOPPED), T0.plusSeconds(62)).start().size(),
+                "stopped by the agent (a fence): started at once when it may run again");
+        assertEquals(4, r.restarts("c1"), "and not counted");
         r.keepOnly(java.util.Set.of("c2"));
         assertEquals(0, r.restarts("c1"), "a container that is gone is forgotten");
     }
