@@ -64,6 +64,6 @@ final class PassSteps {
         List<mesh.model.ObservedContainer> seen = new java.util.ArrayList<>(p.state().lastObserved.stream()
                 .filter(o -> !o.process()).toList());
         seen.addAll(p.processes().observe(p.clock().instant()));
-        return p.gate().held(p.state().desired, seen);
+        return p.gate().heldQuietly(p.state().desired, seen);
     }
 }

@@ -82,7 +82,12 @@ final class StartGate {
         }
     }
 
-    /** The modules held back now, given the declaration and what runs. */
+    /** The modules held back now, given the declaration and what runs, without a word (the supervisor's question). */
+    Set<String> heldQuietly(Declaration d, List<ObservedContainer> observed) {
+        return hold.held(d, observed, clock.instant());
+    }
+
+    /** The modules held back now, given the declaration and what runs; says when that changes (an apply's question). */
     Set<String> held(Declaration d, List<ObservedContainer> observed) {
         Instant now = clock.instant();
         Set<String> held = hold.held(d, observed, now);
