@@ -37,7 +37,6 @@ final class PassSteps {
                 new ObserveStep(p.intake()::unfenced, () -> p.processes().status(p.clock().instant()), state, began -> {
                     state.failures.note(HostStatus.ENGINE, null, began);
                     p.loop().engineAnswered();
-                    p.gate().engineAnswered();
                 }),
                 restarts,
                 new ApplyStep((d, plan) -> state.timedApply(() -> new ApplyRun(p.engine(), p.processes(), p.settings().networks(),

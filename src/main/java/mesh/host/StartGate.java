@@ -87,8 +87,12 @@ final class StartGate {
         return hold.held(d, observed, clock.instant());
     }
 
-    /** The modules held back now, given the declaration and what runs; says when that changes (an apply's question). */
+    /**
+     * The modules held back now, given the declaration and what the engine showed just now (so it answers: a hold the
+     * engine's return arms is armed before this answer, never after the plan it makes); says when that changes.
+     */
     Set<String> held(Declaration d, List<ObservedContainer> observed) {
+        engineAnswered();
         Instant now = clock.instant();
         Set<String> held = hold.held(d, observed, now);
         if (!held.equals(said)) {

@@ -69,14 +69,12 @@ class StartGateTest {
         gate.heard();
         gate.engineFailed();
         gate.engineFailed();
-        gate.engineAnswered();
-        assertEquals(Set.of("ledger"), gate.held(D, List.of()), "the engine came back: held again");
+        assertEquals(Set.of("ledger"), gate.held(D, List.of()),
+                "the first look at the engine after it failed arms the hold before it answers: held again");
         gate.heard();
         gate.engineFailed();
         gate.heard();
-        gate.engineAnswered();
         assertEquals(Set.of(), gate.held(D, List.of()), "a declaration came while the engine was away: nothing held");
-        gate.engineAnswered();
-        assertEquals(Set.of(), gate.held(D, List.of()), "an engine that never failed arms nothing");
+        assertEquals(Set.of(), gate.held(D, List.of()), "an engine that did not fail again arms nothing");
     }
 }
