@@ -396,7 +396,7 @@ public final class DockerEngine implements Engine {
                         .map(m -> new Bind(m.getKey(), new Volume(m.getValue()))).toList())
                 .withPortBindings(bindings)
                 .withExtraHosts(r.extraHosts().toArray(String[]::new))
-                .withRestartPolicy(RestartPolicy.unlessStoppedRestart());
+                .withRestartPolicy(RestartPolicy.noRestart());   // the agent starts them, never the engine: NoEngineRestarts
         if (r.network() != null) {
             host.withNetworkMode(r.network());
         }
@@ -414,6 +414,33 @@ public final class DockerEngine implements Engine {
             cmd.withAliases(r.name());
         }
         return cmd;
+    }
+
+    /**
+     * Sets the restart policy {@code no} on each of the node's containers that has another (made by an older build with
+     * {@code unless-stopped}): an engine that starts again must start nothing of the mesh's by itself (docs/backup.md,
+     * "A moved copy never starts again"). One inspect per container; an update only where the policy is not {@code no}.
+     */
+    @Override
+    public List<String> stopEngineRestarts(String node) {
+        return call("set restart policy no on the node's containers", () -> {
+            List<String> changed = new java.util.ArrayList<>();
+            for (Container c : client.listContainersCmd().withShowAll(true).withLabelFilter(Map.of(Labels.NODE, node)).exec()) {
+                RestartPolicy policy;
+                try {
+                    policy = client.inspectContainerCmd(c.getId()).exec().getHostConfig().getRestartPolicy();
+                } catch (NotFoundException gone) {
+                    continue;
+                }
+                if (policy == null || policy.getName() == null || policy.getName().isEmpty() || "no".equals(policy.getName())) {
+                    continue;
+                }
+                writes.incrementAndGet();
+                client.updateContainerCmd(c.getId()).withRestartPolicy(RestartPolicy.noRestart()).exec();
+                changed.add(c.getNames() == null || c.getNames().length == 0 ? c.getId() : c.getNames()[0].replaceFirst("^/", ""));
+            }
+            return changed;
+        });
     }
 
     @Override

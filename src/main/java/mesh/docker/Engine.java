@@ -69,6 +69,12 @@ public interface Engine extends AutoCloseable {
     /** Deletes the named volume: only {@code mesh uninstall --delete-data} and a take's rollback or forget-old do. */
     void removeVolume(String volume);
 
+    /**
+     * Sets the restart policy {@code no} on every container of the node that has another, so the engine never starts one
+     * by itself (the agent does); returns the names of those it changed.
+     */
+    List<String> stopEngineRestarts(String node);
+
     /** Whether the engine holds this image (a take's preflight asks before it fences anything). */
     boolean hasImage(String image);
 

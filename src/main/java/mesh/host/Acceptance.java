@@ -12,7 +12,8 @@ import org.jboss.logging.Logger;
  * Acceptance is what the agent does with a pushed declaration once {@link HostIntake} has checked and
  * recorded it: it becomes the declaration kept, one look says what it changes (the push's answer), and
  * the loop is woken to apply it; when it changes nothing and no pass runs, it is applied as it is. The
- * edge gets its routes at once. At start, the newest record is the declaration kept ({@link #resume}).
+ * edge gets its routes at once. At start, the newest record is the declaration kept ({@link #resume}), and the start
+ * hold is armed ({@link StartGate}): each declaration accepted lets it go.
  */
 final class Acceptance {
 
@@ -22,9 +23,12 @@ final class Acceptance {
     private final KeepEdge edge;
     private final Supplier<List<ProcessStatus>> processes;
     private final Logger log;
+    private final StartGate gate;
 
+    /** {@code gate}: the start hold, armed when the agent resumes and let go by each declaration accepted. */
     Acceptance(HostIntake intake, AgentState state, HostLoop loop, KeepEdge edge, Supplier<List<ProcessStatus>> processes,
-               Logger log) {
+               Logger log, StartGate gate) {
+        this.gate = gate;
         this.intake = intake;
         this.state = state;
         this.loop = loop;
@@ -40,10 +44,12 @@ final class Acceptance {
         log.infof(state.desired == null ? "no declaration recorded in %s yet; waiting for a push"
                 : "resuming from the record of generation %2$d in %1$s", records.dir(),
                 state.desired == null ? 0 : state.desired.generation());
+        gate.arm(state.desired != null, "the agent starts");
     }
 
     Optional<HostPlan> accept(Declaration d) {
         intake.accept(d, state::desire);
+        gate.heard();
         try {
             HostIntake.Unfenced view = intake.unfenced(d);
             state.saw(view.all(), view.fenced(), processes.get());

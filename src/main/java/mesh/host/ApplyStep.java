@@ -35,6 +35,6 @@ final class ApplyStep implements PassStep {
         ApplyReport report = apply.apply(allowed, pass.plan);
         pass.failing = report.failures();
         pass.done = report.ok() && HostDiff.between(allowed,
-                FenceFilter.observed(observe.apply(pass.declaration.node()), pass.view.fenced())).isEmpty();
+                FenceFilter.observed(observe.apply(pass.declaration.node()), pass.view.untouched())).isEmpty();
     }
 }

@@ -16,8 +16,8 @@ import mesh.model.ObservedContainer;
 import mesh.model.Vitals;
 
 /**
- * ComponentLook is the agent's look at how each declared component does, once per pass: the engine's
- * restart count, last exit and start time of a container (one inspect), the supervisor's of a process,
+ * ComponentLook is the agent's look at how each declared component does, once per pass: its restart
+ * count (the agent's, {@link ContainerRestarts}), last exit and start time of a container (one inspect), the supervisor's of a process,
  * and one try of its health check if it runs. It only reads (an exec of a health command changes
  * nothing the mesh owns); plan/ComponentVerdict turns what it saw into a state. The tries run side by
  * side on the agent's pool, so a slow check costs one attempt's timeout, not one per component.
@@ -27,11 +27,14 @@ final class ComponentLook {
     private final Engine engine;
     private final ProcessComponents processes;
     private final ExecutorService pool;
+    private final java.util.function.ToIntFunction<String> restarts;
 
-    ComponentLook(Engine engine, ProcessComponents processes, ExecutorService pool) {
+    /** {@code restarts}: how often the agent started a container again, by id ({@link ContainerRestarts}). */
+    ComponentLook(Engine engine, ProcessComponents processes, ExecutorService pool, java.util.function.ToIntFunction<String> restarts) {
         this.engine = engine;
         this.processes = processes;
         this.pool = pool;
+        this.restarts = restarts;
     }
 
     /** What was seen of each component that exists on the node, by name. Throws if the engine fails. */
@@ -46,6 +49,9 @@ final class ComponentLook {
             }
             return CompletableFuture.runAsync(() -> {
                 Vitals v = c.process() ? processVitals(c, supervised) : engine.vitals(o.id());
+                if (v != null && !c.process()) {
+                    v = v.withRestartsAtLeast(restarts.applyAsInt(o.id()));
+                }
                 if (v != null) {
                     seen.put(c.name(), (v.running() ? v.withHealth(health(c, d, o)) : v).seenAt(now));
                 }

@@ -33,11 +33,12 @@ import org.jboss.logging.Logger;
  *                                                                                                                  │
  *  every interval ─► HostLoop ─► HostPass: KeepFences ─► ReconcileProcesses ─► ObserveStep ─► ApplyStep ◄─────────┘
  *   (one thread, coalescing,     ─► LookStep ─► PruneNetworks ─► MarkApplied ─► LookAgainSoon ─► KeepEdge ─► CleanBundles
- *    backoff)                    (PassSteps lists them; ApplyStep: ApplyRun ─► Engine)
+ *    backoff)                    (PassSteps lists them all, NoEngineRestarts and ContainerRestarts too; ApplyStep: ApplyRun ─► Engine)
  * </pre>
  *
- * After a restart the agent starts from the newest record, so it converges without replacing anything
- * that already matches. A take controls the module it moves through {@link ModuleStops}.
+ * After a restart the agent starts from the newest record, so it converges without replacing anything that already
+ * matches; a module with data that does not run waits for the controller first ({@link StartGate}); a take controls the
+ * module it moves through {@link ModuleStops}.
  */
 @ApplicationScoped
 public class HostAgent {
@@ -64,10 +65,7 @@ public class HostAgent {
     @Inject
     EdgeKeeper edge;
 
-    /**
-     * Starts serving with these settings: loads the newest record and converges to it. A range for module networks
-     * that overlaps the node's own addresses or routes is refused first, naming both ({@link NetworkRange#hostConflicts}).
-     */
+    /** Starts serving: loads the newest record and converges to it; a network range over the node's own is refused first. */
     public synchronized void start(HostSettings settings) {
         List<String> conflicts = NetworkRange.hostConflicts(settings.networks(), HostNetworks.read());
         if (!conflicts.isEmpty()) {
@@ -90,13 +88,16 @@ public class HostAgent {
         this.pool = HostLoop.applyPool(settings.parallelism());
         HostPass[] pass = new HostPass[1];
         this.loop = new HostLoop(settings.interval(), forced -> pass[0].run(forced));
-        ModuleStops modules = new ModuleStops(settings.node(), engine, processes, pool, loop, () -> state.desired, clock);
+        ContainerRestarts restarts = new ContainerRestarts(clock, loop::wakeAfter);
+        ModuleStops modules = new ModuleStops(settings.node(), engine, processes, pool, loop, () -> state.desired, clock,
+                restarts::stoppedOnPurpose);
         this.takes = new TakeService(new TakeRecords(settings.stateDir()), new VolumePlaces(engine, settings.stateDir(),
                 settings.node()), modules, clock);
         KeepEdge keepEdge = new KeepEdge(edge, state, engine);
+        StartGate gate = new StartGate(clock, loop::wakeAfter, LOG::info).holding(intake);
         pass[0] = PassSteps.pass(new PassSteps.Parts(settings, engine, processes, intake, state, loop, modules, pool, keepEdge,
-                this::status, clock), LOG);
-        this.acceptance = new Acceptance(intake, state, loop, keepEdge, this::processesNow, LOG);
+                this::status, clock, gate, restarts), LOG);
+        this.acceptance = new Acceptance(intake, state, loop, keepEdge, this::processesNow, LOG, gate);
         acceptance.resume();
         loop.start();
         ready = true;

@@ -131,20 +131,47 @@ public final class HostIntake implements AutoCloseable {
 
     /**
      * Unfenced is what an apply may touch: the declaration and the observed components, both without the
-     * modules fenced at one moment (read once, so the two never disagree about a module).
+     * modules fenced at one moment (read once, so the two never disagree about a module) and without those the start
+     * hold keeps back ({@code held}: {@link StartGate}).
      */
     record Unfenced(Declaration declaration, List<ObservedContainer> observed, java.util.Set<String> fenced,
-                    List<ObservedContainer> all) {
+                    List<ObservedContainer> all, java.util.Set<String> held) {
+        Unfenced(Declaration declaration, List<ObservedContainer> observed, java.util.Set<String> fenced,
+                 List<ObservedContainer> all) {
+            this(declaration, observed, fenced, all, java.util.Set.of());
+        }
+
         HostPlan plan() {
             return HostDiff.between(declaration, observed);
         }
+
+        /** The modules no apply touches now: the fenced and the held. */
+        java.util.Set<String> untouched() {
+            if (held.isEmpty()) {
+                return fenced;
+            }
+            java.util.Set<String> both = new java.util.TreeSet<>(fenced);
+            both.addAll(held);
+            return both;
+        }
     }
 
-    /** The declaration and what runs now, without the fenced modules (docs/take.md: a fence is honoured by every apply). */
+    /** The start hold's modules held back now, given the declaration and what runs ({@link StartGate}); none until set. */
+    private volatile java.util.function.BiFunction<Declaration, List<ObservedContainer>, java.util.Set<String>> held =
+            (d, all) -> java.util.Set.of();
+
+    /** Has every apply through this intake leave out the modules {@code held} names (the agent's start hold). */
+    void holdWith(java.util.function.BiFunction<Declaration, List<ObservedContainer>, java.util.Set<String>> held) {
+        this.held = held;
+    }
+
+    /** The declaration and what runs now, without the fenced and the held modules (docs/take.md: a fence is honoured by every apply). */
     Unfenced unfenced(Declaration d) {
         java.util.Set<String> fenced = takes.fenced();
         List<ObservedContainer> all = observe(d.node());
-        return new Unfenced(FenceFilter.declaration(d, fenced), FenceFilter.observed(all, fenced), fenced, all);
+        java.util.Set<String> held = this.held.apply(d, all);
+        java.util.Set<String> out = new Unfenced(d, all, fenced, all, held).untouched();
+        return new Unfenced(FenceFilter.declaration(d, out), FenceFilter.observed(all, out), fenced, all, held);
     }
 
     /** The modules fenced here now. */

@@ -60,6 +60,15 @@ final class HostLoop {
         thread.execute(() -> pass.accept(false));
     }
 
+    /** A pass after {@code delay} (the start hold runs out, a restart's backoff is over). */
+    void wakeAfter(Duration delay) {
+        try {
+            thread.schedule(() -> pass.accept(false), Math.max(0, delay.toMillis()), TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException stopping) {
+            // the loop is stopping: no pass is due any more
+        }
+    }
+
     /**
      * While a component is starting (up for an instant, or its health check not passing yet), the next look
      * comes after {@link #STARTING_LOOK} rather than a whole interval, so {@code push --wait} learns soon whether

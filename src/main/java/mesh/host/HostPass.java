@@ -13,8 +13,8 @@ import mesh.wire.HostStatus;
  * only reconciles the processes, which need no engine.
  *
  * <pre>
- *  KeepFences ─► ReconcileProcesses ─► ObserveStep ─► ApplyStep ─► LookStep ─► PruneNetworks
- *      ─► MarkApplied ─► LookAgainSoon ─► KeepEdge ─► CleanBundles
+ *  KeepFences ─► ReconcileProcesses ─► NoEngineRestarts ─► ObserveStep ─► ContainerRestarts ─► ApplyStep
+ *      ─► LookStep ─► PruneNetworks ─► MarkApplied ─► LookAgainSoon ─► KeepEdge ─► CleanBundles
  * </pre>
  */
 final class HostPass {
@@ -24,14 +24,22 @@ final class HostPass {
     private final ReconcileProcesses processes;
     private final List<PassStep> steps;
     private final Clock clock;
+    private final Runnable engineFailed;
 
     /** {@code steps} in the order they run; {@code processes} is also run alone while the engine backs off. */
     HostPass(AgentState state, HostLoop loop, ReconcileProcesses processes, List<PassStep> steps, Clock clock) {
+        this(state, loop, processes, steps, clock, () -> { });
+    }
+
+    /** As above; {@code engineFailed} is told of each pass the engine failed (the start hold arms again on its return). */
+    HostPass(AgentState state, HostLoop loop, ReconcileProcesses processes, List<PassStep> steps, Clock clock,
+             Runnable engineFailed) {
         this.state = state;
         this.loop = loop;
         this.processes = processes;
         this.steps = List.copyOf(steps);
         this.clock = clock;
+        this.engineFailed = engineFailed;
     }
 
     /** The steps, in their order: what a pass does. */
@@ -61,6 +69,7 @@ final class HostPass {
             state.failures.note(HostStatus.ENGINE, e.getMessage() == null ? "the engine call failed without a reason"
                     : e.getMessage(), now);
             loop.engineFailed(now, state.failures.passes(HostStatus.ENGINE));
+            engineFailed.run();
             state.converged = false;
         } finally {
             state.lastPass = clock.instant();

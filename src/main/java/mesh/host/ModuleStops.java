@@ -30,9 +30,17 @@ final class ModuleStops implements ModuleControl {
     private final HostLoop loop;
     private final Supplier<Declaration> desired;
     private final Clock clock;
+    private final java.util.function.Consumer<String> stoppedOnPurpose;
 
     ModuleStops(String node, Engine engine, ProcessComponents processes, ExecutorService pool, HostLoop loop,
                 Supplier<Declaration> desired, Clock clock) {
+        this(node, engine, processes, pool, loop, desired, clock, id -> { });
+    }
+
+    /** As above; {@code stoppedOnPurpose} is told each container it stops ({@link ContainerRestarts}: no restart to count). */
+    ModuleStops(String node, Engine engine, ProcessComponents processes, ExecutorService pool, HostLoop loop,
+                Supplier<Declaration> desired, Clock clock, java.util.function.Consumer<String> stoppedOnPurpose) {
+        this.stoppedOnPurpose = stoppedOnPurpose;
         this.node = node;
         this.engine = engine;
         this.processes = processes;
@@ -56,6 +64,7 @@ final class ModuleStops implements ModuleControl {
             if (module.equals(o.module()) && o.running()) {
                 Duration grace = d == null ? null : d.component(o.name())
                         .map(c -> Duration.ofSeconds(c.stopTimeout())).orElse(null);
+                stoppedOnPurpose.accept(o.id());
                 stops.add(pool.submit(() -> engine.stop(o.id(), grace)));
                 stopped.add(o.name());
             }

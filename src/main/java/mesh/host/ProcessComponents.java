@@ -92,7 +92,7 @@ final class ProcessComponents {
 
     /** Restarts what ended and is due (the supervisor's backoff), rotates logs: on every pass. */
     void reconcile(Instant now) {
-        supervisor.reconcile(now);
+        supervisor.reconcile(now, module -> false);
     }
 
     /**

@@ -9,7 +9,8 @@ import java.time.Instant;
  * healthy", and a crash loop can be told from a slow start (plan/ComponentVerdict decides).
  *
  * @param running       whether its process runs now
- * @param restarts      restarts since it was created (the engine's RestartCount, the supervisor's count)
+ * @param restarts      restarts since it was created (a container's: the agent's count, or the engine's RestartCount
+ *                      when higher; a process's: the supervisor's count)
  * @param lastExit      how it last ended ({@code exit code 1}, {@code signal 9}), or null if it never did
  * @param startedAt     when its current run began, or null when unknown
  * @param healthFailure why its health check did not pass at the last look; null when it passed, or
@@ -38,6 +39,11 @@ public record Vitals(boolean running, int restarts, String lastExit, Instant sta
             return this;
         }
         return new Vitals(running, restarts, previous.lastExit(), startedAt, healthFailure, seenAt);
+    }
+
+    /** These vitals with at least {@code counted} restarts (a count the agent keeps beside the engine's). */
+    public Vitals withRestartsAtLeast(int counted) {
+        return counted <= restarts ? this : new Vitals(running, counted, lastExit, startedAt, healthFailure, seenAt);
     }
 
     /** These vitals, as seen at {@code at}. */

@@ -73,9 +73,11 @@ class HostPassTest {
         try {
             HostPass p = PassSteps.pass(new PassSteps.Parts(HostSettings.forServe(Map.of("MESH_HOST_NODE", "n1")), engine,
                     processes, intake, s, l, new ModuleStops("n1", engine, processes, pool, l, () -> null, PassStepsFixture.CLOCK),
-                    pool, new KeepEdge(null, s, engine), () -> null, PassStepsFixture.CLOCK),
+                    pool, new KeepEdge(null, s, engine), () -> null, PassStepsFixture.CLOCK,
+                    new StartGate(PassStepsFixture.CLOCK, d -> { }, line -> { }),
+                    new ContainerRestarts(PassStepsFixture.CLOCK, d -> { })),
                     org.jboss.logging.Logger.getLogger("test"));
-            assertEquals(List.of("KeepFences", "ReconcileProcesses", "ObserveStep", "ApplyStep", "LookStep", "PruneNetworks",
+            assertEquals(List.of("KeepFences", "ReconcileProcesses", "NoEngineRestarts", "ObserveStep", "ContainerRestarts", "ApplyStep", "LookStep", "PruneNetworks",
                     "MarkApplied", "LookAgainSoon", "KeepEdge", "CleanBundles"),
                     p.steps().stream().map(st -> st.getClass().getSimpleName()).toList());
         } finally {

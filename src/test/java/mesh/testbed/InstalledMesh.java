@@ -257,6 +257,19 @@ public final class InstalledMesh implements AutoCloseable {
      * MESH_HOST_TAKE_TEST_HOLD, or MESH_HOST_INTERVAL); waits until it answers over HTTPS.
      */
     public void startAgent(String name, Map<String, String> env) throws Exception {
+        launchAgent(name, env);
+        PackagedMesh.await("agent " + name + " answers over HTTPS", AGENT_UP, () -> {
+            try {
+                agent(name, "/v1/status");
+                return true;
+            } catch (Exception e) {
+                return false;
+            }
+        });
+    }
+
+    /** As {@link #startAgent}, without waiting for it to answer (its node's link may be down). */
+    public void launchAgent(String name, Map<String, String> env) throws Exception {
         InstalledNode n = node(name);
         List<String> command = new ArrayList<>(List.of("setsid"));
         command.addAll(Launcher.of(n.state().resolve("app")).command(n.node.name(),
@@ -268,14 +281,6 @@ public final class InstalledMesh implements AutoCloseable {
         b.environment().putAll(env);
         Process p = b.start();
         Files.writeString(n.state().resolve("agent.pid"), p.pid() + "\n");
-        PackagedMesh.await("agent " + name + " answers over HTTPS", AGENT_UP, () -> {
-            try {
-                agent(name, "/v1/status");
-                return true;
-            } catch (Exception e) {
-                return false;
-            }
-        });
     }
 
     /** SIGKILL, then {@link #startAgent} at once with {@code env}. */

@@ -89,6 +89,26 @@ public final class TestbedNodes {
         }
     }
 
+    /**
+     * Cuts the node's link to the test bed's bridge ({@code up} false), as a pulled cable does, or puts it back: the
+     * host side of its veth pair, {@code veth-NAME}, set down or up. Nothing else of the node changes.
+     */
+    public static void link(String name, boolean up) {
+        List<String> command = List.of("ip", "link", "set", "veth-" + name, up ? "up" : "down");
+        try {
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
+                throw new IllegalStateException(String.join(" ", command) + " failed: " + said);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot run " + command, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while running " + command, e);
+        }
+    }
+
     /** Raises nodes n1..nN (reusing those already up) and returns them in order. */
     public static List<Node> up(int n) {
         Run run = run(UP_TIMEOUT, "nodes", "up", Integer.toString(n));

@@ -36,18 +36,15 @@ import mesh.model.InvalidInput;
  * and INT to it, and writes "PID STATUS" to an exit file when it ends. The identity (pid, start time, boot
  * id, command line) is the shim's, always; the shim's command line carries the component and its spec
  * digest, so "one copy" is counted from {@code /proc} by that command line. The trade-offs: one extra
- * {@code sh} per component; {@code sh}'s wait cannot tell "exit 143" from "killed by TERM"
- * ({@link ExitStatus}); a shim killed by SIGKILL writes nothing (the exit is then "unknown", or signal 9
- * when the supervisor sent it); a component that puts itself into another process group escapes the group
- * kill.
+ * {@code sh} per component; {@code sh}'s wait cannot tell "exit 143" from "killed by TERM" ({@link ExitStatus}); a
+ * shim killed by SIGKILL writes nothing (the exit is then "unknown", or signal 9 when the supervisor sent it); a
+ * component that puts itself into another process group escapes the group kill.
  *
- * <p><b>Names.</b> The component runs in a mount namespace of its own ({@code unshare --mount}) with its
- * hosts file bound over {@code /etc/hosts}, so it resolves exactly the names it binds, whatever the
- * executable; the host's {@code /etc/hosts} is untouched. This needs root, as the agent is.
+ * <p><b>Names.</b> The component runs in a mount namespace of its own ({@code unshare --mount}) with its hosts file
+ * bound over {@code /etc/hosts}, so it resolves exactly the names it binds; this needs root, as the agent is.
  *
- * <p><b>Signals.</b> A signal is sent only right after {@link Identity} said ADOPT: a pid that now belongs
- * to another process is never signalled. Stop sends TERM to the shim (which forwards it), and after the
- * stop timeout KILL to the whole process group.
+ * <p><b>Signals.</b> A signal is sent only right after {@link Identity} said ADOPT: a pid that now belongs to another
+ * process is never signalled. Stop sends TERM to the shim (which forwards it), then KILL to the whole group.
  */
 public final class ProcessSupervisor {
 
@@ -133,12 +130,15 @@ public final class ProcessSupervisor {
         };
     }
 
-    /** Restarts what ended and is due, and rotates the logs: the agent calls it on every pass. */
-    public synchronized List<Outcome> reconcile(Instant now) {
+    /**
+     * Restarts what ended and is due, and rotates the logs (the agent calls it on every pass); launches nothing of a
+     * module {@code held} names (the agent's start hold, docs/backup.md).
+     */
+    public synchronized List<Outcome> reconcile(Instant now, java.util.function.Predicate<String> held) {
         List<Outcome> outcomes = new ArrayList<>();
         for (String component : records.components()) {
             Optional<ProcessRecord> record = records.read(component);
-            if (record.isPresent() && !record.get().stopped()) {
+            if (record.isPresent() && !record.get().stopped() && !held.test(record.get().spec().module())) {
                 outcomes.add(apply(record.get().spec(), now));
             } else {
                 logs(component).rotateIfNeeded();

@@ -48,7 +48,7 @@ class ProcessRestartIT {
         starts.add(Instant.now());
         long deadline = System.nanoTime() + Duration.ofSeconds(8).toNanos();
         while (starts.size() < 6 && System.nanoTime() < deadline) {
-            for (ProcessSupervisor.Outcome o : supervisor.reconcile(Instant.now())) {
+            for (ProcessSupervisor.Outcome o : supervisor.reconcile(Instant.now(), module -> false)) {
                 if (o.action() == ProcessSupervisor.Action.RESTARTED) {
                     starts.add(Instant.now());
                     chosen.add(o.backoff().toMillis());
@@ -98,12 +98,12 @@ class ProcessRestartIT {
         long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
         int maxFiles = 0;
         while (!Files.exists(written) && System.nanoTime() < deadline) {
-            supervisor.reconcile(Instant.now());
+            supervisor.reconcile(Instant.now(), module -> false);
             maxFiles = Math.max(maxFiles, supervisor.logs("chatty.c").files().size());
             Thread.sleep(20);
         }
         assertTrue(Files.exists(written), "the chatty process finished writing");
-        supervisor.reconcile(Instant.now());
+        supervisor.reconcile(Instant.now(), module -> false);
         LogFiles log = supervisor.logs("chatty.c");
         assertEquals(3, log.files().size(), "rotated at least twice, never more than three files: " + log.files());
         assertEquals(3, maxFiles);

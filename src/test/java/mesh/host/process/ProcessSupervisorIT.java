@@ -165,7 +165,7 @@ class ProcessSupervisorIT {
 
         List<ProcessStatus> status = supervisor.status(Instant.now());
         assertEquals(List.of(mesh.model.ProcessState.EXITED, mesh.model.ProcessState.EXITED), status.stream().map(ProcessStatus::state).toList());
-        assertEquals(List.of(), supervisor.reconcile(Instant.now()), "a stopped component is not restarted");
+        assertEquals(List.of(), supervisor.reconcile(Instant.now(), module -> false), "a stopped component is not restarted");
     }
 
     @Test

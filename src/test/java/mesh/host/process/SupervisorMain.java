@@ -26,7 +26,7 @@ public final class SupervisorMain {
         System.out.flush();
         while (true) {
             Thread.sleep(100);
-            supervisor.reconcile(Instant.now());
+            supervisor.reconcile(Instant.now(), module -> false);
         }
     }
 }
