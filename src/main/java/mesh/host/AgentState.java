@@ -36,6 +36,8 @@ final class AgentState {
     /** What the last pass saw of each component (restarts, health), and over which generation. */
     volatile Map<String, Vitals> lastVitals = Map.of();
     volatile long judgedGeneration;
+    /** The free space where volumes live, read at each status (null in a state built by hand: none said). */
+    volatile DiskSpace disks;
     /** How long the last apply of a plan took (seconds; NaN before the first), how many applies and their seconds in all. */
     volatile double lastApplySeconds = Double.NaN;
     volatile long applies;
@@ -94,7 +96,8 @@ final class AgentState {
     HostStatus status(EdgeStatus edge) {
         return StatusReport.of(node).declaration(desired).applied(appliedGeneration).converged(converged).lastPass(lastPass)
                 .observed(lastObserved).failures(failures.reasons()).processes(lastProcesses).vitals(lastVitals)
-                .judged(judgedGeneration).fenced(lastFenced).at(clock.instant()).withEdge(edge);
+                .judged(judgedGeneration).fenced(lastFenced).at(clock.instant()).withEdge(edge)
+                .withDisks(disks == null ? List.of() : disks.places());
     }
 
     /** The module's volume names in the declaration kept, sorted. */

@@ -59,8 +59,6 @@ public class HostAgent {
     private AgentState state;
     private Acceptance acceptance;
     private final Clock clock = Clock.systemUTC();
-    /** The free space where volumes live, for the status and the metrics. */
-    private DiskSpace disks;
     /** The edge's keeper (docs/design.md, "The edge"); null in an agent built by hand, which keeps no edge. */
     @Inject
     EdgeKeeper edge;
@@ -84,7 +82,7 @@ public class HostAgent {
         this.intake = new HostIntake(settings.node(), new DeclarationRecords(settings.stateDir()), engine, processes,
                 settings.networks(), clock, settings.parallelism());
         this.state = new AgentState(settings.node(), clock, new FailureLog(LOG::warn, LOG::info));
-        this.disks = new DiskSpace(engine::dataRoot, settings.stateDir());
+        state.disks = new DiskSpace(engine::dataRoot, settings.stateDir());
         this.pool = HostLoop.applyPool(settings.parallelism());
         HostPass[] pass = new HostPass[1];
         this.loop = new HostLoop(settings.interval(), forced -> pass[0].run(forced));
@@ -141,7 +139,7 @@ public class HostAgent {
         return loop.onLoop("checking bundles", "check the bundles", () -> processes.missing(request));
     }
 
-    /** What the agent knows between passes, for its metrics ({@link HostMetrics}). */
+    /** What the agent knows between passes: for its metrics ({@link HostMetrics}), a take's declared volumes. */
     AgentState state() {
         return state;
     }
@@ -149,11 +147,6 @@ public class HostAgent {
     /** The take side of this agent (docs/take.md, "On the nodes"). */
     public TakeService takes() {
         return takes;
-    }
-
-    /** The module's volume names in the current declaration, sorted. */
-    public List<String> declaredVolumes(String module) {
-        return state.declaredVolumes(module);
     }
 
     /**
@@ -177,10 +170,10 @@ public class HostAgent {
         return processes.supervisor().logs(component);
     }
 
-    /** Where the agent stands, as of its last look at the engine (at most one interval old), and its disks' free space now. */
+    /** Where the agent stands, as of its last look at the engine (at most one interval old). */
     public HostStatus status() {
         return state.status(edge == null ? null : edge.status()).withBuild(mesh.wire.Build.current())
-                .withCertificateNotAfter(mesh.trust.ServerTrust.certificateNotAfter().orElse(null)).withDisks(disks.places());
+                .withCertificateNotAfter(mesh.trust.ServerTrust.certificateNotAfter().orElse(null));
     }
 
     public DeclarationRecords records() {

@@ -192,14 +192,14 @@ public class TakeResource {
         OldCopyRequest request = read(body, OldCopyRequest.class, "{\"epoch\": 7, \"volumes\": [\"data\"]}");
         return call(() -> {
             takes().oldCopy(module, request.epoch(), request.volumes());
-            return takes().volumes(module, agent.declaredVolumes(module), null);
+            return takes().volumes(module, agent.state().declaredVolumes(module), null);
         });
     }
 
     @GET
     @Path("/volumes/{module}")
     public List<VolumeView> volumes(@PathParam("module") String module, @QueryParam("kind") String kind) {
-        return call(() -> takes().volumes(module, agent.declaredVolumes(module), kind));
+        return call(() -> takes().volumes(module, agent.state().declaredVolumes(module), kind));
     }
 
     @POST
