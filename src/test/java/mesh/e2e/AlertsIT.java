@@ -169,7 +169,16 @@ class AlertsIT {
         assertTrue(added.contains("alerts are posted to " + alertmanagerUrl() + "/api/v2/alerts"), added);
         JsonNode list = mesh.json("alerts", "list");
         assertEquals(alertmanagerUrl(), list.at("/receivers/0/url").asText(), list.toString());
-        assertEquals(0, list.get("alerts").size(), "nothing fires on a healthy mesh: " + list);
+        // the modules pushed a moment ago may be starting: pending, never firing, and gone once the controller sees them up
+        assertTrue(list.get("alerts").findValues("firing").stream().noneMatch(JsonNode::asBoolean), "nothing fires: " + list);
+        PackagedMesh.await("the controller's looks see the mesh healthy: no alert open", Duration.ofSeconds(60), () -> {
+            try {
+                return mesh.json("alerts", "list").get("alerts").isEmpty();
+            } catch (Exception e) {
+                return false;
+            }
+        });
+        assertTrue(notified.isEmpty(), "nothing was notified: " + notified);
         assertTrue(mesh.ok("audit").contains("alerts are posted to " + alertmanagerUrl()), "the add is in the audit trail");
     }
 
@@ -218,25 +227,28 @@ class AlertsIT {
     @Test
     @Order(3)
     void aModuleKilledAgainAndAgainIsOneAlertNotOnePerRestart() throws Exception {
-        for (int kill = 1; kill <= 4; kill++) {
-            String id = container("n3", "loop.app");
-            long pid = mesh.engine("n3").inspectContainerCmd(id).exec().getState().getPidLong();
-            Process p = new ProcessBuilder("kill", "-KILL", Long.toString(pid)).inheritIO().start();
-            assertEquals(0, p.waitFor(), "kill -KILL " + pid);
-            PackagedMesh.await("loop.app runs again after kill " + kill, Duration.ofSeconds(60), () -> {
-                try {
-                    long now = mesh.engine("n3").inspectContainerCmd(container("n3", "loop.app")).exec().getState().getPidLong();
-                    return now != 0 && now != pid;
-                } catch (Exception e) {
-                    return false;
-                }
-            });
+        // killed each time it runs again (the agent starts it again at its next pass, after a growing backoff), until the
+        // controller's alert is notified or three minutes pass
+        long began = System.nanoTime();
+        int kills = 0;
+        long lastPid = 0;
+        while (alerts("firing", "MeshModuleRestartLoop", "n3").isEmpty() && secondsSince(began) < 180) {
+            long pid = runningPid("n3", "loop.app");
+            if (pid != 0 && pid != lastPid) {
+                Process p = new ProcessBuilder("kill", "-KILL", Long.toString(pid)).inheritIO().start();
+                assertEquals(0, p.waitFor(), "kill -KILL " + pid);
+                lastPid = pid;
+                kills++;
+            }
+            Thread.sleep(500);
         }
-        awaitNotified("Alertmanager notifies MeshModuleRestartLoop for loop",
-                () -> !alerts("firing", "MeshModuleRestartLoop", "n3").isEmpty());
+        System.out.printf("AlertsIT: MeshModuleRestartLoop for loop notified %.1f s after the first of %d kills%n",
+                secondsSince(began), kills);
+        awaitNotified("Alertmanager notifies MeshModuleRestartLoop for loop", () -> !alerts("firing", "MeshModuleRestartLoop", "n3").isEmpty());
+        assertTrue(kills >= 3, "killed " + kills + " times");
         Thread.sleep(12_000); // two more looks while it still loops or settles
         List<JsonNode> loops = alerts("firing", "MeshModuleRestartLoop", "n3");
-        assertEquals(1, loops.size(), "one alert for four restarts: " + notified);
+        assertEquals(1, loops.size(), "one alert for " + kills + " kills: " + notified);
         assertEquals("loop", loops.get(0).at("/labels/module").asText(), loops.toString());
     }
 
@@ -247,6 +259,15 @@ class AlertsIT {
         } catch (AssertionError e) {
             throw new AssertionError(e.getMessage() + "; mesh alerts list: " + mesh.mesh("alerts", "list", "-o", "json")
                     + "; Alertmanager's alerts: " + get("/api/v2/alerts") + "; notified: " + notified, e);
+        }
+    }
+
+    /** The pid of the component's container's process while it runs, else 0. */
+    long runningPid(String node, String component) {
+        try {
+            return mesh.engine(node).inspectContainerCmd(container(node, component)).exec().getState().getPidLong();
+        } catch (Exception | AssertionError e) {
+            return 0;
         }
     }
 
