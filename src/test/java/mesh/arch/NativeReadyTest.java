@@ -95,28 +95,6 @@ class NativeReadyTest {
         assertEquals(List.of(), problems);
     }
 
-    /**
-     * The native executable may use the CPU's SHA-256, AES and carry-less multiply instructions (checked at run time):
-     * the image's default target, x86-64-v3, has none of them, and without them a native backup hashed every byte in
-     * plain compiled Java, at 2.5 times the JVM agent's CPU (docs/benchmarks.md, "Native beside the JVM"). scripts/native
-     * gives its own builder arguments with {@code -append}, so it keeps these too.
-     */
-    @Test
-    void theNativeExecutableUsesTheCpusHashAndCipherInstructions() throws IOException {
-        java.util.Properties app = new java.util.Properties();
-        try (var in = Files.newInputStream(Path.of("src/main/resources/application.properties"))) {
-            app.load(in);
-        }
-        Matcher m = Pattern.compile("-H:RuntimeCheckedCPUFeatures=([A-Z0-9\\\\,]+)")
-                .matcher(app.getProperty("quarkus.native.additional-build-args", ""));
-        assertTrue(m.find(), "quarkus.native.additional-build-args names no -H:RuntimeCheckedCPUFeatures");
-        List<String> features = List.of(m.group(1).replace("\\", "").split(","));
-        assertTrue(features.containsAll(List.of("AVX", "AVX2", "SHA", "AES", "CLMUL")), features::toString);
-        String script = Files.readString(Path.of("scripts/native"));
-        assertFalse(script.contains("-Dquarkus.native.additional-build-args="),
-                "scripts/native replaces application.properties' builder arguments: give them with additional-build-args-append");
-    }
-
     @Test
     void theScanCatchesWhatItMustCatch() {
         String bad = """
