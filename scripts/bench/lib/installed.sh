@@ -11,7 +11,10 @@
 #                         MESH_CA for the CLI (the config file install wrote), CTRL_CERT/CTRL_KEY (the
 #                         controller's client certificate, for calls to the agents); the artifact store's
 #                         image is BENCH_REGISTRY_IMAGE (default mesh-test/registry:2, the test bed's)
-# mesh_cli ARGS...        the packaged CLI ($WORK/app) with that config
+# mesh_cli ARGS...        the packaged CLI ($WORK/app) with that config; with BENCH_NATIVE set (the path
+#                         of a native executable scripts/native built) that executable instead, for mesh_cli
+#                         and for `mesh install` too, so the installed servers are native (install copies
+#                         itself into each node's state folder as bin/mesh-native)
 # agent_call I METHOD PATH [BODY]
 #                         curl to node I's agent over HTTPS with the controller's certificate
 # agent_pid I             the pid of node I's agent (its install recorded it)
@@ -27,8 +30,17 @@ INSTALLED_NODES=0
 mesh_in() {   # I ARGS...: the packaged mesh inside node I's namespace, HOME in its folder
   local i=$1
   shift
-  HOME="$WORK/node$i/home" nsenter --net="/run/netns/${NET[i]}" env -u MESH_PLAIN_HTTP \
-    "$JAVA_HOME/bin/java" -XX:TieredStopAtLevel=1 -jar "$WORK/app/quarkus-run.jar" "$@"
+  local program
+  mapfile -t program < <(mesh_program)
+  HOME="$WORK/node$i/home" nsenter --net="/run/netns/${NET[i]}" env -u MESH_PLAIN_HTTP "${program[@]}" "$@"
+}
+
+mesh_program() {   # the command every verb runs, one word a line: the packaged jar, or the native executable (BENCH_NATIVE)
+  if [[ -n ${BENCH_NATIVE:-} ]]; then
+    printf '%s\n' "$BENCH_NATIVE"
+  else
+    printf '%s\n' "$JAVA_HOME/bin/java" -XX:TieredStopAtLevel=1 -jar "$WORK/app/quarkus-run.jar"
+  fi
 }
 
 install_mesh() {
@@ -68,7 +80,9 @@ install_mesh() {
 }
 
 mesh_cli() {
-  "$JAVA_HOME/bin/java" -XX:TieredStopAtLevel=1 -jar "$WORK/app/quarkus-run.jar" "$@"
+  local program
+  mapfile -t program < <(mesh_program)
+  "${program[@]}" "$@"
 }
 
 agent_call() {   # I METHOD PATH [BODY]

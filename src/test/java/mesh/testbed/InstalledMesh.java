@@ -378,12 +378,16 @@ public final class InstalledMesh implements AutoCloseable {
         return controllerHttp;
     }
 
-    /** The controller's JVM: the child of the supervisor's shim whose pid the seat's agent records. */
+    /**
+     * The controller's JVM: the child of the supervisor's shim whose pid the seat's agent records; with
+     * {@code -Dmesh.native} the native executable ({@link mesh.install.RunningMesh#NATIVE_EXECUTABLE}), not a java.
+     */
     public ProcessHandle controllerJvm() throws IOException {
         long shim = controllerPid();
+        String nativeName = "/" + Path.of(mesh.install.RunningMesh.NATIVE_EXECUTABLE).getFileName();
         return ProcessHandle.of(shim).stream().flatMap(h -> java.util.stream.Stream.concat(Stream.of(h), h.descendants()))
                 .filter(h -> h.info().commandLine().orElse("").contains("controller serve") && h.info().command()
-                        .map(c -> c.endsWith("/java")).orElse(false))
+                        .map(c -> c.endsWith("/java") || c.endsWith(nativeName)).orElse(false))
                 .findFirst().orElseThrow(() -> new AssertionError("no controller JVM under pid " + shim));
     }
 
