@@ -218,39 +218,6 @@ final class ControllerClient {
         }
     }
 
-    /** PROTOTYPE (issue 43, measurement only): the nodes through the declarative REST client, same TLS and token. */
-    java.util.List<mesh.wire.NodeView> restNodes() {
-        var b = io.quarkus.rest.client.reactive.QuarkusRestClientBuilder.newBuilder().baseUri(URI.create(base))
-                .connectTimeout(CONNECT_TIMEOUT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)
-                .readTimeout(READ_TIMEOUT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
-        if (base.startsWith("https:")) {
-            try (InputStream in = java.nio.file.Files.newInputStream(java.nio.file.Path.of(caFile.strip()))) {
-                var ca = java.security.cert.CertificateFactory.getInstance("X.509").generateCertificate(in);
-                var store = java.security.KeyStore.getInstance("PKCS12");
-                store.load(null, null);
-                store.setCertificateEntry("mesh-ca", ca);
-                b = b.trustStore(store);
-            } catch (IOException | java.security.GeneralSecurityException e) {
-                throw new VerbFailure("MESH_CA: " + e.getMessage());
-            }
-        }
-        mesh.client.rest.ControllerRest rest = b.build(mesh.client.rest.ControllerRest.class);
-        try {
-            return rest.nodes("Bearer " + token);
-        } catch (jakarta.ws.rs.WebApplicationException e) {
-            String text = e.getResponse().hasEntity() ? e.getResponse().readEntity(String.class) : "";
-            ApiError error;
-            try {
-                error = DeclarationJson.MAPPER.readValue(text, ApiError.class);
-            } catch (Exception notOne) {
-                error = null;
-            }
-            throw failures.refused(new JsonHttp.Answer(e.getResponse().getStatus(), text, false), error);
-        } catch (jakarta.ws.rs.ProcessingException e) {
-            throw failures.unreachable(e.getCause() instanceof Exception c ? c : e);
-        }
-    }
-
     /** What went wrong asking the controller, as the verb's failure in the operator's words. */
     private final JsonHttp.Failures failures = new JsonHttp.Failures() {
         @Override

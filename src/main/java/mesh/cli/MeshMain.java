@@ -40,7 +40,7 @@ public class MeshMain implements QuarkusApplication {
             System.err.println("mesh: " + e.getMessage());
             System.exit(ExitCodes.FAILED);
         }
-        if (mode == ServeMode.NONE && withoutBoot() && System.getenv("MESH_REST_CLIENT") == null) {
+        if (mode == ServeMode.NONE && withoutBoot()) {
             // a verb that serves nothing needs no CDI, no Vert.x and no configuration: it runs
             // without booting Quarkus, in about half the time (docs/benchmarks.md, "startup")
             CliLogging.configure();

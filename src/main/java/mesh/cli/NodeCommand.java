@@ -68,7 +68,7 @@ public class NodeCommand {
                 "  mesh node list -o json"})
     int list() {
         ControllerClient controller = ControllerClient.fromEnvironment();
-        List<NodeView> nodes = System.getenv("MESH_REST_CLIENT") != null ? controller.restNodes() : controller.api().nodes();
+        List<NodeView> nodes = controller.api().nodes();
         if (format.json()) {
             output.json(spec, nodes);
         } else {
