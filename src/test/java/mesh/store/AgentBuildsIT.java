@@ -3,14 +3,11 @@ package mesh.store;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.util.Map;
-import java.util.UUID;
 import mesh.wire.Build;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -22,30 +19,24 @@ import org.junit.jupiter.api.Test;
  */
 class AgentBuildsIT {
 
-    final String database = "mesh_it_" + UUID.randomUUID().toString().substring(0, 8);
+    final MigratedDatabase database = new MigratedDatabase();
     final AgentBuilds builds = new AgentBuilds();
 
     @BeforeEach
     void database() throws SQLException {
-        try (Connection c = DriverManager.getConnection(PushInputsIT.POSTGRES + "postgres", "mesh", "mesh")) {
-            c.createStatement().execute("create database " + database);
-        }
-        Flyway.configure().dataSource(PushInputsIT.POSTGRES + database, "mesh", "mesh").locations("classpath:db/migration")
-                .load().migrate();
+        database.create();
     }
 
     @AfterEach
-    void drop() throws SQLException {
-        try (Connection c = DriverManager.getConnection(PushInputsIT.POSTGRES + "postgres", "mesh", "mesh")) {
-            c.createStatement().execute("drop database if exists " + database + " with (force)");
-        }
+    void drop() throws SQLException, InterruptedException {
+        database.drop();
     }
 
     @Test
     void aBuildHeardIsKeptUntilAnotherIsHeardAndGoesWithItsNode() throws Exception {
         Build old = new Build("0.1.0", "4f70c7e1a2b3");
         Build next = new Build("0.2.0", "7200bac816ba");
-        try (Connection c = DriverManager.getConnection(PushInputsIT.POSTGRES + database, "mesh", "mesh")) {
+        try (Connection c = database.connect()) {
             assertEquals(Map.of(), builds.builds(c));
             builds.heard(c, Map.of("n1", old, "n2", new Build("0.1.0", null)));
             assertEquals(Map.of("n1", old, "n2", new Build("0.1.0", null)), builds.builds(c));

@@ -5,18 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
-import java.util.UUID;
 import mesh.plan.AlertRules;
 import mesh.plan.AlertRules.Alert;
 import mesh.plan.AlertRules.Condition;
 import mesh.plan.AlertRules.Kind;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -30,26 +27,20 @@ import org.junit.jupiter.api.Test;
 class AlertRecordsIT {
 
     static final Instant T0 = Instant.parse("2026-12-05T12:00:00Z");
-    final String database = "mesh_it_" + UUID.randomUUID().toString().substring(0, 8);
+    final MigratedDatabase database = new MigratedDatabase();
 
     @BeforeEach
     void database() throws SQLException {
-        try (Connection c = DriverManager.getConnection(PushInputsIT.POSTGRES + "postgres", "mesh", "mesh")) {
-            c.createStatement().execute("create database " + database);
-        }
-        Flyway.configure().dataSource(PushInputsIT.POSTGRES + database, "mesh", "mesh").locations("classpath:db/migration")
-                .load().migrate();
+        database.create();
     }
 
     @AfterEach
-    void drop() throws SQLException {
-        try (Connection c = DriverManager.getConnection(PushInputsIT.POSTGRES + "postgres", "mesh", "mesh")) {
-            c.createStatement().execute("drop database if exists " + database + " with (force)");
-        }
+    void drop() throws SQLException, InterruptedException {
+        database.drop();
     }
 
     Connection connect() throws SQLException {
-        return DriverManager.getConnection(PushInputsIT.POSTGRES + database, "mesh", "mesh");
+        return database.connect();
     }
 
     /** One look as the controller makes it: the stored alerts, the rules' step, the result stored. */

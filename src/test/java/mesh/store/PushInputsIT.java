@@ -4,18 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import mesh.model.Manifest;
 import mesh.model.ManifestYaml;
 import mesh.model.Placement;
 import mesh.plan.PushInput;
 import mesh.plan.Rollback;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -28,7 +25,6 @@ import org.junit.jupiter.api.Test;
  */
 class PushInputsIT {
 
-    static final String POSTGRES = "jdbc:postgresql://127.0.0.1:5432/";
     static final Manifest WEB = ManifestYaml.parse("web.yaml", """
             module: web
             components:
@@ -40,38 +36,17 @@ class PushInputsIT {
               app.server: {image: mesh-test/busybox:1, binds: [web.internal]}
             """);
 
-    final String database = "mesh_it_" + UUID.randomUUID().toString().substring(0, 8);
+    final MigratedDatabase database = new MigratedDatabase();
     final MeshStore store = new MeshStore();
 
     @BeforeEach
     void database() throws SQLException {
-        try (Connection c = DriverManager.getConnection(POSTGRES + "postgres", "mesh", "mesh")) {
-            c.createStatement().execute("create database " + database);
-        }
-        Flyway.configure().dataSource(POSTGRES + database, "mesh", "mesh").locations("classpath:db/migration").load().migrate();
+        database.create();
     }
 
-    /**
-     * Drops the test's database. {@code with (force)} ends the other sessions on it, and is refused while one is not
-     * ours to end (an autovacuum worker busy on the freshly migrated tables: "must be a member of the role whose process
-     * is being terminated", seen once in CI); such a worker is done in moments, so the drop is tried again for 10 s.
-     */
     @AfterEach
     void drop() throws SQLException, InterruptedException {
-        long deadline = System.nanoTime() + java.time.Duration.ofSeconds(10).toNanos();
-        try (Connection c = DriverManager.getConnection(POSTGRES + "postgres", "mesh", "mesh")) {
-            while (true) {
-                try {
-                    c.createStatement().execute("drop database if exists " + database + " with (force)");
-                    return;
-                } catch (SQLException e) {
-                    if (!"42501".equals(e.getSQLState()) || System.nanoTime() > deadline) {
-                        throw e;
-                    }
-                    Thread.sleep(200);
-                }
-            }
-        }
+        database.drop();
     }
 
     static PushInput input(long push) {
@@ -129,7 +104,7 @@ class PushInputsIT {
     }
 
     private Connection connect() throws SQLException {
-        Connection c = DriverManager.getConnection(POSTGRES + database, "mesh", "mesh");
+        Connection c = database.connect();
         c.setAutoCommit(false);
         return c;
     }
