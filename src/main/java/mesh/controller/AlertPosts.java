@@ -59,8 +59,9 @@ final class AlertPosts {
         Map<String, String> out = new LinkedHashMap<>();
         out.put("summary", a.detail());
         if (lasted != null) {
-            out.put("lasted", DurationText.words(Duration.ofSeconds(lasted.toSeconds())));
-            out.put("description", "resolved: " + a.detail() + " for " + DurationText.words(Duration.ofSeconds(lasted.toSeconds())));
+            String words = DurationText.words(Duration.ofSeconds(lasted.toSeconds()));
+            out.put("lasted", words);
+            out.put("description", "resolved: " + a.detail() + " for " + words);
         }
         return out;
     }

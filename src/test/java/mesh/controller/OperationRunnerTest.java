@@ -17,6 +17,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import mesh.model.Conflict;
+import mesh.model.FakePollClock;
 import mesh.model.Poll;
 import mesh.plan.Operation;
 import mesh.plan.Operation.Done;
@@ -162,30 +163,13 @@ class OperationRunnerTest {
         }
     }
 
-    /** A clock whose pauses pass at once and are counted. */
-    static final class FakeClock implements Poll.Clock {
-        long now;
-        final List<Duration> pauses = new ArrayList<>();
-
-        @Override
-        public long nanoTime() {
-            return now;
-        }
-
-        @Override
-        public void pause(Duration d) {
-            pauses.add(d);
-            now += d.toNanos();
-        }
-    }
-
     static Map<String, Job> storeWith(String key) {
         Map<String, Job> store = new ConcurrentHashMap<>();
         store.put(key, new Job(key, JobStep.FIRST, null, null, null, false));
         return store;
     }
 
-    static OperationRunner<String, Job, String> runner(Jobs kind, FakeClock clock) {
+    static OperationRunner<String, Job, String> runner(Jobs kind, FakePollClock clock) {
         return new OperationRunner<>(kind, new Operation.Retry(3, Duration.ofSeconds(3)), clock);
     }
 
@@ -194,13 +178,13 @@ class OperationRunnerTest {
         Map<String, Job> store = storeWith("a");
         Jobs first = new Jobs(store);
         first.dieAfterSave = new IllegalStateException("the controller was killed");
-        assertThrows(IllegalStateException.class, () -> runner(first, new FakeClock()).runHere("a"));
+        assertThrows(IllegalStateException.class, () -> runner(first, new FakePollClock()).runHere("a"));
         assertEquals(JobStep.SECOND, store.get("a").step(), "what the first step found is recorded before the next");
         assertEquals(1, first.calls(JobStep.FIRST));
         assertEquals(0, first.calls(JobStep.SECOND));
 
         Jobs next = new Jobs(store);   // the next controller: the same store, a new runner
-        Job done = runner(next, new FakeClock()).runHere("a");
+        Job done = runner(next, new FakePollClock()).runHere("a");
         assertEquals(JobStep.DONE, done.step());
         assertEquals(0, next.calls(JobStep.FIRST), "the step already recorded is not carried out again");
         assertEquals(1, next.calls(JobStep.SECOND));
@@ -211,7 +195,7 @@ class OperationRunnerTest {
         Map<String, Job> store = storeWith("a");
         store.put("b", new Job("b", JobStep.SECOND, null, null, null, false));
         Jobs kind = new Jobs(store);
-        OperationRunner<String, Job, String> runner = runner(kind, new FakeClock());
+        OperationRunner<String, Job, String> runner = runner(kind, new FakePollClock());
         runner.resume(List.of("a", "b"));
         for (int i = 0; i < 200 && (runner.active("a") || runner.active("b") || store.values().stream()
                 .anyMatch(j -> j.step() != JobStep.DONE)); i++) {
@@ -230,7 +214,7 @@ class OperationRunnerTest {
         AtomicInteger tries = new AtomicInteger();
         kind.handle(JobStep.SECOND, (j, p) -> tries.incrementAndGet() < 3
                 ? new Failed(Reason.UNREACHABLE, "node n2's agent did not answer") : new Done());
-        FakeClock clock = new FakeClock();
+        FakePollClock clock = new FakePollClock();
         Job done = runner(kind, clock).runHere("a");
         assertEquals(JobStep.DONE, done.step());
         assertEquals(3, kind.calls(JobStep.SECOND));
@@ -245,7 +229,7 @@ class OperationRunnerTest {
         kind.handle(JobStep.SECOND, (j, p) -> {
             throw new AgentClient.Unreachable("node n2's agent did not answer", 0);
         });
-        FakeClock clock = new FakeClock();
+        FakePollClock clock = new FakePollClock();
         Job waiting = runner(kind, clock).runHere("a");
         assertEquals(3, kind.calls(JobStep.SECOND), "the policy's tries, no more");
         assertEquals(JobStep.SECOND, waiting.step());
@@ -278,7 +262,7 @@ class OperationRunnerTest {
             return new Done();
         });
         long began = System.nanoTime();
-        Job failed = runner(kind, new FakeClock()).runHere("a");
+        Job failed = runner(kind, new FakePollClock()).runHere("a");
         assertTrue(System.nanoTime() - began < Duration.ofSeconds(5).toNanos(), "the runner did not wait past the deadline");
         assertEquals(JobStep.FAILED, failed.step());
         assertEquals(Reason.TIMED_OUT, failed.reason());
@@ -293,7 +277,7 @@ class OperationRunnerTest {
         kind.handle(JobStep.FIRST, (j, p) -> {
             throw new Conflict("module web was moved while it was taken");
         });
-        Job failed = runner(kind, new FakeClock()).runHere("a");
+        Job failed = runner(kind, new FakePollClock()).runHere("a");
         assertEquals(JobStep.FAILED, failed.step());
         assertEquals(Reason.CONFLICT, failed.reason());
         assertEquals("module web was moved while it was taken", failed.error());
@@ -315,7 +299,7 @@ class OperationRunnerTest {
             }
             return new Done();
         });
-        OperationRunner<String, Job, String> runner = runner(kind, new FakeClock());
+        OperationRunner<String, Job, String> runner = runner(kind, new FakePollClock());
         assertTrue(runner.start("a"));
         assertTrue(inStep.await(10, TimeUnit.SECONDS));
         assertTrue(runner.active("a"));
@@ -323,7 +307,7 @@ class OperationRunnerTest {
         Conflict refused = assertThrows(Conflict.class, () -> runner.runHere("a"));
         assertEquals("job a is already under way", refused.getMessage());
 
-        OperationRunner<String, Job, String> otherController = runner(kind, new FakeClock());
+        OperationRunner<String, Job, String> otherController = runner(kind, new FakePollClock());
         assertFalse(otherController.start("a"), "the lock is held: another controller does not start it");
         release.countDown();
         for (int i = 0; i < 500 && runner.active("a"); i++) {
@@ -341,7 +325,7 @@ class OperationRunnerTest {
         Map<String, Job> takes = storeWith("web");
         takes.put("db", new Job("db", JobStep.FIRST, null, null, null, false));
         Jobs takeKind = new Jobs(takes);
-        OperationRunner<String, Job, String> takeRunner = runner(takeKind, new FakeClock());
+        OperationRunner<String, Job, String> takeRunner = runner(takeKind, new FakePollClock());
 
         Map<String, Job> drains = storeWith("n2");
         Jobs drainKind = new Jobs(drains);
@@ -356,7 +340,7 @@ class OperationRunnerTest {
             }
             return new Done();
         });
-        Job drained = runner(drainKind, new FakeClock()).runHere("n2");
+        Job drained = runner(drainKind, new FakePollClock()).runHere("n2");
         assertEquals(JobStep.DONE, drained.step());
         assertEquals(List.of("web DONE", "db DONE"), ran);
         assertEquals(2, takeKind.calls(JobStep.SECOND));
@@ -367,13 +351,13 @@ class OperationRunnerTest {
         Map<String, Job> takes = storeWith("web");
         Jobs takeKind = new Jobs(takes);
         takeKind.handle(JobStep.FIRST, (j, p) -> new Failed(Reason.REFUSED, "preflight: node n3 lacks image web:2"));
-        OperationRunner<String, Job, String> takeRunner = runner(takeKind, new FakeClock());
+        OperationRunner<String, Job, String> takeRunner = runner(takeKind, new FakePollClock());
         Jobs drainKind = new Jobs(storeWith("n2"));
         drainKind.handle(JobStep.FIRST, (d, p) -> {
             Job t = takeRunner.runHere("web");
             return t.step() == JobStep.DONE ? new Done() : new Failed(Reason.FAILED, "take of web: " + t.error());
         });
-        Job drained = runner(drainKind, new FakeClock()).runHere("n2");
+        Job drained = runner(drainKind, new FakePollClock()).runHere("n2");
         assertEquals(JobStep.FAILED, drained.step());
         assertEquals("take of web: preflight: node n3 lacks image web:2", drained.error());
         assertEquals(Reason.REFUSED, takes.get("web").reason());

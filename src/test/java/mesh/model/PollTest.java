@@ -12,26 +12,9 @@ import org.junit.jupiter.api.Test;
 
 class PollTest {
 
-    /** A clock that moves only when the wait pauses, and remembers each pause. */
-    static final class FakeClock implements Poll.Clock {
-        long now;
-        final List<Duration> pauses = new ArrayList<>();
-
-        @Override
-        public long nanoTime() {
-            return now;
-        }
-
-        @Override
-        public void pause(Duration d) {
-            pauses.add(d);
-            now += d.toNanos();
-        }
-    }
-
     @Test
     void answersAtTheFirstAskThatHasAValueWithoutPausingAfterIt() {
-        FakeClock clock = new FakeClock();
+        FakePollClock clock = new FakePollClock();
         int[] asks = {0};
         Poll.Result<String> r = new Poll(clock).waitFor(Duration.ofSeconds(10), Duration.ofSeconds(1),
                 () -> ++asks[0] == 3 ? Poll.got("up") : Poll.notYet("ask " + asks[0]));
@@ -42,7 +25,7 @@ class PollTest {
 
     @Test
     void givesUpAtTheDeadlineWithTheLastReasonAndNeverPausesPastIt() {
-        FakeClock clock = new FakeClock();
+        FakePollClock clock = new FakePollClock();
         int[] asks = {0};
         Poll.Result<String> r = new Poll(clock).waitFor(Duration.ofMillis(2500), Duration.ofSeconds(1),
                 () -> Poll.notYet("ask " + ++asks[0]));
@@ -52,7 +35,7 @@ class PollTest {
 
     @Test
     void aZeroLimitAsksOnce() {
-        FakeClock clock = new FakeClock();
+        FakePollClock clock = new FakePollClock();
         int[] asks = {0};
         assertFalse(new Poll(clock).waitUntil(Duration.ZERO, Duration.ofSeconds(1), () -> ++asks[0] > 1));
         assertEquals(1, asks[0]);
@@ -61,7 +44,7 @@ class PollTest {
 
     @Test
     void aYesNoWaitEndsAtItsYes() {
-        FakeClock clock = new FakeClock();
+        FakePollClock clock = new FakePollClock();
         assertTrue(new Poll(clock).waitUntil(Duration.ofSeconds(5), Duration.ofMillis(200), () -> clock.now >= 600_000_000L));
         assertEquals(3, clock.pauses.size());
     }
@@ -80,7 +63,7 @@ class PollTest {
 
     @Test
     void anIntervalByTheTimeWaitedAsksQuicklyFirstThenLessOften() {
-        FakeClock clock = new FakeClock();
+        FakePollClock clock = new FakePollClock();
         Poll.Result<String> r = new Poll(clock).waitFor(Duration.ofSeconds(3),
                 waited -> waited.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofMillis(400) : Duration.ofSeconds(1),
                 () -> Poll.notYet("not yet"));
@@ -91,7 +74,7 @@ class PollTest {
 
     @Test
     void noLimitWaitsUntilTheAskEndsItAndDoesNotOverflow() {
-        FakeClock clock = new FakeClock();
+        FakePollClock clock = new FakePollClock();
         clock.now = Long.MAX_VALUE - 1_000_000_000L;   // a clock near its end: the deadline must not wrap round
         int[] asks = {0};
         Poll.Result<Integer> r = new Poll(clock).waitFor(Poll.NO_LIMIT, Duration.ofSeconds(30),
@@ -102,7 +85,7 @@ class PollTest {
 
     @Test
     void anAskEndsAWaitEarlyWithAValueThatSaysWhy() {
-        FakeClock clock = new FakeClock();
+        FakePollClock clock = new FakePollClock();
         boolean[] alive = {true};
         int[] asks = {0};
         Poll.Result<Boolean> r = new Poll(clock).waitFor(Duration.ofMinutes(1), Duration.ofSeconds(1), () -> {
@@ -115,7 +98,7 @@ class PollTest {
 
     @Test
     void anInterruptibleWaitHandsTheAsksInterruptOn() {
-        FakeClock clock = new FakeClock();
+        FakePollClock clock = new FakePollClock();
         int[] asks = {0};
         Poll poll = new Poll(clock);
         InterruptedException e = assertThrows(InterruptedException.class, () -> poll.waitInterruptibly(Duration.ofSeconds(10),
@@ -150,11 +133,11 @@ class PollTest {
 
     @Test
     void anInterruptibleWaitAnswersAsTheOtherDoes() throws InterruptedException {
-        FakeClock clock = new FakeClock();
+        FakePollClock clock = new FakePollClock();
         int[] asks = {0};
         assertEquals(new Poll.Answered<>("up"), new Poll(clock).waitInterruptibly(Duration.ofSeconds(10), Duration.ofSeconds(2),
                 () -> ++asks[0] == 2 ? Poll.got("up") : Poll.notYet("down")));
-        assertEquals(new Poll.TimedOut<String>("down", Duration.ofSeconds(3)), new Poll(new FakeClock()).waitInterruptibly(
+        assertEquals(new Poll.TimedOut<String>("down", Duration.ofSeconds(3)), new Poll(new FakePollClock()).waitInterruptibly(
                 Duration.ofSeconds(3), Duration.ofSeconds(2), () -> Poll.notYet("down")));
     }
 
