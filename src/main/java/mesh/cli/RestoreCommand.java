@@ -2,7 +2,7 @@ package mesh.cli;
 
 import mesh.model.OperationState;
 import mesh.model.Poll;
-import mesh.model.RestoreStep;
+import mesh.model.TakeStep;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -90,17 +90,17 @@ public class RestoreCommand implements Callable<Integer> {
      * The steps a restore went through since {@code said} up to where it stands now (a poll every half second misses
      * the quick ones), in the order it takes them; a rollback's step is said as it is met.
      */
-    static java.util.List<String> stepsSince(RestoreView r, RestoreStep said) {
-        java.util.List<RestoreStep> path = new java.util.ArrayList<>(java.util.List.of(RestoreStep.PREFLIGHT));
+    static java.util.List<String> stepsSince(RestoreView r, TakeStep said) {
+        java.util.List<TakeStep> path = new java.util.ArrayList<>(java.util.List.of(TakeStep.PREFLIGHT));
         if (r.from() != null) {
-            path.add(r.lost() ? RestoreStep.LOSE : RestoreStep.FENCE);
+            path.add(r.lost() ? TakeStep.LOSE : TakeStep.FENCE);
         }
-        path.addAll(java.util.List.of(RestoreStep.RESTORE, RestoreStep.START, RestoreStep.SWITCH, RestoreStep.PUSH));
+        path.addAll(java.util.List.of(TakeStep.RESTORE, TakeStep.START, TakeStep.SWITCH, TakeStep.PUSH));
         if (r.from() != null) {
-            path.add(RestoreStep.OLD_COPY);
+            path.add(TakeStep.OLD_COPY);
         }
         int now = path.indexOf(r.step());
-        if (r.step() == RestoreStep.DONE) {
+        if (r.step() == TakeStep.DONE) {
             now = path.size() - 1;
         } else if (now < 0) {
             return r.state() == OperationState.RUNNING ? java.util.List.of(r.step().word()) : java.util.List.of();
@@ -108,7 +108,7 @@ public class RestoreCommand implements Callable<Integer> {
             return java.util.List.of();
         }
         int from = said == null ? 0 : path.indexOf(said) + 1;
-        return from < 0 || from > now ? java.util.List.of() : path.subList(from, now + 1).stream().map(RestoreStep::word).toList();
+        return from < 0 || from > now ? java.util.List.of() : path.subList(from, now + 1).stream().map(TakeStep::word).toList();
     }
 
     private static String head(RestoreView r) {
@@ -122,7 +122,7 @@ public class RestoreCommand implements Callable<Integer> {
             output.line(spec, head(first));
         }
         var seen = new Object() {
-            RestoreStep step;
+            TakeStep step;
             long lastPlain;
             RestoreView r;
         };

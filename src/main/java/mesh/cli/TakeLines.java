@@ -67,6 +67,7 @@ final class TakeLines {
                     case FENCE -> t.from() != null;
                     case PRE_COPY -> copies && t.volumes().stream().anyMatch(v -> v.livePasses() > 0);
                     case TICKET, COPY, VERIFY, OLD_COPY -> copies;
+                    case LOSE, RESTORE -> false;   // a restore's, never a take's
                     default -> true;
                 };
                 if (applies && (from == null || s.ordinal() > from.ordinal()) && s.ordinal() < to.ordinal()) {

@@ -10,8 +10,8 @@ import mesh.model.NotFound;
 import mesh.model.Placement;
 import mesh.plan.Backup;
 import mesh.model.BackupStep;
-import mesh.plan.Restore;
-import mesh.plan.RestorePlan;
+import mesh.plan.Take;
+import mesh.plan.TakePlan;
 import mesh.store.BackupRecords;
 import mesh.store.MeshStore;
 import mesh.store.TakeRecords;
@@ -21,7 +21,7 @@ import mesh.wire.RestoreView;
 /**
  * MeshRestore is {@code mesh restore} (docs/backup.md, "Restore"): a take whose data comes from a backup. It checks the
  * request, records the restore and hands it to its {@link OperationRunner} ({@link RestoreOperation} acts,
- * {@link RestorePlan} decides).
+ * {@link TakePlan} decides, as for every take).
  */
 @ApplicationScoped
 public class MeshRestore {
@@ -34,7 +34,7 @@ public class MeshRestore {
     @Inject AgentClient agents;
 
     private RestoreOperation operation;
-    private OperationRunner<Long, Restore, BackupProgress> runner;
+    private OperationRunner<Long, Take, BackupProgress> runner;
 
     @PostConstruct
     void init() {
@@ -43,7 +43,7 @@ public class MeshRestore {
     }
 
     /** What a restore starts from: the module's manifest, placement and the backup. */
-    private record Start(Restore restore, Backup backup, List<String> images) {
+    private record Start(Take restore, Backup backup, List<String> images) {
     }
 
     public RestoreView begin(String module, Long backupId, String to, boolean dryRun) {
@@ -75,10 +75,10 @@ public class MeshRestore {
             }
             List<String> images = RestoreOperation.images(m);
             if (dryRun) {
-                return new Start(Restore.start(0, module, b.id(), p.taken(), target, 0, b.volumes()), b, images);
+                return new Start(Take.restore(0, module, b.id(), p.taken(), target, 0, volumes(b)), b, images);
             }
-            Restore r = Restore.start(BackupRecords.nextRestoreId(c), module, b.id(), p.taken(), target, TakeRecords.nextEpoch(c),
-                    b.volumes());
+            Take r = Take.restore(BackupRecords.nextRestoreId(c), module, b.id(), p.taken(), target, TakeRecords.nextEpoch(c),
+                    volumes(b));
             BackupRecords.insert(c, r);
             audit.record(c, "restore", "module " + module + ": restore of backup " + b.id() + " to " + target + " begun, epoch "
                     + r.epoch() + (p.taken() == null ? " (it ran nowhere)" : " (it ran on " + p.taken() + ")"));
@@ -87,29 +87,34 @@ public class MeshRestore {
         if (dryRun) {
             return operation.dryRun(s.restore(), s.images());
         }
-        runner.start(s.restore().id());
-        return view(s.restore().id());
+        long id = s.restore().fromBackup().restore();
+        runner.start(id);
+        return view(id);
+    }
+
+    private static List<Take.Volume> volumes(Backup b) {
+        return b.volumes().stream().map(Take.Volume::of).toList();
     }
 
     /** Carries on every restore a dead runner left (a controller's start). */
     public void resumeAll() {
-        runner.resume(store.inTransaction(BackupRecords::runningRestores).stream().map(r -> r.restore().id()).toList());
+        runner.resume(store.inTransaction(BackupRecords::runningRestores).stream().map(BackupRecords.RestoreRow::id).toList());
     }
 
     public RestoreView view(long id) {
         BackupRecords.RestoreRow row = store.inTransaction(c -> BackupRecords.restore(c, id))
                 .orElseThrow(() -> new NotFound("no restore " + id));
-        Restore r = row.restore();
+        Take r = row.restore();
         if (!runner.active(id) && !r.step().ended()) {
             runner.start(id);   // a restore whose runner let go or died: following it carries it on
         }
-        return new RestoreView(r.id(), r.module(), r.backup(), r.from(), r.to(), r.epoch(), r.lost(), r.step(),
-                r.step().state(), r.volumes(), r.error(), r.problem(), runner.progress(id), null);
+        return new RestoreView(id, r.module(), r.fromBackup().backup(), r.from(), r.to(), r.epoch(), r.lost(), r.step(),
+                r.step().state(), RestoreOperation.volumes(r), r.error(), r.problem(), runner.progress(id), null);
     }
 
     /** The restores under way, for {@code mesh status}. */
     public List<RestoreView> running() {
-        return store.inTransaction(BackupRecords::runningRestores).stream().map(r -> view(r.restore().id())).toList();
+        return store.inTransaction(BackupRecords::runningRestores).stream().map(r -> view(r.id())).toList();
     }
 
 }

@@ -10,7 +10,6 @@ import mesh.model.Node;
 import mesh.model.NotFound;
 import mesh.model.BackupStep;
 import mesh.wire.RestoreView;
-import mesh.model.RestoreStep;
 import mesh.model.TakeStep;
 import mesh.plan.Backup;
 import mesh.plan.Operation;
@@ -18,9 +17,9 @@ import mesh.plan.Operation.Done;
 import mesh.plan.Operation.Failed;
 import mesh.plan.Operation.Outcome;
 import mesh.plan.Operation.Reason;
-import mesh.plan.Restore;
-import mesh.plan.RestorePlan;
 import mesh.plan.Take;
+import mesh.plan.TakePlan;
+import mesh.plan.TakeWords;
 import mesh.store.BackupRecords;
 import mesh.store.MeshStore;
 import mesh.store.TakeRecords;
@@ -28,14 +27,15 @@ import mesh.wire.BackupProgress;
 import mesh.wire.BackupRestoreRequest;
 
 /**
- * RestoreOperation is a restore as the {@link OperationRunner} carries it out (docs/backup.md, "Restore"): found by its
- * number, its record beside the backups ({@link BackupRecords}), decided by {@link RestorePlan}. It is a take whose
- * data comes from a backup: its start, switch, push and a rollback's stop-target and delete-copy are the take's own
- * handlers ({@link TakeSteps}), its fence and old copy the take's agent calls; its own are the preflight, the lose (the
- * source does not answer: its copy is marked lost, and {@link BackupWatch} fences it when it answers again) and the
- * restore itself, whose progress is the agent's line.
+ * RestoreOperation is a restore as the {@link OperationRunner} carries it out (docs/backup.md, "Restore"): a take whose
+ * data comes from a backup ({@link Take#restoring}), decided by the take's own plan ({@link TakePlan}), found by its
+ * number, its record beside the backups ({@link BackupRecords}). Its start, switch, push and a rollback's stop-target
+ * and delete-copy are the take's handlers ({@link TakeSteps}), its fence and old copy the take's agent calls; its own are
+ * the preflight, the lose (the source does not answer: its copy is marked lost, and {@link BackupWatch} fences it when
+ * it answers again), the restore in place of the copy (the target writes the backup; its progress is the agent's line)
+ * and the unfence, which lifts a lost mark where a take's lifts a fence.
  */
-final class RestoreOperation implements OperationRunner.Kind<Long, Restore, BackupProgress> {
+final class RestoreOperation implements OperationRunner.Kind<Long, Take, BackupProgress> {
 
     private final MeshStore store;
     private final AuditTrail audit;
@@ -71,14 +71,19 @@ final class RestoreOperation implements OperationRunner.Kind<Long, Restore, Back
     }
 
     /** {@code mesh restore --dry-run}: the target answers; the steps the restore would carry out. */
-    RestoreView dryRun(Restore r, List<String> images) {
+    RestoreView dryRun(Take r, List<String> images) {
         agents.status(node(r.to()));
         boolean sourceAnswers = r.from() != null && agents.answers(node(r.from()));
         List<String> steps = new java.util.ArrayList<>();
         steps.add("preflight: " + r.to() + " answers and has (or pulls) the images " + String.join(", ", images));
-        steps.addAll(RestorePlan.stepsAhead(r, sourceAnswers));
-        return new RestoreView(0, r.module(), r.backup(), r.from(), r.to(), 0, r.from() != null && !sourceAnswers, r.step(),
-                mesh.model.OperationState.DRY_RUN, r.volumes(), null, null, null, steps);
+        steps.addAll(TakeWords.restoreAhead(r, sourceAnswers));
+        return new RestoreView(0, r.module(), r.fromBackup().backup(), r.from(), r.to(), 0, r.from() != null && !sourceAnswers,
+                r.step(), mesh.model.OperationState.DRY_RUN, volumes(r), null, null, null, steps);
+    }
+
+    /** A restore's volumes as its view and the agent's restore request say them. */
+    static List<BackupVolume> volumes(Take r) {
+        return r.volumes().stream().map(Take.Volume::asBackup).toList();
     }
 
     @Override
@@ -87,49 +92,48 @@ final class RestoreOperation implements OperationRunner.Kind<Long, Restore, Back
     }
 
     @Override
-    public Operation.Plan<Restore> plan() {
-        return RestorePlan.PLAN;
+    public Operation.Plan<Take> plan() {
+        return TakePlan.PLAN;
     }
 
     @Override
-    public Optional<Restore> load(Long id) {
+    public Optional<Take> load(Long id) {
         return store.inTransaction(c -> BackupRecords.restore(c, id)).map(BackupRecords.RestoreRow::restore);
     }
 
     @Override
-    public void save(Restore r, Restore next) {
+    public void save(Take r, Take next) {
         store.inTransaction(c -> {
             BackupRecords.save(c, next);
             if (next.step().ended()) {
-                audit.record(c, "restore", "module " + r.module() + ": restore " + r.id() + " of backup " + r.backup() + " to "
-                        + r.to() + " " + next.step().word() + (next.error() == null ? "" : ": " + next.error()));
+                audit.record(c, "restore", "module " + r.module() + ": restore " + r.fromBackup().restore() + " of backup "
+                        + r.fromBackup().backup() + " to " + r.to() + " " + next.step().word()
+                        + (next.error() == null ? "" : ": " + next.error()));
             }
             return null;
         });
     }
 
     @Override
-    public Map<Enum<?>, OperationRunner.Step<Restore, BackupProgress>> steps() {
-        Map<Enum<?>, OperationRunner.Step<Restore, BackupProgress>> h = new java.util.HashMap<>();
-        h.put(RestoreStep.PREFLIGHT, (r, p) -> preflight(r));
-        h.put(RestoreStep.FENCE, (r, p) -> {
+    public Map<Enum<?>, OperationRunner.Step<Take, BackupProgress>> steps() {
+        Map<Enum<?>, OperationRunner.Step<Take, BackupProgress>> h = new java.util.HashMap<>();
+        h.put(TakeStep.PREFLIGHT, (r, p) -> preflight(r));
+        h.put(TakeStep.FENCE, (r, p) -> {
             calls.fence(node(r.from()), r.module(), r.epoch());
             return new Done();
         });
-        h.put(RestoreStep.LOSE, (r, p) -> lose(r));
-        h.put(RestoreStep.RESTORE, this::restore);
-        for (RestoreStep s : List.of(RestoreStep.START, RestoreStep.SWITCH, RestoreStep.PUSH, RestoreStep.STOP_TARGET,
-                RestoreStep.DELETE_COPY)) {
-            TakeStep same = TakeStep.valueOf(s.name());
-            h.put(s, (r, p) -> takeSteps.get(same).carryOut(r.asTake(same), line -> { }) instanceof Failed f ? f : new Done());
+        h.put(TakeStep.LOSE, (r, p) -> lose(r));
+        h.put(TakeStep.RESTORE, this::restore);
+        for (TakeStep s : List.of(TakeStep.START, TakeStep.SWITCH, TakeStep.PUSH, TakeStep.STOP_TARGET, TakeStep.DELETE_COPY)) {
+            h.put(s, (r, p) -> takeSteps.get(s).carryOut(r, line -> { }));
         }
-        h.put(RestoreStep.OLD_COPY, (r, p) -> oldCopy(r));
-        h.put(RestoreStep.UNFENCE, (r, p) -> unfence(r));
+        h.put(TakeStep.OLD_COPY, (r, p) -> oldCopy(r));
+        h.put(TakeStep.UNFENCE, (r, p) -> unfence(r));
         return h;
     }
 
     /** The target answers and has (or pulls) the module's images; whether the source answers (else its copy is lost). */
-    private Outcome preflight(Restore r) {
+    private Outcome preflight(Take r) {
         Node target = node(r.to());
         agents.status(target);
         List<String> images = images(store.inTransaction(c -> store.module(c, r.module())).map(MeshStore.StoredModule::manifest)
@@ -139,7 +143,7 @@ final class RestoreOperation implements OperationRunner.Kind<Long, Restore, Back
             return new Failed(Reason.REFUSED, "node " + r.to() + " lacks " + String.join("; ", missing.stream()
                     .map(x -> "image " + x.image() + " (" + x.why() + ")").toList()) + "; nothing was changed");
         }
-        return new RestorePlan.Preflighted(r.from() != null && agents.answers(node(r.from())));
+        return new TakePlan.SourceAnswers(r.from() != null && agents.answers(node(r.from())));
     }
 
     static List<String> images(Manifest m) {
@@ -147,9 +151,9 @@ final class RestoreOperation implements OperationRunner.Kind<Long, Restore, Back
                 .distinct().sorted().toList();
     }
 
-    private Outcome lose(Restore r) {
+    private Outcome lose(Take r) {
         store.inTransaction(c -> {
-            BackupRecords.lose(c, r.module(), r.from(), r.epoch(), r.volumes());
+            BackupRecords.lose(c, r.module(), r.from(), r.epoch(), volumes(r));
             audit.record(c, "restore", "module " + r.module() + ": node " + r.from() + " does not answer; its copy is"
                     + " marked lost, and is fenced there when its agent answers again");
             return null;
@@ -157,19 +161,20 @@ final class RestoreOperation implements OperationRunner.Kind<Long, Restore, Back
         return new Done();
     }
 
-    private Outcome restore(Restore r, java.util.function.Consumer<BackupProgress> progress) {
-        Backup b = store.inTransaction(c -> BackupRecords.byId(c, r.backup())).map(BackupRecords.Row::backup)
-                .orElseThrow(() -> new Conflict("backup " + r.backup() + " is no longer recorded"));
+    private Outcome restore(Take r, java.util.function.Consumer<BackupProgress> progress) {
+        long id = r.fromBackup().backup();
+        Backup b = store.inTransaction(c -> BackupRecords.byId(c, id)).map(BackupRecords.Row::backup)
+                .orElseThrow(() -> new Conflict("backup " + id + " is no longer recorded"));
         BackupProgress last = new BackupAgents(agents).restore(node(r.to()), r.module(), new BackupRestoreRequest(r.epoch(),
-                b.registry(), b.repository(), b.manifest(), r.volumes()), progress);
+                b.registry(), b.repository(), b.manifest(), volumes(r)), progress);
         if (!Boolean.TRUE.equals(last.done())) {
             return new Failed(Reason.FAILED, last.error() == null ? "the restore failed" : last.error());
         }
-        return new RestorePlan.Restored(last.volumes());
+        return new TakePlan.Restored(last.volumes().stream().map(Take.Volume::of).toList());
     }
 
-    private Outcome oldCopy(Restore r) {
-        List<String> names = r.volumes().stream().map(BackupVolume::name).toList();
+    private Outcome oldCopy(Take r) {
+        List<String> names = r.volumes().stream().map(Take.Volume::name).toList();
         if (!r.lost()) {
             calls.oldCopy(node(r.from()), r.module(), r.epoch(), names);
         }
@@ -182,8 +187,8 @@ final class RestoreOperation implements OperationRunner.Kind<Long, Restore, Back
     }
 
     /** Lifts what this restore set on the source: its lost mark, or its fence; and the target's fence a rollback set. */
-    private Outcome unfence(Restore r) {
-        if (r.started()) {
+    private Outcome unfence(Take r) {
+        if (TakePlan.targetFenced(r)) {
             calls.unfence(node(r.to()), r.module(), r.epoch());
         }
         if (r.lost()) {

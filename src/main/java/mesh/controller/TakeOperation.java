@@ -15,6 +15,7 @@ import mesh.model.TakeStep;
 import mesh.plan.Operation;
 import mesh.plan.Take;
 import mesh.plan.TakePlan;
+import mesh.plan.TakeWords;
 import mesh.store.MeshStore;
 import mesh.store.TakeRecords;
 import mesh.wire.CopyProgress;
@@ -135,8 +136,8 @@ final class TakeOperation implements OperationRunner.Kind<String, Take, TakeView
             throw new Conflict("preflight: " + f.words());
         }
         Take checked = TakePlan.after(t, found);
-        List<String> ahead = new ArrayList<>(List.of(TakePlan.describe(t)));
-        ahead.addAll(TakePlan.stepsAhead(checked));
+        List<String> ahead = new ArrayList<>(List.of(TakeWords.describe(t)));
+        ahead.addAll(TakeWords.stepsAhead(checked));
         return new TakeView(t.module(), t.from(), t.to(), 0, t.back(), t.step(), OperationState.DRY_RUN, false,
                 TakeViews.volumes(checked.volumes()), null, null, null, notes(t), ahead);
     }

@@ -9,15 +9,46 @@ import java.util.List;
  * nowhere) and goes to, its epoch (which the agents' fences carry), the step it carries out next,
  * its volumes with what the copy and the verify found, the source's read ticket, why it failed or
  * rolls back ({@code error}) and why the last try of its current step did not go through
- * ({@code problem}, cleared when a step succeeds), and whether it copies only after the fence ({@code stopAndCopy}:
- * no pre-copy, {@code mesh take --stop-and-copy}).
+ * ({@code problem}, cleared when a step succeeds), whether it copies only after the fence ({@code stopAndCopy}:
+ * no pre-copy, {@code mesh take --stop-and-copy}), and, for a restore, the backup its data comes from
+ * ({@code fromBackup}: null for a take from a node).
  */
 public record Take(String module, String from, String to, long epoch, boolean back, TakeStep step,
-                   List<Volume> volumes, String ticket, String error, String problem, boolean stopAndCopy) {
+                   List<Volume> volumes, String ticket, String error, String problem, boolean stopAndCopy,
+                   FromBackup fromBackup) {
 
     public Take(String module, String from, String to, long epoch, boolean back, TakeStep step, List<Volume> volumes,
                 String ticket, String error, String problem) {
-        this(module, from, to, epoch, back, step, volumes, ticket, error, problem, false);
+        this(module, from, to, epoch, back, step, volumes, ticket, error, problem, false, null);
+    }
+
+    /**
+     * FromBackup makes a take a restore (docs/backup.md, "Restore"): the restore's number, the backup whose data the
+     * target writes in place of a copy from the source, and whether the source was found not answering and its copy
+     * marked lost ({@code lost}: the controller fences it there when its agent answers again).
+     */
+    public record FromBackup(long restore, long backup, boolean lost) {
+    }
+
+    /** A new restore of {@code module} from backup {@code backup}, at its first step: a take whose data is the backup's. */
+    public static Take restore(long id, String module, long backup, String from, String to, long epoch, List<Volume> volumes) {
+        return new Take(module, from, to, epoch, false, TakeStep.PREFLIGHT, volumes, null, null, null, false,
+                new FromBackup(id, backup, false));
+    }
+
+    /** Whether this take is a restore: its data comes from a backup, not from its source. */
+    public boolean restoring() {
+        return fromBackup != null;
+    }
+
+    /** Whether this restore marked its source's copy lost (false for a take). */
+    public boolean lost() {
+        return fromBackup != null && fromBackup.lost();
+    }
+
+    public Take withLost(boolean next) {
+        return new Take(module, from, to, epoch, back, step, volumes, ticket, error, problem, stopAndCopy,
+                new FromBackup(fromBackup.restore(), fromBackup.backup(), next));
     }
 
     public Take {
@@ -40,6 +71,17 @@ public record Take(String module, String from, String to, long epoch, boolean ba
         public Volume(String name, String kind, long bytes, long files, boolean copied, String sourceDigest,
                       String targetDigest) {
             this(name, kind, bytes, files, copied, sourceDigest, targetDigest, List.of());
+        }
+
+        /** A volume of a backup as a restore's take holds it: its data complete once restored, the backup's digest its source's. */
+        public static Volume of(mesh.model.BackupVolume v) {
+            return new Volume(v.name(), v.kind(), v.bytes() == null ? 0 : v.bytes(), v.files() == null ? 0 : v.files(), true,
+                    v.digest(), null);
+        }
+
+        /** The volume as a backup's (and a restore's view) says it: the digest its data has, restored or backed up. */
+        public mesh.model.BackupVolume asBackup() {
+            return new mesh.model.BackupVolume(name, kind, targetDigest != null ? targetDigest : sourceDigest, bytes, files);
         }
 
         public Volume copiedAs(long bytes, long files) {
@@ -84,27 +126,27 @@ public record Take(String module, String from, String to, long epoch, boolean ba
 
     /** The same take without a pre-copy: it copies only after the fence, as takes did before pre-copies. */
     public Take withStopAndCopy(boolean next) {
-        return new Take(module, from, to, epoch, back, step, volumes, ticket, error, problem, next);
+        return new Take(module, from, to, epoch, back, step, volumes, ticket, error, problem, next, fromBackup);
     }
 
     public Take at(TakeStep next) {
-        return new Take(module, from, to, epoch, back, next, volumes, ticket, error, null, stopAndCopy);
+        return new Take(module, from, to, epoch, back, next, volumes, ticket, error, null, stopAndCopy, fromBackup);
     }
 
     public Take withVolumes(List<Volume> next) {
-        return new Take(module, from, to, epoch, back, step, next, ticket, error, problem, stopAndCopy);
+        return new Take(module, from, to, epoch, back, step, next, ticket, error, problem, stopAndCopy, fromBackup);
     }
 
     public Take withTicket(String next) {
-        return new Take(module, from, to, epoch, back, step, volumes, next, error, problem, stopAndCopy);
+        return new Take(module, from, to, epoch, back, step, volumes, next, error, problem, stopAndCopy, fromBackup);
     }
 
     public Take withError(String next) {
-        return new Take(module, from, to, epoch, back, step, volumes, ticket, next, problem, stopAndCopy);
+        return new Take(module, from, to, epoch, back, step, volumes, ticket, next, problem, stopAndCopy, fromBackup);
     }
 
     public Take withProblem(String next) {
-        return new Take(module, from, to, epoch, back, step, volumes, ticket, error, next, stopAndCopy);
+        return new Take(module, from, to, epoch, back, step, volumes, ticket, error, next, stopAndCopy, fromBackup);
     }
 
     /** The bytes all its volumes hold on the source. */

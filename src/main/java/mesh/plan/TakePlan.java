@@ -33,6 +33,18 @@ import java.util.List;
  * after its tries ends the take rolled back with the copy left, never started, emptied by the next take into
  * that node ({@link #gaveUp}). From the start on the target may run the module: it is stopped first.
  *
+ * <p>A restore is a take whose data comes from a backup ({@link Take#restoring}, docs/backup.md "Restore"):
+ *
+ * <pre>
+ *  preflight ─► fence (the source answers) ─► restore ─► start ─► switch ─► push ─► old-copy ─► done
+ *           └─► lose  (it does not)  ──────────┘
+ * </pre>
+ *
+ * <p>Its restore step stands where a take's copy and verify do (the target writes the backup and checks every file
+ * against the backup's manifest), and every other decision is the take's, the rollbacks included. A source that does
+ * not answer cannot be fenced: its copy is marked lost, and the controller fences it there the first time its agent
+ * answers again, before anything else is sent to it; a rollback lifts that mark where a take's lifts its fence.
+ *
  * <p>The rule it keeps: never two copies running. The source may run only until its fence is confirmed
  * and again once the target is confirmed stopped; the target may run only from the start step until it
  * is stopped on rollback ({@link #sourceMayRun}, {@link #targetMayRun}: no step allows both). A failure
@@ -75,7 +87,7 @@ public final class TakePlan {
 
         @Override
         public String describe(Take t) {
-            return TakePlan.describe(t);
+            return TakeWords.describe(t);
         }
 
         @Override
@@ -95,7 +107,8 @@ public final class TakePlan {
         int volumes = Math.max(1, t.volumes().size());
         return switch (t.step()) {
             case PREFLIGHT -> Duration.ofMinutes(40);   // images, bundles, the source's volumes: ten minutes a call
-            case PRE_COPY, COPY -> Duration.ofHours(24);
+            case PRE_COPY, COPY, RESTORE -> Duration.ofHours(24);
+            case LOSE -> Duration.ofMinutes(1);
             case FENCE -> Duration.ofMinutes(10L + 10L * volumes);
             case TICKET, SWITCH -> Duration.ofMinutes(5);
             case VERIFY -> Duration.ofMinutes(5L + 10L * volumes);
@@ -117,6 +130,14 @@ public final class TakePlan {
 
     /** Preflight went through: the module's volumes on the source, with their sizes. */
     public record Preflighted(List<Take.Volume> volumes) implements Outcome {
+    }
+
+    /** A restore's preflight went through; whether the module's node (the source) answered. */
+    public record SourceAnswers(boolean answers) implements Outcome {
+    }
+
+    /** A restore's target wrote and checked the backup's volumes: them as restored (their digests as written). */
+    public record Restored(List<Take.Volume> volumes) implements Outcome {
     }
 
     /** The source gave a read ticket for this epoch. */
@@ -147,26 +168,38 @@ public final class TakePlan {
             return failed(t, f.words());
         }
         return switch (t.step()) {
-            case PREFLIGHT -> {
-                Take next = t.withVolumes(o instanceof Preflighted p ? p.volumes() : t.volumes());
-                yield next.at(t.from() == null ? TakeStep.START : next.volumes().isEmpty() || t.stopAndCopy() ? TakeStep.FENCE
-                        : TakeStep.PRE_COPY);
-            }
+            case PREFLIGHT -> t.restoring() ? t.at(t.from() == null ? TakeStep.RESTORE
+                    : o instanceof SourceAnswers a && !a.answers() ? TakeStep.LOSE : TakeStep.FENCE) : preflighted(t, o);
             case PRE_COPY -> preCopied(t, o);
-            case FENCE -> t.at(t.volumes().isEmpty() ? TakeStep.START : TakeStep.TICKET);
+            case FENCE -> t.at(t.restoring() ? TakeStep.RESTORE : t.volumes().isEmpty() ? TakeStep.START : TakeStep.TICKET);
+            case LOSE -> t.withLost(true).at(TakeStep.RESTORE);
             case TICKET -> t.withTicket(o instanceof Ticketed k ? k.ticket() : t.ticket()).at(TakeStep.COPY);
             case COPY -> copied(t, o);
+            case RESTORE -> t.withVolumes(o instanceof Restored r ? r.volumes() : t.volumes()).at(TakeStep.START);
             case VERIFY -> verified(t, o);
             case START -> t.at(TakeStep.SWITCH);
             case SWITCH -> t.at(TakeStep.PUSH);
             case PUSH -> t.at(t.from() == null || t.volumes().isEmpty() ? TakeStep.DONE : TakeStep.OLD_COPY);
             case OLD_COPY -> t.at(TakeStep.DONE);
-            case STOP_TARGET -> t.at(t.from() != null && !t.volumes().isEmpty() ? TakeStep.DELETE_COPY : TakeStep.UNFENCE);
+            case STOP_TARGET -> t.at(copiesData(t) ? TakeStep.DELETE_COPY : TakeStep.UNFENCE);
             case DELETE_COPY -> o instanceof Left l && !targetStarted(t) ? left(t, l) : t.at(targetStarted(t) ? TakeStep.UNFENCE
                     : TakeStep.ROLLED_BACK);
-            case UNFENCE -> t.at(!targetStarted(t) && copyToDelete(t) ? TakeStep.DELETE_COPY : TakeStep.ROLLED_BACK);
+            case UNFENCE -> (t.lost() ? t.withLost(false) : t).at(!targetStarted(t) && copyToDelete(t) ? TakeStep.DELETE_COPY
+                    : TakeStep.ROLLED_BACK);
             case DONE, ROLLED_BACK, FAILED -> t;
         };
+    }
+
+    /** A take's preflight found the source's volumes: a pre-copy next, or the fence (stop-and-copy), or the start. */
+    private static Take preflighted(Take t, Outcome o) {
+        Take next = t.withVolumes(o instanceof Preflighted p ? p.volumes() : t.volumes());
+        return next.at(t.from() == null ? TakeStep.START : next.volumes().isEmpty() || t.stopAndCopy() ? TakeStep.FENCE
+                : TakeStep.PRE_COPY);
+    }
+
+    /** Whether the take writes data onto the target (a copy from its source, or a restore's backup): a rollback deletes it. */
+    static boolean copiesData(Take t) {
+        return !t.volumes().isEmpty() && (t.from() != null || t.restoring());
     }
 
     /**
@@ -265,8 +298,11 @@ public final class TakePlan {
      */
     static boolean copyToDelete(Take t) {
         TakeStep from = rolledBackFrom(t);
-        if (t.from() == null || t.volumes().isEmpty() || from == null) {
+        if (!copiesData(t) || from == null) {
             return false;
+        }
+        if (t.restoring()) {
+            return from == TakeStep.RESTORE || from == TakeStep.START || from == TakeStep.SWITCH;
         }
         boolean preCopied = t.volumes().stream().anyMatch(v -> !v.passes().isEmpty());
         return from == TakeStep.PRE_COPY || (from == TakeStep.FENCE || from == TakeStep.TICKET) && preCopied
@@ -334,57 +370,5 @@ public final class TakePlan {
     public static boolean targetMayRun(TakeStep step) {
         return step.ordinal() >= TakeStep.START.ordinal() && step.ordinal() <= TakeStep.DONE.ordinal()
                 || step == TakeStep.STOP_TARGET;
-    }
-
-    /** What the take does from where it stands, in the operator's words: {@code mesh take --dry-run} prints it. */
-    public static List<String> stepsAhead(Take t) {
-        List<String> lines = new ArrayList<>();
-        Take at = t;
-        while (!at.step().ended()) {
-            lines.add(describe(at));
-            at = after(at, at.step() == TakeStep.PRE_COPY
-                    ? new PreCopied(at.nextToPreCopy(preCopyPass(at)).name(), new Take.Pass(true, at.nextToPreCopy(preCopyPass(at)).bytes(),
-                            at.nextToPreCopy(preCopyPass(at)).files(), 0, 0, 0))
-                    : at.step() == TakeStep.COPY && at.nextToCopy() != null
-                    ? new Copied(at.nextToCopy().name(), at.nextToCopy().bytes(), at.nextToCopy().files())
-                    : at.step() == TakeStep.VERIFY ? new Verified(at.volumes(), null) : new Done());
-        }
-        return lines;
-    }
-
-    /** The current step in words. */
-    public static String describe(Take t) {
-        String m = t.module();
-        return switch (t.step()) {
-            case PREFLIGHT -> "preflight: " + t.to() + "'s agent answers and has room for the data";
-            case FENCE -> "fence: stop " + m + " on " + t.from() + " and have its agent refuse to start it (epoch "
-                    + t.epoch() + ")";
-            case TICKET -> "ticket: " + t.from() + "'s agent gives a read ticket for " + m + "'s volumes";
-            case PRE_COPY -> {
-                int n = preCopyPass(t);
-                Take.Volume v = t.nextToPreCopy(n);
-                yield "pre-copy: pass " + n + " of volume " + v.name() + (n == 1 ? " (" + Bytes.human(v.bytes()) + ")"
-                        : ", what changed since pass " + (n - 1)) + " from " + t.from() + " to " + t.to() + " while " + m
-                        + " runs there, agent to agent";
-            }
-            case COPY -> t.nextToCopy().livePasses() > 0
-                    ? "copy: what changed in volume " + t.nextToCopy().name() + " since the pre-copy, from " + t.from()
-                            + " to " + t.to() + " (" + m + " stopped)"
-                    : "copy: volume " + t.nextToCopy().name() + " (" + Bytes.human(t.nextToCopy().bytes()) + ") from "
-                            + t.from() + " to " + t.to() + ", agent to agent";
-            case VERIFY -> "verify: every file's manifest on " + t.from() + " and on " + t.to() + " must match";
-            case START -> "start: " + m + " on " + t.to() + ", healthy before anything moves";
-            case SWITCH -> "switch: placement, " + m + ".internal and its routes move to " + t.to() + " in one transaction";
-            case PUSH -> "push: " + t.to() + (t.from() == null ? "" : ", " + t.from())
-                    + " and the nodes whose components bind " + m + "'s names (binders replaced, nothing else)";
-            case OLD_COPY -> "old copy: " + t.from() + " keeps its copy, labelled as left by the take at epoch " + t.epoch()
-                    + " (mesh take --forget-old " + m + " removes it)";
-            case STOP_TARGET -> "stop-target: stop " + m + " on " + t.to();
-            case DELETE_COPY -> "delete-copy: delete the copy this take made on " + t.to()
-                    + (targetStarted(t) ? "" : " (" + m + " runs on " + t.from() + " again already)");
-            case UNFENCE -> "unfence: lift the fence" + (t.from() == null ? "" : " on " + t.from() + ", which starts " + m
-                    + " there again");
-            case DONE, ROLLED_BACK, FAILED -> t.step().word();
-        };
     }
 }

@@ -11,7 +11,9 @@ import java.util.List;
 import java.util.Optional;
 import mesh.model.DeclarationJson;
 import mesh.plan.Backup;
-import mesh.plan.Restore;
+import mesh.model.TakeStep;
+import mesh.plan.Take;
+import mesh.plan.TakePlan;
 import mesh.model.BackupVolume;
 
 /**
@@ -105,31 +107,57 @@ public final class BackupRecords {
         return rows;
     }
 
-    /** RestoreRow is a restore's record and when it began and ended. */
-    public record RestoreRow(Restore restore, Instant startedAt, Instant endedAt) {
+    /**
+     * RestoreRow is a restore's record (a take from a backup, {@link Take#restoring}) and when it began and ended.
+     * {@link #id} is the restore's number.
+     */
+    public record RestoreRow(Take restore, Instant startedAt, Instant endedAt) {
+        public long id() {
+            return restore.fromBackup().restore();
+        }
+    }
+
+    /**
+     * StoredRestore is a restore's record as the restores table keeps it, in the shape restores always had (a record
+     * written by an earlier build reads the same): its take's fields with the backup's volumes.
+     */
+    public record StoredRestore(long id, String module, long backup, String from, String to, long epoch, boolean lost,
+                         TakeStep step, List<BackupVolume> volumes, boolean started, String error, String problem) {
+
+        static StoredRestore of(Take t) {
+            return new StoredRestore(t.fromBackup().restore(), t.module(), t.fromBackup().backup(), t.from(), t.to(), t.epoch(),
+                    t.lost(), t.step(), t.volumes().stream().map(Take.Volume::asBackup).toList(),
+                    TakePlan.targetMayRun(t) || TakePlan.targetStarted(t), t.error(), t.problem());
+        }
+
+        Take take() {
+            return new Take(module, from, to, epoch, false, step, volumes == null ? List.of()
+                    : volumes.stream().map(Take.Volume::of).toList(), null, error, problem, false,
+                    new Take.FromBackup(id, backup, lost));
+        }
     }
 
     public static long nextRestoreId(Connection c) throws SQLException {
         return single(c, "select nextval('restores_id_seq')");
     }
 
-    public static void insert(Connection c, Restore r) throws SQLException {
+    public static void insert(Connection c, Take r) throws SQLException {
         try (PreparedStatement s = c.prepareStatement("insert into restores (id, module, state, record) values (?, ?, ?, ?::jsonb)")) {
-            s.setLong(1, r.id());
+            s.setLong(1, r.fromBackup().restore());
             s.setString(2, r.module());
             s.setString(3, r.step().state().word());
-            s.setString(4, DeclarationJson.write(r));
+            s.setString(4, DeclarationJson.write(StoredRestore.of(r)));
             s.executeUpdate();
         }
     }
 
-    public static void save(Connection c, Restore r) throws SQLException {
+    public static void save(Connection c, Take r) throws SQLException {
         try (PreparedStatement s = c.prepareStatement("update restores set state = ?, record = ?::jsonb,"
                 + " ended_at = case when ? then coalesce(ended_at, now()) else null end where id = ?")) {
             s.setString(1, r.step().state().word());
-            s.setString(2, DeclarationJson.write(r));
+            s.setString(2, DeclarationJson.write(StoredRestore.of(r)));
             s.setBoolean(3, r.step().ended());
-            s.setLong(4, r.id());
+            s.setLong(4, r.fromBackup().restore());
             s.executeUpdate();
         }
     }
@@ -158,7 +186,7 @@ public final class BackupRecords {
             }
             try (ResultSet r = s.executeQuery()) {
                 while (r.next()) {
-                    rows.add(new RestoreRow(read(r.getString(1), Restore.class), instant(r, 2), instant(r, 3)));
+                    rows.add(new RestoreRow(read(r.getString(1), StoredRestore.class).take(), instant(r, 2), instant(r, 3)));
                 }
             }
         }

@@ -110,7 +110,7 @@ public final class TakeRecords {
                 while (r.next()) {
                     takes.add(new Take(r.getString(1), r.getString(2), r.getString(3), r.getLong(4), r.getBoolean(5),
                             TakeStep.of(r.getString(6)), volumes(r.getString(7)), r.getString(8), r.getString(9),
-                            r.getString(10), r.getBoolean(11)));
+                            r.getString(10), r.getBoolean(11), null));
                 }
             }
         }

@@ -12,7 +12,7 @@ import mesh.model.BackupVolume;
  * target's writing while it runs, and for a dry run the steps it would take.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record RestoreView(long id, String module, long backup, String from, String to, long epoch, boolean lost, mesh.model.RestoreStep step,
+public record RestoreView(long id, String module, long backup, String from, String to, long epoch, boolean lost, mesh.model.TakeStep step,
                           mesh.model.OperationState state, List<BackupVolume> volumes, String error, String problem, BackupProgress progress,
                           List<String> steps) {
 }

@@ -120,7 +120,7 @@ class DeadlineLoopsTest {
     void onlyPollIsExempt() {
         assertEquals(List.of(true, false, false, false, false, false, false),
                 List.of("mesh/model/Poll.java", "mesh/controller/TakeSteps.java", "mesh/plan/TakePlan.java",
-                        "mesh/plan/RestoreStep.java", "mesh/host/take/TakeTestHold.java", "mesh/plan/HostDiff.java",
+                        "mesh/plan/TakeWords.java", "mesh/host/take/TakeTestHold.java", "mesh/plan/HostDiff.java",
                         "mesh/cli/TakeCommand.java").stream().map(DeadlineLoopsTest::exempt).toList());
     }
 }

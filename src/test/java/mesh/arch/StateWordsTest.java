@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 /**
  * StateWordsTest keeps main code (the CLI first) off the words of an operation's state and step: a take, a backup
  * or a restore crosses the wire with {@code mesh.model.OperationState} and its step enum ({@code TakeStep},
- * {@code BackupStep}, {@code RestoreStep}), and code compares those, never their words ({@code "running".equals(t.state())},
+ * a restore's too, and {@code BackupStep}), and code compares those, never their words ({@code "running".equals(t.state())},
  * {@code case "done" ->}). A word compared is a word that can be misspelt, or renamed on one side only; and once the field is an enum,
  * {@code "done".equals(b.lastState())} still compiles and is always false (the metrics' first version did that).
  */

@@ -1,6 +1,6 @@
 package mesh.cli;
 
-import mesh.model.RestoreStep;
+import mesh.model.TakeStep;
 import mesh.model.OperationState;
 import mesh.model.BackupStep;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -19,18 +19,18 @@ class BackupLinesTest {
     static final Instant NOW = Instant.parse("2026-12-02T10:00:00Z");
 
     static RestoreView restore(String step, String state, boolean lost, String from) {
-        return new RestoreView(1, "db", 4, from, "n3", 9, lost, RestoreStep.of(step), OperationState.of(state), List.of(), null, null, null, null);
+        return new RestoreView(1, "db", 4, from, "n3", 9, lost, TakeStep.of(step), OperationState.of(state), List.of(), null, null, null, null);
     }
 
     @Test
     void aRestoreSaysEveryStepItPassedBetweenTwoPolls() {
         assertEquals(List.of("preflight"), RestoreCommand.stepsSince(restore("preflight", "running", false, "n2"), null));
-        assertEquals(List.of("lose", "restore"), RestoreCommand.stepsSince(restore("restore", "running", true, "n2"), RestoreStep.of("preflight")));
-        assertEquals(List.of("fence", "restore", "start"), RestoreCommand.stepsSince(restore("start", "running", false, "n2"), RestoreStep.of("preflight")));
-        assertEquals(List.of("switch", "push", "old-copy"), RestoreCommand.stepsSince(restore("done", "done", true, "n2"), RestoreStep.of("start")));
-        assertEquals(List.of("restore", "start", "switch", "push"), RestoreCommand.stepsSince(restore("done", "done", false, null), RestoreStep.of("preflight")));
-        assertEquals(List.of("unfence"), RestoreCommand.stepsSince(restore("unfence", "running", false, "n2"), RestoreStep.of("restore")));
-        assertEquals(List.of(), RestoreCommand.stepsSince(restore("rolled-back", "rolled-back", false, "n2"), RestoreStep.of("delete-copy")));
+        assertEquals(List.of("lose", "restore"), RestoreCommand.stepsSince(restore("restore", "running", true, "n2"), TakeStep.of("preflight")));
+        assertEquals(List.of("fence", "restore", "start"), RestoreCommand.stepsSince(restore("start", "running", false, "n2"), TakeStep.of("preflight")));
+        assertEquals(List.of("switch", "push", "old-copy"), RestoreCommand.stepsSince(restore("done", "done", true, "n2"), TakeStep.of("start")));
+        assertEquals(List.of("restore", "start", "switch", "push"), RestoreCommand.stepsSince(restore("done", "done", false, null), TakeStep.of("preflight")));
+        assertEquals(List.of("unfence"), RestoreCommand.stepsSince(restore("unfence", "running", false, "n2"), TakeStep.of("restore")));
+        assertEquals(List.of(), RestoreCommand.stepsSince(restore("rolled-back", "rolled-back", false, "n2"), TakeStep.of("delete-copy")));
     }
 
     static BackupView backup(String step, String state, boolean live) {

@@ -7,7 +7,6 @@ import java.time.Duration;
 import java.util.List;
 import mesh.model.BackupStep;
 import mesh.model.BackupVolume;
-import mesh.model.RestoreStep;
 import mesh.model.TakeStep;
 import mesh.plan.Operation.Failed;
 import mesh.plan.Operation.Reason;
@@ -34,9 +33,10 @@ class OperationPlansTest {
     }
 
     @ParameterizedTest
-    @EnumSource(RestoreStep.class)
-    void everyStepOfARestoreHasADeadline(RestoreStep step) {
-        Duration d = RestorePlan.PLAN.deadline(Restore.start(1, "web", 2, "n1", "n2", 7, VOLUMES).at(step));
+    @EnumSource(TakeStep.class)
+    void everyStepOfARestoreHasADeadline(TakeStep step) {
+        Duration d = TakePlan.PLAN.deadline(Take.restore(1, "web", 2, "n1", "n2", 7,
+                VOLUMES.stream().map(Take.Volume::of).toList()).at(step));
         assertTrue(d.compareTo(Duration.ZERO) > 0 && d.compareTo(Duration.ofDays(1)) <= 0, step + ": " + d);
     }
 

@@ -232,8 +232,8 @@ class TakePlanTest {
         assertEquals(TakeStep.FENCE, t.step());
         Take copying = TakePlan.after(TakePlan.after(t, new Done()), new Ticketed("k")).withVolumes(t.volumes());
         assertEquals(TakeStep.COPY, copying.at(TakeStep.COPY).step());
-        assertTrue(TakePlan.describe(copying.at(TakeStep.COPY)).startsWith("copy: what changed in volume data since the pre-copy"),
-                TakePlan.describe(copying.at(TakeStep.COPY)));
+        assertTrue(TakeWords.describe(copying.at(TakeStep.COPY)).startsWith("copy: what changed in volume data since the pre-copy"),
+                TakeWords.describe(copying.at(TakeStep.COPY)));
         Take after = TakePlan.after(copying.at(TakeStep.COPY), new Copied("data", 5, 2, new Take.Pass(false, 5, 2, 1, 0.2, 9000)));
         assertEquals(200, after.volumes().get(0).bytes(), "the volume keeps its size; the delta's bytes are the pass's");
         assertTrue(after.volumes().get(0).copied());
@@ -374,7 +374,7 @@ class TakePlanTest {
 
     @Test
     void aDryRunSaysEveryStepAhead() {
-        List<String> lines = TakePlan.stepsAhead(NEW.withVolumes(List.of(DATA, FILES)));
+        List<String> lines = TakeWords.stepsAhead(NEW.withVolumes(List.of(DATA, FILES)));
         assertEquals(12, lines.size(), String.join("\n", lines));
         assertTrue(lines.get(0).startsWith("preflight: n2's agent answers"));
         assertEquals("pre-copy: pass 1 of volume data (200 B) from n1 to n2 while web runs there, agent to agent", lines.get(1));
@@ -382,7 +382,7 @@ class TakePlanTest {
         assertEquals("copy: what changed in volume data since the pre-copy, from n1 to n2 (web stopped)", lines.get(5));
         assertEquals("copy: what changed in volume files since the pre-copy, from n1 to n2 (web stopped)", lines.get(6));
         assertTrue(lines.get(11).startsWith("old copy: n1 keeps its copy, labelled as left by the take at epoch 7"));
-        List<String> whole = TakePlan.stepsAhead(NEW.withVolumes(List.of(DATA, FILES)).withStopAndCopy(true));
+        List<String> whole = TakeWords.stepsAhead(NEW.withVolumes(List.of(DATA, FILES)).withStopAndCopy(true));
         assertEquals("copy: volume data (200 B) from n1 to n2, agent to agent", whole.get(3));
     }
 
