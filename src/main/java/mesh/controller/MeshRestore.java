@@ -74,11 +74,12 @@ public class MeshRestore {
                 throw new Conflict("a backup of module " + module + " is under way; restore after it ends");
             }
             List<String> images = RestoreOperation.images(m);
+            List<Take.Volume> volumes = b.volumes().stream().map(Take.Volume::of).toList();
             if (dryRun) {
-                return new Start(Take.restore(0, module, b.id(), p.taken(), target, 0, volumes(b)), b, images);
+                return new Start(Take.restore(0, module, b.id(), p.taken(), target, 0, volumes), b, images);
             }
             Take r = Take.restore(BackupRecords.nextRestoreId(c), module, b.id(), p.taken(), target, TakeRecords.nextEpoch(c),
-                    volumes(b));
+                    volumes);
             BackupRecords.insert(c, r);
             audit.record(c, "restore", "module " + module + ": restore of backup " + b.id() + " to " + target + " begun, epoch "
                     + r.epoch() + (p.taken() == null ? " (it ran nowhere)" : " (it ran on " + p.taken() + ")"));
@@ -90,10 +91,6 @@ public class MeshRestore {
         long id = s.restore().fromBackup().restore();
         runner.start(id);
         return view(id);
-    }
-
-    private static List<Take.Volume> volumes(Backup b) {
-        return b.volumes().stream().map(Take.Volume::of).toList();
     }
 
     /** Carries on every restore a dead runner left (a controller's start). */
