@@ -61,7 +61,7 @@ public class StatusCommand implements Callable<Integer> {
             output.json(spec, nodes);
         } else {
             output.table(spec, List.of("NODE", "SENT", "ACKED", "APPLIED", "RUNNING", "SEEN", "VERSION", "STATE"), nodes.stream()
-                    .map(n -> Arrays.asList(n.node().name(), Long.toString(n.node().generation()),
+                    .map(n -> Arrays.asList(n.node().name() + (n.node().cordoned() ? " (cordoned)" : ""), Long.toString(n.node().generation()),
                             Long.toString(n.node().ackedGeneration()),
                             n.agent() == null ? "-" : Long.toString(n.agent().appliedGeneration()),
                             n.agent() == null ? "-" : running(n.agent()),

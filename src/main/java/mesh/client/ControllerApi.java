@@ -106,6 +106,11 @@ public final class ControllerApi {
         return call("PUT", path(NODES, name, "/public-domain"), Map.of("domain", domain), Node.class);
     }
 
+    /** Cordons a node ({@code cordoned}) or lifts its cordon. */
+    public NodeView cordon(String name, boolean cordoned) {
+        return call(cordoned ? "PUT" : "DELETE", path(NODES, name, "/cordon"), null, NodeView.class);
+    }
+
     public void removeNode(String name) {
         call("DELETE", path(NODES, name), null, (JavaType) null);
     }
