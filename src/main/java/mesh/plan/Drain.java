@@ -1,9 +1,8 @@
 package mesh.plan;
 
-import com.fasterxml.jackson.annotation.JsonValue;
 import java.time.Instant;
 import java.util.List;
-import java.util.Locale;
+import mesh.model.DrainModuleState;
 import mesh.model.DrainStep;
 
 /**
@@ -21,20 +20,10 @@ public record Drain(long id, String node, List<String> targets, int parallel, In
     }
 
     /** What became of one module: where it goes, why it did not, and how long it was down when it moved (ms). */
-    public record Item(String module, ItemState state, String target, String reason, Long downtimeMs) {
+    public record Item(String module, DrainModuleState state, String target, String reason, Long downtimeMs) {
 
-        public Item with(ItemState s, String why, Long downtime) {
+        public Item with(DrainModuleState s, String why, Long downtime) {
             return new Item(module, s, target, why, downtime);
-        }
-    }
-
-    /** ItemState: a module waiting for its take, moved, failed (its take rolled back or did not start), or left by the placement. */
-    public enum ItemState {
-        PENDING, MOVED, FAILED, LEFT;
-
-        @JsonValue
-        public String word() {
-            return name().toLowerCase(Locale.ROOT);
         }
     }
 
@@ -49,6 +38,6 @@ public record Drain(long id, String node, List<String> targets, int parallel, In
 
     /** The modules still waiting for their take. */
     public List<Item> pending() {
-        return modules.stream().filter(i -> i.state() == ItemState.PENDING).toList();
+        return modules.stream().filter(i -> i.state() == DrainModuleState.PENDING).toList();
     }
 }

@@ -115,7 +115,7 @@ public final class DrainPlacement {
             return "cordoned";
         }
         if (room >= 0 && room < m.bytes()) {
-            return "room for " + Sizes.words(Math.max(room, 0)) + ", its data is " + Sizes.words(m.bytes());
+            return "room for " + Bytes.human(Math.max(room, 0)) + ", its data is " + Bytes.human(m.bytes());
         }
         List<Integer> taken = m.ports().stream().filter(used::contains).sorted().toList();
         if (!taken.isEmpty()) {
@@ -129,22 +129,5 @@ public final class DrainPlacement {
     static List<Module> ordered(List<Module> modules) {
         return modules.stream().sorted(Comparator.comparing((Module m) -> MeshModules.isMeshModule(m.name()))
                 .thenComparing(Comparator.comparingLong(Module::bytes).reversed()).thenComparing(Module::name)).toList();
-    }
-
-    /** Sizes says a byte count as the operator reads it. */
-    static final class Sizes {
-
-        private Sizes() {
-        }
-
-        static String words(long bytes) {
-            if (bytes >= 1L << 30) {
-                return String.format(java.util.Locale.ROOT, "%.1f GB", bytes / (double) (1L << 30));
-            }
-            if (bytes >= 1L << 20) {
-                return String.format(java.util.Locale.ROOT, "%.1f MB", bytes / (double) (1L << 20));
-            }
-            return bytes >= 1024 ? bytes / 1024 + " kB" : bytes + " B";
-        }
     }
 }

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 import mesh.model.DrainStep;
 import mesh.plan.Drain.Item;
-import mesh.plan.Drain.ItemState;
+import mesh.model.DrainModuleState;
 
 /**
  * DrainPlan is the drain's one rule (docs/drain.md): cordon, place, then move the pending modules K at a time until
@@ -36,6 +36,11 @@ public final class DrainPlan implements Operation.Plan<Drain> {
         return d.pending().stream().limit(Math.max(1, d.parallel())).toList();
     }
 
+    /** Whether the drain's deadline passed at {@code now}: no new take begins then. */
+    public static boolean late(Drain d, java.time.Instant now) {
+        return d.deadline() != null && now.isAfter(d.deadline());
+    }
+
     @Override
     public Enum<?> step(Drain d) {
         return d.step();
@@ -55,7 +60,7 @@ public final class DrainPlan implements Operation.Plan<Drain> {
             case CORDON -> d.at(DrainStep.PLACE, d.modules(), null, null);
             case PLACE -> {
                 List<Item> items = o instanceof Placed p ? p.items() : d.modules();
-                yield d.at(items.stream().anyMatch(i -> i.state() == ItemState.PENDING) ? DrainStep.MOVE : DrainStep.DONE,
+                yield d.at(items.stream().anyMatch(i -> i.state() == DrainModuleState.PENDING) ? DrainStep.MOVE : DrainStep.DONE,
                         items, null, null);
             }
             case MOVE -> moved(d, o instanceof Moved m ? m : new Moved(List.of(), false));
@@ -69,12 +74,12 @@ public final class DrainPlan implements Operation.Plan<Drain> {
         List<Item> items = new ArrayList<>();
         for (Item i : d.modules()) {
             Item now = found.getOrDefault(i.module(), i);
-            if (now.state() == ItemState.PENDING && m.deadlinePassed()) {
-                now = now.with(ItemState.LEFT, "the drain's deadline passed before its take began", null);
+            if (now.state() == DrainModuleState.PENDING && m.deadlinePassed()) {
+                now = now.with(DrainModuleState.LEFT, "the drain's deadline passed before its take began", null);
             }
             items.add(now);
         }
-        boolean pending = items.stream().anyMatch(i -> i.state() == ItemState.PENDING);
+        boolean pending = items.stream().anyMatch(i -> i.state() == DrainModuleState.PENDING);
         return d.at(pending ? DrainStep.MOVE : DrainStep.DONE, items, null, null);
     }
 

@@ -8,7 +8,7 @@ create table drains (
     node       text not null,                -- no foreign key: the record outlives the node
     targets    jsonb not null default '[]',  -- the --to nodes asked (empty: every node not cordoned)
     parallel   int not null,
-    deadline_s bigint,                       -- the drain's own deadline, seconds from its start; null: none
+    deadline_at timestamptz,                 -- no take begins after it; null: none
     step       text not null,                -- the next step (DrainStep)
     state      text not null,                -- running | done | failed
     modules    jsonb not null default '[]',  -- per module: name, state, target, reason, downtime

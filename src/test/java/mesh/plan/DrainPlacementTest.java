@@ -15,7 +15,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 class DrainPlacementTest {
 
-    static final long MB = 1L << 20;
+    static final long MB = 1_000_000L;
 
     /** A module: name, its data in MB, the ports it publishes. */
     static Module m(String name, long mb, Integer... ports) {
@@ -52,10 +52,10 @@ class DrainPlacementTest {
                 "a>n3 b>n4", ""),
             Arguments.of("no room anywhere: named with each node's reason, the others still placed",
                 List.of(m("big", 600), m("small", 10)), List.of(N2, t("n3", 500), t("n4", 100, 443)), List.of(),
-                "small>n3", "big: no target fits: n3: room for 500.0 MB, its data is 600.0 MB; n4: room for 100.0 MB, its data is 600.0 MB"),
+                "small>n3", "big: no target fits: n3: room for 500 MB, its data is 600 MB; n4: room for 100 MB, its data is 600 MB"),
             Arguments.of("the room this plan used counts",
                 List.of(m("a", 300), m("b", 300)), List.of(N2, t("n3", 500)), List.of(),
-                "a>n3", "b: no target fits: n3: room for 200.0 MB, its data is 300.0 MB"),
+                "a>n3", "b: no target fits: n3: room for 200 MB, its data is 300 MB"),
             Arguments.of("a port taken on every target",
                 List.of(m("dns", 0, 53)), List.of(N2, t("n3", 10, 53), t("n4", 10, 53)), List.of(),
                 "", "dns: no target fits: n3: port 53 already published there; n4: port 53 already published there"),

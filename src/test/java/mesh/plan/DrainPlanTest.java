@@ -6,13 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import java.util.List;
 import mesh.model.DrainStep;
 import mesh.plan.Drain.Item;
-import mesh.plan.Drain.ItemState;
+import mesh.model.DrainModuleState;
 import org.junit.jupiter.api.Test;
 
 class DrainPlanTest {
 
     static Item pending(String m, String to) {
-        return new Item(m, ItemState.PENDING, to, null, null);
+        return new Item(m, DrainModuleState.PENDING, to, null, null);
     }
 
     static Drain moving(int k, Item... items) {
@@ -25,7 +25,7 @@ class DrainPlanTest {
         d = DrainPlan.PLAN.after(d, new Operation.Done());
         assertEquals(DrainStep.PLACE, d.step());
         d = DrainPlan.PLAN.after(d, new DrainPlan.Placed(List.of(pending("a", "n3"),
-                new Item("mesh-controller", ItemState.LEFT, null, "stays", null))));
+                new Item("mesh-controller", DrainModuleState.LEFT, null, "stays", null))));
         assertEquals(DrainStep.MOVE, d.step());
         assertEquals(2, d.modules().size());
     }
@@ -38,29 +38,37 @@ class DrainPlanTest {
 
     @Test
     void aBatchIsTheFirstKPending() {
-        Drain d = moving(2, new Item("x", ItemState.MOVED, "n3", null, 5L), pending("a", "n3"), pending("b", "n4"), pending("c", "n3"));
+        Drain d = moving(2, new Item("x", DrainModuleState.MOVED, "n3", null, 5L), pending("a", "n3"), pending("b", "n4"), pending("c", "n3"));
         assertEquals(List.of("a", "b"), DrainPlan.batch(d).stream().map(Item::module).toList());
     }
 
     @Test
     void aFailedTakeIsRecordedAndTheDrainGoesOn() {
         Drain d = moving(2, pending("a", "n3"), pending("b", "n4"), pending("c", "n3"));
-        d = DrainPlan.PLAN.after(d, new DrainPlan.Moved(List.of(pending("a", "n3").with(ItemState.MOVED, null, 900L),
-                pending("b", "n4").with(ItemState.FAILED, "preflight: image refused", null)), false));
+        d = DrainPlan.PLAN.after(d, new DrainPlan.Moved(List.of(pending("a", "n3").with(DrainModuleState.MOVED, null, 900L),
+                pending("b", "n4").with(DrainModuleState.FAILED, "preflight: image refused", null)), false));
         assertEquals(DrainStep.MOVE, d.step());
         assertEquals(List.of("c"), d.pending().stream().map(Item::module).toList());
         assertEquals("preflight: image refused", d.modules().get(1).reason());
-        d = DrainPlan.PLAN.after(d, new DrainPlan.Moved(List.of(pending("c", "n3").with(ItemState.MOVED, null, 700L)), false));
+        d = DrainPlan.PLAN.after(d, new DrainPlan.Moved(List.of(pending("c", "n3").with(DrainModuleState.MOVED, null, 700L)), false));
         assertEquals(DrainStep.DONE, d.step());
     }
 
     @Test
     void pastTheDeadlineWhatDidNotBeginIsLeftWithWhy() {
         Drain d = moving(1, pending("a", "n3"), pending("b", "n4"));
-        d = DrainPlan.PLAN.after(d, new DrainPlan.Moved(List.of(pending("a", "n3").with(ItemState.MOVED, null, 1L)), true));
+        d = DrainPlan.PLAN.after(d, new DrainPlan.Moved(List.of(pending("a", "n3").with(DrainModuleState.MOVED, null, 1L)), true));
         assertEquals(DrainStep.DONE, d.step());
-        assertEquals(ItemState.LEFT, d.modules().get(1).state());
+        assertEquals(DrainModuleState.LEFT, d.modules().get(1).state());
         assertEquals("the drain's deadline passed before its take began", d.modules().get(1).reason());
+    }
+
+    @Test
+    void lateOnlyPastADeadline() {
+        java.time.Instant t = java.time.Instant.parse("2026-12-06T02:00:00Z");
+        assertEquals(false, DrainPlan.late(Drain.start(1, "n2", List.of(), 1, null), t));
+        assertEquals(false, DrainPlan.late(Drain.start(1, "n2", List.of(), 1, t), t));
+        assertEquals(true, DrainPlan.late(Drain.start(1, "n2", List.of(), 1, t), t.plusMillis(1)));
     }
 
     @Test
