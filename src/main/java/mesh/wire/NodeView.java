@@ -6,7 +6,12 @@ package mesh.wire;
  * cordoned ({@code mesh node cordon}: nothing new goes onto it).
  */
 public record NodeView(String name, String address, String agent, String publicDomain, long generation,
-                       long ackedGeneration, String lastError, Build agentBuild, boolean cordoned) {
+                       long ackedGeneration, String lastError, Build agentBuild, Boolean cordoned) {
+
+    /** Absent (a controller older than the field, or not cordoned: the mapper leaves false out) is not cordoned. */
+    public NodeView {
+        cordoned = Boolean.TRUE.equals(cordoned);
+    }
 
     /** A node that is not cordoned. */
     public NodeView(String name, String address, String agent, String publicDomain, long generation,

@@ -88,6 +88,11 @@ class DrainIT {
     @AfterAll
     void close() throws Exception {
         if (mesh != null) {
+            try {
+                mesh.engine("n2").removeImageCmd("mesh-test/only-on-n2:1").exec();
+            } catch (RuntimeException e) {
+                // gone with its node's engine already
+            }
             mesh.close();
         }
     }
