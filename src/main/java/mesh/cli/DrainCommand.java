@@ -18,7 +18,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "drain", mixinStandardHelpOptions = true,
         description = {"Empty NODE onto the other nodes: cordon it, then move every module off it with its data, by takes, K at a time (docs/drain.md).",
             "Each module goes to a target a placement rule chooses: one of the --to nodes (or any node not cordoned), with room on disk for its data and every port it publishes free. The mesh's own modules come last; the controller, the store and the edge are named and left. A module whose take fails is rolled back by its take, named with its reason, and the drain goes on with the others.",
-            "The drain runs in the controller: it goes on when this command exits and after the controller restarts; running 'mesh drain NODE' again follows it (and carries it on if no controller does).",
+            "The drain runs in the controller: it goes on when this command exits and after the controller restarts; 'mesh drain --status NODE' shows it. A second drain of NODE is refused while one runs; 'mesh drain NODE' carries on one whose runner let go.",
             "Exit 0 when every module moved; 1 when any failed or was left."},
         footerHeading = "%nExamples:%n",
         footer = {"  mesh drain n2 --to n3 --to n4 --parallel 2 --dry-run",

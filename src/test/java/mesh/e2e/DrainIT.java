@@ -147,6 +147,9 @@ class DrainIT {
         Process cli = start(out, "drain", "n2", "--to", "n3", "--to", "n4", "--parallel", "2");
         Random random = new Random();
         try {
+            PackagedMesh.await("the drain of n2 moves", Duration.ofMinutes(5), () -> drain() != null
+                    && drain().path("step").asText().equals("move"));
+            refused("a drain of node n2 is already under way", "drain", "n2", "--to", "n3");
             for (int kill = 1; kill <= 2; kill++) {
                 int moved = 2 + kill * 3 + random.nextInt(2);
                 PackagedMesh.await(moved + " modules moved", Duration.ofMinutes(10), () -> count("moved") >= moved || ended());
