@@ -48,10 +48,8 @@ final class DrainLines {
             before.modules().forEach(m -> seen.put(m.module(), m.state()));
         }
         now.modules().stream().filter(m -> seen.containsKey(m.module()) && seen.get(m.module()) != m.state()).forEach(m -> lines.add(line(m)));
-        List<String> batch = now.modules().stream().filter(m -> m.state() == DrainModuleState.PENDING).limit(now.parallel())
-                .map(m -> m.module() + " to " + m.target()).toList();
-        List<String> batchBefore = before == null ? List.of() : before.modules().stream().filter(m -> m.state() == DrainModuleState.PENDING)
-                .limit(before.parallel()).map(m -> m.module() + " to " + m.target()).toList();
+        List<String> batch = batch(now);
+        List<String> batchBefore = before == null ? List.of() : batch(before);
         if (now.step() == DrainStep.MOVE && !batch.isEmpty() && !batch.equals(batchBefore)) {
             lines.add("moving " + String.join(", ", batch));
         }
@@ -59,6 +57,18 @@ final class DrainLines {
             lines.add("again: " + now.problem());
         }
         return lines;
+    }
+
+    /** The modules the drain moves now: as its plan batches them, up to K pending ones, no two onto one target. */
+    static List<String> batch(DrainView d) {
+        List<String> batch = new ArrayList<>();
+        java.util.Set<String> targets = new java.util.HashSet<>();
+        d.modules().stream().filter(m -> m.state() == DrainModuleState.PENDING).forEach(m -> {
+            if (batch.size() < d.parallel() && targets.add(m.target())) {
+                batch.add(m.module() + " to " + m.target());
+            }
+        });
+        return batch;
     }
 
     /** One module's line: moved where and how long it was down, or why it did not move. */

@@ -31,9 +31,20 @@ public final class DrainPlan implements Operation.Plan<Drain> {
     public record Moved(List<Item> items, boolean deadlinePassed) implements Operation.Outcome {
     }
 
-    /** The modules the next batch moves: the first {@code parallel} pending ones, in the placement's order. */
+    /**
+     * The modules the next batch moves: up to {@code parallel} pending ones in the placement's order, no two onto one
+     * target. Two takes that start modules on one node at once each send it a declaration without the other's module,
+     * so one waits for a start the other undid (the drain's IT saw it: a start that timed out, a push refused meanwhile).
+     */
     public static List<Item> batch(Drain d) {
-        return d.pending().stream().limit(Math.max(1, d.parallel())).toList();
+        List<Item> batch = new ArrayList<>();
+        java.util.Set<String> targets = new java.util.HashSet<>();
+        for (Item i : d.pending()) {
+            if (batch.size() < Math.max(1, d.parallel()) && targets.add(i.target())) {
+                batch.add(i);
+            }
+        }
+        return batch;
     }
 
     /** Whether the drain's deadline passed at {@code now}: no new take begins then. */
