@@ -58,6 +58,9 @@ public class ControllerServeCommand implements Callable<Integer> {
     mesh.controller.MeshRestore restores;
 
     @Inject
+    mesh.controller.MeshDrain drains;
+
+    @Inject
     mesh.controller.BackupWatch backupWatch;
 
     @Inject
@@ -72,6 +75,7 @@ public class ControllerServeCommand implements Callable<Integer> {
             takes.resumeAll();  // a take a killed controller left is carried on (docs/take.md)
             backups.resumeAll();  // so are backups and restores (docs/backup.md)
             restores.resumeAll();
+            drains.resumeAll();   // a drain a killed controller left is carried on (docs/drain.md)
             backupWatch.start();
             alertWatch.start();  // the alerts the store kept are carried on (docs/metrics.md)
         } catch (RuntimeException e) {

@@ -17,7 +17,7 @@ public final class MeshCommandLine {
 
     /** The verbs, in the order {@code mesh --help} lists them. */
     static final List<Class<?>> VERBS = List.of(NodeCommand.class, CatalogueCommand.class, AssignCommand.class,
-            UnassignCommand.class, PushCommand.class, RollbackCommand.class, TakeCommand.class, BackupCommand.class,
+            UnassignCommand.class, PushCommand.class, RollbackCommand.class, TakeCommand.class, DrainCommand.class, BackupCommand.class,
             RestoreCommand.class, StatusCommand.class,
             RosterCommand.class, RouteCommand.class, TokenCommand.class, SecretCommand.class, AuditCommand.class,
             CaCommand.class, MetricsCommand.class, AlertsCommand.class, LogsCommand.class, BundleCommand.class, HostCommand.class,

@@ -73,7 +73,7 @@ public class NodeCommand {
             output.json(spec, nodes);
         } else {
             output.table(spec, List.of("NAME", "ADDRESS", "AGENT", "PUBLIC DOMAIN", "SENT", "ACKED", "VERSION", "LAST ERROR"),
-                    nodes.stream().map(n -> java.util.Arrays.asList(n.name(), n.address(), n.agent(), n.publicDomain(),
+                    nodes.stream().map(n -> java.util.Arrays.asList(n.name() + (n.cordoned() ? " (cordoned)" : ""), n.address(), n.agent(), n.publicDomain(),
                             Long.toString(n.generation()), Long.toString(n.ackedGeneration()), BuildLines.cell(n.agentBuild()),
                             n.lastError())).toList());
         }
@@ -144,6 +144,34 @@ public class NodeCommand {
         } else {
             output.line(spec, "node " + node.name() + " serves routes under " + node.publicDomain()
                     + " (takes effect at the next push)");
+        }
+        return ExitCodes.OK;
+    }
+
+    @Command(name = "cordon", mixinStandardHelpOptions = true,
+            description = {"Keep new work off a node: no assignment, take or restore onto it is accepted, naming it.",
+                "What runs there stays; 'mesh drain NODE' cordons it and moves its modules off, 'mesh node uncordon' lifts it."},
+            footerHeading = "%nExamples:%n",
+            footer = {"  mesh node cordon n2",
+                "  mesh node uncordon n2"})
+    int cordon(@Parameters(paramLabel = "NAME", description = "the node, as 'mesh node list' names it") String name) {
+        return cordoned(ControllerClient.fromEnvironment().api().cordon(name, true));
+    }
+
+    @Command(name = "uncordon", mixinStandardHelpOptions = true,
+            description = {"Lift a node's cordon: assignments, takes and restores onto it are accepted again."},
+            footerHeading = "%nExamples:%n",
+            footer = {"  mesh node uncordon n2"})
+    int uncordon(@Parameters(paramLabel = "NAME", description = "the node, as 'mesh node list' names it") String name) {
+        return cordoned(ControllerClient.fromEnvironment().api().cordon(name, false));
+    }
+
+    private int cordoned(NodeView node) {
+        if (format.json()) {
+            output.json(spec, node);
+        } else {
+            output.line(spec, "node " + node.name() + (node.cordoned() ? " is cordoned: no new assignment, take or restore onto it"
+                    : " is not cordoned: new work may go onto it"));
         }
         return ExitCodes.OK;
     }

@@ -61,7 +61,7 @@ public class StatusCommand implements Callable<Integer> {
             output.json(spec, nodes);
         } else {
             output.table(spec, List.of("NODE", "SENT", "ACKED", "APPLIED", "RUNNING", "SEEN", "VERSION", "STATE"), nodes.stream()
-                    .map(n -> Arrays.asList(n.node().name(), Long.toString(n.node().generation()),
+                    .map(n -> Arrays.asList(n.node().name() + (n.node().cordoned() ? " (cordoned)" : ""), Long.toString(n.node().generation()),
                             Long.toString(n.node().ackedGeneration()),
                             n.agent() == null ? "-" : Long.toString(n.agent().appliedGeneration()),
                             n.agent() == null ? "-" : running(n.agent()),
@@ -76,6 +76,8 @@ public class StatusCommand implements Callable<Integer> {
             nodes.stream().filter(n -> n.agent() != null && n.agent().edge() != null)
                     .forEach(n -> output.line(spec, edge(n.node().name(), n.agent().edge())));
             takes(ControllerClient.fromEnvironment()).forEach(t -> output.line(spec, take(t)));
+            ControllerClient.fromEnvironment().optional(c -> c.drains(true), List.<mesh.wire.DrainView>of())
+                    .forEach(d -> output.line(spec, drain(d)));
             nodes.stream().flatMap(n -> n.backups().stream()).forEach(b -> BackupLines.status(b, now).forEach(l -> output.line(spec, l)));
         }
         List<String> attention = nodes.stream().filter(n -> !n.ok()).map(n -> n.node().name()).toList();
@@ -128,6 +130,16 @@ public class StatusCommand implements Callable<Integer> {
                 + "): step " + t.step() + (t.copy() != null ? ": " + TakeLines.progress(t.copy()) : "")
                 + (t.error() != null ? ", rolling back: " + t.error() : "")
                 + (t.problem() != null ? ", " + (t.active() ? "trying again: " : "waiting for 'mesh take': ") + t.problem() : "");
+    }
+
+    /** One line per drain under way: {@code drain n2 (step move): 3 moved, 1 failed, 8 pending}. */
+    static String drain(mesh.wire.DrainView d) {
+        java.util.Map<mesh.model.DrainModuleState, Long> counts = new java.util.EnumMap<>(mesh.model.DrainModuleState.class);
+        d.modules().forEach(m -> counts.merge(m.state(), 1L, Long::sum));
+        return "drain " + d.node() + " (step " + d.step() + "): " + (counts.isEmpty() ? "placing its modules"
+                : String.join(", ", counts.entrySet().stream().map(e -> e.getValue() + " " + e.getKey().word()).toList()))
+                + (d.problem() != null ? ", " + (d.active() ? "trying again: " : "waiting for 'mesh drain " + d.node() + "': ")
+                + d.problem() : "") + (d.active() ? "" : ", no controller carries it on: 'mesh drain " + d.node() + "' does");
     }
 
     /** One line per process: {@code ace/app.web process running, pid 4242, 2 restarts, last exit: exit 1 at T}. */

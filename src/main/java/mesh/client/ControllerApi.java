@@ -106,6 +106,24 @@ public final class ControllerApi {
         return call("PUT", path(NODES, name, "/public-domain"), Map.of("domain", domain), Node.class);
     }
 
+    /** Cordons a node ({@code cordoned}) or lifts its cordon. */
+    public NodeView cordon(String name, boolean cordoned) {
+        return call(cordoned ? "PUT" : "DELETE", path(NODES, name, "/cordon"), null, NodeView.class);
+    }
+
+    public mesh.wire.DrainView drain(mesh.wire.DrainRequest request) {
+        return call("POST", "/v1/mesh/drains", request, mesh.wire.DrainView.class);
+    }
+
+    public mesh.wire.DrainView drain(String node) {
+        return call("GET", path("/v1/mesh/drains", node), null, mesh.wire.DrainView.class);
+    }
+
+    /** The newest drain of each node; {@code running}: only those under way. */
+    public List<mesh.wire.DrainView> drains(boolean running) {
+        return call("GET", "/v1/mesh/drains" + (running ? "?running=true" : ""), null, listOf(mesh.wire.DrainView.class));
+    }
+
     public void removeNode(String name) {
         call("DELETE", path(NODES, name), null, (JavaType) null);
     }

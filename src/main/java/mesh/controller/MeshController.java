@@ -174,12 +174,26 @@ public class MeshController {
         Map<String, MeshStore.PushState> states = new LinkedHashMap<>();
         store.pushStates(c).forEach(s -> states.put(s.node(), s));
         Map<String, mesh.wire.Build> heard = builds.builds(c);
+        java.util.Set<String> cordoned = mesh.store.NodeCordons.cordoned(c);
         return store.nodes(c).stream().map(n -> {
             MeshStore.PushState s = states.get(n.name());
             return new NodeView(n.name(), n.address(), n.agent(), n.publicDomain(),
                     s == null ? 0 : s.lastGeneration(), s == null ? 0 : s.ackedGeneration(),
-                    s == null ? null : s.lastError(), heard.get(n.name()));
+                    s == null ? null : s.lastError(), heard.get(n.name()), cordoned.contains(n.name()));
         }).toList();
+    }
+
+    /** Cordons {@code name} ({@code mesh node cordon}) or lifts its cordon; the node as {@code node list} shows it. */
+    public NodeView cordon(String name, boolean cordoned) {
+        return store.inTransaction(c -> {
+            existingNode(c, name);
+            boolean before = mesh.store.NodeCordons.set(c, name, cordoned);
+            if (before != cordoned) {
+                audit.record(c, cordoned ? "node cordon" : "node uncordon", "node " + name + (cordoned
+                        ? " cordoned: no new assignment, take or restore onto it" : ": cordon lifted"));
+            }
+            return nodes(c).stream().filter(n -> n.name().equals(name)).findFirst().orElseThrow();
+        });
     }
 
     public Node publicDomain(String name, String domain) {
@@ -304,6 +318,7 @@ public class MeshController {
             existingNode(c, node);
             existingModule(c, module);
             Placement current = placement(c, module);
+            CordonGuard.refuse(c, "assign", module, node, node.equals(current.assigned()));
             Placement next = new Placement(module, node, current.taken() == null ? node : current.taken());
             store.putPlacement(c, next);
             audit.record(c, "assign", AuditText.placement(current, next));

@@ -63,6 +63,7 @@ public class MeshRestore {
                 throw new Conflict("module " + module + " runs on " + target + ": a restore writes the backup onto another node"
                         + " (--to NODE), then 'mesh take " + target + " " + module + "' brings it back with that data");
             }
+            CordonGuard.refuse(c, "restore", module, target, false);
             Backup b = RestoreOperation.chosen(c, module, backupId);
             if (TakeRecords.running(c, module).isPresent()) {
                 throw new Conflict("a take of module " + module + " is under way; restore it after it ends");

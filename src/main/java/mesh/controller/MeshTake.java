@@ -7,6 +7,7 @@ import java.util.List;
 import mesh.model.Conflict;
 import mesh.model.NotFound;
 import mesh.model.Placement;
+import mesh.model.Poll;
 import mesh.plan.Take;
 import mesh.plan.TakePlan;
 import mesh.plan.TakeStart;
@@ -74,6 +75,26 @@ public class MeshTake {
             throw new Conflict("a take of module " + module + " is already being carried out by another controller");
         }
         return TakeOperation.view(take, runner.active(module), null, List.of());
+    }
+
+    /** Takes {@code module} to {@code node} to its end in this thread (a drain's step), carrying on or awaiting one under way. */
+    Take runToEnd(String node, String module, Poll.Clock clock) {
+        waitWhileActive(module, clock);
+        Take take = operation.record(node, module, false, false, false, runner::active, audit);
+        if (!take.step().ended()) {
+            try {
+                take = runner.runHere(module);
+            } catch (Conflict busy) {
+                waitWhileActive(module, clock);   // a controller's start resumed it meanwhile
+            }
+        }
+        return store.inTransaction(c -> TakeRecords.newest(c, module)).orElse(take);
+    }
+
+    private void waitWhileActive(String module, Poll.Clock clock) {
+        while (runner.active(module)) {
+            clock.pause(java.time.Duration.ofMillis(300));
+        }
     }
 
     /** Carries on every take a dead runner left (a controller's start): each that no other controller carries out. */

@@ -110,6 +110,7 @@ final class TakeOperation implements OperationRunner.Kind<String, Take, TakeView
             if (node.equals(p.taken())) {
                 throw new Conflict("module " + module + " already runs on " + node + ": nothing to take");
             }
+            CordonGuard.refuse(c, "take", module, node, false);
             Take t = Take.start(module, p.taken(), node, dryRun ? 0 : TakeRecords.nextEpoch(c), back).withStopAndCopy(stopAndCopy);
             if (!dryRun) {
                 TakeRecords.insert(c, t);
