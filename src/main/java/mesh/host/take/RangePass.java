@@ -39,12 +39,13 @@ final class RangePass {
     private final Path folder;
     private final RunningCopies.Run run;
     private final Consumer<CopyProgress> progress;
+    private final BlockCache kept;
     private long bytes;
     private long files;
     private long saidAt = System.nanoTime();
 
     RangePass(HttpClient http, String base, String query, String ticket, Path folder, RunningCopies.Run run,
-              Consumer<CopyProgress> progress) {
+              Consumer<CopyProgress> progress, BlockCache kept) {
         this.http = http;
         this.base = base;
         this.query = query;
@@ -52,6 +53,7 @@ final class RangePass {
         this.folder = folder;
         this.run = run;
         this.progress = progress;
+        this.kept = kept;
     }
 
     /** The bytes of the blocks received. */
@@ -119,7 +121,8 @@ final class RangePass {
         Path file = folder.resolve(s.path());
         long size = Files.size(file);
         int block = BlockDelta.blockFor(Math.max(size, s.size()));
-        long[] hashes = BlockHashes.of(file, block, size);
+        long[] cached = kept.get(file, block);
+        long[] hashes = cached != null ? cached : BlockHashes.of(file, block, size);
         String body = mesh.model.DeclarationJson.MAPPER.writeValueAsString(new RangeRequest(s.path(), block, size, hashes));
         HttpRequest request = HttpRequest.newBuilder(URI.create(base + "/ranges" + query)).timeout(VolumeCopy.HEAD)
                 .header("Authorization", "Bearer " + ticket).header("Content-Type", "application/json")
@@ -135,24 +138,29 @@ final class RangePass {
             run.onCut(() -> quietlyClose(raw));
             Watchdog dog = new Watchdog(raw);
             try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-                apply(new DataInputStream(new BufferedInputStream(raw, 64 * 1024)), ch, block, dog::pet);
+                hashes = apply(new DataInputStream(new BufferedInputStream(raw, 64 * 1024)), ch, block, hashes, dog::pet);
             } finally {
                 dog.stop();
             }
         }
         Files.setLastModifiedTime(file, FileTime.fromMillis(s.mtime()));
+        kept.put(file, block, hashes);
         return true;
     }
 
-    /** Writes the frames of {@code in} into {@code ch} until the end frame, then cuts it to the size that frame says. */
-    void apply(DataInputStream in, FileChannel ch, int block, Runnable framed) throws IOException {
+    /**
+     * Writes the frames of {@code in} into {@code ch} until the end frame, then cuts it to the size that frame says;
+     * the hashes of the copy's blocks as it now is ({@code hashes}: as it was).
+     */
+    long[] apply(DataInputStream in, FileChannel ch, int block, long[] hashes, Runnable framed) throws IOException {
         byte[] buffer = new byte[block];
+        long[] now = hashes;
         while (true) {
             RangeFrames.Frame f = RangeFrames.read(in, buffer, block);
             framed.run();
             if (f.end()) {
                 ch.truncate(f.offset());
-                return;
+                return java.util.Arrays.copyOf(now, BlockDelta.blocks(f.offset(), block));
             }
             if (!f.alive()) {
                 ByteBuffer b = ByteBuffer.wrap(f.bytes());
@@ -161,6 +169,9 @@ final class RangePass {
                     at += ch.write(b, at);
                 }
                 bytes += f.bytes().length;
+                int i = (int) (f.offset() / block);
+                now = i < now.length ? now : java.util.Arrays.copyOf(now, i + 1);
+                now[i] = BlockHashes.of(ByteBuffer.wrap(f.bytes()));
             }
             say();
         }

@@ -32,6 +32,9 @@ import mesh.wire.CopyProgress;
 public final class VolumeCopy {
 
     private static final int CHUNK = 256 * 1024;
+
+    /** The block hashes of the copies this agent's range passes wrote ({@link RangePass}). */
+    private final BlockCache kept = new BlockCache();
     private static final Duration PROGRESS_EVERY = Duration.ofSeconds(1);
 
     /** How long the source agent may take to answer the archive's head (it checks the fence and finds the folder). */
@@ -107,7 +110,7 @@ public final class VolumeCopy {
         HttpRequest.Builder archive = HttpRequest.newBuilder(URI.create(base + "/archive" + query)).timeout(HEAD)
                 .header("Authorization", "Bearer " + ticket);
         long deleted = 0;
-        RangePass ranges = new RangePass(Client.HTTP, base, query, ticket, folder, run, progress);
+        RangePass ranges = new RangePass(Client.HTTP, base, query, ticket, folder, run, progress, kept);
         if (pass.delta()) {
             mesh.model.VolumeIndex here = VolumeScan.index(volume, folder);
             mesh.plan.VolumeDelta d = mesh.plan.VolumeDelta.of(source, here, pass.since());

@@ -59,10 +59,14 @@ class RangeStreamTest {
             }
         });
         done.get();
+        long[] after;
         try (FileChannel ch = FileChannel.open(target, StandardOpenOption.WRITE)) {
-            new RangePass(null, null, null, null, dir, null, line -> { })
-                    .apply(new DataInputStream(new ByteArrayInputStream(wire.toByteArray())), ch, block, () -> { });
+            after = new RangePass(null, null, null, null, dir, null, line -> { }, new BlockCache())
+                    .apply(new DataInputStream(new ByteArrayInputStream(wire.toByteArray())), ch, block,
+                            request.hashes(), () -> { });
         }
+        assertArrayEquals(BlockHashes.of(target, block, Files.size(target)), after,
+                "the hashes the target keeps for the next pass are those of its copy as written");
         return wire.size();
     }
 
@@ -103,6 +107,18 @@ class RangeStreamTest {
         Path target = Files.write(dir.resolve("target"), old);
         assertEquals(5 + 12 + 16, sync(source, target));
         assertArrayEquals(now, Files.readAllBytes(target));
+    }
+
+    @Test
+    void keptHashesServeOnlyWhileTheCopyIsUnchanged() throws Exception {
+        Path copy = Files.write(dir.resolve("copy"), random(2 * MIB, 6));
+        long[] hashes = BlockHashes.of(copy, MIB, 2 * MIB);
+        BlockCache cache = new BlockCache();
+        cache.put(copy, MIB, hashes);
+        assertArrayEquals(hashes, cache.get(copy, MIB));
+        assertEquals(null, cache.get(copy, 2 * MIB), "another block size");
+        Files.write(copy, new byte[] {1}, StandardOpenOption.APPEND);
+        assertEquals(null, cache.get(copy, MIB), "written since: read again");
     }
 
     @Test
