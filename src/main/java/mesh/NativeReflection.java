@@ -145,6 +145,7 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
     mesh.wire.ReadTicket.class,
     mesh.wire.TakeEpoch.class,
     mesh.wire.VolumeCopyRequest.class,
+    mesh.wire.RangeRequest.class,
     mesh.wire.ImagesRequest.class,
     mesh.wire.ImagesAnswer.class,
     mesh.wire.ImagesAnswer.Missing.class,

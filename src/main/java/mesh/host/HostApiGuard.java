@@ -45,13 +45,13 @@ public class HostApiGuard {
         return testToken == null ? Optional.empty() : BearerToken.check(request, testToken, "MESH_HOST_TOKEN", "host agent");
     }
 
-    /** A volume's manifest, index or archive (a GET, or a POST naming the entries of a pass), read by a take's target with the source's read ticket for that module (docs/take.md). */
-    static final Pattern TICKET_READ = Pattern.compile("/v1/volumes/([^/]+)/[^/]+/(manifest|archive|index)");
+    /** A volume's manifest, index, archive (a GET, or a POST naming the entries of a pass) or a file's ranges (a POST), read by a take's target with the source's read ticket for that module (docs/take.md). */
+    static final Pattern TICKET_READ = Pattern.compile("/v1/volumes/([^/]+)/[^/]+/(manifest|archive|index|ranges)");
 
     private boolean readsWithTicket(ContainerRequestContext request, String path) {
         Matcher m = TICKET_READ.matcher(path);
         String header = request.getHeaderString("Authorization");
-        boolean read = "GET".equals(request.getMethod()) || "POST".equals(request.getMethod()) && "archive".equals(m.matches() ? m.group(2) : "");
+        boolean read = "GET".equals(request.getMethod()) || "POST".equals(request.getMethod()) && m.matches() && List.of("archive", "ranges").contains(m.group(2));
         if (!read || !m.matches() || header == null || !header.startsWith("Bearer ")) {
             return false;
         }

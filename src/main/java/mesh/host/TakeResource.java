@@ -134,6 +134,22 @@ public class TakeResource {
     }
 
     /**
+     * The blocks of one file that differ from the target's copy (a JSON {@link mesh.wire.RangeRequest}), as frames
+     * ({@code mesh.host.take.RangeFrames}) streamed with back-pressure as an archive is: a take's deltas by range.
+     */
+    @POST
+    @Path("/volumes/{module}/{volume}/ranges")
+    @Consumes(MediaType.WILDCARD)
+    @Produces(MediaType.APPLICATION_OCTET_STREAM)
+    @Blocking
+    public Multi<byte[]> ranges(@PathParam("module") String module, @PathParam("volume") String volume,
+                                @QueryParam("kind") String kind, @QueryParam("live") boolean live, String body) {
+        mesh.wire.RangeRequest request = read(body, mesh.wire.RangeRequest.class,
+                "{\"path\": \"pg/base/16384\", \"block\": 1048576, \"size\": 2097152, \"hashes\": [1, 2]}");
+        return Multi.createFrom().publisher(call(() -> takes().ranges(module, volume, kind, live, request)));
+    }
+
+    /**
      * The target's copy: its progress lines as NDJSON, one a second, then the final line. The lines are a
      * {@code Multi} with latest-wins overflow: when the controller stops reading (stopped, its link down) the
      * copy is never held up by a line it cannot write; only the newest line waits, and the final one replaces

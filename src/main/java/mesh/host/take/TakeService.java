@@ -173,6 +173,15 @@ public final class TakeService {
         return self[0];
     }
 
+    /**
+     * The blocks of one file of the volume that differ from the target's copy ({@link RangePublisher#of}), checked as
+     * an archive is ({@link #archivable}).
+     */
+    public RangePublisher ranges(String module, String volume, String kind, boolean live, mesh.wire.RangeRequest request) {
+        Path folder = archivable(module, volume, kind, live);
+        return RangePublisher.of(folder, module, volume, request);
+    }
+
     /** How many archives of the module are streamed now (for tests and the log). */
     public int archivesRunning(String module) {
         return archives.count(module);

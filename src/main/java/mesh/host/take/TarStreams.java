@@ -109,15 +109,20 @@ public final class TarStreams {
         }, r -> Thread.ofVirtual().start(r));
     }
 
+    /** {@code p} when it is a relative path that stays inside a volume (no "..", no NUL); else refused. */
+    static String inside(String p) {
+        if (p == null || p.isEmpty() || p.startsWith("/") || p.indexOf('\0') >= 0
+                || Arrays.asList(p.split("/")).contains("..")) {
+            throw TakeRefused.bad("path '" + p + "' is not a path inside the volume");
+        }
+        return p;
+    }
+
     /** The entries a pass sends, NUL-separated in a file of the agent's temporary folder, checked to stay under the volume. */
     static Path listFile(List<String> paths) {
         StringBuilder text = new StringBuilder();
         for (String p : paths) {
-            if (p == null || p.isEmpty() || p.startsWith("/") || p.indexOf('\0') >= 0
-                    || Arrays.asList(p.split("/")).contains("..")) {
-                throw TakeRefused.bad("path '" + p + "' is not a path inside the volume");
-            }
-            text.append(p).append('\0');
+            text.append(inside(p)).append('\0');
         }
         try {
             Path list = Files.createTempFile("mesh-pass-", ".list");

@@ -13,6 +13,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -31,6 +32,9 @@ import mesh.wire.CopyProgress;
 public final class VolumeCopy {
 
     private static final int CHUNK = 256 * 1024;
+
+    /** The block hashes of the copies this agent's range passes wrote ({@link RangePass}). */
+    private final BlockCache kept = new BlockCache();
     private static final Duration PROGRESS_EVERY = Duration.ofSeconds(1);
 
     /** How long the source agent may take to answer the archive's head (it checks the fence and finds the folder). */
@@ -106,14 +110,21 @@ public final class VolumeCopy {
         HttpRequest.Builder archive = HttpRequest.newBuilder(URI.create(base + "/archive" + query)).timeout(HEAD)
                 .header("Authorization", "Bearer " + ticket);
         long deleted = 0;
+        RangePass ranges = new RangePass(Client.HTTP, base, query, ticket, folder, run, progress, kept);
         if (pass.delta()) {
-            mesh.plan.VolumeDelta d = mesh.plan.VolumeDelta.of(source, VolumeScan.index(volume, folder), pass.since());
+            mesh.model.VolumeIndex here = VolumeScan.index(volume, folder);
+            mesh.plan.VolumeDelta d = mesh.plan.VolumeDelta.of(source, here, pass.since());
             try {
                 for (String gone : d.delete()) {
                     deleted += VolumePlaces.deleteUnder(folder, gone);
                 }
+                List<String> send = ranges.archived(d, source, here);
+                if (run.isCut()) {
+                    return CopyProgress.failed("the copy of volume " + volume + " was cut: its caller went away, or a newer"
+                            + " copy of the volume began");
+                }
                 archive.header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(
-                        mesh.model.DeclarationJson.MAPPER.writeValueAsString(d.send())));
+                        mesh.model.DeclarationJson.MAPPER.writeValueAsString(send)));
             } catch (IOException e) {
                 return CopyProgress.failed("the copy of volume " + volume + " could not delete what the source no longer"
                         + " holds: " + e.getMessage());
@@ -122,8 +133,8 @@ public final class VolumeCopy {
             archive.GET();
         }
         CopyProgress end = stream(archive.build(), from, volume, folder, progress, run);
-        return Boolean.TRUE.equals(end.done())
-                ? CopyProgress.finished(end.bytes(), end.files(), end.seconds(), deleted, source.now()) : end;
+        return Boolean.TRUE.equals(end.done()) ? CopyProgress.finished(end.bytes() + ranges.bytes(),
+                end.files() + ranges.files(), end.seconds(), deleted, source.now()) : end;
     }
 
     /** Streams the archive {@code request} answers into tar in {@code folder}, with progress and the stall rule. */

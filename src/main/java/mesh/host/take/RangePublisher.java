@@ -1,0 +1,172 @@
+package mesh.host.take;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.concurrent.Flow;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import mesh.plan.BlockDelta;
+import mesh.wire.RangeRequest;
+
+/**
+ * RangePublisher is the source's answer to a range request ({@link RangeRequest}): the blocks of one file that differ
+ * from the target's copy, as frames ({@link RangeFrames}) read only as fast as the reader takes them, as
+ * {@link ArchivePublisher} streams an archive: a block is read and hashed on a virtual thread of its own and sent only
+ * once the subscriber asked for one, so one block is in memory whatever the link's speed. While it reads blocks the
+ * target already has, it says it is alive once a second (the target's stall rule). It ends with the file's size as
+ * read; the subscriber's cancel or no demand for {@link ArchivePublisher#NO_DEMAND} ends it early.
+ */
+public final class RangePublisher implements Flow.Publisher<byte[]> {
+
+    private static final long BEAT_NS = Duration.ofSeconds(1).toNanos();
+
+    private final Path file;
+    private final RangeRequest request;
+    private final Duration noDemand;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
+    private long demand;
+    private boolean cancelled;
+    private boolean subscribed;
+
+    public RangePublisher(Path file, RangeRequest request, Duration noDemand) {
+        this.file = file;
+        this.request = request;
+        this.noDemand = noDemand;
+    }
+
+    /**
+     * The answer to {@code request} for a file of the volume in {@code folder}: refused unless the path is a regular file
+     * inside it (links not followed) and the block a power of two from 1 MiB with one hash per block of the copy.
+     */
+    static RangePublisher of(Path folder, String module, String volume, RangeRequest request) {
+        TarStreams.inside(request.path());
+        int block = request.block();
+        long[] hashes = request.hashes() == null ? new long[0] : request.hashes();
+        if (block < BlockDelta.MIN_BLOCK || block > 1 << 30 || Integer.bitCount(block) != 1
+                || hashes.length > BlockDelta.MAX_BLOCKS || hashes.length != BlockDelta.blocks(request.size(), block)) {
+            throw TakeRefused.bad("a range request needs a block of a power of two from 1 MiB to 1 GiB and one hash per"
+                    + " block of the copy's size, at most " + BlockDelta.MAX_BLOCKS);
+        }
+        Path file = folder.resolve(request.path());
+        String none = "volume " + volume + " of module " + module + " holds no file " + request.path();
+        try {
+            if (!java.nio.file.Files.isRegularFile(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                    || !file.toRealPath().startsWith(folder.toRealPath())) {
+                throw TakeRefused.conflict(none);
+            }
+        } catch (IOException e) {
+            throw TakeRefused.conflict(none + ": " + e.getMessage());
+        }
+        return new RangePublisher(file, new RangeRequest(request.path(), block, request.size(), hashes), ArchivePublisher.NO_DEMAND);
+    }
+
+    @Override
+    public void subscribe(Flow.Subscriber<? super byte[]> subscriber) {
+        lock.lock();
+        try {
+            if (subscribed) {
+                throw new IllegalStateException("a range answer is read once");
+            }
+            subscribed = true;
+        } finally {
+            lock.unlock();
+        }
+        subscriber.onSubscribe(new Flow.Subscription() {
+            @Override
+            public void request(long n) {
+                signal(() -> demand = n <= 0 || demand + n < 0 ? Long.MAX_VALUE : demand + n);
+            }
+
+            @Override
+            public void cancel() {
+                signal(() -> cancelled = true);
+            }
+        });
+        Thread.ofVirtual().name("ranges " + file.getFileName()).start(() -> pump(subscriber));
+    }
+
+    private void signal(Runnable change) {
+        lock.lock();
+        try {
+            change.run();
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The reading loop: every signal to the subscriber comes from here, in order. */
+    private void pump(Flow.Subscriber<? super byte[]> subscriber) {
+        int block = request.block();
+        ByteBuffer buffer = ByteBuffer.allocateDirect(block);
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            long size = ch.size();
+            long said = System.nanoTime();
+            long read = 0;
+            for (int i = 0; i < BlockDelta.blocks(size, block); i++) {
+                buffer.clear().limit((int) BlockDelta.length(size, block, i));
+                BlockHashes.readFully(ch, buffer, (long) i * block);
+                buffer.flip();
+                read = (long) i * block + buffer.remaining();
+                if (buffer.remaining() == 0) {
+                    break;   // the file shrank while read (a live pass): it ends here
+                }
+                byte[] frame = null;
+                if (BlockDelta.sends(i, BlockHashes.of(buffer), size, request.hashes(), request.size(), block)) {
+                    frame = RangeFrames.data((long) i * block, buffer);
+                } else if (System.nanoTime() - said > BEAT_NS) {
+                    frame = RangeFrames.alive();
+                }
+                if (frame != null) {
+                    if (!send(subscriber, frame)) {
+                        return;
+                    }
+                    said = System.nanoTime();
+                }
+                if (buffer.remaining() < BlockDelta.length(size, block, i)) {
+                    break;
+                }
+            }
+            if (send(subscriber, RangeFrames.end(Math.min(size, Math.max(read, 0))))) {
+                subscriber.onComplete();
+            }
+        } catch (IOException | RuntimeException e) {
+            subscriber.onError(e);
+        }
+    }
+
+    /** Sends {@code frame} once asked for; false when the stream stopped instead (the subscriber told so, or owed nothing). */
+    private boolean send(Flow.Subscriber<? super byte[]> subscriber, byte[] frame) {
+        long left = noDemand.toNanos();
+        lock.lock();
+        try {
+            while (demand == 0 && !cancelled) {
+                if (left <= 0) {
+                    subscriber.onError(new IOException("the reader of the ranges of " + file + " asked for no data for "
+                            + noDemand.toSeconds() + " s: the answer is cut"));
+                    return false;
+                }
+                left = changed.awaitNanos(left);
+            }
+            if (cancelled) {
+                return false;
+            }
+            if (demand != Long.MAX_VALUE) {
+                demand--;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            subscriber.onError(new IOException("interrupted"));
+            return false;
+        } finally {
+            lock.unlock();
+        }
+        subscriber.onNext(frame);
+        return true;
+    }
+}
