@@ -124,7 +124,9 @@ final class DrainSteps {
         for (Item i : batch) {
             AtomicReference<Item> result = new AtomicReference<>(i);
             found.add(result);
-            threads.add(Thread.ofVirtual().name("drain-" + d.node() + "-" + i.module()).start(() -> result.set(moveOne(i))));
+            // platform threads, as the runner's loops: a take's loop reads the store with no deadline, and natively a virtual
+            // thread's socket read can miss its wake-up (oracle/graal#13787; BackupWatch says more)
+            threads.add(Thread.ofPlatform().daemon(true).name("drain-" + d.node() + "-" + i.module()).start(() -> result.set(moveOne(i))));
         }
         for (Thread t : threads) {
             try {
@@ -141,7 +143,7 @@ final class DrainSteps {
     /** One module's take to its end: moved with its downtime, or failed with the take's reason. */
     Item moveOne(Item i) {
         Downtime watch = new Downtime(i.module());
-        Thread looker = Thread.ofVirtual().name("drain-look-" + i.module()).start(watch);
+        Thread looker = Thread.ofPlatform().daemon(true).name("drain-look-" + i.module()).start(watch);
         try {
             if (alreadyThere(i)) {
                 return i.with(DrainModuleState.MOVED, null, null);
