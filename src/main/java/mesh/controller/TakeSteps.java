@@ -299,8 +299,9 @@ final class TakeSteps {
         long generation;
         try (PushLock lock = pushLock()) {
             MeshStore.PushSnapshot s = store.pushSnapshot();
-            List<Placement> taken = TakeStart.asTaken(s.placements(), t.module(), t.to());
-            MeshPlan now = plan(s, s.placements(), taken);
+            List<Placement> running = TakeStart.whileStarting(s.placements(), startingNow(), t.module());
+            List<Placement> taken = TakeStart.asTaken(running, t.module(), t.to());
+            MeshPlan now = plan(s, running, taken);
             MeshPlan asTaken = plan(s, taken, taken);
             long last = s.sent().stream().filter(x -> x.node().name().equals(t.to())).mapToLong(PushDecision.Sent::lastGeneration)
                     .findFirst().orElse(0);
@@ -308,6 +309,11 @@ final class TakeSteps {
                     last))).generation();
         }
         return awaitRunning(t, target, generation);
+    }
+
+    /** The takes and restores under way, for the placements the nodes run while some of them start ({@link TakeStart#whileStarting}). */
+    private List<Take> startingNow() {
+        return store.inTransaction(TakeRecords::runningWithRestores);
     }
 
     private MeshPlan plan(MeshStore.PushSnapshot s, List<Placement> placements, List<Placement> resolveFor) {

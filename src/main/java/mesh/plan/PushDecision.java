@@ -232,7 +232,7 @@ public final class PushDecision {
      */
     public static Optional<String> whileATakeStarts(List<Take> running) {
         return running.stream().filter(t -> t.step() == TakeStep.START).findFirst()
-                .map(t -> "a take of module " + t.module() + " is starting it on " + t.to()
+                .map(t -> "a " + (t.restoring() ? "restore" : "take") + " of module " + t.module() + " is starting it on " + t.to()
                         + "; push when it has switched ('mesh status' shows it)");
     }
 

@@ -38,6 +38,23 @@ public final class TakeStart {
         return next;
     }
 
+    /**
+     * {@code placements} as the nodes run them while other takes (or restores) start their modules: each of
+     * {@code running} but {@code module}'s own that stands at its start or its switch counts as taken on its target, so
+     * a start declaration sent meanwhile keeps the other module's components there. Without it two takes starting
+     * modules on one node undo each other: the second's start declaration, made from placements where the first is not
+     * yet taken, removes the first's components before its switch.
+     */
+    public static List<Placement> whileStarting(List<Placement> placements, List<Take> running, String module) {
+        List<Placement> next = placements;
+        for (Take t : running) {
+            if (!t.module().equals(module) && (t.step() == TakeStep.START || t.step() == TakeStep.SWITCH)) {
+                next = asTaken(next, t.module(), t.to());
+            }
+        }
+        return next;
+    }
+
     /** The target's components while the module starts there: see the class comment. */
     public static List<ComponentSpec> components(MeshPlan now, MeshPlan asTaken, String module, String node) {
         Map<String, ComponentSpec> today = new LinkedHashMap<>();

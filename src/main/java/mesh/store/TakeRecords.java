@@ -85,6 +85,13 @@ public final class TakeRecords {
         return query(c, "select " + COLUMNS + " from takes where state = 'running' order by epoch");
     }
 
+    /** Every take that has not ended and every restore (a take from a backup) that has not: what may start a module. */
+    public static List<Take> runningWithRestores(Connection c) throws SQLException {
+        List<Take> all = new java.util.ArrayList<>(running(c));
+        BackupRecords.runningRestores(c).forEach(r -> all.add(r.restore()));
+        return all;
+    }
+
     /** The module's takes, oldest first. */
     public static List<Take> history(Connection c, String module) throws SQLException {
         return query(c, "select " + COLUMNS + " from takes where module = ? order by epoch", module);

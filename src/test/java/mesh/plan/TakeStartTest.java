@@ -76,6 +76,47 @@ class TakeStartTest {
         assertEquals(byName.get("other.server"), after.stream().filter(c -> c.name().equals("other.server")).findFirst().orElseThrow());
     }
 
+    /**
+     * Two takes onto one node, the second starting while the first stands at its start: the second's start declaration
+     * keeps the first's component exactly as the first's own start declaration sent it (kept, not removed or replaced).
+     * Without whileStarting the first's component was missing from it, and the agent removed it (seen in a drain).
+     */
+    @Test
+    void aSecondTakeOntoTheSameNodeKeepsTheFirstsComponentThatIsStartingThere() {
+        List<Placement> today = List.of(new Placement("web", "n1", "n1"), new Placement("other", "n1", "n1"),
+                new Placement("app", "n2", "n2"));
+        MeshPlan webNow = MeshPlanner.plan(CATALOGUE, List.of(N1, N2), today);
+        MeshPlan webTaken = MeshPlanner.plan(CATALOGUE, List.of(N1, N2), TakeStart.asTaken(today, "web", "n2"));
+        ComponentSpec webStarted = TakeStart.declaration(webNow, webTaken, "web", N2, 1).components().stream()
+                .filter(c -> c.name().equals("web.server")).findFirst().orElseThrow();
+
+        List<Take> running = List.of(Take.start("web", "n1", "n2", 5, false).at(TakeStep.START),
+                Take.start("other", "n1", "n2", 6, false).at(TakeStep.START));
+        List<Placement> nodesRun = TakeStart.whileStarting(today, running, "other");
+        assertEquals(List.of(new Placement("other", "n1", "n1"), new Placement("app", "n2", "n2"), new Placement("web", "n2", "n2")),
+                nodesRun, "web counts as taken on n2; other's own take is not applied here");
+        MeshPlan now = MeshPlanner.plan(CATALOGUE, List.of(N1, N2), nodesRun);
+        MeshPlan asTaken = MeshPlanner.plan(CATALOGUE, List.of(N1, N2), TakeStart.asTaken(nodesRun, "other", "n2"));
+        Declaration d = TakeStart.declaration(now, asTaken, "other", N2, 2);
+        assertEquals(webStarted, d.components().stream().filter(c -> c.name().equals("web.server")).findFirst().orElseThrow(),
+                "the first take's starting component is kept as its start sent it");
+        assertTrue(d.components().stream().anyMatch(c -> c.name().equals("other.server")));
+
+        MeshPlan without = MeshPlanner.plan(CATALOGUE, List.of(N1, N2), today);
+        MeshPlan withoutTaken = MeshPlanner.plan(CATALOGUE, List.of(N1, N2), TakeStart.asTaken(today, "other", "n2"));
+        assertTrue(TakeStart.declaration(without, withoutTaken, "other", N2, 2).components().stream()
+                .noneMatch(c -> c.name().equals("web.server")), "what the placements alone gave: web.server removed");
+    }
+
+    @Test
+    void onlyTakesAtTheirStartOrSwitchCountAsTakenWhileStarting() {
+        for (TakeStep step : TakeStep.values()) {
+            List<Placement> p = TakeStart.whileStarting(TODAY, List.of(Take.start("web", "n1", "n2", 5, false).at(step)), "other");
+            boolean counted = p.contains(new Placement("web", "n2", "n2"));
+            assertEquals(step == TakeStep.START || step == TakeStep.SWITCH, counted, step.word());
+        }
+    }
+
     @Test
     void theModuleIsAssignedAndTakenOnTheTargetAndNothingElseMoves() {
         List<Placement> next = TakeStart.asTaken(TODAY, "web", "n2");
