@@ -64,7 +64,7 @@ public class MeshPush {
     public PushReport push(List<String> named, boolean dryRun, boolean yes, Take take, java.util.Set<String> forced) {
         try (PushLock lock = store.lockPushes()) {
             PushDecision.whileATakeStarts(store.inTransaction(TakeRecords::runningWithRestores)).ifPresent(m -> {
-                throw new Conflict(m);
+                throw new TakeStarting(m);
             });
             MeshStore.PushSnapshot s = store.pushSnapshot();
             PushDecision.unknownNodes(named, s.nodes()).ifPresent(m -> {

@@ -322,20 +322,20 @@ final class TakeSteps {
     }
 
     private PushLock pushLock() {
-        return whileBusy(Conflict.class, store::lockPushes);
+        return whileBusy(Conflict.class::isInstance, store::lockPushes);
     }
 
     /**
-     * Calls {@code call} every half second while it throws {@code busy} (another push holds the lock), {@link #PUSH_WAIT}
-     * at most; then throws what the last call threw.
+     * Calls {@code call} every half second while it throws {@code busy} (another push holds the lock, or another take
+     * starts its module), {@link #PUSH_WAIT} at most; then throws what the last call threw.
      */
-    private static <T, E extends RuntimeException> T whileBusy(Class<E> busy, java.util.function.Supplier<T> call) {
+    private static <T> T whileBusy(java.util.function.Predicate<RuntimeException> busy, java.util.function.Supplier<T> call) {
         List<RuntimeException> last = new ArrayList<>(1);
         Poll.Result<T> r = Poll.until(PUSH_WAIT, Duration.ofMillis(500), () -> {
             try {
                 return Poll.got(call.get());
             } catch (RuntimeException e) {
-                if (!busy.isInstance(e)) {
+                if (!busy.test(e)) {
                     throw e;
                 }
                 last.clear();
@@ -453,7 +453,7 @@ final class TakeSteps {
     }
 
     private PushReport pushWaiting(List<String> named, Take t) {
-        return whileBusy(mesh.store.PushBusy.class, () -> pushes.push(named, false, true, t));
+        return whileBusy(e -> e instanceof mesh.store.PushBusy || e instanceof TakeStarting, () -> pushes.push(named, false, true, t));
     }
 
     private Outcome oldCopy(Take t, Where w) {
