@@ -32,19 +32,12 @@ public final class DrainPlan implements Operation.Plan<Drain> {
     }
 
     /**
-     * The modules the next batch moves: up to {@code parallel} pending ones in the placement's order, no two onto one
-     * target. Two takes that start modules on one node at once each send it a declaration without the other's module,
-     * so one waits for a start the other undid (the drain's IT saw it: a start that timed out, a push refused meanwhile).
+     * The modules the next batch moves: up to {@code parallel} pending ones in the placement's order, onto any targets:
+     * two takes may start modules on one node at once (each start declaration keeps the other's module,
+     * {@link TakeStart#whileStarting}; the drain's IT first saw them undo each other without it).
      */
     public static List<Item> batch(Drain d) {
-        List<Item> batch = new ArrayList<>();
-        java.util.Set<String> targets = new java.util.HashSet<>();
-        for (Item i : d.pending()) {
-            if (batch.size() < Math.max(1, d.parallel()) && targets.add(i.target())) {
-                batch.add(i);
-            }
-        }
-        return batch;
+        return d.pending().stream().limit(Math.max(1, d.parallel())).toList();
     }
 
     /** Whether the drain's deadline passed at {@code now}: no new take begins then. */
