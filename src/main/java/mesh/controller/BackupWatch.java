@@ -85,6 +85,11 @@ public class BackupWatch {
         });
     }
 
+    /** The loop's thread, null before {@link #start} (for its test). */
+    synchronized Thread loop() {
+        return loop;
+    }
+
     /** Fences every lost copy whose node answers now; a node that still does not answer is asked again next time. */
     void fenceLostCopies() {
         List<BackupRecords.LostCopy> lost = store.inTransaction(BackupRecords::unfenced);
