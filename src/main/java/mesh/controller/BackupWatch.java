@@ -23,8 +23,14 @@ import org.jboss.logging.Logger;
  * restore's old copy there, then pushes that node its declaration without the module) and deletes the copies rolled-back
  * takes left on targets that did not answer ({@link LeftCopies}), carries on a backup whose runner let go (its unfence
  * failed every try: the module stays stopped until it goes through, so a backup is never left waiting), and every {@link #SCHEDULE_EVERY}
- * it begins the backups the schedules say are due ({@link BackupRetention#due}). One virtual thread; each pass catches
- * its own failures, so the loop never dies of one.
+ * it begins the backups the schedules say are due ({@link BackupRetention#due}). One platform thread (a daemon); each pass
+ * catches its own failures, so the loop never dies of one.
+ *
+ * <p>Not a virtual thread: every pass reads the store over its JDBC socket, and in the native executable a virtual thread's
+ * blocking socket read goes through the JDK's poller, which can miss its wake-up and wait for ever though the answer has
+ * arrived (oracle/graal#13787, native image only, more often under load). A loop stuck so stops every rule it keeps at
+ * once: lost copies are not fenced, schedules not begun, a backup whose runner let go not carried on. A platform thread
+ * blocks in the kernel's read instead; one thread for the controller's life costs nothing a virtual one saves.
  */
 @ApplicationScoped
 public class BackupWatch {
@@ -55,7 +61,7 @@ public class BackupWatch {
         if (loop != null) {
             return;
         }
-        loop = Thread.ofVirtual().name("backup-watch").start(() -> {
+        loop = Thread.ofPlatform().name("backup-watch").daemon(true).start(() -> {
             Instant nextSchedule = Instant.now();
             while (!Thread.currentThread().isInterrupted()) {
                 try {
@@ -77,6 +83,11 @@ public class BackupWatch {
                 }
             }
         });
+    }
+
+    /** The loop's thread, null before {@link #start} (for its test). */
+    synchronized Thread loop() {
+        return loop;
     }
 
     /** Fences every lost copy whose node answers now; a node that still does not answer is asked again next time. */

@@ -140,7 +140,9 @@ final class OperationRunner<K, R, P> {
             close(lock);
             return true;
         }
-        Thread.ofVirtual().name(kind.name() + "-" + key).start(() -> {
+        // a platform thread: its loop reads and writes the store with no deadline, and a virtual thread's socket read can
+        // miss its wake-up in the native executable (oracle/graal#13787; BackupWatch says more)
+        Thread.ofPlatform().name(kind.name() + "-" + key).daemon(true).start(() -> {
             try (lock) {
                 run(key);
             } catch (Exception e) {

@@ -98,6 +98,7 @@ class OperationRunnerTest {
         final Map<JobStep, AtomicInteger> calls = new ConcurrentHashMap<>();
         final Map<Enum<?>, OperationRunner.Step<Job, String>> steps = new HashMap<>();
         final List<String> locked = new ArrayList<>();
+        final List<Thread> loadedOn = new java.util.concurrent.CopyOnWriteArrayList<>();
         RuntimeException dieAfterSave;
 
         Jobs(Map<String, Job> store) {
@@ -131,6 +132,7 @@ class OperationRunnerTest {
 
         @Override
         public Optional<Job> load(String key) {
+            loadedOn.add(Thread.currentThread());
             return Optional.ofNullable(store.get(key));
         }
 
@@ -205,6 +207,28 @@ class OperationRunnerTest {
         assertEquals(JobStep.DONE, store.get("b").step());
         assertEquals(2, kind.calls(JobStep.SECOND));
         assertEquals(1, kind.calls(JobStep.FIRST));
+    }
+
+    /**
+     * A runner's loop reads and writes the store with no deadline of its own, so it runs on a platform thread: in the
+     * native executable a virtual thread's blocking socket read can miss its wake-up for ever (oracle/graal#13787).
+     */
+    @Test
+    void aRunnersLoopReadsTheStoreOnAPlatformThreadOfItsOwn() throws InterruptedException {
+        Map<String, Job> store = storeWith("a");
+        Jobs kind = new Jobs(store);
+        OperationRunner<String, Job, String> runner = runner(kind, new FakePollClock());
+        runner.resume(List.of("a"));
+        for (int i = 0; i < 200 && (runner.active("a") || store.get("a").step() != JobStep.DONE); i++) {
+            Thread.sleep(10);
+        }
+        assertEquals(JobStep.DONE, store.get("a").step());
+        assertFalse(kind.loadedOn.isEmpty());
+        for (Thread t : kind.loadedOn) {
+            assertFalse(t.isVirtual(), t.toString());
+            assertTrue(t.isDaemon(), "a runner never keeps the controller from ending: " + t);
+            assertEquals("job-a", t.getName());
+        }
     }
 
     @Test
