@@ -7,13 +7,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * StateContent is what a state backup seals: named parts (the seat's key files, the store's dump), kept in order.
+ * StateContent is what a state backup seals: named parts (the seat's key files under {@code keys/}, the store's rows under {@code store/}), kept in order.
  * Encoded as a first line {@code mesh-state-content 1}, then per part a line {@code NAME LENGTH} and its bytes.
  */
 public record StateContent(Map<String, byte[]> parts) {
-
-    /** The part holding the store's dump. */
-    public static final String STORE = "store/mesh.sql";
 
     private static final String FIRST = "mesh-state-content 1\n";
 

@@ -28,7 +28,7 @@ class StateSealTest {
     private static byte[] artifact(String secret) {
         Map<String, byte[]> parts = new LinkedHashMap<>();
         parts.put("keys/secrets.key", secret.getBytes(StandardCharsets.UTF_8));
-        parts.put(StateContent.STORE, "COPY nodes FROM stdin;\n".getBytes(StandardCharsets.UTF_8));
+        parts.put("store/table/nodes", "COPY nodes FROM stdin;\n".getBytes(StandardCharsets.UTF_8));
         return StateSeal.seal(KEY, "0.1.0 (4f70c7e1a2b3)", 3, "mesh-1", MADE, new StateContent(parts).encode());
     }
 
