@@ -1,0 +1,59 @@
+package mesh.install;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import mesh.trust.RecoveryKey;
+import mesh.trust.StateContent;
+import mesh.trust.StateSeal;
+import mesh.wire.Build;
+
+/**
+ * StateBackups makes a seat's state backup (its files, {@link SeatState}, and the store's rows, {@code StoreCopy}'s
+ * parts, sealed by {@link StateSeal}) and opens one for a rebuild, refusing before anything is written: a bad artifact
+ * by {@link StateSeal.Reason}, a machine that has a mesh or a backup that cannot raise a seat by
+ * {@link SeatState#problems}.
+ */
+public final class StateBackups {
+
+    private StateBackups() {
+    }
+
+    /** Opened is a state backup ready to raise a seat: its header, the seat's files and the store's rows. */
+    public record Opened(StateSeal.Header header, Map<String, byte[]> seatFiles, Map<String, byte[]> storeRows) {
+    }
+
+    /** The artifact of the seat at {@code stateDir} with {@code storeRows}, for mesh {@code mesh} (its CA's hash). */
+    public static byte[] make(Path stateDir, Map<String, byte[]> storeRows, RecoveryKey key, String mesh, Instant now)
+            throws IOException {
+        Map<String, byte[]> parts = new LinkedHashMap<>(SeatState.parts(stateDir));
+        parts.putAll(storeRows);
+        Build build = Build.current();
+        return StateSeal.seal(key, build.words(), build.wireLevel(), mesh, now, new StateContent(parts).encode());
+    }
+
+    /**
+     * The artifact opened for a rebuild into {@code stateDir}; a {@link StateSeal.Refused} for a bad artifact, an
+     * {@link InstallFailure} listing what keeps this machine from taking it. Nothing is written.
+     */
+    public static Opened open(byte[] artifact, char[] passphrase, Path stateDir) {
+        StateSeal.Opened opened = StateSeal.open(artifact, passphrase, Build.current().wireLevel());
+        StateContent content;
+        try {
+            content = StateContent.decode(opened.content());
+        } catch (IllegalArgumentException e) {
+            throw new StateSeal.Refused(StateSeal.Reason.ALTERED, "the state backup opened but " + e.getMessage());
+        }
+        Map<String, byte[]> seat = new LinkedHashMap<>();
+        Map<String, byte[]> store = new LinkedHashMap<>();
+        content.parts().forEach((name, bytes) -> (name.startsWith("store/") ? store : seat).put(name, bytes));
+        List<String> problems = SeatState.problems(stateDir, seat);
+        if (!problems.isEmpty()) {
+            throw new InstallFailure("the state backup is not rebuilt here, nothing was changed:\n  " + String.join("\n  ", problems));
+        }
+        return new Opened(opened.header(), seat, store);
+    }
+}
