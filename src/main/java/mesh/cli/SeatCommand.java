@@ -8,9 +8,10 @@ import picocli.CommandLine.Command;
         description = {"The seat's own state: its recovery passphrase and its sealed state backups.",
             "A state backup holds the store's content and the seat's keys, sealed under the recovery passphrase, so "
                     + "a mesh whose seat is lost can be raised again on another machine (docs/rebuild.md)."},
-        subcommands = {SeatPassphraseCommand.class},
+        subcommands = {SeatPassphraseCommand.class, SeatBackupCommand.class},
         footerHeading = "%nExamples:%n",
         footer = {"  mesh seat passphrase < /root/recovery-passphrase",
-            "      set or change the recovery passphrase, on the seat"})
+            "      set or change the recovery passphrase, on the seat",
+            "  mesh seat backup --to /mnt/usb/mesh-state.backup"})
 public class SeatCommand {
 }

@@ -26,6 +26,35 @@ public final class StateBackups {
     public record Opened(StateSeal.Header header, Map<String, byte[]> seatFiles, Map<String, byte[]> storeRows) {
     }
 
+    /**
+     * The state backup of the seat at {@code stateDir} as it is now: its files and the rows of the store at
+     * {@code storeUrl} (with the seat's {@code mesh-store} password unless the URL carries its own), sealed under the
+     * seat's recovery key; an {@link InstallFailure} naming what is missing (no recovery passphrase set, no seat here).
+     */
+    public static byte[] ofSeat(Path stateDir, String storeUrl, Instant now) {
+        Path keyFile = stateDir.resolve("install").resolve(RecoveryKey.FILE);
+        if (!java.nio.file.Files.isRegularFile(keyFile)) {
+            throw new InstallFailure("no recovery passphrase is set on this seat (" + keyFile + " is missing): set one with"
+                    + " 'mesh seat passphrase', then make the state backup");
+        }
+        mesh.plan.JoinRerun.Held held = JoinedState.read(stateDir);
+        String url = storeUrl != null ? storeUrl : "jdbc:postgresql://" + held.address() + ":5432/mesh";
+        try {
+            RecoveryKey key = RecoveryKey.read(keyFile);
+            Map<String, byte[]> rows;
+            try (java.sql.Connection c = storeUrl != null ? java.sql.DriverManager.getConnection(url)
+                    : java.sql.DriverManager.getConnection(url, "mesh",
+                            java.nio.file.Files.readString(stateDir.resolve("install/store-password")).strip())) {
+                rows = mesh.store.StoreCopy.copyOut(c);
+            }
+            return make(stateDir, rows, key, held.caHash(), now);
+        } catch (IOException e) {
+            throw new InstallFailure("cannot make the state backup: " + e.getMessage(), e);
+        } catch (java.sql.SQLException e) {
+            throw new InstallFailure("cannot copy the store at " + url + ": " + e.getMessage(), e);
+        }
+    }
+
     /** The artifact of the seat at {@code stateDir} with {@code storeRows}, for mesh {@code mesh} (its CA's hash). */
     public static byte[] make(Path stateDir, Map<String, byte[]> storeRows, RecoveryKey key, String mesh, Instant now)
             throws IOException {
