@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
+import java.util.List;
 import mesh.trust.RecoveryKey;
 import mesh.trust.StateSeal;
 import org.junit.jupiter.api.Test;
@@ -74,5 +75,22 @@ class SeatPassphraseTest {
         assertEquals(1, join.exit());
         assertTrue(join.err().contains("--recovery-passphrase-file: only the seat keeps a recovery key"), join.err());
         assertFalse(Files.exists(dir.resolve("s")), "nothing was changed");
+    }
+
+    @Test
+    void noVerbTakesThePassphraseItselfOnTheCommandLine() {
+        picocli.CommandLine tree = MeshCommandLine.create(picocli.CommandLine.defaultFactory());
+        List<String> taking = new java.util.ArrayList<>();
+        java.util.ArrayDeque<picocli.CommandLine> todo = new java.util.ArrayDeque<>(List.of(tree));
+        while (!todo.isEmpty()) {
+            picocli.CommandLine cmd = todo.pop();
+            todo.addAll(cmd.getSubcommands().values());
+            cmd.getCommandSpec().options().stream().map(o -> o.longestName())
+                    .filter(n -> n.contains("passphrase") && !n.endsWith("-file"))
+                    .forEach(n -> taking.add(cmd.getCommandName() + " " + n));
+            cmd.getCommandSpec().positionalParameters().stream().filter(p -> p.paramLabel().toLowerCase().contains("passphrase"))
+                    .forEach(p -> taking.add(cmd.getCommandName() + " " + p.paramLabel()));
+        }
+        assertEquals(List.of(), taking, "a passphrase on the command line stays in ps and the shell's history");
     }
 }
