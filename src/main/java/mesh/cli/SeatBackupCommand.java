@@ -59,6 +59,11 @@ public class SeatBackupCommand implements Callable<Integer> {
         } catch (IOException e) {
             throw new VerbFailure("cannot write the state backup to " + file + ": " + e.getMessage());
         }
+        try {
+            StateBackups.record(stateDir.toAbsolutePath(), storeUrl, artifact, "file:" + file);
+        } catch (InstallFailure e) {
+            output.error(spec, "mesh: warning: " + e.getMessage() + " ('mesh status' does not know of it)");
+        }
         StateSeal.Header h = StateSeal.header(artifact);
         output.line(spec, "state backup of mesh " + h.mesh() + " written to " + file + " (" + (artifact.length + 1023) / 1024
                 + " KiB, made " + h.made() + "); it opens with the recovery passphrase alone: keep it off the seat");

@@ -38,13 +38,11 @@ public final class StateBackups {
                     + " 'mesh seat passphrase', then make the state backup");
         }
         mesh.plan.JoinRerun.Held held = JoinedState.read(stateDir);
-        String url = storeUrl != null ? storeUrl : "jdbc:postgresql://" + held.address() + ":5432/mesh";
+        String url = storeUrl(held, storeUrl);
         try {
             RecoveryKey key = RecoveryKey.read(keyFile);
             Map<String, byte[]> rows;
-            try (java.sql.Connection c = storeUrl != null ? java.sql.DriverManager.getConnection(url)
-                    : java.sql.DriverManager.getConnection(url, "mesh",
-                            java.nio.file.Files.readString(stateDir.resolve("install/store-password")).strip())) {
+            try (java.sql.Connection c = connect(stateDir, storeUrl, url)) {
                 rows = mesh.store.StoreCopy.copyOut(c);
             }
             return make(stateDir, rows, key, held.caHash(), now);
@@ -53,6 +51,41 @@ public final class StateBackups {
         } catch (java.sql.SQLException e) {
             throw new InstallFailure("cannot copy the store at " + url + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Records in the store that the state backup {@code artifact} is at {@code place} ({@code file:/path}), for
+     * {@code mesh status} and {@code mesh seat backup list}.
+     */
+    public static void record(Path stateDir, String storeUrl, byte[] artifact, String place) {
+        String url = storeUrl(JoinedState.read(stateDir), storeUrl);
+        StateSeal.Header h = StateSeal.header(artifact);
+        try (java.sql.Connection c = connect(stateDir, storeUrl, url)) {
+            mesh.store.StateBackupRecords.record(c, new mesh.store.StateBackupRecords.Row(h.made(), place, artifact.length, h.mesh()));
+        } catch (IOException | java.sql.SQLException e) {
+            throw new InstallFailure("the state backup is at " + place + " but the store at " + url + " did not record it: "
+                    + e.getMessage(), e);
+        }
+    }
+
+    /** The newest {@code limit} state backups the store at {@code storeUrl} (or the seat's own) recorded. */
+    public static List<mesh.store.StateBackupRecords.Row> recorded(Path stateDir, String storeUrl, int limit) {
+        String url = storeUrl(JoinedState.read(stateDir), storeUrl);
+        try (java.sql.Connection c = connect(stateDir, storeUrl, url)) {
+            return mesh.store.StateBackupRecords.newest(c, limit);
+        } catch (IOException | java.sql.SQLException e) {
+            throw new InstallFailure("cannot read the state backups the store at " + url + " recorded: " + e.getMessage(), e);
+        }
+    }
+
+    private static String storeUrl(mesh.plan.JoinRerun.Held held, String storeUrl) {
+        return storeUrl != null ? storeUrl : "jdbc:postgresql://" + held.address() + ":5432/mesh";
+    }
+
+    private static java.sql.Connection connect(Path stateDir, String storeUrl, String url) throws IOException, java.sql.SQLException {
+        return storeUrl != null ? java.sql.DriverManager.getConnection(url)
+                : java.sql.DriverManager.getConnection(url, "mesh",
+                        java.nio.file.Files.readString(stateDir.resolve("install/store-password")).strip());
     }
 
     /** The artifact of the seat at {@code stateDir} with {@code storeRows}, for mesh {@code mesh} (its CA's hash). */

@@ -69,6 +69,26 @@ class StoreCopyIT {
         }
     }
 
+    @Test
+    void stateBackupsAreRecordedAndReadNewestFirstAndTravelInTheCopy() throws Exception {
+        java.time.Instant older = java.time.Instant.parse("2026-12-01T10:00:03Z");
+        java.time.Instant newer = java.time.Instant.parse("2026-12-05T10:00:03Z");
+        Map<String, byte[]> parts;
+        try (Connection c = from.connect()) {
+            StateBackupRecords.record(c, new StateBackupRecords.Row(newer, "file:/mnt/usb/b", 2048, "sha256:ab"));
+            StateBackupRecords.record(c, new StateBackupRecords.Row(older, "file:/mnt/usb/a", 1024, "sha256:ab"));
+            assertEquals(List.of(new StateBackupRecords.Row(newer, "file:/mnt/usb/b", 2048, "sha256:ab")),
+                    StateBackupRecords.newest(c, 1));
+            assertEquals(List.of("file:/mnt/usb/b", "file:/mnt/usb/a"),
+                    StateBackupRecords.newest(c, 10).stream().map(StateBackupRecords.Row::place).toList());
+            parts = StoreCopy.copyOut(c);
+        }
+        try (Connection c = into.connect()) {
+            StoreCopy.copyIn(c, parts);
+            assertEquals(2, StateBackupRecords.newest(c, 10).size());
+        }
+    }
+
     private static List<String> column(Connection c, String sql) throws SQLException {
         List<String> out = new ArrayList<>();
         try (ResultSet r = c.createStatement().executeQuery(sql)) {
