@@ -18,12 +18,14 @@ import picocli.CommandLine.Spec;
 /** SeatBackupCommand makes a sealed state backup of the seat into a file ({@code mesh seat backup --to FILE}). */
 @Command(name = "backup",
         mixinStandardHelpOptions = true,
+        subcommands = SeatBackupListCommand.class,
         description = {"Make a sealed state backup of the seat: the store's rows and the seat's keys, in one file.",
             "Run it as root on the seat. It is sealed under the recovery passphrase ('mesh seat passphrase'), and "
                     + "'mesh install --from-backup' raises the mesh again from it on another machine (docs/rebuild.md). "
                     + "Keep the file off the seat: it is what is left when the seat is gone."},
         footerHeading = "%nExamples:%n",
-        footer = {"  mesh seat backup --to /mnt/usb/mesh-state.backup"})
+        footer = {"  mesh seat backup --to /mnt/usb/mesh-state.backup", "  mesh seat backup list",
+            "      the state backups made, newest first"})
 public class SeatBackupCommand implements Callable<Integer> {
 
     @Spec
@@ -31,7 +33,7 @@ public class SeatBackupCommand implements Callable<Integer> {
 
     final Output output = new Output();
 
-    @Option(names = "--to", paramLabel = "FILE", required = true, description = "the file the state backup is written to (0600)")
+    @Option(names = "--to", paramLabel = "FILE", description = "the file the state backup is written to (0600)")
     Path to;
 
     @Option(names = "--state-dir", paramLabel = "DIR", description = "where mesh keeps its state on the seat (default /var/lib/mesh)")
@@ -43,6 +45,10 @@ public class SeatBackupCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (to == null) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "Missing required option: '--to=FILE' (or 'mesh seat backup list')");
+        }
         byte[] artifact;
         try {
             artifact = StateBackups.ofSeat(stateDir.toAbsolutePath(), storeUrl, Instant.now());

@@ -27,8 +27,8 @@ import picocli.CommandLine.Spec;
             "Then one line per take under way ('mesh take'): its module, nodes and step (in -o json: 'takes').",
             "Then one line per module with backups: its last backup, its schedule, and a warning when the backups "
                     + "land on the registry of the module's own node (in -o json: 'backups'; docs/backup.md).",
-            "Then how old the seat's newest state backup is and where it is; on stderr, a warning when the mesh cannot be "
-                    + "rebuilt if the seat is lost: no recovery passphrase set, or no state backup made (docs/rebuild.md).",
+            "Then the age and place of the seat's newest state backup (docs/rebuild.md), and on stderr a warning when the "
+                    + "mesh cannot be rebuilt if the seat is lost: no recovery passphrase is set, or no state backup was made.",
             "On stderr, a warning from 30 days before the controller's certificate, the mesh CA or a node's agent "
                     + "certificate expires (-o json: each agent's 'certificateNotAfter').",
             "Exit 0 when every node is up to date and running everything; 1 otherwise."},

@@ -79,6 +79,10 @@ public final class StateBackups {
     }
 
     private static String storeUrl(mesh.plan.JoinRerun.Held held, String storeUrl) {
+        if (storeUrl == null && held.address() == null) {
+            throw new InstallFailure("this machine is no seat of a mesh (no agent certificate with its address under the state"
+                    + " folder's tls/): run it on the seat, or give --state-dir");
+        }
         return storeUrl != null ? storeUrl : "jdbc:postgresql://" + held.address() + ":5432/mesh";
     }
 

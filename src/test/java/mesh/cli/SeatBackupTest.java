@@ -22,6 +22,21 @@ class SeatBackupTest {
     }
 
     @Test
+    void listOnAMachineThatIsNoSeatSaysSoAndAsksNoStore(@TempDir Path dir) {
+        CliRun run = CliRun.of("seat", "backup", "list", "--state-dir", dir.toString());
+        assertEquals(1, run.exit());
+        assertTrue(run.err().contains("this machine is no seat of a mesh") && run.err().contains("--state-dir"), run.err());
+    }
+
+    @Test
+    void listShowsEachRecordedStateBackupInJson() {
+        var rows = java.util.List.of(new mesh.store.StateBackupRecords.Row(java.time.Instant.parse("2026-12-05T10:00:03Z"),
+                "file:/mnt/usb/b", 2048, "sha256:ab"));
+        assertEquals(java.util.List.of(new SeatBackupListCommand.Entry("2026-12-05T10:00:03Z", "file:/mnt/usb/b", 2048, "sha256:ab")),
+                SeatBackupListCommand.entries(rows));
+    }
+
+    @Test
     void theFileToWriteIsRequired() {
         CliRun run = CliRun.of("seat", "backup");
         assertEquals(2, run.exit());
