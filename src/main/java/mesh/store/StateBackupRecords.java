@@ -33,6 +33,16 @@ public final class StateBackupRecords {
         }
     }
 
+    /** The newest audit row of one of {@code verbs} (when, which verb), or null when there is none. */
+    public static mesh.plan.StateBackupSchedule.KeyChange lastKeyChange(Connection c, List<String> verbs) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("select at, verb from audit where verb = any (?) order by at desc, id desc limit 1")) {
+            s.setArray(1, c.createArrayOf("text", verbs.toArray()));
+            try (ResultSet r = s.executeQuery()) {
+                return r.next() ? new mesh.plan.StateBackupSchedule.KeyChange(r.getTimestamp(1).toInstant(), r.getString(2)) : null;
+            }
+        }
+    }
+
     /** The newest {@code limit} state backups, newest first. */
     public static List<Row> newest(Connection c, int limit) throws SQLException {
         List<Row> rows = new ArrayList<>();

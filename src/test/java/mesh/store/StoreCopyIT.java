@@ -81,6 +81,10 @@ class StoreCopyIT {
                     StateBackupRecords.newest(c, 1));
             assertEquals(List.of("file:/mnt/usb/b", "file:/mnt/usb/a"),
                     StateBackupRecords.newest(c, 10).stream().map(StateBackupRecords.Row::place).toList());
+            assertEquals(null, StateBackupRecords.lastKeyChange(c, mesh.plan.StateBackupSchedule.KEY_VERBS));
+            c.createStatement().execute("insert into audit (token, verb, change) values ('admin', 'token create', 'ops'),"
+                    + " ('admin', 'node add', 'n9')");
+            assertEquals("token create", StateBackupRecords.lastKeyChange(c, mesh.plan.StateBackupSchedule.KEY_VERBS).verb());
             parts = StoreCopy.copyOut(c);
         }
         try (Connection c = into.connect()) {
