@@ -24,7 +24,8 @@ import picocli.CommandLine.Spec;
                     + "'mesh install --from-backup' raises the mesh again from it on another machine (docs/rebuild.md). "
                     + "Keep the file off the seat: it is what is left when the seat is gone."},
         footerHeading = "%nExamples:%n",
-        footer = {"  mesh seat backup --to /mnt/usb/mesh-state.backup", "  mesh seat backup list",
+        footer = {"  mesh seat backup --to /mnt/usb/mesh-state.backup", "  mesh seat backup --to-node n3",
+            "      into the registry on n3 (mesh-registry taken there)", "  mesh seat backup list",
             "      the state backups made, newest first"})
 public class SeatBackupCommand implements Callable<Integer> {
 
@@ -32,6 +33,10 @@ public class SeatBackupCommand implements Callable<Integer> {
     CommandSpec spec;
 
     final Output output = new Output();
+
+    @Option(names = "--to-node", paramLabel = "NODE", description = "also (or instead) push it to the registry on this node"
+            + " (http://ADDRESS:5000, where mesh-registry runs), never the seat's own")
+    String toNode;
 
     @Option(names = "--to", paramLabel = "FILE", description = "the file the state backup is written to (0600)")
     Path to;
@@ -45,17 +50,41 @@ public class SeatBackupCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (to == null) {
+        if (to == null && toNode == null) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-                    "Missing required option: '--to=FILE' (or 'mesh seat backup list')");
+                    "Missing required option: '--to=FILE' or '--to-node=NODE' (or 'mesh seat backup list')");
         }
+        Path dir = stateDir.toAbsolutePath();
         byte[] artifact;
         try {
-            artifact = StateBackups.ofSeat(stateDir.toAbsolutePath(), storeUrl, Instant.now());
+            artifact = StateBackups.ofSeat(dir, storeUrl, Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
         } catch (InstallFailure e) {
             throw new VerbFailure(e.getMessage());
         }
-        Path file = to.toAbsolutePath();
+        StateSeal.Header h = StateSeal.header(artifact);
+        String size = (artifact.length + 1023) / 1024 + " KiB, made " + h.made();
+        if (to != null) {
+            Path file = to.toAbsolutePath();
+            write(file, artifact);
+            record(dir, artifact, "file:" + file);
+            output.line(spec, "state backup of mesh " + h.mesh() + " written to " + file + " (" + size
+                    + "); it opens with the recovery passphrase alone: keep it off the seat");
+        }
+        if (toNode != null) {
+            String place;
+            try {
+                place = StateBackups.pushToNode(dir, storeUrl, toNode, artifact);
+            } catch (InstallFailure e) {
+                throw new VerbFailure(e.getMessage());
+            }
+            record(dir, artifact, place);
+            output.line(spec, "state backup of mesh " + h.mesh() + " pushed to " + place + " (" + size
+                    + "); it opens with the recovery passphrase alone");
+        }
+        return ExitCodes.OK;
+    }
+
+    private static void write(Path file, byte[] artifact) {
         try {
             Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
             Files.deleteIfExists(tmp);
@@ -65,14 +94,13 @@ public class SeatBackupCommand implements Callable<Integer> {
         } catch (IOException e) {
             throw new VerbFailure("cannot write the state backup to " + file + ": " + e.getMessage());
         }
+    }
+
+    private void record(Path dir, byte[] artifact, String place) {
         try {
-            StateBackups.record(stateDir.toAbsolutePath(), storeUrl, artifact, "file:" + file);
+            StateBackups.record(dir, storeUrl, artifact, place);
         } catch (InstallFailure e) {
             output.error(spec, "mesh: warning: " + e.getMessage() + " ('mesh status' does not know of it)");
         }
-        StateSeal.Header h = StateSeal.header(artifact);
-        output.line(spec, "state backup of mesh " + h.mesh() + " written to " + file + " (" + (artifact.length + 1023) / 1024
-                + " KiB, made " + h.made() + "); it opens with the recovery passphrase alone: keep it off the seat");
-        return ExitCodes.OK;
     }
 }

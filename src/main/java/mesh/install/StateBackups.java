@@ -78,6 +78,39 @@ public final class StateBackups {
         }
     }
 
+    /**
+     * Pushes {@code artifact} to the registry of node {@code node} ({@code http://ADDRESS:5000}, its address as the store
+     * has it), never the seat's own; the place to record: {@code node:NODE REGISTRY/mesh-state:TAG}.
+     */
+    public static String pushToNode(Path stateDir, String storeUrl, String node, byte[] artifact) {
+        mesh.plan.JoinRerun.Held held = JoinedState.read(stateDir);
+        if (node.equals(held.node())) {
+            throw new InstallFailure("node " + node + " is the seat: a state backup in its own registry is lost with it;"
+                    + " name another node");
+        }
+        String url = storeUrl(held, storeUrl);
+        String address;
+        try (java.sql.Connection c = connect(stateDir, storeUrl, url);
+             java.sql.PreparedStatement s = c.prepareStatement("select address from nodes where name = ?")) {
+            s.setString(1, node);
+            try (java.sql.ResultSet r = s.executeQuery()) {
+                address = r.next() ? r.getString(1) : null;
+            }
+        } catch (IOException | java.sql.SQLException e) {
+            throw new InstallFailure("cannot ask the store at " + url + " for node " + node + ": " + e.getMessage(), e);
+        }
+        if (address == null) {
+            throw new InstallFailure("the mesh has no node " + node + " ('mesh node list')");
+        }
+        mesh.bundle.HttpRegistry registry = new mesh.bundle.HttpRegistry("http://" + address + ":5000");
+        try {
+            return "node:" + node + " " + StateBackupRegistry.push(registry, artifact, StateSeal.header(artifact).made());
+        } catch (RuntimeException e) {
+            throw new InstallFailure("cannot push the state backup to node " + node + "'s registry " + registry.address()
+                    + " (mesh-registry must run there: 'mesh take " + node + " mesh-registry'): " + e.getMessage(), e);
+        }
+    }
+
     private static String storeUrl(mesh.plan.JoinRerun.Held held, String storeUrl) {
         if (storeUrl == null && held.address() == null) {
             throw new InstallFailure("this machine is no seat of a mesh (no agent certificate with its address under the state"
