@@ -58,10 +58,11 @@ public final class StoreCopy {
     }
 
     /**
-     * Replaces every table's rows with the copy's, in one transaction, foreign keys and triggers (the controller's
-     * fence) held off for it ({@code session_replication_role = replica}: the store's owner may), then sets each
-     * sequence past its column's highest value. The store must be migrated to the copy's schema version: another one is
-     * refused before anything is written.
+     * Replaces every table's rows with the copy's, in one transaction, then sets each sequence past its column's highest
+     * value. No privilege beyond the tables' owner's is needed (a {@code --store-url} user, a store whose user is no
+     * superuser): the fence (V2) is passed with the highest epoch for the transaction ({@code set local mesh.epoch}),
+     * and the tables are filled referenced first, so each foreign key holds as its rows arrive. The store must be
+     * migrated to the copy's schema version: another one is refused before anything is written.
      */
     public static void copyIn(Connection c, Map<String, byte[]> parts) throws SQLException {
         String want = new String(parts.getOrDefault(SCHEMA_PART, new byte[0]), StandardCharsets.US_ASCII);
@@ -73,8 +74,8 @@ public final class StoreCopy {
         boolean auto = c.getAutoCommit();
         c.setAutoCommit(false);
         try (Statement s = c.createStatement()) {
-            s.execute("set local session_replication_role = replica");
-            List<String> tables = tables(c);
+            s.execute("set local mesh.epoch = '" + Long.MAX_VALUE + "'");
+            List<String> tables = referencedFirst(tables(c), foreignKeys(c));
             if (!tables.isEmpty()) {
                 s.execute("truncate " + String.join(", ", tables.stream().map(t -> "public.\"" + t + "\"").toList()));
             }
@@ -109,6 +110,33 @@ public final class StoreCopy {
             s.execute("select setval('" + t[2].replace("'", "''") + "', coalesce((select max(\"" + t[1] + "\") from public.\""
                     + t[0] + "\"), 0) + 1, false)");
         }
+    }
+
+    /** Each foreign key between two tables of schema public: {referencing, referenced}; a table's keys to itself left out. */
+    private static List<String[]> foreignKeys(Connection c) throws SQLException {
+        List<String[]> keys = new ArrayList<>();
+        try (Statement s = c.createStatement();
+             ResultSet r = s.executeQuery("select f.relname, t.relname from pg_constraint k join pg_class f on f.oid = k.conrelid"
+                     + " join pg_class t on t.oid = k.confrelid join pg_namespace n on n.oid = f.relnamespace"
+                     + " where k.contype = 'f' and n.nspname = 'public' and k.conrelid <> k.confrelid")) {
+            while (r.next()) {
+                keys.add(new String[] {r.getString(1), r.getString(2)});
+            }
+        }
+        return keys;
+    }
+
+    /** The tables ordered so each comes after every table it references (a cycle keeps the rest in name order). */
+    static List<String> referencedFirst(List<String> tables, List<String[]> keys) {
+        List<String> ordered = new ArrayList<>();
+        List<String> left = new ArrayList<>(tables);
+        while (!left.isEmpty()) {
+            String next = left.stream().filter(t -> keys.stream().noneMatch(k -> k[0].equals(t) && left.contains(k[1])))
+                    .findFirst().orElse(left.get(0));
+            ordered.add(next);
+            left.remove(next);
+        }
+        return ordered;
     }
 
     private static List<String> tables(Connection c) throws SQLException {

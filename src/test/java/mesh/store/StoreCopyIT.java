@@ -42,15 +42,21 @@ class StoreCopyIT {
     void theCopyReplacesEveryRowAndSequencesGoOn() throws Exception {
         Map<String, byte[]> parts;
         try (Connection c = from.connect()) {
-            c.createStatement().execute("insert into nodes (name, address, agent, agent_token) values ('marker-a', '10.0.0.1', 'x', 'y')");
+            c.createStatement().execute("insert into nodes (name, address, agent) values ('marker-a', '10.0.0.1', 'x')");
+            // node_pushes sorts before nodes and references it: the copy fills referenced tables first
+            c.createStatement().execute("insert into node_pushes (node, last_generation) values ('marker-a', 7)");
+            c.createStatement().execute("insert into modules (name, manifest, source) values ('web', '{}', 'web.yaml')");
+            c.createStatement().execute("insert into placements (module, assigned) values ('web', 'marker-a')");
             c.createStatement().execute("insert into audit (token, verb, change) values ('admin', 'node add', 'a'), ('admin', 'node add', 'b')");
             parts = StoreCopy.copyOut(c);
         }
         assertTrue(parts.containsKey(StoreCopy.TABLE_PART + "nodes"), parts.keySet().toString());
         try (Connection c = into.connect()) {
-            c.createStatement().execute("insert into nodes (name, address, agent, agent_token) values ('marker-b', '10.0.0.2', 'x', 'y')");
+            c.createStatement().execute("insert into nodes (name, address, agent) values ('marker-b', '10.0.0.2', 'x')");
             StoreCopy.copyIn(c, parts);
             assertEquals(List.of("marker-a"), column(c, "select name from nodes order by name"));
+            assertEquals(List.of("marker-a 7"), column(c, "select node || ' ' || last_generation from node_pushes"));
+            assertEquals(List.of("web marker-a"), column(c, "select module || ' ' || assigned from placements"));
             assertEquals(List.of("a", "b"), column(c, "select change from audit order by id"));
             c.createStatement().execute("insert into audit (token, verb, change) values ('admin', 'node add', 'c')");
             assertEquals(List.of("3"), column(c, "select id::text from audit where change = 'c'"), "the sequence goes on past the copy");
@@ -60,7 +66,7 @@ class StoreCopyIT {
     @Test
     void aCopyOfAnotherSchemaVersionIsRefusedWritingNothing() throws Exception {
         try (Connection c = into.connect()) {
-            c.createStatement().execute("insert into nodes (name, address, agent, agent_token) values ('marker-b', '10.0.0.2', 'x', 'y')");
+            c.createStatement().execute("insert into nodes (name, address, agent) values ('marker-b', '10.0.0.2', 'x')");
             Map<String, byte[]> parts = new HashMap<>(StoreCopy.copyOut(c));
             parts.put(StoreCopy.SCHEMA_PART, "999".getBytes(StandardCharsets.US_ASCII));
             SQLException e = assertThrows(SQLException.class, () -> StoreCopy.copyIn(c, parts));
