@@ -82,6 +82,8 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
     mesh.wire.SecretValue.class,
     mesh.model.SecretRef.class,
     mesh.wire.AuditEntry.class,
+    mesh.wire.StateBackupsView.class,
+    mesh.wire.StateBackupsView.Entry.class,
     mesh.plan.Take.class,
     mesh.model.Manifest.Backup.class,
     mesh.plan.Backup.class,

@@ -12,6 +12,7 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
     HostApplyCommand.Result.class,
     HostHistoryCommand.Entry.class,
     InstallCommand.Summary.class,
+    SeatBackupListCommand.Entry.class,
     mesh.install.Uninstall.Report.class,
     mesh.install.InstallRunner.Outcome.class,
     UpgradeRun.Report.class,

@@ -66,6 +66,9 @@ public class ControllerServeCommand implements Callable<Integer> {
     @Inject
     mesh.controller.AlertWatch alertWatch;
 
+    @Inject
+    mesh.controller.StateBackupWatch stateBackupWatch;
+
     @Override
     public Integer call() {
         // a bad setting is an InvalidInput, which FailureExits prints problem by problem (exit 1)
@@ -78,6 +81,7 @@ public class ControllerServeCommand implements Callable<Integer> {
             drains.resumeAll();   // a drain a killed controller left is carried on (docs/drain.md)
             backupWatch.start();
             alertWatch.start();  // the alerts the store kept are carried on (docs/metrics.md)
+            stateBackupWatch.start();  // the seat's state backup, daily and after key changes (docs/rebuild.md)
         } catch (RuntimeException e) {
             throw new VerbFailure("cannot open the store at " + settings.storeUrl() + ": " + rootMessage(e));
         }

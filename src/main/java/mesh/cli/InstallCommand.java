@@ -73,7 +73,7 @@ public class InstallCommand implements Callable<Integer> {
     @Option(names = "--state-dir", paramLabel = "DIR", description = "where mesh keeps its state (default /var/lib/mesh)")
     Path stateDir = Path.of("/var/lib/mesh");
 
-    @Option(names = "--config-dir", paramLabel = "DIR", description = "where the agent's settings and unit are written (default /etc/mesh)")
+    @Option(names = "--config-dir", paramLabel = "DIR", description = "where the agent's settings and its unit are written (default /etc/mesh)")
     Path configDir = Path.of(mesh.plan.AgentUnit.DEFAULT_CONFIG_DIR);
 
     @Option(names = "--engine", paramLabel = "URL", description = "the Docker engine (default unix:///var/run/docker.sock)")
@@ -85,7 +85,7 @@ public class InstallCommand implements Callable<Integer> {
     @Option(names = "--registry-image", paramLabel = "IMAGE", description = "the artifact store's image (default the official registry:2, pinned)")
     String registryImage = InstallOptions.DEFAULT_REGISTRY_IMAGE;
 
-    @Option(names = "--join", paramLabel = "URL", description = "join the mesh whose controller is at URL instead of seating one")
+    @Option(names = "--join", paramLabel = "URL", description = "join the mesh whose controller is at URL (instead of seating a new one)")
     String join;
 
     @Option(names = "--token", paramLabel = "HEX", description = "with --join: this node's one-time join token, as 'mesh node add' printed it (24 h)")
@@ -99,6 +99,11 @@ public class InstallCommand implements Callable<Integer> {
             + " networks their /26 subnets from (default " + mesh.plan.NetworkRange.DEFAULT_TEXT + "); it must not overlap"
             + " this machine's own addresses or routes; written into host.env as MESH_HOST_NETWORKS, its setting")
     String moduleNetworks;
+
+    @Option(names = "--recovery-passphrase-file", paramLabel = "FILE", description = "seating: the recovery passphrase the"
+            + " state backups are sealed under, read from FILE (without it, asked on a terminal; the seat keeps only the key"
+            + " derived from it; later: mesh seat passphrase)")
+    Path recoveryPassphraseFile;
 
     /** Summary is the {@code -o json} document: where the mesh stands and how each step went. */
     public record Summary(String node, String address, String controller, String stateDir, boolean ok,
@@ -123,6 +128,10 @@ public class InstallCommand implements Callable<Integer> {
             problems.add("--public-domain: a joining node's public domain is set on the controller: "
                     + "mesh node public-domain " + name + " " + publicDomain);
         }
+        if (join != null && recoveryPassphraseFile != null) {
+            problems = new java.util.ArrayList<>(problems);
+            problems.add("--recovery-passphrase-file: only the seat keeps a recovery key; set it there (mesh seat passphrase)");
+        }
         if (!problems.isEmpty()) {
             throw new VerbFailure("install refused, nothing was changed:\n  " + String.join("\n  ", problems));
         }
@@ -146,8 +155,12 @@ public class InstallCommand implements Callable<Integer> {
                 throw new VerbFailure(e.getMessage());
             }
         }
+        mesh.trust.RecoveryKey recovery = o.joining() ? null : recoveryKey(o);
         List<InstallRunner.Outcome> outcomes = new InstallRunner(journal, say, System::nanoTime).run(plan, steps);
         boolean ok = outcomes.size() == plan.size() && outcomes.stream().noneMatch(s -> s.result().equals("failed"));
+        if (ok && recovery != null) {
+            keepRecoveryKey(o, recovery, say);
+        }
         String controller = o.joining() ? join : "https://" + addr + ":7700";
         if (format.json()) {
             output.json(spec, new Summary(name, addr, controller, o.stateDir().toString(), ok, outcomes));
@@ -174,6 +187,30 @@ public class InstallCommand implements Callable<Integer> {
                 + "), and this one (mesh " + mesh.wire.Build.current().words() + ") would not replace it. To move the mesh"
                 + " to this build node by node, nothing replaced, run 'mesh upgrade' with it (only this node: 'mesh upgrade"
                 + " --node " + o.node() + "'; docs/upgrade.md)");
+    }
+
+    /**
+     * The recovery key from --recovery-passphrase-file, or typed on a terminal when the seat has none yet; null without
+     * either (the mesh then runs, and 'mesh status' says it cannot be rebuilt). Derived before any step runs, so a
+     * refused passphrase changes nothing.
+     */
+    private mesh.trust.RecoveryKey recoveryKey(InstallOptions o) {
+        if (recoveryPassphraseFile != null) {
+            return RecoveryPassphrase.fromFile(recoveryPassphraseFile);
+        }
+        boolean has = java.nio.file.Files.isRegularFile(o.stateDir().resolve("install").resolve(mesh.trust.RecoveryKey.FILE));
+        return has ? null : RecoveryPassphrase.fromTerminal();
+    }
+
+    private static void keepRecoveryKey(InstallOptions o, mesh.trust.RecoveryKey key, java.util.function.Consumer<String> say) {
+        Path file = o.stateDir().resolve("install").resolve(mesh.trust.RecoveryKey.FILE);
+        try {
+            key.write(file);
+        } catch (java.io.IOException e) {
+            throw new VerbFailure("the mesh runs, but the recovery key could not be written to " + file + ": " + e.getMessage()
+                    + "; set it with 'mesh seat passphrase'");
+        }
+        say.accept("recovery passphrase set: the seat keeps the key derived from it (" + file + "), never the passphrase");
     }
 
     private void nextSteps(InstallOptions o, String controller) {

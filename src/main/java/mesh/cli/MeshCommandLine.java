@@ -21,7 +21,7 @@ public final class MeshCommandLine {
             RestoreCommand.class, StatusCommand.class,
             RosterCommand.class, RouteCommand.class, TokenCommand.class, SecretCommand.class, AuditCommand.class,
             CaCommand.class, MetricsCommand.class, AlertsCommand.class, LogsCommand.class, BundleCommand.class, HostCommand.class,
-            ControllerCommand.class, CompletionCommand.class, HelpVerb.class, InstallCommand.class, UpgradeCommand.class,
+            ControllerCommand.class, SeatCommand.class, CompletionCommand.class, HelpVerb.class, InstallCommand.class, UpgradeCommand.class,
             UninstallCommand.class);
 
     /** The verbs that read the whole tree: completion's script holds every verb, help shows any. */

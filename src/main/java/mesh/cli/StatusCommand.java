@@ -27,6 +27,8 @@ import picocli.CommandLine.Spec;
             "Then one line per take under way ('mesh take'): its module, nodes and step (in -o json: 'takes').",
             "Then one line per module with backups: its last backup, its schedule, and a warning when the backups "
                     + "land on the registry of the module's own node (in -o json: 'backups'; docs/backup.md).",
+            "Then the age and place of the seat's newest state backup (docs/rebuild.md), and on stderr a warning when the "
+                    + "mesh cannot be rebuilt if the seat is lost: no recovery passphrase is set, or no state backup was made.",
             "On stderr, a warning from 30 days before the controller's certificate, the mesh CA or a node's agent "
                     + "certificate expires (-o json: each agent's 'certificateNotAfter').",
             "Exit 0 when every node is up to date and running everything; 1 otherwise."},
@@ -57,6 +59,8 @@ public class StatusCommand implements Callable<Integer> {
         client.certificateWarnings(now).forEach(w -> output.error(spec, "mesh: " + w));
         agentCertificateWarnings(nodes, now).forEach(w -> output.error(spec, "mesh: " + w));
         BuildLines.mix(BuildLines.controller(client), agentBuilds(nodes)).ifPresent(w -> output.error(spec, "mesh: " + w));
+        mesh.wire.StateBackupsView stateBackups = client.optional(ControllerApi::stateBackups, null);
+        StateBackupLines.warning(stateBackups).ifPresent(w -> output.error(spec, "mesh: " + w));
         if (format.json()) {
             output.json(spec, nodes);
         } else {
@@ -79,6 +83,7 @@ public class StatusCommand implements Callable<Integer> {
             ControllerClient.fromEnvironment().optional(c -> c.drains(true), List.<mesh.wire.DrainView>of())
                     .forEach(d -> output.line(spec, drain(d)));
             nodes.stream().flatMap(n -> n.backups().stream()).forEach(b -> BackupLines.status(b, now).forEach(l -> output.line(spec, l)));
+            StateBackupLines.newest(stateBackups, now).ifPresent(l -> output.line(spec, l));
         }
         List<String> attention = nodes.stream().filter(n -> !n.ok()).map(n -> n.node().name()).toList();
         if (attention.isEmpty()) {

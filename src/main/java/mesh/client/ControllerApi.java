@@ -252,6 +252,11 @@ public final class ControllerApi {
                 listOf(AuditEntry.class));
     }
 
+    /** What the controller knows of the seat's state backups: a passphrase set, the newest ones (docs/rebuild.md). */
+    public mesh.wire.StateBackupsView stateBackups() {
+        return call("GET", "/v1/mesh/state-backups", null, mesh.wire.StateBackupsView.class);
+    }
+
     /** The mesh's scraper certificate for this public key ({@code mesh metrics scrape-config}, docs/metrics.md). */
     public mesh.wire.ScraperCertificate scraperCertificate(mesh.wire.ScraperRequest request) {
         return call("POST", "/v1/mesh/metrics/scraper", request, mesh.wire.ScraperCertificate.class);

@@ -99,6 +99,19 @@ public class MeshStore {
     }
 
     /**
+     * Runs {@code work} on a connection of its own in auto-commit, without the epoch: for reads that set their own
+     * transaction (a state backup's copy of the store, {@code StoreCopy.copyOut}).
+     */
+    public <T> T withConnection(Work<T> work) {
+        try (Connection c = dataSource.get().getConnection()) {
+            c.setAutoCommit(true);
+            return work.run(c);
+        } catch (SQLException e) {
+            throw new StoreFailure("the controller's store (PostgreSQL) failed: " + e.getMessage(), e);
+        }
+    }
+
+    /**
      * Takes the push lock ({@link PushLock}) on a connection of its own, or refuses at once when
      * another push holds it: a push waits on agents for up to a minute, and a second one queued
      * behind it would only send what the first has just sent.

@@ -31,12 +31,17 @@ public final class SecretSeal {
     }
 
     public static byte[] seal(byte[] key, String value, String aad) {
+        return sealBytes(key, value.getBytes(StandardCharsets.UTF_8), aad.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** {@link #seal} for bytes: the nonce, then {@code plain} sealed with {@code aad} authenticated beside it. */
+    public static byte[] sealBytes(byte[] key, byte[] plain, byte[] aad) {
         try {
             byte[] nonce = Entropy.bytes(NONCE_BYTES);
             Cipher c = Cipher.getInstance("AES/GCM/NoPadding");
             c.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(key, "AES"), new GCMParameterSpec(TAG_BITS, nonce));
-            c.updateAAD(aad.getBytes(StandardCharsets.UTF_8));
-            byte[] sealed = c.doFinal(value.getBytes(StandardCharsets.UTF_8));
+            c.updateAAD(aad);
+            byte[] sealed = c.doFinal(plain);
             byte[] out = Arrays.copyOf(nonce, NONCE_BYTES + sealed.length);
             System.arraycopy(sealed, 0, out, NONCE_BYTES, sealed.length);
             return out;
@@ -47,6 +52,11 @@ public final class SecretSeal {
 
     /** The value {@link #seal} sealed; a {@link Unopened} when the key, the aad or the bytes are not the ones sealed. */
     public static String open(byte[] key, byte[] sealed, String aad) {
+        return new String(openBytes(key, sealed, aad.getBytes(StandardCharsets.UTF_8)), StandardCharsets.UTF_8);
+    }
+
+    /** The bytes {@link #sealBytes} sealed; a {@link Unopened} when the key, the aad or the bytes are not the ones sealed. */
+    public static byte[] openBytes(byte[] key, byte[] sealed, byte[] aad) {
         if (sealed == null || sealed.length < NONCE_BYTES + TAG_BITS / 8) {
             throw new Unopened("too short to be a sealed value");
         }
@@ -54,8 +64,8 @@ public final class SecretSeal {
             Cipher c = Cipher.getInstance("AES/GCM/NoPadding");
             c.init(Cipher.DECRYPT_MODE, new SecretKeySpec(key, "AES"),
                     new GCMParameterSpec(TAG_BITS, sealed, 0, NONCE_BYTES));
-            c.updateAAD(aad.getBytes(StandardCharsets.UTF_8));
-            return new String(c.doFinal(sealed, NONCE_BYTES, sealed.length - NONCE_BYTES), StandardCharsets.UTF_8);
+            c.updateAAD(aad);
+            return c.doFinal(sealed, NONCE_BYTES, sealed.length - NONCE_BYTES);
         } catch (javax.crypto.AEADBadTagException e) {
             throw new Unopened("it was sealed with another key, or for another secret");
         } catch (GeneralSecurityException e) {
