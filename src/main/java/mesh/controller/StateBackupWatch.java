@@ -46,7 +46,9 @@ public class StateBackupWatch {
         if (loop != null) {
             return;
         }
-        loop = Thread.ofVirtual().name("state-backup-watch").start(() -> {
+        // a platform thread, as BackupWatch's: its store reads have no deadline, and natively a virtual thread's socket
+        // read can miss its wake-up (oracle/graal#13787)
+        loop = Thread.ofPlatform().name("state-backup-watch").daemon(true).start(() -> {
             while (!Thread.currentThread().isInterrupted()) {
                 try {
                     mesh.model.Poll.pauseInterruptibly(LOOK_EVERY);
