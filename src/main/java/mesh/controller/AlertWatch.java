@@ -64,7 +64,9 @@ public class AlertWatch {
         if (loop != null) {
             return;
         }
-        loop = Thread.ofVirtual().name("alert-watch").start(() -> {
+        // a platform thread, as BackupWatch's: its store reads have no deadline, and natively a virtual thread's socket
+        // read can miss its wake-up (oracle/graal#13787)
+        loop = Thread.ofPlatform().name("alert-watch").daemon(true).start(() -> {
             while (!Thread.currentThread().isInterrupted()) {
                 try {
                     look(Instant.now());
