@@ -10,6 +10,7 @@ import java.util.regex.Pattern;
 import mesh.api.ApiErrors;
 import mesh.api.BearerToken;
 import mesh.api.ServerRole;
+import mesh.plan.SeatEpoch;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
 /**
@@ -38,11 +39,20 @@ public class HostApiGuard {
         if (readsWithTicket(request, path)) {
             return Optional.empty();
         }
-        if (mesh.trust.ServerTrust.enabled()) {
-            return ControllerCertificate.check(http);
-        }
         String testToken = agent.settings().token();
-        return testToken == null ? Optional.empty() : BearerToken.check(request, testToken, "MESH_HOST_TOKEN", "host agent");
+        Optional<Response> refused = mesh.trust.ServerTrust.enabled() ? ControllerCertificate.check(http)
+                : testToken == null ? Optional.empty() : BearerToken.check(request, testToken, "MESH_HOST_TOKEN", "host agent");
+        return refused.isPresent() ? refused : deposed(request);
+    }
+
+    /** The controller's call judged by its epoch ({@link SeatEpochs}): a change from a deposed seat is refused (409). */
+    private Optional<Response> deposed(ContainerRequestContext request) {
+        SeatEpoch caller = SeatEpoch.ofHeaders(request.getHeaderString(SeatEpoch.EPOCH_HEADER),
+                request.getHeaderString(SeatEpoch.SEAT_HEADER));
+        boolean change = !"GET".equals(request.getMethod()) && !"HEAD".equals(request.getMethod());
+        String refusal = agent.state().seats.hear(caller, change);
+        return refusal == null ? Optional.empty()
+                : Optional.of(ApiErrors.error(409, mesh.wire.Reason.DEPOSED, refusal, List.of()));
     }
 
     /** A volume's manifest, index or archive (a GET, or a POST naming the entries of a pass), read by a take's target with the source's read ticket for that module (docs/take.md). */
