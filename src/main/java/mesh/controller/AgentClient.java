@@ -81,6 +81,15 @@ public class AgentClient {
         return deposed;
     }
 
+    /** Hears the newest seat an agent knows of: a newer one than this controller's deposes it ({@link #deposed}). */
+    private void heard(Node node, SeatEpoch newest) {
+        String refusal = newest.refusal(speaksAs);
+        if (refusal != null && deposed == null) {
+            deposed = "node " + node.name() + "'s agent says: " + refusal;
+            LOG.errorf("this controller has been deposed: %s", deposed);
+        }
+    }
+
     HttpClient http() {
         HttpClient h = http;
         if (h == null || tls == null && builtFor != ServerTrust.generation()) {
@@ -267,6 +276,8 @@ public class AgentClient {
         HttpResponse<String> response = http().send(builder.method(method, body == null
                 ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body)).build(),
                 HttpResponse.BodyHandlers.ofString());
+        response.headers().firstValue(SeatEpoch.EPOCH_HEADER).ifPresent(epoch -> heard(node,
+                SeatEpoch.ofHeaders(epoch, response.headers().firstValue(SeatEpoch.SEAT_HEADER).orElse(null))));
         return new JsonHttp.Answer(response.statusCode(), response.body(),
                 response.headers().firstValue("Retry-After").isPresent());
     }

@@ -2,6 +2,7 @@ package mesh.host;
 
 import jakarta.inject.Inject;
 import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.container.ContainerResponseContext;
 import jakarta.ws.rs.core.Response;
 import java.util.List;
 import java.util.Optional;
@@ -12,6 +13,7 @@ import mesh.api.BearerToken;
 import mesh.api.ServerRole;
 import mesh.plan.SeatEpoch;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
+import org.jboss.resteasy.reactive.server.ServerResponseFilter;
 
 /**
  * HostApiGuard: the host agent's API answers, over HTTPS, only to its mesh's controller's client
@@ -53,6 +55,22 @@ public class HostApiGuard {
         String refusal = agent.state().seats.hear(caller, change);
         return refusal == null ? Optional.empty()
                 : Optional.of(ApiErrors.error(409, mesh.wire.Reason.DEPOSED, refusal, List.of()));
+    }
+
+    /**
+     * Every answer of the agent's API names the newest seat it heard from ({@link SeatEpochs}), so that a deposed
+     * controller learns it from any call, a look included, not only from a refused change (docs/seat.md).
+     */
+    @ServerResponseFilter
+    public void nameNewestSeat(ContainerRequestContext request, ContainerResponseContext response) {
+        if (!agent.serving() || !request.getUriInfo().getPath().startsWith("/v1/")) {
+            return;
+        }
+        SeatEpoch newest = agent.state().seats.newest();
+        if (newest.epoch() > 0) {
+            response.getHeaders().putSingle(SeatEpoch.EPOCH_HEADER, Long.toString(newest.epoch()));
+            response.getHeaders().putSingle(SeatEpoch.SEAT_HEADER, newest.seat());
+        }
     }
 
     /** A volume's manifest, index or archive (a GET, or a POST naming the entries of a pass), read by a take's target with the source's read ticket for that module (docs/take.md). */
