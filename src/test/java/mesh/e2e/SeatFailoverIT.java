@@ -30,7 +30,8 @@ import org.junit.jupiter.api.TestInstance;
  * at the next epoch, naming seat n2, on a store of its own (a database of the test bed's PostgreSQL, standing in
  * for the promoted standby: streaming replication is not built yet). Once the promoted controller has reached the
  * agent, the agent refuses the deposed controller's push (409 DEPOSED, naming both epochs and the new seat), and
- * the deposed controller then says so to every verb. The agent keeps the epoch across a restart.
+ * the deposed controller then says so to every verb; a CLI whose MESH_CONTROLLER names both seats finds the promoted
+ * one. The agent keeps the epoch in its state folder, and answers the promoted seat after a restart.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @InstalledMeshTest
@@ -102,10 +103,17 @@ class SeatFailoverIT {
         assertTrue(any.err().contains("this controller was deposed by a promoted seat, and changes nothing")
                 && any.err().contains(kept), any.toString());
 
+        // the operator's config names both seats: the CLI skips the deposed one and talks to the promoted seat
+        Map<String, String> both = new HashMap<>(deposed);
+        both.put("MESH_CONTROLLER", deposed.get("MESH_CONTROLLER") + "," + cliPromoted.get("MESH_CONTROLLER"));
+        PackagedMesh.Result found = PackagedMesh.run(both, "catalogue", "list");
+        assertEquals(0, found.exit(), found.toString());
+        assertTrue(!found.out().contains("stapp"), "the promoted seat's catalogue, not the deposed one's: " + found);
+
         mesh.restartAgent(n1, Map.of());
         PackagedMesh.await("the restarted agent answers the promoted seat", Duration.ofSeconds(60),
                 () -> answered(PackagedMesh.run(cliPromoted, "status")));
-        assertEquals(epoch + 1 + " n2", Files.readString(mesh.seat().state().resolve("controller-epoch")).strip(),
+        assertEquals(epoch + 1 + " n2", Files.readString(mesh.seat().state().resolve("host/controller-epoch")).strip(),
                 "the agent keeps the newest seat's epoch in its state folder");
     }
 
