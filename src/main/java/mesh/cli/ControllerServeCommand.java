@@ -67,6 +67,14 @@ public class ControllerServeCommand implements Callable<Integer> {
     @Inject
     mesh.controller.AgentClient agents;
 
+    /** This controller's URL as an operator gives it, when its listen address names a host (not 0.0.0.0), else "". */
+    static String ownUrl(java.util.Map<String, String> vars) {
+        String listen = vars.getOrDefault("MESH_CONTROLLER_LISTEN", "").strip();
+        boolean plain = "yes".equalsIgnoreCase(vars.getOrDefault("MESH_PLAIN_HTTP", ""));
+        return listen.isEmpty() || listen.startsWith("0.0.0.0") || listen.startsWith("[::]") ? ""
+                : (plain ? "http://" : "https://") + listen;
+    }
+
     @Override
     public Integer call() {
         // a bad setting is an InvalidInput, which FailureExits prints problem by problem (exit 1)
@@ -75,7 +83,7 @@ public class ControllerServeCommand implements Callable<Integer> {
         try {
             controller.start(settings);
             // every agent call names this epoch and seat; an agent that saw a newer seat refuses changes (docs/seat.md)
-            agents.speakAs(new mesh.plan.SeatEpoch(settings.epoch(), vars.getOrDefault("MESH_SEAT_NODE", "")));
+            agents.speakAs(new mesh.plan.SeatEpoch(settings.epoch(), vars.getOrDefault("MESH_SEAT_NODE", ""), ownUrl(vars)));
             takes.resumeAll();  // a take a killed controller left is carried on (docs/take.md)
             backups.resumeAll();  // so are backups and restores (docs/backup.md)
             restores.resumeAll();

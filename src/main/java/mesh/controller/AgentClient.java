@@ -272,12 +272,16 @@ public class AgentClient {
             if (!as.seat().isEmpty()) {
                 builder.header(SeatEpoch.SEAT_HEADER, as.seat());
             }
+            if (!as.url().isEmpty()) {
+                builder.header(SeatEpoch.URL_HEADER, as.url());
+            }
         }
         HttpResponse<String> response = http().send(builder.method(method, body == null
                 ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body)).build(),
                 HttpResponse.BodyHandlers.ofString());
-        response.headers().firstValue(SeatEpoch.EPOCH_HEADER).ifPresent(epoch -> heard(node,
-                SeatEpoch.ofHeaders(epoch, response.headers().firstValue(SeatEpoch.SEAT_HEADER).orElse(null))));
+        response.headers().firstValue(SeatEpoch.EPOCH_HEADER).ifPresent(epoch -> heard(node, SeatEpoch.ofHeaders(epoch,
+                response.headers().firstValue(SeatEpoch.SEAT_HEADER).orElse(null),
+                response.headers().firstValue(SeatEpoch.URL_HEADER).orElse(null))));
         return new JsonHttp.Answer(response.statusCode(), response.body(),
                 response.headers().firstValue("Retry-After").isPresent());
     }

@@ -50,7 +50,7 @@ public class HostApiGuard {
     /** The controller's call judged by its epoch ({@link SeatEpochs}): a change from a deposed seat is refused (409). */
     private Optional<Response> deposed(ContainerRequestContext request) {
         SeatEpoch caller = SeatEpoch.ofHeaders(request.getHeaderString(SeatEpoch.EPOCH_HEADER),
-                request.getHeaderString(SeatEpoch.SEAT_HEADER));
+                request.getHeaderString(SeatEpoch.SEAT_HEADER), request.getHeaderString(SeatEpoch.URL_HEADER));
         boolean change = !"GET".equals(request.getMethod()) && !"HEAD".equals(request.getMethod());
         String refusal = agent.state().seats.hear(caller, change);
         return refusal == null ? Optional.empty()
@@ -70,6 +70,7 @@ public class HostApiGuard {
         if (newest.epoch() > 0) {
             response.getHeaders().putSingle(SeatEpoch.EPOCH_HEADER, Long.toString(newest.epoch()));
             response.getHeaders().putSingle(SeatEpoch.SEAT_HEADER, newest.seat());
+            response.getHeaders().putSingle(SeatEpoch.URL_HEADER, newest.url());
         }
     }
 

@@ -101,7 +101,8 @@ class SeatFailoverIT {
         PackagedMesh.Result any = PackagedMesh.run(deposed, "node", "list");
         assertEquals(1, any.exit(), any.toString());
         assertTrue(any.err().contains("this controller was deposed by a promoted seat, and changes nothing")
-                && any.err().contains(kept), any.toString());
+                && any.err().contains(kept + "; this agent refuses every change from it; use the controller on n2 ("
+                + cliPromoted.get("MESH_CONTROLLER") + ")"), any.toString());
 
         // the operator's config names both seats: the CLI skips the deposed one and talks to the promoted seat
         Map<String, String> both = new HashMap<>(deposed);
@@ -113,7 +114,7 @@ class SeatFailoverIT {
         mesh.restartAgent(n1, Map.of());
         PackagedMesh.await("the restarted agent answers the promoted seat", Duration.ofSeconds(60),
                 () -> answered(PackagedMesh.run(cliPromoted, "status")));
-        assertEquals(epoch + 1 + " n2", Files.readString(mesh.seat().state().resolve("host/controller-epoch")).strip(),
+        assertEquals(epoch + 1 + " n2 " + cliPromoted.get("MESH_CONTROLLER"), Files.readString(mesh.seat().state().resolve("host/controller-epoch")).strip(),
                 "the agent keeps the newest seat's epoch in its state folder");
     }
 

@@ -13,14 +13,14 @@ import org.junit.jupiter.api.io.TempDir;
 class SeatEpochsTest {
 
     private static final SeatEpoch OLD_SEAT = new SeatEpoch(7, "ace");
-    private static final SeatEpoch NEW_SEAT = new SeatEpoch(9, "n2");
+    private static final SeatEpoch NEW_SEAT = new SeatEpoch(9, "n2", "https://10.77.0.12:7700");
 
     @Test
     void anAgentRestartedAfterAPromoteStillRefusesTheDeposedSeat(@TempDir Path state) throws Exception {
         SeatEpochs before = new SeatEpochs(state);
         assertNull(before.hear(OLD_SEAT, true));
         assertNull(before.hear(NEW_SEAT, false), "a look from the promoted seat raises the epoch too");
-        assertEquals("9 n2", Files.readString(state.resolve(SeatEpochs.FILE)).strip());
+        assertEquals("9 n2 https://10.77.0.12:7700", Files.readString(state.resolve(SeatEpochs.FILE)).strip());
 
         SeatEpochs after = new SeatEpochs(state);   // the agent restarted
         assertEquals(NEW_SEAT, after.newest());
@@ -38,7 +38,7 @@ class SeatEpochsTest {
         assertEquals(SeatEpoch.NONE, epochs.newest());
         assertTrue(Files.notExists(state.resolve(SeatEpochs.FILE)));
         epochs.hear(NEW_SEAT, true);
-        assertNull(epochs.hear(SeatEpoch.ofHeaders(null, null), true), "the installer's own calls name no epoch");
-        assertNull(epochs.hear(SeatEpoch.ofHeaders("not a number", "x"), true));
+        assertNull(epochs.hear(SeatEpoch.ofHeaders(null, null, null), true), "the installer's own calls name no epoch");
+        assertNull(epochs.hear(SeatEpoch.ofHeaders("not a number", "x", null), true));
     }
 }

@@ -27,18 +27,22 @@ class SeatEpochTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"9,   n2,   7,  ace",})
-    void theRefusalNamesTheDeposedControllerAndTheCurrentSeat(long seen, String seat, long caller, String callerSeat) {
-        assertEquals("this controller on ace (epoch 7) was replaced by the seat on n2 at epoch 9; this agent refuses"
-                        + " every change from it; use the controller on n2",
-                new SeatEpoch(seen, seat).refusal(new SeatEpoch(caller, callerSeat)));
+    @CsvSource(delimiter = '|', value = {
+            "''|this controller on ace (epoch 7) was replaced by the seat on n2 at epoch 9; this agent refuses every change"
+                    + " from it; use the controller on n2",
+            "https://n2:7700|this controller on ace (epoch 7) was replaced by the seat on n2 at epoch 9; this agent refuses"
+                    + " every change from it; use the controller on n2 (https://n2:7700)",
+    })
+    void theRefusalNamesTheDeposedControllerAndTheCurrentSeat(String url, String refusal) {
+        assertEquals(refusal, new SeatEpoch(9, "n2", url).refusal(new SeatEpoch(7, "ace", "https://ace:7700")));
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {"9 n2|9|n2", "9|9|''", "''|0|''", "x n2|0|''", "17 node with space|17|node with space"})
-    void theKeptLineReadsBackAndAnUnreadableOneIsNone(String line, long epoch, String seat) {
-        SeatEpoch read = SeatEpoch.parse(line);
-        assertEquals(new SeatEpoch(epoch, seat), read);
+    @CsvSource(delimiter = '|', value = {"9 n2|9|n2|''", "9|9|''|''", "''|0|''|''", "x n2|0|''|''",
+            "17 n2 https://10.77.0.12:7700|17|n2|https://10.77.0.12:7700", "17  n2   https://n2:7700 \\n|17|n2|https://n2:7700"})
+    void theKeptLineReadsBackAndAnUnreadableOneIsNone(String line, long epoch, String seat, String url) {
+        SeatEpoch read = SeatEpoch.parse(line.replace("\\n", "\n"));
+        assertEquals(new SeatEpoch(epoch, seat, url), read);
         if (epoch > 0) {
             assertEquals(read, SeatEpoch.parse(read.line()));
         }
