@@ -53,6 +53,8 @@ final class SeatEpochs {
 
     private void write(SeatEpoch next) {
         try {
+            // a joined node's first call may come before anything else made its state folder
+            Files.createDirectories(file.getParent());
             Path tmp = file.resolveSibling(FILE + ".tmp");
             Files.writeString(tmp, next.line() + "\n");
             Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);

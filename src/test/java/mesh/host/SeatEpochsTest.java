@@ -32,6 +32,13 @@ class SeatEpochsTest {
     }
 
     @Test
+    void aJoinedNodesFirstCallIsKeptBeforeAnythingMadeItsStateFolder(@TempDir Path dir) throws Exception {
+        Path state = dir.resolve("state/host");
+        assertNull(new SeatEpochs(state).hear(NEW_SEAT, true));
+        assertEquals(NEW_SEAT, new SeatEpochs(state).newest());
+    }
+
+    @Test
     void callsThatNameNoEpochAreNeitherKeptNorRefused(@TempDir Path state) {
         SeatEpochs epochs = new SeatEpochs(state);
         assertNull(epochs.hear(SeatEpoch.NONE, true));
