@@ -103,7 +103,7 @@ final class ControllerClient {
      * file ({@code ~/.config/mesh/config}, written by {@code mesh install}).
      */
     static ControllerClient fromEnvironment() {
-        return new ControllerClient(withConfigFile(System.getenv()), urlFrom(System.getenv()));
+        return SeatLookup.client(withConfigFile(System.getenv()), urlFrom(System.getenv()));
     }
 
     /**
@@ -385,6 +385,10 @@ final class ControllerClient {
             super(message);
             this.status = status;
             this.reason = reason;
+        }
+
+        mesh.wire.Reason reason() {
+            return reason;
         }
 
         /** The server has no such call: an older controller, from before the call was made. */

@@ -27,7 +27,8 @@ import picocli.CommandLine.Spec;
             "  MESH_CONTROLLER_LISTEN   address to listen on (default 0.0.0.0:7700)",
             "  MESH_PUSH_BUDGET         a push replacing more containers stops unless --yes (default 10)",
             "  MESH_CONTROLLER_EPOCH    this controller's epoch (default 0); one older than the store's",
-            "                           refuses writes",
+            "                           refuses writes; every agent that saw a newer one refuses its changes",
+            "  MESH_SEAT_NODE           the node this controller runs on, named to the agents beside its epoch",
             "  MESH_TLS_CERT, MESH_TLS_KEY, MESH_TLS_CA  its certificate, key and the mesh CA (PEM; required:",
             "                           HTTPS only, and its certificate is its client certificate to the agents)",
             "  MESH_CA_KEY              the mesh CA's key, to issue a joining node's certificate (the seat's)",
@@ -69,12 +70,26 @@ public class ControllerServeCommand implements Callable<Integer> {
     @Inject
     mesh.controller.StateBackupWatch stateBackupWatch;
 
+    @Inject
+    mesh.controller.AgentClient agents;
+
+    /** This controller's URL as an operator gives it, when its listen address names a host (not 0.0.0.0), else "". */
+    static String ownUrl(java.util.Map<String, String> vars) {
+        String listen = vars.getOrDefault("MESH_CONTROLLER_LISTEN", "").strip();
+        boolean plain = "yes".equalsIgnoreCase(vars.getOrDefault("MESH_PLAIN_HTTP", ""));
+        return listen.isEmpty() || listen.startsWith("0.0.0.0") || listen.startsWith("[::]") ? ""
+                : (plain ? "http://" : "https://") + listen;
+    }
+
     @Override
     public Integer call() {
         // a bad setting is an InvalidInput, which FailureExits prints problem by problem (exit 1)
-        ControllerSettings settings = ControllerSettings.read(ConfigFile.withEnvironment(config, System.getenv()));
+        java.util.Map<String, String> vars = ConfigFile.withEnvironment(config, System.getenv());
+        ControllerSettings settings = ControllerSettings.read(vars);
         try {
             controller.start(settings);
+            // every agent call names this epoch and seat; an agent that saw a newer seat refuses changes (docs/seat.md)
+            agents.speakAs(new mesh.plan.SeatEpoch(settings.epoch(), vars.getOrDefault("MESH_SEAT_NODE", ""), ownUrl(vars)));
             takes.resumeAll();  // a take a killed controller left is carried on (docs/take.md)
             backups.resumeAll();  // so are backups and restores (docs/backup.md)
             restores.resumeAll();

@@ -17,6 +17,7 @@ import mesh.model.Declaration;
 import mesh.client.AgentApi;
 import mesh.model.Node;
 import mesh.plan.PushDecision;
+import mesh.plan.SeatEpoch;
 import mesh.trust.ServerTrust;
 import mesh.wire.Accepted;
 import mesh.wire.ApiError;
@@ -52,6 +53,11 @@ public class AgentClient {
     /** The TLS this client speaks to agents with, or null for the serving process's ({@link ServerTrust}). */
     private final javax.net.ssl.SSLContext tls;
 
+    /** The controller epoch and seat this client names on every call ({@link SeatEpoch}); none until the controller claims one. */
+    private volatile SeatEpoch speaksAs = SeatEpoch.NONE;
+    /** Why an agent refused this controller as deposed by a newer seat, once one did; null until then. */
+    private volatile String deposed;
+
     /** A client with the serving controller's TLS (its certificate, the mesh CA only), or plain HTTP without. */
     public AgentClient() {
         this(null);
@@ -60,6 +66,28 @@ public class AgentClient {
     /** A client with {@code tls}: the installer's, with the controller's certificate or none (docs/trust.md). */
     public AgentClient(javax.net.ssl.SSLContext tls) {
         this.tls = tls;
+    }
+
+    /** Names {@code epoch} (this controller's, claimed in the store) on every call from now on: agents keep the newest. */
+    public void speakAs(SeatEpoch epoch) {
+        this.speaksAs = epoch;
+    }
+
+    /**
+     * Why this controller was deposed, as an agent said when it refused a change from it ({@link mesh.wire.Reason#DEPOSED}),
+     * or null: a promoted seat reached that agent first. From then on the controller's API says so to every verb.
+     */
+    public String deposed() {
+        return deposed;
+    }
+
+    /** Hears the newest seat an agent knows of: a newer one than this controller's deposes it ({@link #deposed}). */
+    private void heard(Node node, SeatEpoch newest) {
+        String refusal = newest.refusal(speaksAs);
+        if (refusal != null && deposed == null) {
+            deposed = "node " + node.name() + "'s agent says: " + refusal;
+            LOG.errorf("this controller has been deposed: %s", deposed);
+        }
     }
 
     HttpClient http() {
@@ -132,7 +160,7 @@ public class AgentClient {
         try {
             return push(node, d);
         } catch (Unreachable refused) {
-            if (refused.status() != 409) {
+            if (refused.status() != 409 || refused.reason() == mesh.wire.Reason.DEPOSED) {
                 throw refused;
             }
             long newest;
@@ -221,8 +249,16 @@ public class AgentClient {
 
     /** The same, waiting {@code waitWhileStarting} at most for an agent that says it is starting. */
     <T> T call(Node node, AgentApi.Call<T> call, Duration timeout, Duration waitWhileStarting) {
-        return new JsonHttp((m, p, headers, json, t) -> exchange(node, m, p, headers, json, t), null, failures(node))
-                .call(call.method(), call.path(), call.body(), call.answer(), timeout, waitWhileStarting);
+        try {
+            return new JsonHttp((m, p, headers, json, t) -> exchange(node, m, p, headers, json, t), null, failures(node))
+                    .call(call.method(), call.path(), call.body(), call.answer(), timeout, waitWhileStarting);
+        } catch (Unreachable refused) {
+            if (refused.reason() == mesh.wire.Reason.DEPOSED && deposed == null) {
+                deposed = refused.getMessage();
+                LOG.errorf("this controller has been deposed: %s", refused.getMessage());
+            }
+            throw refused;
+        }
     }
 
     private JsonHttp.Answer exchange(Node node, String method, String path, Map<String, String> headers, String body,
@@ -230,9 +266,22 @@ public class AgentClient {
         HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(node.agent().replaceAll("/+$", "") + path))
                 .timeout(timeout);
         headers.forEach(builder::header);
+        SeatEpoch as = speaksAs;
+        if (as.epoch() > 0) {
+            builder.header(SeatEpoch.EPOCH_HEADER, Long.toString(as.epoch()));
+            if (!as.seat().isEmpty()) {
+                builder.header(SeatEpoch.SEAT_HEADER, as.seat());
+            }
+            if (!as.url().isEmpty()) {
+                builder.header(SeatEpoch.URL_HEADER, as.url());
+            }
+        }
         HttpResponse<String> response = http().send(builder.method(method, body == null
                 ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body)).build(),
                 HttpResponse.BodyHandlers.ofString());
+        response.headers().firstValue(SeatEpoch.EPOCH_HEADER).ifPresent(epoch -> heard(node, SeatEpoch.ofHeaders(epoch,
+                response.headers().firstValue(SeatEpoch.SEAT_HEADER).orElse(null),
+                response.headers().firstValue(SeatEpoch.URL_HEADER).orElse(null))));
         return new JsonHttp.Answer(response.statusCode(), response.body(),
                 response.headers().firstValue("Retry-After").isPresent());
     }

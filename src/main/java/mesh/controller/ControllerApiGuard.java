@@ -13,7 +13,8 @@ import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 /**
  * ControllerApiGuard: the operator's API answers only to an operator token that is not revoked
  * ({@link OperatorTokens}), and only in a controller. The accepted token's name is who the
- * request is ({@link Operator}), for the audit trail.
+ * request is ({@link Operator}), for the audit trail. A controller an agent refused as deposed (a promoted seat
+ * reached it first, {@link AgentClient#deposed}) says so to every verb and changes nothing (docs/seat.md).
  */
 public class ControllerApiGuard {
 
@@ -25,6 +26,9 @@ public class ControllerApiGuard {
 
     @Inject
     Operator operator;
+
+    @Inject
+    AgentClient agents;
 
     @ServerRequestFilter
     public Optional<Response> requireToken(ContainerRequestContext request) {
@@ -52,6 +56,8 @@ public class ControllerApiGuard {
             return Optional.of(BearerToken.refused(verdict.refusal()));
         }
         operator.accepted(verdict.name());
-        return Optional.empty();
+        String deposed = agents.deposed();
+        return deposed == null ? Optional.empty() : Optional.of(ApiErrors.error(409, mesh.wire.Reason.DEPOSED,
+                "this controller was deposed by a promoted seat, and changes nothing: " + deposed, List.of()));
     }
 }

@@ -38,6 +38,8 @@ final class AgentState {
     volatile long judgedGeneration;
     /** The free space where volumes live, read at each status (null in a state built by hand: none said). */
     volatile DiskSpace disks;
+    /** The newest controller epoch and seat this agent heard from (docs/seat.md). */
+    volatile SeatEpochs seats;
     /** How long the last apply of a plan took (seconds; NaN before the first), how many applies and their seconds in all. */
     volatile double lastApplySeconds = Double.NaN;
     volatile long applies;

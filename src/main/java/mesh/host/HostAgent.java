@@ -83,6 +83,7 @@ public class HostAgent {
                 settings.networks(), clock, settings.parallelism());
         this.state = new AgentState(settings.node(), clock, new FailureLog(LOG::warn, LOG::info));
         state.disks = new DiskSpace(engine::dataRoot, settings.stateDir());
+        state.seats = new SeatEpochs(settings.stateDir());
         this.pool = HostLoop.applyPool(settings.parallelism());
         HostPass[] pass = new HostPass[1];
         this.loop = new HostLoop(settings.interval(), forced -> pass[0].run(forced));

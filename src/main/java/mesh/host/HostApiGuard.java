@@ -2,6 +2,7 @@ package mesh.host;
 
 import jakarta.inject.Inject;
 import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.container.ContainerResponseContext;
 import jakarta.ws.rs.core.Response;
 import java.util.List;
 import java.util.Optional;
@@ -10,7 +11,9 @@ import java.util.regex.Pattern;
 import mesh.api.ApiErrors;
 import mesh.api.BearerToken;
 import mesh.api.ServerRole;
+import mesh.plan.SeatEpoch;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
+import org.jboss.resteasy.reactive.server.ServerResponseFilter;
 
 /**
  * HostApiGuard: the host agent's API answers, over HTTPS, only to its mesh's controller's client
@@ -38,11 +41,37 @@ public class HostApiGuard {
         if (readsWithTicket(request, path)) {
             return Optional.empty();
         }
-        if (mesh.trust.ServerTrust.enabled()) {
-            return ControllerCertificate.check(http);
-        }
         String testToken = agent.settings().token();
-        return testToken == null ? Optional.empty() : BearerToken.check(request, testToken, "MESH_HOST_TOKEN", "host agent");
+        Optional<Response> refused = mesh.trust.ServerTrust.enabled() ? ControllerCertificate.check(http)
+                : testToken == null ? Optional.empty() : BearerToken.check(request, testToken, "MESH_HOST_TOKEN", "host agent");
+        return refused.isPresent() ? refused : deposed(request);
+    }
+
+    /** The controller's call judged by its epoch ({@link SeatEpochs}): a change from a deposed seat is refused (409). */
+    private Optional<Response> deposed(ContainerRequestContext request) {
+        SeatEpoch caller = SeatEpoch.ofHeaders(request.getHeaderString(SeatEpoch.EPOCH_HEADER),
+                request.getHeaderString(SeatEpoch.SEAT_HEADER), request.getHeaderString(SeatEpoch.URL_HEADER));
+        boolean change = !"GET".equals(request.getMethod()) && !"HEAD".equals(request.getMethod());
+        String refusal = agent.state().seats.hear(caller, change);
+        return refusal == null ? Optional.empty()
+                : Optional.of(ApiErrors.error(409, mesh.wire.Reason.DEPOSED, refusal, List.of()));
+    }
+
+    /**
+     * Every answer of the agent's API names the newest seat it heard from ({@link SeatEpochs}), so that a deposed
+     * controller learns it from any call, a look included, not only from a refused change (docs/seat.md).
+     */
+    @ServerResponseFilter
+    public void nameNewestSeat(ContainerRequestContext request, ContainerResponseContext response) {
+        if (!agent.serving() || !request.getUriInfo().getPath().startsWith("/v1/")) {
+            return;
+        }
+        SeatEpoch newest = agent.state().seats.newest();
+        if (newest.epoch() > 0) {
+            response.getHeaders().putSingle(SeatEpoch.EPOCH_HEADER, Long.toString(newest.epoch()));
+            response.getHeaders().putSingle(SeatEpoch.SEAT_HEADER, newest.seat());
+            response.getHeaders().putSingle(SeatEpoch.URL_HEADER, newest.url());
+        }
     }
 
     /** A volume's manifest, index, archive (a GET, or a POST naming the entries of a pass) or a file's ranges (a POST), read by a take's target with the source's read ticket for that module (docs/take.md). */

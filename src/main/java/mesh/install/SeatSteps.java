@@ -151,6 +151,7 @@ public final class SeatSteps implements InstallRunner.Steps {
         v.put("CONTROLLER_TOKEN_FILE", controllerTokenFile().toString());
         v.put("ADDRESS", o.address());
         v.put("EPOCH", Long.toString(epoch() + 1));
+        v.put("SEAT_NODE", o.node());
         controllerTls().forEach((k, value) -> v.put(k.replace("MESH_", ""), value));
         String bundle = journal.secret("CONTROLLER_BUNDLE", () -> "");
         if (!bundle.isEmpty()) {
@@ -309,6 +310,7 @@ public final class SeatSteps implements InstallRunner.Steps {
         journal.put("EPOCH", Long.toString(Math.max(System.currentTimeMillis(), epoch() + 2)));
         Map<String, String> env = storeEnv();
         env.put("MESH_CONTROLLER_EPOCH", Long.toString(epoch()));
+        env.put("MESH_SEAT_NODE", o.node());
         env.putAll(controllerTls());
         String url = temp.start(agent.launcher(), env);
         journal.put("TEMP_CONTROLLER", url);
@@ -359,7 +361,7 @@ public final class SeatSteps implements InstallRunner.Steps {
         try {
             api(journal.secret("TEMP_CONTROLLER", () -> "")).assign(o.node(), SeatCatalogue.CONTROLLER);
         } catch (SeatApi.Refused e) {
-            if (e.reason() == mesh.wire.Reason.FENCED) {
+            if (e.reason() == mesh.wire.Reason.FENCED || e.reason() == mesh.wire.Reason.DEPOSED) {
                 say.accept("      the temporary controller is fenced: " + e.getMessage().replaceAll(".*answered 409: ", ""));
                 return;
             }

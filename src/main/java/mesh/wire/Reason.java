@@ -34,6 +34,11 @@ public enum Reason {
     BUSY,
     /** 409: this controller has been replaced by a newer one (its epoch is fenced) and refuses every write. */
     FENCED,
+    /**
+     * 409: a call from a controller whose seat was replaced by a promote (an older controller epoch than the newest
+     * the agent saw); the message names the deposed controller and the current seat (docs/seat.md).
+     */
+    DEPOSED,
     /** 409: an epoch older than the newest this node saw for the module: a newer take (or backup) holds it. */
     NEWER_EPOCH,
     /** 409: a volume that is not this node's old copy of the take at the epoch named (forgotten, or a later take's). */

@@ -36,6 +36,8 @@ public final class Launcher {
                     + "by a reader that sleeps: the archive's back-pressure alone, with no mesh around it"),
             java.util.Map.entry("mesh.e2e.TlsIT", "its man in the middle: a host agent at a node's address with the "
                     + "certificate of another CA, which mesh install, issuing only its own mesh's, cannot make"),
+            java.util.Map.entry("mesh.e2e.SeatFailoverIT", "a promoted seat's controller, at the next epoch on a store of "
+                    + "its own, beside an installed mesh's: mesh install runs one controller per mesh"),
             java.util.Map.entry("mesh.e2e.ControllerEpochIT", "a second controller, with a newer epoch, on the store of "
                     + "an installed mesh: mesh install runs one controller per mesh"),
             java.util.Map.entry("mesh.host.AgentSweepIT", "one agent alone over plain HTTP on loopback, every endpoint "
