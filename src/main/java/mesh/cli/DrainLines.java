@@ -59,16 +59,10 @@ final class DrainLines {
         return lines;
     }
 
-    /** The modules the drain moves now: as its plan batches them, up to K pending ones, no two onto one target. */
+    /** The modules the drain moves now: as its plan batches them, the first K pending ones. */
     static List<String> batch(DrainView d) {
-        List<String> batch = new ArrayList<>();
-        java.util.Set<String> targets = new java.util.HashSet<>();
-        d.modules().stream().filter(m -> m.state() == DrainModuleState.PENDING).forEach(m -> {
-            if (batch.size() < d.parallel() && targets.add(m.target())) {
-                batch.add(m.module() + " to " + m.target());
-            }
-        });
-        return batch;
+        return d.modules().stream().filter(m -> m.state() == DrainModuleState.PENDING).limit(Math.max(1, d.parallel()))
+                .map(m -> m.module() + " to " + m.target()).toList();
     }
 
     /** One module's line: moved where and how long it was down, or why it did not move. */

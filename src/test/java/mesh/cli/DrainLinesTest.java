@@ -35,6 +35,13 @@ class DrainLinesTest {
     }
 
     @Test
+    void theModulesMovingNowAreTheFirstKPendingAsThePlanBatchesThemTwoOntoOneTargetToo() {
+        DrainView placed = view(DrainStep.MOVE, m("a", DrainModuleState.PENDING, "n3", null, null),
+                m("c", DrainModuleState.PENDING, "n3", null, null), m("b", DrainModuleState.PENDING, "n4", null, null));
+        assertEquals(List.of("a to n3", "c to n3"), DrainLines.batch(placed));
+    }
+
+    @Test
     void theSummarySaysWhatMovedWhereItsDowntimeAndWhatIsLeftAndWhy() {
         DrainView done = new DrainView(1, "n2", List.of(), 1, null, DrainStep.DONE, OperationState.DONE, false, List.of(
                 m("a", DrainModuleState.MOVED, "n3", null, 800L), m("b", DrainModuleState.MOVED, "n4", null, 2500L),
