@@ -14,7 +14,8 @@ import org.jboss.resteasy.reactive.server.ServerRequestFilter;
  * ControllerApiGuard: the operator's API answers only to an operator token that is not revoked
  * ({@link OperatorTokens}), and only in a controller. The accepted token's name is who the
  * request is ({@link Operator}), for the audit trail. A controller an agent refused as deposed (a promoted seat
- * reached it first, {@link AgentClient#deposed}) says so to every verb and changes nothing (docs/seat.md).
+ * reached it first, {@link AgentClient#deposed}) says so to every verb and changes nothing (docs/seat.md); one whose
+ * own store a newer controller claimed is fenced by that store instead (writes refused, reads answered).
  */
 public class ControllerApiGuard {
 
@@ -29,6 +30,9 @@ public class ControllerApiGuard {
 
     @Inject
     AgentClient agents;
+
+    @Inject
+    mesh.store.MeshStore store;
 
     @ServerRequestFilter
     public Optional<Response> requireToken(ContainerRequestContext request) {
@@ -57,7 +61,8 @@ public class ControllerApiGuard {
         }
         operator.accepted(verdict.name());
         String deposed = agents.deposed();
-        return deposed == null ? Optional.empty() : Optional.of(ApiErrors.error(409, mesh.wire.Reason.DEPOSED,
+        // a newer controller on this same store (not a promoted seat): the store's fence refuses the writes, reads go on
+        return deposed == null || store.claimedByNewer() ? Optional.empty() : Optional.of(ApiErrors.error(409, mesh.wire.Reason.DEPOSED,
                 "this controller was deposed by a promoted seat, and changes nothing: " + deposed, List.of()));
     }
 }

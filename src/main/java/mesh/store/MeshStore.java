@@ -74,6 +74,20 @@ public class MeshStore {
         }
     }
 
+    /**
+     * Whether a newer controller has claimed this very store (its epoch is above this controller's): this controller
+     * is then fenced by the store itself (its writes refused in the fence's words) and its reads are the newer one's
+     * truth. A promoted seat has a store of its own, which it never claims here.
+     */
+    public boolean claimedByNewer() {
+        long mine = epoch;
+        return mine > 0 && inTransaction(c -> {
+            try (var s = c.prepareStatement("select epoch from controller_epoch"); var r = s.executeQuery()) {
+                return r.next() && r.getLong(1) > mine;
+            }
+        });
+    }
+
     public <T> T inTransaction(Work<T> work) {
         try (Connection c = dataSource.get().getConnection()) {
             c.setAutoCommit(false);
