@@ -249,7 +249,7 @@ class SecurityIT {
                 columns.add(r.getString(1));
             }
         }
-        assertEquals(List.of("address", "agent", "created_at", "join_token_hash", "join_token_made", "name", "public_domain"), columns,
+        assertEquals(List.of("address", "agent", "cordoned", "created_at", "join_token_hash", "join_token_made", "name", "public_domain"), columns,
                 "no column for an agent token");
     }
 
