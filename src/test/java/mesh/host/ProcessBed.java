@@ -209,11 +209,17 @@ final class ProcessBed implements AutoCloseable {
                     docker.removeContainerCmd(c.getId()).withForce(true).exec();
                 } catch (com.github.dockerjava.api.exception.NotFoundException gone) {
                     // the agent's last removal finished meanwhile
+                } catch (com.github.dockerjava.api.exception.ConflictException underWay) {
+                    // the killed agent's last removal is still under way in the engine ("removal of container
+                    // … is already in progress"): the engine finishes it; wait for that before the network goes
+                    String id = c.getId();
+                    PackagedMesh.await("the engine finishes removing " + id, Duration.ofSeconds(60),
+                            () -> containers().stream().noneMatch(left -> left.getId().equals(id)));
                 }
             }
             docker.listNetworksCmd().exec().stream().filter(n -> n.getName().equals(node))
                     .forEach(n -> docker.removeNetworkCmd(n.getId()).exec());
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | AssertionError e) {
             problems.add("remove the containers and network: " + e);
         } finally {
             registry.close();
