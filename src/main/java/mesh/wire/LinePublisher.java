@@ -3,8 +3,6 @@ package mesh.wire;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.Flow;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * LinePublisher is a log stream as NDJSON chunks that are made only as fast as the connection takes them
@@ -33,11 +31,7 @@ public final class LinePublisher implements Flow.Publisher<byte[]> {
     private final Duration keepAlive;
     private final Duration noDemand;
     private final String name;
-    private final ReentrantLock lock = new ReentrantLock();
-    private final Condition changed = lock.newCondition();
-    private long demand;
-    private boolean cancelled;
-    private boolean subscribed;
+    private final Demand demand = new Demand();
 
     public LinePublisher(String name, LineQueue queue, Duration keepAlive, Duration noDemand) {
         this.name = name;
@@ -48,55 +42,17 @@ public final class LinePublisher implements Flow.Publisher<byte[]> {
 
     @Override
     public void subscribe(Flow.Subscriber<? super byte[]> subscriber) {
-        lock.lock();
-        try {
-            if (subscribed) {
-                subscriber.onSubscribe(new Flow.Subscription() {
-                    public void request(long n) {
-                    }
-
-                    public void cancel() {
-                    }
-                });
-                subscriber.onError(new IllegalStateException("a log stream is read once"));
-                return;
-            }
-            subscribed = true;
-        } finally {
-            lock.unlock();
+        if (demand.subscribe(subscriber, "a log stream", queue::close)) {
+            Thread.ofVirtual().name("logs " + name).start(() -> pump(subscriber));
         }
-        subscriber.onSubscribe(new Flow.Subscription() {
-            @Override
-            public void request(long n) {
-                lock.lock();
-                try {
-                    demand = n <= 0 || demand + n < 0 ? Long.MAX_VALUE : demand + n;
-                    changed.signalAll();
-                } finally {
-                    lock.unlock();
-                }
-            }
-
-            @Override
-            public void cancel() {
-                lock.lock();
-                try {
-                    cancelled = true;
-                    changed.signalAll();
-                } finally {
-                    lock.unlock();
-                }
-                queue.close();
-            }
-        });
-        Thread.ofVirtual().name("logs " + name).start(() -> pump(subscriber));
     }
 
     /** The writing loop, on its own virtual thread: every signal to the subscriber comes from here, in order. */
     private void pump(Flow.Subscriber<? super byte[]> subscriber) {
         try {
             while (true) {
-                String stop = awaitDemand();
+                String stop = demand.await(noDemand, () -> "the reader of the logs of " + name + " took nothing for "
+                        + noDemand.toSeconds() + " s (stopped, or the link to it is down): the stream is cut");
                 if (stop != null) {
                     queue.close();
                     if (!stop.isEmpty()) {
@@ -110,10 +66,10 @@ public final class LinePublisher implements Flow.Publisher<byte[]> {
                     queue.close();   // its close actions run: the stream is no longer listed as open
                     return;
                 }
-                if (cancelled()) {
+                if (demand.stopped() != null) {
                     return;
                 }
-                taken();
+                demand.taken();
                 subscriber.onNext(line == null ? BLANK : line.ndjson());
             }
         } catch (InterruptedException e) {
@@ -123,44 +79,6 @@ public final class LinePublisher implements Flow.Publisher<byte[]> {
         } catch (RuntimeException e) {
             queue.close();
             subscriber.onError(e);
-        }
-    }
-
-    /** Null once there is demand; "" when cancelled (no signal owed); otherwise why the stream stops. */
-    private String awaitDemand() throws InterruptedException {
-        long left = noDemand.toNanos();
-        lock.lock();
-        try {
-            while (demand == 0 && !cancelled) {
-                if (left <= 0) {
-                    return "the reader of the logs of " + name + " took nothing for " + noDemand.toSeconds()
-                            + " s (stopped, or the link to it is down): the stream is cut";
-                }
-                left = changed.awaitNanos(left);
-            }
-            return cancelled ? "" : null;
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private boolean cancelled() {
-        lock.lock();
-        try {
-            return cancelled;
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private void taken() {
-        lock.lock();
-        try {
-            if (demand != Long.MAX_VALUE) {
-                demand--;
-            }
-        } finally {
-            lock.unlock();
         }
     }
 }

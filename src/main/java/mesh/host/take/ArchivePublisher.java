@@ -7,8 +7,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Flow;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
+import mesh.wire.Demand;
 
 /**
  * ArchivePublisher is a volume's tar archive as a stream of chunks that is read only as fast as its reader
@@ -36,12 +35,8 @@ public final class ArchivePublisher implements Flow.Publisher<byte[]> {
     private final Path folder;
     private final Duration noDemand;
     private final Runnable ended;
-    private final ReentrantLock lock = new ReentrantLock();
-    private final Condition changed = lock.newCondition();
-    private long demand;
-    private boolean cancelled;
-    private String cutWhy;
-    private boolean subscribed;
+    private final Demand demand = new Demand();
+    private final Object tarLock = new Object();
     private Process tar;
     private final List<String> command;
     private final boolean live;
@@ -72,48 +67,9 @@ public final class ArchivePublisher implements Flow.Publisher<byte[]> {
 
     @Override
     public void subscribe(Flow.Subscriber<? super byte[]> subscriber) {
-        lock.lock();
-        try {
-            if (subscribed) {
-                subscriber.onSubscribe(new Flow.Subscription() {
-                    public void request(long n) {
-                    }
-
-                    public void cancel() {
-                    }
-                });
-                subscriber.onError(new IllegalStateException("an archive is read once"));
-                return;
-            }
-            subscribed = true;
-        } finally {
-            lock.unlock();
+        if (demand.subscribe(subscriber, "an archive", this::kill)) {
+            Thread.ofVirtual().name("archive " + folder.getFileName()).start(() -> pump(subscriber));
         }
-        subscriber.onSubscribe(new Flow.Subscription() {
-            @Override
-            public void request(long n) {
-                lock.lock();
-                try {
-                    demand = n <= 0 || demand + n < 0 ? Long.MAX_VALUE : demand + n;
-                    changed.signalAll();
-                } finally {
-                    lock.unlock();
-                }
-            }
-
-            @Override
-            public void cancel() {
-                lock.lock();
-                try {
-                    cancelled = true;
-                    changed.signalAll();
-                } finally {
-                    lock.unlock();
-                }
-                kill();
-            }
-        });
-        Thread.ofVirtual().name("archive " + folder.getFileName()).start(() -> pump(subscriber));
     }
 
     /**
@@ -121,18 +77,7 @@ public final class ArchivePublisher implements Flow.Publisher<byte[]> {
      * source cuts its archives of a module when that module's fence is lifted or replaced.
      */
     public void cut(String why) {
-        boolean never;
-        lock.lock();
-        try {
-            if (cutWhy == null) {
-                cutWhy = why;
-            }
-            never = !subscribed;
-            subscribed = true;   // a reader that comes after the cut gets the error at once
-            changed.signalAll();
-        } finally {
-            lock.unlock();
-        }
+        boolean never = demand.cut(why);
         kill();
         if (never) {
             ended.run();
@@ -141,11 +86,8 @@ public final class ArchivePublisher implements Flow.Publisher<byte[]> {
 
     private void kill() {
         Process p;
-        lock.lock();
-        try {
+        synchronized (tarLock) {
             p = tar;
-        } finally {
-            lock.unlock();
         }
         if (p != null) {
             p.destroyForcibly();
@@ -181,7 +123,7 @@ public final class ArchivePublisher implements Flow.Publisher<byte[]> {
                         }
                         break;
                     }
-                    String after = stopped();
+                    String after = demand.stopped();
                     if (after != null) {   // cut or cancelled while tar was read: its last bytes go nowhere
                         p.destroyForcibly();
                         if (!after.isEmpty()) {
@@ -189,7 +131,7 @@ public final class ArchivePublisher implements Flow.Publisher<byte[]> {
                         }
                         return;
                     }
-                    taken();
+                    demand.taken();
                     passed += chunk.length;
                     subscriber.onNext(chunk);
                     if (!held && passed >= TakeTestHold.MIDWAY) {
@@ -199,7 +141,7 @@ public final class ArchivePublisher implements Flow.Publisher<byte[]> {
                 }
             }
             int exit = TarStreams.waitFor(p);
-            String after = stopped();
+            String after = demand.stopped();
             if (after != null) {
                 if (!after.isEmpty()) {
                     subscriber.onError(new IOException(after));
@@ -214,7 +156,7 @@ public final class ArchivePublisher implements Flow.Publisher<byte[]> {
             if (p != null) {
                 p.destroyForcibly();
             }
-            String after = stopped();
+            String after = demand.stopped();
             if (after == null || !after.isEmpty()) {
                 subscriber.onError(after == null ? e : new IOException(after));
             }
@@ -224,16 +166,13 @@ public final class ArchivePublisher implements Flow.Publisher<byte[]> {
     }
 
     private Process start() throws IOException {
-        lock.lock();
-        try {
-            if (cancelled || cutWhy != null) {
+        synchronized (tarLock) {
+            if (demand.stopped() != null) {
                 return null;
             }
             tar = new ProcessBuilder(command)
                     .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
             return tar;
-        } finally {
-            lock.unlock();
         }
     }
 
@@ -242,58 +181,14 @@ public final class ArchivePublisher implements Flow.Publisher<byte[]> {
      * subscriber cancelled (no signal is owed to it), the cut's reason, or the reader's silence.
      */
     private String awaitDemand() {
-        long left = noDemand.toNanos();
-        lock.lock();
-        try {
-            while (demand == 0 && !cancelled && cutWhy == null) {
-                if (left <= 0) {
-                    return "the reader of " + folder + " asked for no data for " + (noDemand.toMillis() % 1000 == 0
-                            ? noDemand.toSeconds() + " s" : noDemand.toMillis() + " ms") + " (stopped, or the link to it is down): the archive is cut";
-                }
-                try {
-                    left = changed.awaitNanos(left);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return "interrupted";
-                }
-            }
-            return whyStopped();
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private String stopped() {
-        lock.lock();
-        try {
-            return whyStopped();
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private String whyStopped() {
-        return cancelled ? "" : cutWhy;
-    }
-
-    private void taken() {
-        lock.lock();
-        try {
-            if (demand != Long.MAX_VALUE) {
-                demand--;
-            }
-        } finally {
-            lock.unlock();
-        }
+        return demand.await(noDemand, () -> "the reader of " + folder + " asked for no data for "
+                + Demand.words(noDemand) + " (stopped, or the link to it is down): the archive is cut");
     }
 
     /** The tar process, once started (null before): what its reader's test looks at. */
     Process tar() {
-        lock.lock();
-        try {
+        synchronized (tarLock) {
             return tar;
-        } finally {
-            lock.unlock();
         }
     }
 }

@@ -7,9 +7,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.concurrent.Flow;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 import mesh.plan.BlockDelta;
+import mesh.wire.Demand;
 import mesh.wire.RangeRequest;
 
 /**
@@ -27,11 +26,7 @@ public final class RangePublisher implements Flow.Publisher<byte[]> {
     private final Path file;
     private final RangeRequest request;
     private final Duration noDemand;
-    private final ReentrantLock lock = new ReentrantLock();
-    private final Condition changed = lock.newCondition();
-    private long demand;
-    private boolean cancelled;
-    private boolean subscribed;
+    private final Demand demand = new Demand();
 
     public RangePublisher(Path file, RangeRequest request, Duration noDemand) {
         this.file = file;
@@ -67,36 +62,8 @@ public final class RangePublisher implements Flow.Publisher<byte[]> {
 
     @Override
     public void subscribe(Flow.Subscriber<? super byte[]> subscriber) {
-        lock.lock();
-        try {
-            if (subscribed) {
-                throw new IllegalStateException("a range answer is read once");
-            }
-            subscribed = true;
-        } finally {
-            lock.unlock();
-        }
-        subscriber.onSubscribe(new Flow.Subscription() {
-            @Override
-            public void request(long n) {
-                signal(() -> demand = n <= 0 || demand + n < 0 ? Long.MAX_VALUE : demand + n);
-            }
-
-            @Override
-            public void cancel() {
-                signal(() -> cancelled = true);
-            }
-        });
-        Thread.ofVirtual().name("ranges " + file.getFileName()).start(() -> pump(subscriber));
-    }
-
-    private void signal(Runnable change) {
-        lock.lock();
-        try {
-            change.run();
-            changed.signalAll();
-        } finally {
-            lock.unlock();
+        if (demand.subscribe(subscriber, "a range answer", () -> { })) {
+            Thread.ofVirtual().name("ranges " + file.getFileName()).start(() -> pump(subscriber));
         }
     }
 
@@ -142,30 +109,15 @@ public final class RangePublisher implements Flow.Publisher<byte[]> {
 
     /** Sends {@code frame} once asked for; false when the stream stopped instead (the subscriber told so, or owed nothing). */
     private boolean send(Flow.Subscriber<? super byte[]> subscriber, byte[] frame) {
-        long left = noDemand.toNanos();
-        lock.lock();
-        try {
-            while (demand == 0 && !cancelled) {
-                if (left <= 0) {
-                    subscriber.onError(new IOException("the reader of the ranges of " + file + " asked for no data for "
-                            + noDemand.toSeconds() + " s: the answer is cut"));
-                    return false;
-                }
-                left = changed.awaitNanos(left);
+        String stop = demand.await(noDemand, () -> "the reader of the ranges of " + file + " asked for no data for "
+                + noDemand.toSeconds() + " s: the answer is cut");
+        if (stop != null) {
+            if (!stop.isEmpty()) {
+                subscriber.onError(new IOException(stop));
             }
-            if (cancelled) {
-                return false;
-            }
-            if (demand != Long.MAX_VALUE) {
-                demand--;
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            subscriber.onError(new IOException("interrupted"));
             return false;
-        } finally {
-            lock.unlock();
         }
+        demand.taken();
         subscriber.onNext(frame);
         return true;
     }
