@@ -57,29 +57,11 @@ public class AlertWatch {
 
     private final Map<String, Posted> posted = new ConcurrentHashMap<>();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(POST_TIMEOUT).build();
-    private Thread loop;
+    private final Periodic loop = new Periodic("alert-watch", EVERY, false, () -> look(Instant.now()), LOG);
 
     /** Starts the loop (once). */
-    public synchronized void start() {
-        if (loop != null) {
-            return;
-        }
-        // a platform thread, as BackupWatch's: its store reads have no deadline, and natively a virtual thread's socket
-        // read can miss its wake-up (oracle/graal#13787)
-        loop = Thread.ofPlatform().name("alert-watch").daemon(true).start(() -> {
-            while (!Thread.currentThread().isInterrupted()) {
-                try {
-                    look(Instant.now());
-                } catch (RuntimeException e) {
-                    LOG.warnf("alert watch: %s", e.getMessage());
-                }
-                try {
-                    mesh.model.Poll.pauseInterruptibly(EVERY);
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-        });
+    public void start() {
+        loop.start();
     }
 
     Map<String, Posted> posted() {

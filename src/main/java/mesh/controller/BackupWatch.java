@@ -54,40 +54,29 @@ public class BackupWatch {
     @Inject
     AgentClient agents;
 
-    private Thread loop;
+    private final Periodic loop = new Periodic("backup-watch", LOST_EVERY, false, this::pass, LOG);
+    private Instant nextSchedule = Instant.MIN;
 
     /** Starts the loop (once). */
-    public synchronized void start() {
-        if (loop != null) {
-            return;
-        }
-        loop = Thread.ofPlatform().name("backup-watch").daemon(true).start(() -> {
-            Instant nextSchedule = Instant.now();
-            while (!Thread.currentThread().isInterrupted()) {
-                try {
-                    fenceLostCopies();
-                    new LeftCopies(store, agents).deleteWhereAnswering(audit);
-                    backups.resumeAll();   // a backup whose runner let go (its unfence): the module waits stopped until it goes through
-                    Instant now = Instant.now();
-                    if (!now.isBefore(nextSchedule)) {   // the schedules are read every SCHEDULE_EVERY, not every pass
-                        nextSchedule = now.plus(SCHEDULE_EVERY);
-                        beginDue(now);
-                    }
-                } catch (RuntimeException e) {
-                    LOG.warnf("backup watch: %s", e.getMessage());
-                }
-                try {
-                    mesh.model.Poll.pauseInterruptibly(LOST_EVERY);
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-        });
+    public void start() {
+        loop.start();
     }
 
     /** The loop's thread, null before {@link #start} (for its test). */
-    synchronized Thread loop() {
-        return loop;
+    Thread loop() {
+        return loop.thread();
+    }
+
+    /** One pass of the loop: lost copies fenced, left copies deleted, backups resumed, the schedules read when due. */
+    private void pass() {
+        fenceLostCopies();
+        new LeftCopies(store, agents).deleteWhereAnswering(audit);
+        backups.resumeAll();   // a backup whose runner let go (its unfence): the module waits stopped until it goes through
+        Instant now = Instant.now();
+        if (!now.isBefore(nextSchedule)) {   // the schedules are read every SCHEDULE_EVERY, not every pass
+            nextSchedule = now.plus(SCHEDULE_EVERY);
+            beginDue(now);
+        }
     }
 
     /** Fences every lost copy whose node answers now; a node that still does not answer is asked again next time. */

@@ -39,29 +39,12 @@ public class StateBackupWatch {
     @Inject
     MeshController controller;
 
-    private Thread loop;
+    private final Periodic loop = new Periodic("state-backup-watch", LOOK_EVERY, true,
+            () -> makeIfDue(Instant.now()).ifPresent(f -> LOG.infof("state backup written to %s", f)), LOG);
 
     /** Starts the loop (once); its first look is one {@link #LOOK_EVERY} after the start. */
-    public synchronized void start() {
-        if (loop != null) {
-            return;
-        }
-        // a platform thread, as BackupWatch's: its store reads have no deadline, and natively a virtual thread's socket
-        // read can miss its wake-up (oracle/graal#13787)
-        loop = Thread.ofPlatform().name("state-backup-watch").daemon(true).start(() -> {
-            while (!Thread.currentThread().isInterrupted()) {
-                try {
-                    mesh.model.Poll.pauseInterruptibly(LOOK_EVERY);
-                } catch (InterruptedException e) {
-                    return;
-                }
-                try {
-                    makeIfDue(Instant.now()).ifPresent(f -> LOG.infof("state backup written to %s", f));
-                } catch (RuntimeException e) {
-                    LOG.warnf("state backup: %s", e.getMessage());
-                }
-            }
-        });
+    public void start() {
+        loop.start();
     }
 
     /** Makes the state backup if one is due and can be sealed; the file written, or empty. */
