@@ -2,7 +2,6 @@ package mesh.cli;
 
 import mesh.model.BackupStep;
 import mesh.model.OperationState;
-import mesh.model.Poll;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -100,31 +99,23 @@ public class BackupCommand implements Callable<Integer> {
         var seen = new Object() {
             BackupStep step;
             long lastPlain;
-            BackupView b;
         };
-        Poll.Result<BackupView> r;
-        try {
-            r = Poll.until(waitFor == null ? Poll.NO_LIMIT : waitFor, POLL, () -> {
-                BackupView b = seen.b = seen.b == null ? first : controller.api().backup(first.id());
-                if (people && seen.step != b.step()) {
-                    for (String s : stepsSince(b, seen.step)) {
-                        output.line(spec, "step " + s + (s.equals(b.step().word()) && b.problem() != null ? " (again: " + b.problem() + ")" : ""));
-                    }
-                    seen.step = b.step();
+        Follow.Followed<BackupView> f = Follow.follow(first, () -> controller.api().backup(first.id()), POLL, waitFor, b -> {
+            if (people && seen.step != b.step()) {
+                for (String s : stepsSince(b, seen.step)) {
+                    output.line(spec, "step " + s + (s.equals(b.step().word()) && b.problem() != null ? " (again: " + b.problem() + ")" : ""));
                 }
-                if (people && b.progress() != null && System.nanoTime() - seen.lastPlain > PLAIN_EVERY.toNanos()) {
-                    output.line(spec, progress(b.progress()));
-                    seen.lastPlain = System.nanoTime();
-                }
-                return b.state() != OperationState.RUNNING ? Poll.got(b) : Poll.notYet("running");
-            });
-        } catch (java.util.concurrent.CancellationException e) {
-            throw new VerbFailure("interrupted; the backup goes on in the controller ('mesh backup list' shows it)");
+                seen.step = b.step();
+            }
+            if (people && b.progress() != null && System.nanoTime() - seen.lastPlain > PLAIN_EVERY.toNanos()) {
+                output.line(spec, progress(b.progress()));
+                seen.lastPlain = System.nanoTime();
+            }
+        }, b -> b.state() != OperationState.RUNNING, "the backup goes on in the controller ('mesh backup list' shows it)");
+        if (f.ended()) {
+            return f.last();
         }
-        if (r instanceof Poll.Answered<BackupView> a) {
-            return a.value();
-        }
-        throw new VerbFailure(stillRunning(seen.b, waitFor));
+        throw new VerbFailure(stillRunning(f.last(), waitFor));
     }
 
     /** The steps a backup went through since {@code said} up to where it stands (a poll misses the quick ones). */

@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 import mesh.model.OperationState;
-import mesh.model.Poll;
 import mesh.wire.DrainRequest;
 import mesh.wire.DrainView;
 import picocli.CommandLine.Command;
@@ -99,18 +98,14 @@ public class DrainCommand implements Callable<Integer> {
         var seen = new Object() {
             DrainView d;
         };
-        try {
-            // no deadline: the drain ends in the controller, or waits there for 'mesh drain' to carry it on
-            return ((Poll.Answered<DrainView>) Poll.until(Poll.NO_LIMIT, POLL, () -> {
-                DrainView d = controller.api().drain(first.node());
-                if (people) {
-                    DrainLines.since(seen.d, d).forEach(l -> output.line(spec, l));
-                }
-                seen.d = d;
-                return d.state() != OperationState.RUNNING || !d.active() ? Poll.got(d) : Poll.notYet("running");
-            })).value();
-        } catch (java.util.concurrent.CancellationException e) {
-            throw new VerbFailure("interrupted; the drain goes on in the controller ('mesh drain --status " + first.node() + "' shows it)");
-        }
+        // no deadline: the drain ends in the controller, or waits there for 'mesh drain' to carry it on; its first look
+        // is the controller's view now (the answer that started it may predate its runner)
+        return Follow.follow(controller.api().drain(first.node()), () -> controller.api().drain(first.node()), POLL, null, d -> {
+            if (people) {
+                DrainLines.since(seen.d, d).forEach(l -> output.line(spec, l));
+            }
+            seen.d = d;
+        }, d -> d.state() != OperationState.RUNNING || !d.active(),
+                "the drain goes on in the controller ('mesh drain --status " + first.node() + "' shows it)").last();
     }
 }

@@ -1,7 +1,6 @@
 package mesh.cli;
 
 import mesh.model.OperationState;
-import mesh.model.Poll;
 import mesh.model.TakeStep;
 
 import java.time.Duration;
@@ -124,28 +123,21 @@ public class RestoreCommand implements Callable<Integer> {
         var seen = new Object() {
             TakeStep step;
             long lastPlain;
-            RestoreView r;
         };
-        try {
-            // no deadline: the restore ends in the controller, which gives each of its steps one
-            return ((Poll.Answered<RestoreView>) Poll.until(Poll.NO_LIMIT, POLL, () -> {
-                RestoreView r = seen.r = seen.r == null ? first : controller.api().restore(first.id());
-                if (people && seen.step != r.step()) {
-                    for (String s : stepsSince(r, seen.step)) {
-                        output.line(spec, "step " + s + (s.equals(r.step().word()) && r.problem() != null ? " (again: " + r.problem() + ")" : ""));
-                    }
-                    seen.step = r.step();
+        // no deadline: the restore ends in the controller, which gives each of its steps one
+        return Follow.follow(first, () -> controller.api().restore(first.id()), POLL, null, r -> {
+            if (people && seen.step != r.step()) {
+                for (String s : stepsSince(r, seen.step)) {
+                    output.line(spec, "step " + s + (s.equals(r.step().word()) && r.problem() != null ? " (again: " + r.problem() + ")" : ""));
                 }
-                if (people && r.progress() != null && System.nanoTime() - seen.lastPlain > BackupCommand.PLAIN_EVERY.toNanos()) {
-                    output.line(spec, "  " + (r.progress().volume() == null ? "" : r.progress().volume() + ": ")
-                            + Bytes.human(r.progress().bytes() == null ? 0 : r.progress().bytes()) + " written, "
-                            + (r.progress().files() == null ? 0 : r.progress().files()) + " entries");
-                    seen.lastPlain = System.nanoTime();
-                }
-                return r.state() != OperationState.RUNNING ? Poll.got(r) : Poll.notYet("running");
-            })).value();
-        } catch (java.util.concurrent.CancellationException e) {
-            throw new VerbFailure("interrupted; the restore goes on in the controller ('mesh status' shows it)");
-        }
+                seen.step = r.step();
+            }
+            if (people && r.progress() != null && System.nanoTime() - seen.lastPlain > BackupCommand.PLAIN_EVERY.toNanos()) {
+                output.line(spec, "  " + (r.progress().volume() == null ? "" : r.progress().volume() + ": ")
+                        + Bytes.human(r.progress().bytes() == null ? 0 : r.progress().bytes()) + " written, "
+                        + (r.progress().files() == null ? 0 : r.progress().files()) + " entries");
+                seen.lastPlain = System.nanoTime();
+            }
+        }, r -> r.state() != OperationState.RUNNING, "the restore goes on in the controller ('mesh status' shows it)").last();
     }
 }

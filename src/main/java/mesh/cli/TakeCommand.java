@@ -1,7 +1,6 @@
 package mesh.cli;
 
 import mesh.model.OperationState;
-import mesh.model.Poll;
 import mesh.model.TakeStep;
 
 import java.time.Duration;
@@ -121,28 +120,22 @@ public class TakeCommand implements Callable<Integer> {
         var seen = new Object() {
             TakeStep step;
             long lastPlain;
-            TakeView t;
         };
-        try {
-            // no deadline: the take ends in the controller, or waits there for 'mesh take' to carry it on
-            return ((Poll.Answered<TakeView>) Poll.until(Poll.NO_LIMIT, POLL, () -> {
-                TakeView t = seen.t = seen.t == null ? first : controller.api().take(first.module());
-                said(t, seen.step, people, terminal, copied, passesSaid);
-                seen.step = t.step();
-                if (people && t.copy() != null) {
-                    if (terminal) {
-                        spec.commandLine().getOut().print("\r" + TakeLines.bar(t.copy(), 30));
-                        spec.commandLine().getOut().flush();
-                    } else if (System.nanoTime() - seen.lastPlain > PLAIN_EVERY.toNanos()) {
-                        output.line(spec, TakeLines.progress(t.copy()));
-                        seen.lastPlain = System.nanoTime();
-                    }
+        // no deadline: the take ends in the controller, or waits there for 'mesh take' to carry it on
+        return Follow.follow(first, () -> controller.api().take(first.module()), POLL, null, t -> {
+            said(t, seen.step, people, terminal, copied, passesSaid);
+            seen.step = t.step();
+            if (people && t.copy() != null) {
+                if (terminal) {
+                    spec.commandLine().getOut().print("\r" + TakeLines.bar(t.copy(), 30));
+                    spec.commandLine().getOut().flush();
+                } else if (System.nanoTime() - seen.lastPlain > PLAIN_EVERY.toNanos()) {
+                    output.line(spec, TakeLines.progress(t.copy()));
+                    seen.lastPlain = System.nanoTime();
                 }
-                return t.state() != OperationState.RUNNING || !t.active() && t != first ? Poll.got(t) : Poll.notYet("running");
-            })).value();
-        } catch (java.util.concurrent.CancellationException e) {
-            throw new VerbFailure("interrupted; the take goes on in the controller ('mesh status' shows it)");
-        }
+            }
+        }, t -> t.state() != OperationState.RUNNING || !t.active() && t != first,
+                "the take goes on in the controller ('mesh status' shows it)").last();
     }
 
     /** Says what changed since {@code step}: the steps gone through, each volume's new passes, the volumes copied whole. */
