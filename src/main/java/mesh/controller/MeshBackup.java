@@ -48,16 +48,7 @@ public class MeshBackup {
             if (p.taken() == null) {
                 throw new Conflict("module " + module + " runs nowhere: there is no data to back up");
             }
-            if (TakeRecords.running(c, module).isPresent()) {
-                throw new Conflict("a take of module " + module + " is under way; back it up after it ends");
-            }
-            if (BackupRecords.runningRestore(c, module).isPresent()) {
-                throw new Conflict("a restore of module " + module + " is under way; back it up after it ends");
-            }
-            BackupRecords.list(c, module, false).stream().filter(r -> !r.backup().step().ended()).findFirst().ifPresent(r -> {
-                throw new Conflict("backup " + r.backup().id() + " of module " + module + " is under way (step "
-                        + r.backup().step().word() + "); 'mesh backup list " + module + "' shows it");
-            });
+            UnderWay.refuse(c, module, UnderWay.Verb.BACKUP);
             List<BackupVolume> volumes = BackupOperation.volumes(m);
             if (volumes.isEmpty()) {
                 throw new Conflict("module " + module + " has no volume" + (m.backupOrDefault().volumes().isEmpty() ? "" : " of those its"

@@ -65,15 +65,7 @@ public class MeshRestore {
             }
             CordonGuard.refuse(c, "restore", module, target, false);
             Backup b = RestoreOperation.chosen(c, module, backupId);
-            if (TakeRecords.running(c, module).isPresent()) {
-                throw new Conflict("a take of module " + module + " is under way; restore it after it ends");
-            }
-            if (BackupRecords.runningRestore(c, module).isPresent()) {
-                throw new Conflict("a restore of module " + module + " is under way; 'mesh status' shows it");
-            }
-            if (BackupRecords.list(c, module, false).stream().anyMatch(r -> !r.backup().step().ended())) {
-                throw new Conflict("a backup of module " + module + " is under way; restore after it ends");
-            }
+            UnderWay.refuse(c, module, UnderWay.Verb.RESTORE);
             List<String> images = RestoreOperation.images(m);
             List<Take.Volume> volumes = b.volumes().stream().map(Take.Volume::of).toList();
             if (dryRun) {

@@ -92,7 +92,7 @@ final class TakeOperation implements OperationRunner.Kind<String, Take, TakeView
             }
             Placement p = placement(c, module);
             if (!dryRun) {
-                BackupGuard.refuseWhileBackedUp(c, module);
+                UnderWay.refuse(c, module, UnderWay.Verb.TAKE);
             }
             Optional<Take> running = TakeRecords.running(c, module);
             if (running.isPresent()) {

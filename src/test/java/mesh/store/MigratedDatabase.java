@@ -12,14 +12,14 @@ import org.flywaydb.core.Flyway;
  * MigratedDatabase is a database of one test's own on the test bed's real PostgreSQL, migrated as the controller
  * migrates the store, for the store's ITs: made before each test, dropped after it.
  */
-final class MigratedDatabase {
+public final class MigratedDatabase {
 
     static final String POSTGRES = "jdbc:postgresql://127.0.0.1:5432/";
 
     final String name = "mesh_it_" + UUID.randomUUID().toString().substring(0, 8);
 
     /** Makes the database and migrates it. */
-    MigratedDatabase create() throws SQLException {
+    public MigratedDatabase create() throws SQLException {
         try (Connection c = DriverManager.getConnection(POSTGRES + "postgres", "mesh", "mesh")) {
             c.createStatement().execute("create database " + name);
         }
@@ -27,7 +27,7 @@ final class MigratedDatabase {
         return this;
     }
 
-    Connection connect() throws SQLException {
+    public Connection connect() throws SQLException {
         return DriverManager.getConnection(POSTGRES + name, "mesh", "mesh");
     }
 
@@ -36,7 +36,7 @@ final class MigratedDatabase {
      * (an autovacuum worker busy on the freshly migrated tables: "must be a member of the role whose process is being
      * terminated", seen once in CI); such a worker is done in moments, so the drop is tried again for 10 s.
      */
-    void drop() throws SQLException, InterruptedException {
+    public void drop() throws SQLException, InterruptedException {
         try (Connection c = DriverManager.getConnection(POSTGRES + "postgres", "mesh", "mesh")) {
             SQLException[] last = {null};
             Poll.Result<Boolean> r = Poll.interruptibly(Duration.ofSeconds(10), Duration.ofMillis(200), () -> {
