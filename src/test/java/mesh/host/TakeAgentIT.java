@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.github.dockerjava.api.DockerClient;
-import com.github.dockerjava.api.model.Container;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -19,7 +18,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.UUID;
 import mesh.host.take.ManifestForm;
 import mesh.model.ComponentSpec;
 import mesh.model.Declaration;
@@ -57,12 +55,12 @@ class TakeAgentIT {
     static final int LARGE_MB = 20;
     static final long EPOCH = 5;
 
-    final String run = UUID.randomUUID().toString().substring(0, 8);
-    final String module = "tk" + run;
-    final String component = module + ".app";
-    final String nodeA = "take-a-" + run;
-    final String nodeB = "take-b-" + run;
-    final List<Path> temps = new ArrayList<>();
+    TwoAgents agents;
+    String run;
+    String module;
+    String component;
+    String nodeA;
+    String nodeB;
     TestbedNodes.Node n1;
     TestbedNodes.Node n2;
     DockerClient docker1;
@@ -78,51 +76,27 @@ class TakeAgentIT {
 
     @BeforeAll
     void raiseTwoAgents() throws Exception {
-        List<TestbedNodes.Node> nodes = TestbedNodes.up(2);
-        n1 = nodes.get(0);
-        n2 = nodes.get(1);
-        docker1 = TestbedNodes.client(n1);
-        docker2 = TestbedNodes.client(n2);
-        Path app = PackagedMesh.copyApp(temp("mesh-take-app-"));
-        stateA = temp("mesh-take-a-");
-        stateB = temp("mesh-take-b-");
-        logs = PackagedMesh.buildDir().resolve("take-agent").resolve(run);
-        a = new AgentProcess(app, nodeA, "token-a-" + run, stateA, n1.dockerHost(), n1.name(), n1.address(),
-                PackagedMesh.freePort());
-        b = new AgentProcess(app, nodeB, "token-b-" + run, stateB, n2.dockerHost(), n2.name(), n2.address(),
-                PackagedMesh.freePort());
-        a.start(logs.resolve("a-1.log"), Duration.ofSeconds(60));
-        b.start(logs.resolve("b-1.log"), Duration.ofSeconds(60));
+        agents = new TwoAgents("take", "tk", "take-agent");
+        run = agents.run;
+        module = agents.module;
+        component = module + ".app";
+        nodeA = agents.nodeA;
+        nodeB = agents.nodeB;
+        n1 = agents.n1;
+        n2 = agents.n2;
+        docker1 = agents.docker1;
+        docker2 = agents.docker2;
+        a = agents.a;
+        b = agents.b;
+        stateA = agents.stateA;
+        stateB = agents.stateB;
+        logs = agents.logs;
     }
 
     @AfterAll
     void tearDown() throws Exception {
-        for (AgentProcess agent : new AgentProcess[] {a, b}) {
-            if (agent != null) {
-                agent.kill();
-            }
-        }
-        for (DockerClient docker : new DockerClient[] {docker1, docker2}) {
-            if (docker == null) {
-                continue;
-            }
-            for (String node : List.of(nodeA, nodeB)) {
-                for (Container c : docker.listContainersCmd().withShowAll(true)
-                        .withLabelFilter(Map.of(Labels.NODE, node)).exec()) {
-                    docker.removeContainerCmd(c.getId()).withForce(true).exec();
-                }
-            }
-            docker.listNetworksCmd().exec().stream().filter(n -> n.getName().equals(module))
-                    .forEach(n -> docker.removeNetworkCmd(n.getId()).exec());
-            var volumes = docker.listVolumesCmd().exec().getVolumes();
-            if (volumes != null) {
-                volumes.stream().filter(v -> v.getName().startsWith(module + "_"))
-                        .forEach(v -> docker.removeVolumeCmd(v.getName()).exec());
-            }
-            docker.close();
-        }
-        for (Path p : temps) {
-            PackagedMesh.deleteTree(p);
+        if (agents != null) {
+            agents.close();
         }
     }
 
@@ -432,11 +406,5 @@ class TakeAgentIT {
 
     static String error(AgentProcess.Answer answer) {
         return answer.json().path("error").asText();
-    }
-
-    Path temp(String prefix) throws IOException {
-        Path p = Files.createTempDirectory(prefix);
-        temps.add(p);
-        return p;
     }
 }

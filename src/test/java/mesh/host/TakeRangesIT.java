@@ -5,26 +5,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.github.dockerjava.api.DockerClient;
-import com.github.dockerjava.api.model.Container;
-import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
-import java.util.UUID;
 import mesh.model.ComponentSpec;
 import mesh.model.Declaration;
 import mesh.model.DeclarationJson;
-import mesh.model.Labels;
 import mesh.model.Specs;
 import mesh.model.VolumeManifest;
-import mesh.testbed.PackagedMesh;
-import mesh.testbed.TestbedNodes;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -47,12 +39,12 @@ class TakeRangesIT {
     static final int MIB = 1 << 20;
     static final long EPOCH = 5;
 
-    final String run = UUID.randomUUID().toString().substring(0, 8);
-    final String module = "tr" + run;
-    final String component = module + ".app";
-    final String nodeA = "ranges-a-" + run;
-    final String nodeB = "ranges-b-" + run;
-    final List<Path> temps = new ArrayList<>();
+    TwoAgents agents;
+    String run;
+    String module;
+    String component;
+    String nodeA;
+    String nodeB;
     DockerClient docker1;
     DockerClient docker2;
     AgentProcess a;
@@ -61,49 +53,22 @@ class TakeRangesIT {
 
     @BeforeAll
     void raiseTwoAgents() throws Exception {
-        List<TestbedNodes.Node> nodes = TestbedNodes.up(2);
-        TestbedNodes.Node n1 = nodes.get(0);
-        TestbedNodes.Node n2 = nodes.get(1);
-        docker1 = TestbedNodes.client(n1);
-        docker2 = TestbedNodes.client(n2);
-        Path app = PackagedMesh.copyApp(temp("mesh-ranges-app-"));
-        Path logs = PackagedMesh.buildDir().resolve("take-ranges").resolve(run);
-        a = new AgentProcess(app, nodeA, "token-a-" + run, temp("mesh-ranges-a-"), n1.dockerHost(), n1.name(), n1.address(),
-                PackagedMesh.freePort());
-        b = new AgentProcess(app, nodeB, "token-b-" + run, temp("mesh-ranges-b-"), n2.dockerHost(), n2.name(), n2.address(),
-                PackagedMesh.freePort());
-        a.start(logs.resolve("a.log"), Duration.ofSeconds(60));
-        b.start(logs.resolve("b.log"), Duration.ofSeconds(60));
+        agents = new TwoAgents("ranges", "tr", "take-ranges");
+        run = agents.run;
+        module = agents.module;
+        component = module + ".app";
+        nodeA = agents.nodeA;
+        nodeB = agents.nodeB;
+        docker1 = agents.docker1;
+        docker2 = agents.docker2;
+        a = agents.a;
+        b = agents.b;
     }
 
     @AfterAll
     void tearDown() throws Exception {
-        for (AgentProcess agent : new AgentProcess[] {a, b}) {
-            if (agent != null) {
-                agent.kill();
-            }
-        }
-        for (DockerClient docker : new DockerClient[] {docker1, docker2}) {
-            if (docker == null) {
-                continue;
-            }
-            for (String node : List.of(nodeA, nodeB)) {
-                for (Container c : docker.listContainersCmd().withShowAll(true)
-                        .withLabelFilter(Map.of(Labels.NODE, node)).exec()) {
-                    docker.removeContainerCmd(c.getId()).withForce(true).exec();
-                }
-            }
-            docker.listNetworksCmd().exec().stream().filter(n -> n.getName().equals(module))
-                    .forEach(n -> docker.removeNetworkCmd(n.getId()).exec());
-            var volumes = docker.listVolumesCmd().exec().getVolumes();
-            if (volumes != null) {
-                volumes.stream().filter(v -> v.getName().startsWith(module + "_"))
-                        .forEach(v -> docker.removeVolumeCmd(v.getName()).exec());
-            }
-            docker.close();
-        }
-        for (Path p : temps) {
-            PackagedMesh.deleteTree(p);
+        if (agents != null) {
+            agents.close();
         }
     }
 
@@ -196,11 +161,5 @@ class TakeRangesIT {
         byte[] bytes = new byte[n];
         new Random(seed).nextBytes(bytes);
         return bytes;
-    }
-
-    Path temp(String prefix) throws IOException {
-        Path p = Files.createTempDirectory(prefix);
-        temps.add(p);
-        return p;
     }
 }
