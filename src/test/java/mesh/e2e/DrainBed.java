@@ -131,6 +131,26 @@ final class DrainBed {
         }
     }
 
+    /**
+     * Ends, by pid, the bundle's httpd on {@code port} in any node of this mesh: one a crashed run's agent left behind
+     * (its shim gone) would hold the port on that node's address, and the process module could not start there.
+     */
+    void endProcesses(int port) throws IOException {
+        List<String> binds = NODES.stream().map(n -> "httpd -f -p " + mesh.testbed(n).address() + ":" + port + " ").toList();
+        try (var procs = Files.list(Path.of("/proc"))) {
+            for (Path p : procs.filter(x -> x.getFileName().toString().matches("\\d+")).toList()) {
+                try {
+                    String argv = Files.readString(p.resolve("cmdline")).replace('\0', ' ');
+                    if (binds.stream().anyMatch(argv::contains)) {
+                        ProcessHandle.of(Long.parseLong(p.getFileName().toString())).ifPresent(ProcessHandle::destroyForcibly);
+                    }
+                } catch (IOException gone) {
+                    // ended meanwhile
+                }
+            }
+        }
+    }
+
     /** Writes {@code mb} MB of random bytes (seeded) and a note into the folder. */
     static void fill(Path root, int mb, int seed) throws IOException {
         Random random = new Random(seed);

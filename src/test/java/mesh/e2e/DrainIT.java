@@ -102,6 +102,7 @@ class DrainIT {
         for (List<String> b : BINDERS) {
             mesh.ok("assign", b.get(1), b.get(0));
         }
+        bed.endProcesses(8100 + 2);
         mesh.ok("push", "--wait", "--timeout", "5m");
         for (int i = 1; i <= MODULES; i++) {
             int mb = i == 1 ? LARGEST_MB : 1 + i % 4;
@@ -153,6 +154,12 @@ class DrainIT {
     @AfterAll
     void close() throws Exception {
         if (mesh != null) {
+            // the agents stop the process module's copies (an agent killed by the close would orphan its httpd)
+            for (String node : DrainBed.NODES) {
+                mesh.mesh("unassign", node, PROC);
+            }
+            mesh.mesh("push", "--wait", "--yes", "--timeout", "2m");
+            bed.endProcesses(8100 + 2);
             try {
                 mesh.engine("n2").removeImageCmd("mesh-test/only-on-n2:1").exec();
             } catch (RuntimeException e) {
