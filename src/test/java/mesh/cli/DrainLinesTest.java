@@ -2,10 +2,13 @@ package mesh.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import mesh.model.DrainModuleState;
 import mesh.model.DrainStep;
 import mesh.model.OperationState;
+import mesh.plan.DrainPlacement;
 import mesh.wire.DrainView;
 import org.junit.jupiter.api.Test;
 
@@ -39,6 +42,29 @@ class DrainLinesTest {
         DrainView placed = view(DrainStep.MOVE, m("a", DrainModuleState.PENDING, "n3", null, null),
                 m("c", DrainModuleState.PENDING, "n3", null, null), m("b", DrainModuleState.PENDING, "n4", null, null));
         assertEquals(List.of("a to n3", "c to n3"), DrainLines.batch(placed));
+    }
+
+    /**
+     * A full disk: the placement rule refuses a target without room for the module's data (DrainPlacementTest), and
+     * the drain names the module it leaves with that reason as it places, and again in its summary.
+     */
+    @Test
+    void aModuleNoTargetHasRoomForIsNamedWithEachTargetsRoomAsItIsPlacedAndAtTheEnd() {
+        long mb = 1_000_000L;
+        DrainPlacement.Result plan = DrainPlacement.place("n2",
+                List.of(new DrainPlacement.Module("big", 600 * mb, Set.of()), new DrainPlacement.Module("small", 10 * mb, Set.of())),
+                List.of(new DrainPlacement.Target("n2", false, 0, Set.of()), new DrainPlacement.Target("n3", false, 500 * mb, Set.of()),
+                        new DrainPlacement.Target("n4", false, 100 * mb, Set.of())), List.of("n3", "n4"));
+        List<DrainView.Module> placed = new ArrayList<>();
+        plan.placed().forEach(p -> placed.add(m(p.module(), DrainModuleState.PENDING, p.target(), null, null)));
+        plan.left().forEach(l -> placed.add(m(l.module(), DrainModuleState.LEFT, null, l.why(), null)));
+        String full = "left big: no target fits: n3: room for 500 MB, its data is 600 MB; n4: room for 100 MB, its data is 600 MB";
+        assertEquals(List.of("cordoned n2: no new work goes onto it", "placed 2 modules: 1 to move, 1 left", full, "moving small to n3"),
+                DrainLines.since(null, view(DrainStep.MOVE, placed.toArray(DrainView.Module[]::new))));
+        DrainView done = new DrainView(1, "n2", List.of("n3", "n4"), 2, null, DrainStep.DONE, OperationState.DONE, false, List.of(
+                m("small", DrainModuleState.MOVED, "n3", null, 300L), placed.get(1)), null, null);
+        assertEquals(List.of("drain of n2 done: 1 moved, 1 left", "  moved small to n3 (down 0.3 s)", "  " + full,
+                "longest downtime: 0.3 s"), DrainLines.summary(done));
     }
 
     @Test
