@@ -127,7 +127,17 @@ public final class SeatApi {
     }
 
     public PushReport push() {
-        return pushes.push(new mesh.wire.PushRequest(null, false, true));
+        return push(null);
+    }
+
+    /** Pushes the nodes named ({@code null}: every node), replacements allowed: the seat's own modules are new. */
+    public PushReport push(List<String> nodes) {
+        return pushes.push(new mesh.wire.PushRequest(nodes, false, true));
+    }
+
+    /** Each node's status as the controller has it, its agent's answer among it. */
+    public List<mesh.wire.NodeStatus> status() {
+        return api.status(false);
     }
 
     private JsonHttp.Answer exchange(String method, String path, Map<String, String> headers, String body, Duration timeout)
