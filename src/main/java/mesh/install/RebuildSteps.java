@@ -69,8 +69,7 @@ public final class RebuildSteps implements InstallRunner.Steps {
     void load() {
         String url = seat.storeUrl();
         try {
-            org.flywaydb.core.Flyway.configure().dataSource(url, "mesh", seat.storePassword())
-                    .locations("classpath:db/migration").load().migrate();
+            RebuildRecords.migrate(url, "mesh", seat.storePassword());
         } catch (RuntimeException e) {
             throw new InstallFailure("cannot migrate the store at " + url + ": " + e.getMessage(), e);
         }
