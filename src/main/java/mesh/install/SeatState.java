@@ -82,6 +82,10 @@ public final class SeatState {
                 continue;
             }
             Path path = stateDir.resolve(file);
+            if (file.startsWith("install/") && !Files.isDirectory(path.getParent())) {
+                // as the install journal makes it: its secrets are no one else's to list
+                Files.createDirectories(path.getParent(), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            }
             Files.createDirectories(path.getParent());
             Files.deleteIfExists(path);
             Files.createFile(path, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
