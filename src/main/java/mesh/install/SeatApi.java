@@ -127,12 +127,15 @@ public final class SeatApi {
     }
 
     public PushReport push() {
-        return push(null);
+        return pushes.push(new mesh.wire.PushRequest(null, false, true));
     }
 
-    /** Pushes the nodes named ({@code null}: every node), replacements allowed: the seat's own modules are new. */
-    public PushReport push(List<String> nodes) {
-        return pushes.push(new mesh.wire.PushRequest(nodes, false, true));
+    /**
+     * Pushes node {@code node} alone, replacements allowed (its modules are new): every other node is sent nothing, even
+     * when its declaration differs (a rebuild adopts the fleet as it runs).
+     */
+    public PushReport pushOnly(String node) {
+        return pushes.push(new mesh.wire.PushRequest(List.of(node), false, true, null, true));
     }
 
     /** Each node's status as the controller has it, its agent's answer among it. */

@@ -335,7 +335,7 @@ public final class SeatSteps implements InstallRunner.Steps {
         for (String m : modules) {
             api.assign(o.node(), m);
         }
-        PushReport report = api.push(seatOnly ? List.of(o.node()) : null);
+        PushReport report = seatOnly ? api.pushOnly(o.node()) : api.push();
         if (!report.complete()) {
             throw new InstallFailure("the temporary controller could not push the seat: " + report.nodes().stream()
                     .map(n -> n.node() + " " + n.outcome() + (n.error() == null ? "" : ": " + n.error())).toList());
