@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * SeatRebuildIT (issue 45, must-shows 1 and 2): a mesh of three nodes raised by {@code mesh install} with a recovery
+ * SeatRebuildIT (docs/rebuild.md, "Rebuilding the seat"): a mesh of three nodes raised by {@code mesh install} with a recovery
  * passphrase; marker A (an assignment, a secret, an operator token) made before a state backup pushed to n3's registry,
  * marker B after it; the seat destroyed (its agent and every process killed, its engine's containers and volumes and its
  * state folder removed); {@code mesh install --from-backup} on a fresh test-bed node, as the operator would. Then marker
