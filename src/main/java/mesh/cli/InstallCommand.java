@@ -40,12 +40,19 @@ import picocli.CommandLine.Spec;
             "",
             "Joining (--join URL --token T --node NAME, the line 'mesh node add' prints) runs preflight, agent and "
                     + "join. On a node that joined, 'mesh install --join URL' without --token asks the controller for nothing: "
-                    + "it starts the agent again if it does not answer, and says each step is already done."},
+                    + "it starts the agent again if it does not answer, and says each step is already done.",
+            "",
+            "Rebuilding a lost seat from a state backup (--from-backup FILE|REF, its passphrase from --recovery-passphrase-file "
+                    + "or the terminal) refuses a bad backup or a machine with a mesh before anything runs, then runs preflight, keys, "
+                    + "agent, store, load, registry, bundle, controller, pivot, config and adopt: the same CA and tokens, the store's "
+                    + "rows back, every other node adopted with nothing replaced (docs/rebuild.md)."},
         footerHeading = "%nExamples:%n",
         footer = {"  mesh install --address 10.77.0.11",
             "      seat a new mesh on this machine",
             "  mesh install --join https://10.77.0.11:7700 --token T --node bee --address 10.77.0.12",
-            "      the line 'mesh node add bee' printed, run on bee"})
+            "      the line 'mesh node add bee' printed, run on bee",
+            "  mesh install --from-backup /mnt/usb/mesh.backup --recovery-passphrase-file /root/pass",
+            "      rebuild the lost seat on this machine from a state backup file"})
 public class InstallCommand implements Callable<Integer> {
 
     @Spec
@@ -101,9 +108,14 @@ public class InstallCommand implements Callable<Integer> {
     String moduleNetworks;
 
     @Option(names = "--recovery-passphrase-file", paramLabel = "FILE", description = "seating: the recovery passphrase the"
-            + " state backups are sealed under, read from FILE (without it, asked on a terminal; the seat keeps only the key"
+            + " state backups are sealed under (with --from-backup: the one the backup opens with), read from FILE (without it, asked on a terminal; the seat keeps only the key"
             + " derived from it; later: mesh seat passphrase)")
     Path recoveryPassphraseFile;
+
+    @Option(names = "--from-backup", paramLabel = "FILE|REF", description = "rebuild the seat of a mesh whose seat is lost"
+            + " from its state backup: a file, or a registry reference as 'mesh seat backup --to-node' printed it"
+            + " (ADDR:5000/mesh-state:TAG); its passphrase from --recovery-passphrase-file or the terminal (docs/rebuild.md)")
+    String fromBackup;
 
     /** Summary is the {@code -o json} document: where the mesh stands and how each step went. */
     public record Summary(String node, String address, String controller, String stateDir, boolean ok,
@@ -112,6 +124,9 @@ public class InstallCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (fromBackup != null) {
+            return new RebuildInstall(this).call();
+        }
         JoinRerun.Verdict rerun = JoinRerun.decide(join, token, node, address, caHash,
                 JoinedState.read(stateDir.toAbsolutePath()), stateDir.toAbsolutePath().toString());
         if (rerun.refusal() != null) {

@@ -56,6 +56,28 @@ final class RecoveryPassphrase {
         return derived(first, "the terminal");
     }
 
+    /**
+     * The passphrase a state backup is opened with ({@code mesh install --from-backup}): from {@code file}, or typed once
+     * on the terminal; the caller wipes it. A {@link VerbFailure} when there is neither.
+     */
+    static char[] toOpen(Path file) {
+        if (file != null) {
+            try {
+                return RecoveryKey.passphraseIn(Files.readAllBytes(file));
+            } catch (IOException e) {
+                throw new VerbFailure("install refused, nothing was changed: cannot read the recovery passphrase from " + file
+                        + ": " + e.getMessage());
+            }
+        }
+        Console console = System.console();
+        char[] typed = console == null ? null : console.readPassword("recovery passphrase of the state backup: ");
+        if (typed == null || typed.length == 0) {
+            throw new VerbFailure("install refused, nothing was changed: the state backup opens with its recovery passphrase:"
+                    + " give --recovery-passphrase-file FILE, or run it on a terminal to type it");
+        }
+        return typed;
+    }
+
     private static RecoveryKey derived(char[] passphrase, String from) {
         try {
             String problem = RecoveryKey.problem(passphrase);

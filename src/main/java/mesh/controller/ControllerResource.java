@@ -169,7 +169,8 @@ public class ControllerResource {
                 : Bodies.read(body, PushRequest.class, "{\"nodes\": [...], \"dryRun\", \"yes\", \"forceRemoveMeshModules\": [...]}");
         return pushes.push(p.nodes() == null ? List.of() : p.nodes(), Boolean.TRUE.equals(p.dryRun()),
                 Boolean.TRUE.equals(p.yes()), null,
-                p.forceRemoveMeshModules() == null ? java.util.Set.of() : java.util.Set.copyOf(p.forceRemoveMeshModules()));
+                p.forceRemoveMeshModules() == null ? java.util.Set.of() : java.util.Set.copyOf(p.forceRemoveMeshModules()),
+                Boolean.TRUE.equals(p.only()));
     }
 
     /** Plans the mesh from a kept push's input and pushes it ({@code mesh rollback PUSH}), restoring the catalogue and placements. */

@@ -53,15 +53,16 @@ public class MeshPush {
 
     /** The same, for a take ({@code take}, null for none): its declarations name the take and its epoch. */
     public PushReport push(List<String> named, boolean dryRun, boolean yes, Take take) {
-        return push(named, dryRun, yes, take, java.util.Set.of());
+        return push(named, dryRun, yes, take, java.util.Set.of(), false);
     }
 
     /**
      * The same, with the mesh modules the operator named to remove all the same ({@code forced},
      * {@link MeshModules#OVERRIDE}). A plan that drops one of the mesh's own modules that runs now is
-     * refused before any agent is asked; a dry run says so in its notes instead.
+     * refused before any agent is asked; a dry run says so in its notes instead. With {@code only}, the named nodes alone
+     * are sent ({@link PushDecision.Choice#onlyFor}).
      */
-    public PushReport push(List<String> named, boolean dryRun, boolean yes, Take take, java.util.Set<String> forced) {
+    public PushReport push(List<String> named, boolean dryRun, boolean yes, Take take, java.util.Set<String> forced, boolean only) {
         try (PushLock lock = store.lockPushes()) {
             PushDecision.whileATakeStarts(store.inTransaction(TakeRecords::runningWithRestores)).ifPresent(m -> {
                 throw new TakeStarting(m);
@@ -70,7 +71,7 @@ public class MeshPush {
             PushDecision.unknownNodes(named, s.nodes()).ifPresent(m -> {
                 throw new NotFound(m);
             });
-            return planAndSend(PushPlanInput.of(s), named, dryRun, yes, take, forced);
+            return planAndSend(PushPlanInput.of(s), named, dryRun, yes, take, forced, only);
         }
     }
 
@@ -80,7 +81,7 @@ public class MeshPush {
      * agent is asked; a dry run says so in its notes instead.
      */
     PushReport planAndSend(PushPlanInput in, List<String> named, boolean dryRun, boolean yes, Take take,
-                           java.util.Set<String> forced) {
+                           java.util.Set<String> forced, boolean only) {
         MeshStore.PushSnapshot s = in.today();
         // today's secrets, opened for this plan alone (a rollback too: values are not kept per push)
         MeshPlan plan = MeshPlanner.plan(in.manifests(), s.nodes(), in.placements(), in.pins(), secrets.values());
@@ -97,7 +98,7 @@ public class MeshPush {
         heardBuilds.note(held);
         PushDecision.Choice chosen = PushDecision.choose(drafts, PushResults.generations(held), named);
         Map<String, String> heldBack = mesh.wire.WireRule.heldBack(mesh.wire.Build.current(), PushResults.builds(held));
-        PushDecision.Choice choice = chosen.without(heldBack.keySet());
+        PushDecision.Choice choice = chosen.without(heldBack.keySet()).onlyFor(only ? named : null);
         Map<String, AgentAnswer<PlanView>> previews = AgentClient.ask(choice.targets(), PushDecision.Target::node,
                 t -> agents.preview(t.node(), t.declaration()));
         PushDecision.Verdict verdict = PushDecision.judge(previews.values().stream()

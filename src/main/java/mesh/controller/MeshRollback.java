@@ -50,7 +50,7 @@ public class MeshRollback {
             BundlePins pins = Rollback.pins(input, BundleResolver.resolve(r.manifests(), r.placements(),
                     MeshPlanner.registryUrl(s.nodes(), r.placements())));
             return pushes.planAndSend(new PushPlanInput(s, r.catalogue(), r.placements(), pins, r.notes(), push),
-                    List.of(), dryRun, yes, null, forced);
+                    List.of(), dryRun, yes, null, forced, false);
         }
     }
 

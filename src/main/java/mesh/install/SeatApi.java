@@ -130,6 +130,19 @@ public final class SeatApi {
         return pushes.push(new mesh.wire.PushRequest(null, false, true));
     }
 
+    /**
+     * Pushes node {@code node} alone, replacements allowed (its modules are new): every other node is sent nothing, even
+     * when its declaration differs (a rebuild adopts the fleet as it runs).
+     */
+    public PushReport pushOnly(String node) {
+        return pushes.push(new mesh.wire.PushRequest(List.of(node), false, true, null, true));
+    }
+
+    /** Each node's status as the controller has it, its agent's answer among it. */
+    public List<mesh.wire.NodeStatus> status() {
+        return api.status(false);
+    }
+
     private JsonHttp.Answer exchange(String method, String path, Map<String, String> headers, String body, Duration timeout)
             throws IOException, InterruptedException {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(timeout);

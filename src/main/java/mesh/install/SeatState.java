@@ -50,8 +50,16 @@ public final class SeatState {
      * journal, its agent's certificate), or a backup without a needed file. Empty when it may; nothing is written here.
      */
     public static List<String> problems(Path stateDir, Map<String, byte[]> parts) {
+        return problems(stateDir, parts, false);
+    }
+
+    /**
+     * The same; when {@code resuming} (a rebuild this machine began: its journal records the keys written back), the
+     * mesh found here is that rebuild's own and is no problem.
+     */
+    public static List<String> problems(Path stateDir, Map<String, byte[]> parts, boolean resuming) {
         List<String> problems = new ArrayList<>();
-        for (String file : List.of("tls/ca.key", "tls/agent.crt", "install/steps")) {
+        for (String file : resuming ? List.<String>of() : List.of("tls/ca.key", "tls/agent.crt", "install/steps")) {
             if (Files.exists(stateDir.resolve(file))) {
                 problems.add("this machine already has a mesh (" + stateDir.resolve(file) + "): rebuild on a machine without one,"
                         + " or 'mesh uninstall --delete-data' first");
@@ -74,6 +82,10 @@ public final class SeatState {
                 continue;
             }
             Path path = stateDir.resolve(file);
+            if (file.startsWith("install/") && !Files.isDirectory(path.getParent())) {
+                // as the install journal makes it: its secrets are no one else's to list
+                Files.createDirectories(path.getParent(), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            }
             Files.createDirectories(path.getParent());
             Files.deleteIfExists(path);
             Files.createFile(path, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));

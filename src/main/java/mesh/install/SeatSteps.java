@@ -43,6 +43,8 @@ public final class SeatSteps implements InstallRunner.Steps {
     private final TempController temp;
     private final Consumer<String> say;
     private final SeatSecrets secrets;
+    /** A rebuild's controller step pushes the seat alone: every other node keeps what it runs until the operator pushes. */
+    private boolean seatOnly;
 
     public SeatSteps(InstallOptions o, InstallJournal journal, Consumer<String> say) {
         this.o = o;
@@ -51,6 +53,12 @@ public final class SeatSteps implements InstallRunner.Steps {
         this.agent = new AgentSetup(o, say);
         this.temp = new TempController(o.stateDir());
         this.secrets = new SeatSecrets(journal.dir());
+    }
+
+    /** This seat is rebuilt from a state backup: the controller step pushes only the seat (docs/rebuild.md). */
+    SeatSteps rebuilt() {
+        this.seatOnly = true;
+        return this;
     }
 
     @Override
@@ -132,11 +140,11 @@ public final class SeatSteps implements InstallRunner.Steps {
         return secrets.file("store-password", o.storeUrl() != null ? "" : storePassword());
     }
 
-    private String storePassword() {
+    String storePassword() {
         return journal.secret("MESH_STORE_PASSWORD", InstallJournal::newToken);
     }
 
-    private String storeUrl() {
+    String storeUrl() {
         return o.storeUrl() != null ? o.storeUrl() : "jdbc:postgresql://" + o.address() + ":5432/mesh";
     }
 
@@ -327,7 +335,7 @@ public final class SeatSteps implements InstallRunner.Steps {
         for (String m : modules) {
             api.assign(o.node(), m);
         }
-        PushReport report = api.push();
+        PushReport report = seatOnly ? api.pushOnly(o.node()) : api.push();
         if (!report.complete()) {
             throw new InstallFailure("the temporary controller could not push the seat: " + report.nodes().stream()
                     .map(n -> n.node() + " " + n.outcome() + (n.error() == null ? "" : ": " + n.error())).toList());

@@ -139,6 +139,11 @@ public final class StateBackups {
      * {@link InstallFailure} listing what keeps this machine from taking it. Nothing is written.
      */
     public static Opened open(byte[] artifact, char[] passphrase, Path stateDir) {
+        return open(artifact, passphrase, stateDir, false);
+    }
+
+    /** The same, for a rebuild this machine began ({@code resuming}: see {@link SeatState#problems(Path, Map, boolean)}). */
+    public static Opened open(byte[] artifact, char[] passphrase, Path stateDir, boolean resuming) {
         StateSeal.Opened opened = StateSeal.open(artifact, passphrase, Build.current().wireLevel());
         StateContent content;
         try {
@@ -149,7 +154,7 @@ public final class StateBackups {
         Map<String, byte[]> seat = new LinkedHashMap<>();
         Map<String, byte[]> store = new LinkedHashMap<>();
         content.parts().forEach((name, bytes) -> (name.startsWith("store/") ? store : seat).put(name, bytes));
-        List<String> problems = SeatState.problems(stateDir, seat);
+        List<String> problems = SeatState.problems(stateDir, seat, resuming);
         if (!problems.isEmpty()) {
             throw new InstallFailure("the state backup is not rebuilt here, nothing was changed:\n  " + String.join("\n  ", problems));
         }

@@ -17,6 +17,13 @@ public final class InstallPlan {
     private static final List<InstallStep> SEAT = List.of(InstallStep.PREFLIGHT, InstallStep.AGENT, InstallStep.STORE,
             InstallStep.REGISTRY, InstallStep.BUNDLE, InstallStep.CONTROLLER, InstallStep.PIVOT, InstallStep.CONFIG);
     private static final List<InstallStep> JOIN = List.of(InstallStep.PREFLIGHT, InstallStep.AGENT, InstallStep.JOIN);
+    /**
+     * A rebuild: the keys written back before the agent (its certificate is issued by the backup's CA), the store's
+     * rows loaded before the bundle and the controller (which then find the mesh as it was), the fleet adopted last.
+     */
+    private static final List<InstallStep> REBUILD = List.of(InstallStep.PREFLIGHT, InstallStep.KEYS, InstallStep.AGENT,
+            InstallStep.STORE, InstallStep.LOAD, InstallStep.REGISTRY, InstallStep.BUNDLE, InstallStep.CONTROLLER,
+            InstallStep.PIVOT, InstallStep.CONFIG, InstallStep.ADOPT);
 
     private InstallPlan() {
     }
@@ -26,7 +33,15 @@ public final class InstallPlan {
      * the agent is up, its ports are taken by mesh itself, and checking them again would refuse the resume.
      */
     public static List<Action> plan(boolean join, Set<InstallStep> done) {
-        List<InstallStep> steps = join ? JOIN : SEAT;
+        return plan(join ? JOIN : SEAT, done);
+    }
+
+    /** The actions of a rebuild from a state backup ({@code mesh install --from-backup}), in order. */
+    public static List<Action> rebuild(Set<InstallStep> done) {
+        return plan(REBUILD, done);
+    }
+
+    private static List<Action> plan(List<InstallStep> steps, Set<InstallStep> done) {
         List<Action> actions = new ArrayList<>();
         boolean anyLaterDone = steps.stream().skip(1).anyMatch(done::contains);
         for (InstallStep s : steps) {

@@ -62,6 +62,27 @@ public final class PushDecision {
         public Choice without(java.util.Set<String> nodes) {
             return new Choice(targets.stream().filter(t -> !nodes.contains(t.node().name())).toList(), unchanged, notes);
         }
+
+        /**
+         * This choice sending the nodes of {@code named} alone (all of it when null): every other target is left as it
+         * runs, listed with the unchanged and said in a note. A rebuilt seat's first push sends the seat only: the
+         * other agents hold what they ran after the state backup, and the store's older plan must not replace it.
+         */
+        public Choice onlyFor(List<String> named) {
+            if (named == null) {
+                return this;
+            }
+            List<String> left = targets.stream().map(t -> t.node().name()).filter(n -> !named.contains(n)).toList();
+            if (left.isEmpty()) {
+                return this;
+            }
+            List<String> kept = new ArrayList<>(unchanged);
+            kept.addAll(left);
+            List<String> said = new ArrayList<>(notes.stream().filter(n -> !n.startsWith("this push left ")).toList());
+            said.add("left as they run: " + String.join(", ", left) + " (this push sends " + String.join(", ", named)
+                    + " alone)");
+            return new Choice(targets.stream().filter(t -> named.contains(t.node().name())).toList(), kept, said);
+        }
     }
 
     /**

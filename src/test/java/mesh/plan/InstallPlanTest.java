@@ -42,4 +42,13 @@ class InstallPlanTest {
     void joiningRunsPreflightAgentAndJoin() {
         assertEquals(List.of("preflight", "agent", "join"), render(InstallPlan.plan(true, Set.of())));
     }
+
+    @Test
+    void aRebuildWritesTheKeysFirstLoadsTheStoreBeforeTheControllerAndAdoptsLast() {
+        assertEquals(List.of("preflight", "keys", "agent", "store", "load", "registry", "bundle", "controller", "pivot",
+                "config", "adopt"), render(InstallPlan.rebuild(Set.of())));
+        assertEquals(List.of("preflight (done)", "keys (done)", "agent (done)", "store (done)", "load", "registry", "bundle",
+                        "controller", "pivot", "config", "adopt"),
+                render(InstallPlan.rebuild(EnumSet.of(InstallStep.KEYS, InstallStep.AGENT, InstallStep.STORE))));
+    }
 }

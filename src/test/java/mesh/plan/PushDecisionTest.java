@@ -96,6 +96,18 @@ class PushDecisionTest {
     }
 
     @Test
+    void aPushOfTheNamedNodesAloneLeavesEveryOtherAsItRunsEvenWhenItDiffersOrIsAheadOfTheStore() {
+        // a rebuilt seat's first push: g14 names the seat; ace differs from the store's older plan and its agent is ahead
+        PushDecision.Choice all = choose(Map.of("ace", 9L), List.of("g14"), sent(ACE, 5, 5, WEB2), sent(G14, 0, 0));
+        assertEquals(List.of("ace", "g14"), all.targets().stream().map(t -> t.node().name()).toList());
+        PushDecision.Choice c = all.onlyFor(List.of("g14"));
+        assertEquals("g14", only(c).node().name());
+        assertEquals(List.of("ace"), c.unchanged());
+        assertEquals(List.of("left as they run: ace (this push sends g14 alone)"), c.notes());
+        assertEquals(all, all.onlyFor(null));
+    }
+
+    @Test
     void aNamedNodeThatDiffersIsChangedNotLeftBehind() {
         Target ace = only(choose(Map.of(), List.of("ace"), sent(ACE, 1, 1, WEB2), sent(G14, 1, 1)));
         assertEquals(Reason.CHANGED, ace.reason());
