@@ -117,6 +117,7 @@ class CutoverIT {
             assertEquals(1, push.exit(), push.toString());
             assertTrue((push.out() + push.err()).contains("GET / on port 8080"), "names the check: " + push);
             CutoverLoad.Tally tally = load.stop();
+            System.out.println("CutoverIT a failing health check: " + tally + "; push: " + push);
             assertEquals(0, tally.failed(), "no request failed while the new copy failed: " + tally);
             assertTrue(tally.perSecond() >= 20, tally.toString());
         }
@@ -143,12 +144,18 @@ class CutoverIT {
             PackagedMesh.await("the rolled back copy answers", Duration.ofSeconds(30),
                     () -> quietly(() -> page().contains("version 1 token")));
             CutoverLoad.Tally tally = load.stop();
+            System.out.println("CutoverIT the rollback: " + tally);
             assertEquals(0, tally.failed(), "the rollback cut over: " + tally);
             assertTrue(tally.perSecond() >= 20, tally.toString());
         }
         assertNotEquals(before, containerId(WEB), "the rollback replaced it");
         assertTrue(Files.readString(mesh.agentLog(ACE)).contains("cutover " + WEB + " (web): the edge sends its routes"),
                 "cut over, not stopped first");
+    }
+
+    /** How many cutovers of web.server the agent's log tells of. */
+    private long cuts() throws IOException {
+        return Files.readString(mesh.agentLog(ACE)).lines().filter(l -> l.contains("updated " + WEB + " (web): cut over; ")).count();
     }
 
     private long newestPush() throws IOException {
@@ -163,6 +170,7 @@ class CutoverIT {
 
     private void cutOver(String what, String served, CutoverLoad.Stream stream, boolean streamsKept) throws Exception {
         String before = containerId(WEB);
+        long cutsBefore = cuts();
         try (CutoverLoad load = CutoverLoad.start(ca, address(), "web.zurag.be", 25)) {
             Thread.sleep(1000);
             mesh.ok("push", "--wait");
@@ -170,10 +178,12 @@ class CutoverIT {
                     () -> quietly(() -> page().contains(served)));
             Thread.sleep(1000);
             CutoverLoad.Tally tally = load.stop();
+            System.out.println("CutoverIT " + what + ": " + tally);
             assertEquals(0, tally.failed(), what + ": no request failed: " + tally);
             assertTrue(tally.perSecond() >= 20, what + ": " + tally);
         }
         assertNotEquals(before, containerId(WEB), what + " replaced the container");
+        assertEquals(cutsBefore + 1, cuts(), what + " was cut over, not stopped first");
         if (streamsKept) {
             assertTrue(stream.open(), what + ": the long-held response of stream.zurag.be is still open: " + stream);
         }
