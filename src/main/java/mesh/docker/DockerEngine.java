@@ -206,8 +206,13 @@ public final class DockerEngine implements Engine {
                 .filter(p -> p.getPublicPort() != null)
                 .map(p -> p.getIp() == null ? "" : p.getIp())
                 .distinct().toList();
+        Map<Integer, Integer> hostPorts = new java.util.HashMap<>();
+        if (c.getPorts() != null) {
+            Arrays.stream(c.getPorts()).filter(p -> p.getPublicPort() != null && p.getPrivatePort() != null)
+                    .forEach(p -> hostPorts.put(p.getPrivatePort(), p.getPublicPort()));
+        }
         return new ObservedContainer(c.getId(), name, labels.get(Labels.MODULE), labels.get(Labels.DIGEST),
-                labels.get(Labels.SPEC), generation, runningState(c.getState()), publishedOn);
+                labels.get(Labels.SPEC), generation, runningState(c.getState()), publishedOn, false, hostPorts);
     }
 
     /**
@@ -388,8 +393,8 @@ public final class DockerEngine implements Engine {
     private CreateContainerCmd createCommand(ContainerRequest r) {
         List<ExposedPort> exposed = r.ports().stream().map(ExposedPort::tcp).toList();
         List<PortBinding> bindings = exposed.stream()
-                .map(p -> new PortBinding(r.publishAddress() == null ? Ports.Binding.bindPort(p.getPort())
-                        : Ports.Binding.bindIpAndPort(r.publishAddress(), p.getPort()), p))
+                .map(p -> new PortBinding(r.publishAddress() == null ? Ports.Binding.bindPort(r.hostPort(p.getPort()))
+                        : Ports.Binding.bindIpAndPort(r.publishAddress(), r.hostPort(p.getPort())), p))
                 .toList();
         HostConfig host = HostConfig.newHostConfig()
                 .withBinds(r.mounts().entrySet().stream()
@@ -401,7 +406,7 @@ public final class DockerEngine implements Engine {
             host.withNetworkMode(r.network());
         }
         CreateContainerCmd cmd = client.createContainerCmd(r.image())
-                .withName(r.name())
+                .withName(r.containerName())
                 .withLabels(r.labels())
                 .withEnv(r.envList())
                 .withExposedPorts(exposed)
@@ -547,6 +552,14 @@ public final class DockerEngine implements Engine {
             } catch (NotFoundException gone) {
                 // already gone: removal is idempotent
             }
+        });
+    }
+
+    @Override
+    public void rename(String id, String name) {
+        run("rename " + id + " to " + name, () -> {
+            writes.incrementAndGet();
+            client.renameContainerCmd(id).withName(name).exec();
         });
     }
 

@@ -47,6 +47,9 @@ public interface Engine extends AutoCloseable {
     /** Removes a stopped container, never its volumes. */
     void remove(String id);
 
+    /** Renames a container (a cutover's new copy takes its component's name once the old copy is removed). */
+    void rename(String id, String name);
+
     /** The container's address on a network, for HTTP health checks; null if it has none. */
     String address(String id, String network);
 

@@ -30,7 +30,7 @@ import mesh.plan.NetworkRange;
  * <pre>
  *   remove (no longer declared)  ──►  networks, volumes (only if missing)
  *        ──►  per component, as soon as everything it starts {@code after} is healthy:
- *               create │ replace = stop(grace) → remove → create → start │ start │ keep
+ *               create │ replace = stop(grace) → remove → create → start │ cutover (CutoverRun) │ start │ keep
  *               └─► wait for health, if anything changing waits on it
  * </pre>
  *
@@ -48,18 +48,22 @@ public final class ApplyRun {
     private final ProcessComponents processes;
 
     private final mesh.model.Cidr networks;
+    /** This node's edge, for a cutover; null: a cutover is replaced stop-first (a run without the agent's edge). */
+    private final CutoverEdge edge;
 
     /** A run for containers only: a process component fails, saying there is no supervisor here. */
     public ApplyRun(Engine engine, ExecutorService pool, Consumer<String> log) {
-        this(engine, null, NetworkRange.DEFAULT, pool, log);
+        this(engine, null, NetworkRange.DEFAULT, pool, log, null);
     }
 
     /**
      * A run whose new module networks take their subnets from {@code networks} (MESH_HOST_NETWORKS),
-     * away from the node's addresses and routes ({@link ModuleNetworks}).
+     * away from the node's addresses and routes ({@link ModuleNetworks}), and that cuts over through {@code edge}
+     * ({@link CutoverRun}; null: stop-first).
      */
     ApplyRun(Engine engine, ProcessComponents processes, mesh.model.Cidr networks, ExecutorService pool,
-             Consumer<String> log) {
+             Consumer<String> log, CutoverEdge edge) {
+        this.edge = edge;
         this.engine = engine;
         this.networks = networks;
         this.processes = processes;
@@ -181,7 +185,7 @@ public final class ApplyRun {
         return future;
     }
 
-    private String perform(Action a, Declaration d, ApplyReport report) {
+    private String perform(Action a, Declaration d, ApplyReport report) throws InterruptedException {
         ComponentSpec c = a.spec();
         if (c.process() || (a.current() != null && a.current().process())) {
             return performProcess(a, d, report);
@@ -195,6 +199,11 @@ public final class ApplyRun {
                 return id;
             }
             case REPLACE -> {
+                if (a.cutover() && edge != null) {
+                    String id = new CutoverRun(engine, health, edge, mesh.plan.Cutover.DRAIN, log).run(c, a.current(), d);
+                    changed(report, "updated " + where + ": cut over; " + String.join(", ", a.fields()) + " changed");
+                    return id;
+                }
                 engine.stop(a.current().id(), Duration.ofSeconds(c.stopTimeout()));
                 engine.remove(a.current().id());
                 String id = engine.create(ContainerRequest.of(c, d.address(), d.node(), d.generation()));
@@ -270,16 +279,16 @@ public final class ApplyRun {
 
     private static Map<String, Action> actions(HostPlan plan) {
         Map<String, Action> actions = new HashMap<>();
-        plan.create().forEach(c -> actions.put(c.name(), new Action(Kind.CREATE, c, null, List.of())));
-        plan.replace().forEach(r -> actions.put(r.spec().name(), new Action(Kind.REPLACE, r.spec(), r.current(), r.fields())));
-        plan.start().forEach(s -> actions.put(s.spec().name(), new Action(Kind.START, s.spec(), s.current(), List.of())));
-        plan.keep().forEach(k -> actions.put(k.spec().name(), new Action(Kind.KEEP, k.spec(), k.current(), List.of())));
+        plan.create().forEach(c -> actions.put(c.name(), new Action(Kind.CREATE, c, null, List.of(), false)));
+        plan.replace().forEach(r -> actions.put(r.spec().name(), new Action(Kind.REPLACE, r.spec(), r.current(), r.fields(), r.cutover())));
+        plan.start().forEach(s -> actions.put(s.spec().name(), new Action(Kind.START, s.spec(), s.current(), List.of(), false)));
+        plan.keep().forEach(k -> actions.put(k.spec().name(), new Action(Kind.KEEP, k.spec(), k.current(), List.of(), false)));
         return actions;
     }
 
     enum Kind { CREATE, REPLACE, START, KEEP }
 
-    record Action(Kind kind, ComponentSpec spec, ObservedContainer current, List<String> fields) {
+    record Action(Kind kind, ComponentSpec spec, ObservedContainer current, List<String> fields, boolean cutover) {
         boolean changes() {
             return kind != Kind.KEEP;
         }

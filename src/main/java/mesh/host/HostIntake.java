@@ -228,7 +228,7 @@ public final class HostIntake implements AutoCloseable {
         }
         ExecutorService pool = Executors.newFixedThreadPool(parallelism);
         try {
-            return new Once(plan, new ApplyRun(engine, processes, networks, pool, log).run(allowed, plan), !again);
+            return new Once(plan, new ApplyRun(engine, processes, networks, pool, log, null).run(allowed, plan), !again);
         } finally {
             pool.shutdownNow();
         }

@@ -15,7 +15,7 @@ public final class HostPlanView {
     public static PlanView of(HostPlan plan) {
         return new PlanView(plan.summary(),
                 plan.create().stream().map(c -> c.name()).toList(),
-                plan.replace().stream().map(r -> new PlanView.Replaced(r.spec().name(), r.spec().module(), r.fields())).toList(),
+                plan.replace().stream().map(r -> new PlanView.Replaced(r.spec().name(), r.spec().module(), r.fields(), r.cutover())).toList(),
                 plan.start().stream().map(s -> s.spec().name()).toList(),
                 plan.remove().stream().map(o -> o.name()).toList(),
                 plan.keep().size());

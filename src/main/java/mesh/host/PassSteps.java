@@ -40,7 +40,7 @@ final class PassSteps {
                 }),
                 restarts,
                 new ApplyStep((d, plan) -> state.timedApply(() -> new ApplyRun(p.engine(), p.processes(), p.settings().networks(),
-                        p.pool(), log::info).run(d, plan)), node -> {
+                        p.pool(), log::info, p.edge().keeps() ? p.edge() : null).run(d, plan)), node -> {
                             var all = p.intake().observe(node);
                             state.saw(all, null, p.processes().status(p.clock().instant()));
                             return all;

@@ -24,6 +24,8 @@ import java.util.TreeMap;
  * @param network            the module's own network, shared by its components
  * @param secrets            environment variable to the secret that gives its value ({@link SecretRef});
  *                           absent from JSON when empty, so a component without secrets reads as before
+ * @param replace            {@value #START_FIRST} when a change cuts over (docs/cutover.md), else null (stop-first);
+ *                           absent from JSON when null and not digested: opting in replaces nothing by itself
  */
 public record ComponentSpec(
         String module,
@@ -40,7 +42,22 @@ public record ComponentSpec(
         Integer stopTimeoutSeconds,
         String network,
         @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
-        Map<String, SecretRef> secrets) {
+        Map<String, SecretRef> secrets,
+        @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+        String replace) {
+
+    /** START_FIRST is {@code replace: start-first}: a change starts the new container beside the old, then cuts over. */
+    public static final String START_FIRST = "start-first";
+    /** STOP_FIRST is the default replace: stop the old container, then create and start the new one. */
+    public static final String STOP_FIRST = "stop-first";
+
+    /** A spec replaced stop-first. */
+    public ComponentSpec(String module, String name, String image, String bundle, List<String> args, Map<String, String> env,
+                         Map<String, String> volumes, List<Integer> ports, Map<String, String> hosts, HealthCheck health,
+                         List<String> after, Integer stopTimeoutSeconds, String network, Map<String, SecretRef> secrets) {
+        this(module, name, image, bundle, args, env, volumes, ports, hosts, health, after, stopTimeoutSeconds, network,
+                secrets, null);
+    }
 
     /** DEFAULT_STOP_TIMEOUT_SECONDS is Docker's own default grace period. */
     public static final int DEFAULT_STOP_TIMEOUT_SECONDS = 10;
@@ -67,12 +84,30 @@ public record ComponentSpec(
         hosts = hosts == null ? Map.of() : sorted(hosts);
         after = after == null ? List.of() : List.copyOf(after);
         secrets = secrets == null ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(secrets));
+        replace = STOP_FIRST.equals(replace) ? null : replace;
+    }
+
+    /** Whether a change of this component cuts over (start-first) instead of stopping it first. */
+    public boolean startFirst() {
+        return START_FIRST.equals(replace);
+    }
+
+    /** This spec with {@code after} replaced (the same component otherwise). */
+    public ComponentSpec withAfter(List<String> names) {
+        return new ComponentSpec(module, name, image, bundle, args, env, volumes, ports, hosts, health, names,
+                stopTimeoutSeconds, network, secrets, replace);
+    }
+
+    /** This spec running {@code pinned} (a process's bundle resolved to its digest). */
+    public ComponentSpec withBundle(String pinned) {
+        return new ComponentSpec(module, name, null, pinned, args, env, volumes, ports, hosts, health, after,
+                stopTimeoutSeconds, network, secrets, replace);
     }
 
     /** This spec with its secrets replaced by {@code refs} (variable to reference). */
     public ComponentSpec withSecrets(Map<String, SecretRef> refs) {
         return new ComponentSpec(module, name, image, bundle, args, env, volumes, ports, hosts, health, after,
-                stopTimeoutSeconds, network, refs);
+                stopTimeoutSeconds, network, refs, replace);
     }
 
     /** This spec as the store and every view keep it: each secret's reference without its value. */

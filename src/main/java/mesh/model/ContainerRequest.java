@@ -28,6 +28,9 @@ import java.util.TreeMap;
  * @param labels             the mesh's marks ({@link Labels}); empty for a request only being compared
  * @param secrets            variable to the secret giving its value: digested as its name and keyed
  *                           hash ({@link SecretRef#digestForm}), given to the engine as its value
+ * @param beside             for the new copy of a cutover ({@link #beside}): its own container name while the old
+ *                           one runs, and container port to the host port it publishes on instead of the same
+ *                           number; null otherwise. Not digested: the copy is the declared component
  */
 public record ContainerRequest(
         String name,
@@ -43,7 +46,18 @@ public record ContainerRequest(
         String network,
         int stopTimeoutSeconds,
         Map<String, String> labels,
-        Map<String, SecretRef> secrets) {
+        Map<String, SecretRef> secrets,
+        Beside beside) {
+
+    /**
+     * Beside is where a cutover's new copy runs while the old one still serves: {@code containerName} (the
+     * component's name is the old copy's until it is removed) and {@code hostPorts}, each container port's host port.
+     */
+    public record Beside(String containerName, Map<Integer, Integer> hostPorts) {
+        public Beside {
+            hostPorts = Map.copyOf(hostPorts);
+        }
+    }
 
     public ContainerRequest {
         args = args == null ? List.of() : List.copyOf(args);
@@ -59,7 +73,7 @@ public record ContainerRequest(
     /** The request for a component of a declaration whose ports publish on {@code publishAddress}, unlabelled. */
     public static ContainerRequest of(ComponentSpec spec, String publishAddress) {
         return new ContainerRequest(spec.name(), spec.module(), spec.image(), spec.bundle(), spec.args(), spec.env(), spec.hosts(),
-                spec.volumes(), spec.ports(), publishAddress, spec.network(), spec.stopTimeout(), Map.of(), spec.secrets());
+                spec.volumes(), spec.ports(), publishAddress, spec.network(), spec.stopTimeout(), Map.of(), spec.secrets(), null);
     }
 
     /** The request as it is sent: {@link #of(ComponentSpec, String)} with the mesh's labels for this node and generation. */
@@ -70,7 +84,23 @@ public record ContainerRequest(
 
     public ContainerRequest withLabels(Map<String, String> labels) {
         return new ContainerRequest(name, module, image, bundle, args, env, hosts, volumes, ports, publishAddress, network,
-                stopTimeoutSeconds, labels, secrets);
+                stopTimeoutSeconds, labels, secrets, beside);
+    }
+
+    /** This request run beside its old copy: as {@code containerName}, each port published on {@code hostPorts}'s. */
+    public ContainerRequest beside(String containerName, Map<Integer, Integer> hostPorts) {
+        return new ContainerRequest(name, module, image, bundle, args, env, hosts, volumes, ports, publishAddress, network,
+                stopTimeoutSeconds, labels, secrets, new Beside(containerName, hostPorts));
+    }
+
+    /** The engine's name for the container: the component's, or the cutover copy's own while the old one runs. */
+    public String containerName() {
+        return beside == null ? name : beside.containerName();
+    }
+
+    /** The host port container port {@code port} is published on: the same number, but for a cutover's copy. */
+    public int hostPort(int port) {
+        return beside == null ? port : beside.hostPorts().getOrDefault(port, port);
     }
 
     /** The engine's volume for a module volume: one per module and name, shared by replaces, never deleted. */

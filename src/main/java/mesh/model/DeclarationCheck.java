@@ -148,6 +148,9 @@ public final class DeclarationCheck {
         if (c.health() != null) {
             healthProblems(c.health(), where, problems);
         }
+        check(problems, c.replace() == null || c.startFirst() && c.bundle() == null && c.volumes().isEmpty()
+                && c.health() != null, where, "replace: must be start-first, on a container without volumes and with a"
+                + " health check, got " + quoted(c.replace()));
     }
 
     private static void bundleProblems(String bundle, String where, List<String> problems, boolean pinned) {

@@ -66,7 +66,17 @@ public record Manifest(String module, Map<String, Component> components, Map<Str
                             @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
                             Map<String, String> secrets,
                             @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
-                            List<String> backup) {
+                            List<String> backup,
+                            @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+                            String replace) {
+
+        /** A component replaced the usual way, stop-first (no {@code replace:}). */
+        public Component(String image, String bundle, List<String> args, Map<String, String> env,
+                         List<String> binds, Map<String, String> volumes, List<Integer> ports,
+                         HealthCheck health, List<String> after, Integer stopTimeoutSeconds, Map<String, String> secrets,
+                         List<String> backup) {
+            this(image, bundle, args, env, binds, volumes, ports, health, after, stopTimeoutSeconds, secrets, backup, null);
+        }
 
         /** A component without a backup command. */
         public Component(String image, String bundle, List<String> args, Map<String, String> env,
@@ -91,6 +101,7 @@ public record Manifest(String module, Map<String, Component> components, Map<Str
             ports = ports == null ? List.of() : List.copyOf(ports);
             after = after == null ? List.of() : List.copyOf(after);
             backup = backup == null || backup.isEmpty() ? null : List.copyOf(backup);
+            replace = ComponentSpec.STOP_FIRST.equals(replace) ? null : replace;
         }
     }
 

@@ -198,6 +198,40 @@ final class ManifestComponents {
         return new HealthCheck(get, port, words, timeout);
     }
 
+    /**
+     * The component's {@code replace:}: {@link ComponentSpec#START_FIRST} (a change cuts over: the new container starts
+     * beside the old and takes the edge's route once healthy, docs/cutover.md) or {@link ComponentSpec#STOP_FIRST} (the
+     * default). Start-first runs two copies at once, so it is refused on a process (it listens on the node's own port),
+     * on a component with a volume (both copies would write it: mesh volumes are writable) and on one without a health
+     * check (the cutover waits for it before the edge switches). Null for stop-first.
+     */
+    String replace(boolean process, Map<String, String> volumes, HealthCheck health) {
+        if (value("replace") == null) {
+            return null;
+        }
+        String at = path + ".replace";
+        String text = nodes.text(value("replace"), at);
+        if (text == null || ComponentSpec.STOP_FIRST.equals(text)) {
+            return null;
+        }
+        if (!ComponentSpec.START_FIRST.equals(text)) {
+            nodes.problem(value("replace"), at, "must be start-first (cut over: the new container starts beside the old)"
+                    + " or stop-first (the default), got " + ManifestNodes.quoted(text));
+            return null;
+        }
+        String why = process ? "a process listens on the node's own port, so two copies cannot run side by side;"
+                + " only a container (image) cuts over"
+                : !volumes.isEmpty() ? "both copies would write volume " + volumes.keySet().iterator().next()
+                + " at once (a mesh volume is writable); a component with a volume is replaced stop-first"
+                : health == null ? "the cutover waits for the new copy's health check before the edge switches to it;"
+                + " give the component a health check" : null;
+        if (why != null) {
+            nodes.problem(value("replace"), at, "start-first refused: " + why);
+            return null;
+        }
+        return text;
+    }
+
     List<String> after() {
         return value("after") == null ? List.of() : nodes.texts(value("after"), path + ".after", "a list of component names");
     }

@@ -18,7 +18,7 @@ final class ManifestReader {
 
     static final List<String> TOP = List.of("module", "components", "routes", "backup");
     static final List<String> COMPONENT = List.of("image", "bundle", "args", "env", "binds", "volumes", "ports",
-            "health", "after", "stop-timeout", "backup");
+            "health", "after", "stop-timeout", "backup", "replace");
     static final List<String> HEALTH = List.of("http", "port", "command", "timeoutSeconds");
     static final List<String> ROUTE = List.of("component", "port", "domain");
     /** A component name is also a container name, which mesh keeps within Docker's 128 characters. */
@@ -119,9 +119,12 @@ final class ManifestReader {
         }
         ManifestComponents parts = new ManifestComponents(nodes, path, c);
         Map<String, String> env = parts.env();
-        return new Manifest.Component(image, bundle, parts.args(), env, parts.binds(), parts.volumes(hasBundle && !hasImage),
-                parts.ports(), parts.health(), parts.after(), parts.stopTimeout(), parts.secrets(),
-                ManifestBackup.command(nodes, c, path, hasBundle && !hasImage));
+        Map<String, String> volumes = parts.volumes(hasBundle && !hasImage);
+        HealthCheck health = parts.health();
+        return new Manifest.Component(image, bundle, parts.args(), env, parts.binds(), volumes,
+                parts.ports(), health, parts.after(), parts.stopTimeout(), parts.secrets(),
+                ManifestBackup.command(nodes, c, path, hasBundle && !hasImage),
+                parts.replace(hasBundle && !hasImage, volumes, health));
     }
 
     static boolean given(Map<String, Field> fields, String key) {

@@ -18,7 +18,8 @@ public final class Manifests {
     public static ComponentSpec spec(Manifest m, String name, Map<String, String> hosts) {
         Manifest.Component c = m.components().get(name);
         return new ComponentSpec(m.module(), name, c.image(), c.bundle(), c.args(), c.env(), c.volumes(), c.ports(), hosts,
-                c.health(), c.after(), c.stopTimeoutSeconds(), c.bundle() == null ? m.module() : null, refs(c.secrets()));
+                c.health(), c.after(), c.stopTimeoutSeconds(), c.bundle() == null ? m.module() : null, refs(c.secrets()),
+                c.replace());
     }
 
     /** The manifest's secrets as references by name; the planner fills in each one's setting. */

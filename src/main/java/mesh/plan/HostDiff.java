@@ -41,7 +41,8 @@ public final class HostDiff {
                 changes = List.of(spec.process() ? "a container becomes a process" : "a process becomes a container");
             }
             if (!changes.isEmpty()) {
-                replace.add(new HostPlan.Replace(spec, current, changes));
+                replace.add(new HostPlan.Replace(spec, current, changes,
+                        Cutover.stopFirstBecause(spec, current, declaration) == null));
             } else if (!current.running()) {
                 start.add(new HostPlan.Start(spec, current));
             } else {

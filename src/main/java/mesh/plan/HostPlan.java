@@ -15,8 +15,16 @@ public record HostPlan(List<ComponentSpec> create,
                        List<ObservedContainer> remove,
                        List<Keep> keep) {
 
-    /** Replace: the container exists with another spec; {@code fields} say what changed. */
-    public record Replace(ComponentSpec spec, ObservedContainer current, List<String> fields) {
+    /**
+     * Replace: the container exists with another spec; {@code fields} say what changed. {@code cutover}: it is
+     * replaced start-first ({@link Cutover}), the new copy beside the old until the edge switched; a replace still.
+     */
+    public record Replace(ComponentSpec spec, ObservedContainer current, List<String> fields, boolean cutover) {
+
+        /** A replace stop-first. */
+        public Replace(ComponentSpec spec, ObservedContainer current, List<String> fields) {
+            this(spec, current, fields, false);
+        }
     }
 
     /** Keep: the container runs with the declared spec; nothing to do. */
@@ -54,7 +62,7 @@ public record HostPlan(List<ComponentSpec> create,
         }
         if (!replace.isEmpty()) {
             parts.add(replace.size() + " to replace (" + String.join(", ", replace.stream()
-                    .map(r -> r.spec().name() + ": " + String.join(", ", r.fields())).toList()) + ")");
+                    .map(r -> r.spec().name() + ": " + String.join(", ", r.fields()) + (r.cutover() ? ", cut over" : "")).toList()) + ")");
         }
         if (!start.isEmpty()) {
             parts.add(start.size() + " to start");

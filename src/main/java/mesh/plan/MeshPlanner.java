@@ -138,8 +138,7 @@ public final class MeshPlanner {
                     + " cannot be resolved: " + why);
             return spec;
         }
-        return new ComponentSpec(spec.module(), spec.name(), null, pin, spec.args(), spec.env(), spec.volumes(),
-                spec.ports(), spec.hosts(), spec.health(), spec.after(), spec.stopTimeoutSeconds(), spec.network(), spec.secrets());
+        return spec.withBundle(pin);
     }
 
     private static Map<String, MeshPlan.RosterEntry> roster(Map<String, Manifest> modules, Map<String, Node> nodes,

@@ -10,7 +10,17 @@ import java.util.List;
 public record PlanView(String summary, List<String> create, List<Replaced> replace, List<String> start,
                        List<String> remove, int unchanged) {
 
-    /** Replaced names a component and the fields whose change forces its replacement. */
-    public record Replaced(String name, String module, List<String> fields) {
+    /**
+     * Replaced names a component and the fields whose change forces its replacement; {@code cutover} when it is
+     * replaced start-first (a cutover through the edge), absent from JSON otherwise.
+     */
+    public record Replaced(String name, String module, List<String> fields,
+                           @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_DEFAULT)
+                           boolean cutover) {
+
+        /** A component replaced stop-first. */
+        public Replaced(String name, String module, List<String> fields) {
+            this(name, module, fields, false);
+        }
     }
 }

@@ -71,4 +71,17 @@ class PlanLinesTest {
         assertEquals("would create 0, replace 0, remove 0 and leave 0 container(s) in all; 0 replaced or removed, which the"
                 + " push budget counts", PlanLines.total(old), "no node counts: nothing to sum");
     }
+
+    /** A cutover reads as one in the preview and counts as the replace it is (blast radius and budget unchanged). */
+    @org.junit.jupiter.api.Test
+    void aCutoverSaysCutoverWhereAReplaceSaysReplaceAndCountsAsAReplace() {
+        PlanView cuts = new PlanView("1 to replace (web.server: image, cut over), 0 unchanged", List.of(),
+                List.of(new PlanView.Replaced("web.server", "web", List.of("image"), true),
+                        new PlanView.Replaced("web.cache", "web", List.of("env"))), List.of(), List.of(), 0);
+        PushReport report = report(true, cuts);
+        assertEquals(List.of("  cutover web.server (web): image changed", "  replace web.cache (web): env changed"),
+                PlanLines.of(cuts));
+        assertEquals("would create 0, replace 2, remove 0 and leave 0 container(s) in all; 2 replaced or removed, which the"
+                + " push budget counts", PlanLines.total(report));
+    }
 }

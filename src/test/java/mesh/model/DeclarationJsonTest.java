@@ -51,6 +51,8 @@ class DeclarationJsonTest {
         "{\"node\":\"n1\",\"generation\":1,\"components\":[{\"module\":\"m\",\"name\":\"a\",\"image\":\"x\",\"health\":{\"http\":\"/\"}}]}|health.port: an HTTP health check needs a port",
         "{\"node\":\"n1\",\"generation\":1,\"components\":[{\"module\":\"m\",\"name\":\"a b\",\"image\":\"x\"}]}|name: must be letters",
         "{\"node\":\"n1\",\"generation\":1,\"components\":[{\"module\":\"m\",\"name\":\"a\",\"image\":\"x\",\"stopTimeoutSeconds\":-1}]}|stopTimeoutSeconds: must be 0 to 3600",
+        "{\"node\":\"n1\",\"generation\":1,\"components\":[{\"module\":\"m\",\"name\":\"a\",\"image\":\"x\",\"replace\":\"start-first\",\"volumes\":{\"data\":\"/data\"},\"health\":{\"command\":[\"true\"]}}]}|replace: must be start-first, on a container without volumes and with a health check",
+        "{\"node\":\"n1\",\"generation\":1,\"components\":[{\"module\":\"m\",\"name\":\"a\",\"image\":\"x\",\"replace\":\"sideways\"}]}|replace: must be start-first",
         "''|the declaration is empty",
         "{\"node\":\"n1\"}|field 'generation': is required",
         "{\"node\":\"n1\",\"generation\":1,\"components\":{}}|field 'components': expected a list, got a mapping",

@@ -89,7 +89,7 @@ class ManifestInputTest {
         List<String> problems = assertThrows(InvalidInput.class, () -> ManifestYaml.parse("bad.yaml", yaml)).problems();
         assertEquals(List.of(
                 "bad.yaml:1:9: module: not a valid name: \"My_Module\" has '_', which a DNS name cannot hold; use '-'",
-                "bad.yaml:8:5: components.a.web.colour: unknown field (known here: image, bundle, args, env, binds, volumes, ports, health, after, stop-timeout, backup)",
+                "bad.yaml:8:5: components.a.web.colour: unknown field (known here: image, bundle, args, env, binds, volumes, ports, health, after, stop-timeout, backup, replace)",
                 "bad.yaml:4:12: components.a.web.image: not an image reference: \"Busybox\"; Docker refuses upper-case letters in a repository name",
                 "bad.yaml:6:14: components.a.web.env.A: needs a value; write A: \"\" for an empty one",
                 "bad.yaml:5:13: components.a.web.ports[0]: a number, got \"8080\"",

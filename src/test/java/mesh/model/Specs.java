@@ -34,6 +34,7 @@ public final class Specs {
         private Integer stopTimeout;
         private String network;
         private String bundle;
+        private String replace;
 
         Builder(String name) {
             this.name = name;
@@ -96,6 +97,12 @@ public final class Specs {
             return this;
         }
 
+        /** Makes a change of it cut over ({@code replace: start-first}). */
+        public Builder startFirst() {
+            replace = ComponentSpec.START_FIRST;
+            return this;
+        }
+
         public Builder network(String n) {
             network = n;
             return this;
@@ -103,7 +110,7 @@ public final class Specs {
 
         public ComponentSpec build() {
             return new ComponentSpec(module, name, image, bundle, args, env, volumes, ports, hosts, health, after,
-                    stopTimeout, network);
+                    stopTimeout, network, Map.of(), replace);
         }
     }
 }

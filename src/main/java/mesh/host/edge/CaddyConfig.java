@@ -34,6 +34,29 @@ public final class CaddyConfig {
      * Caddy refuses the whole configuration; null in normal use.
      */
     public static ObjectNode render(EdgeTable table, String refuse) {
+        return render(table, refuse, true);
+    }
+
+    /**
+     * STREAM_CLOSE_DELAY is how long a WebSocket or SSE stream the edge proxies outlives a change of its routes. Caddy
+     * re-provisions every handler on each {@code POST /load}, and from 2.6 on it closed the streams of the handlers
+     * it unloads at once, so every route change (a cutover's too) cut every WebSocket of the edge
+     * (caddyserver/caddy#5471, #6420). Caddy 2.7 added {@code stream_close_delay} to the reverse proxy for exactly
+     * that: the old handler's streams stay open for that long after the change, and a client that reconnects meanwhile
+     * reaches the new configuration (Caddy's reverse_proxy documentation, "stream_close_delay").
+     */
+    public static final String STREAM_CLOSE_DELAY = "1h";
+    /**
+     * TRY_DURATION is how long a request whose upstream refuses the connection is retried (Caddy's {@code
+     * load_balancing.try_duration}) instead of answered 502: it covers a copy that stops as a cutover drains it.
+     */
+    public static final String TRY_DURATION = "5s";
+
+    /**
+     * The configuration for this table; {@code streams} false leaves out {@link #STREAM_CLOSE_DELAY}, for a Caddy
+     * older than 2.7, which refuses the field ({@link EdgeKeeper} learns that from its answer).
+     */
+    public static ObjectNode render(EdgeTable table, String refuse, boolean streams) {
         ObjectNode root = JSON.createObjectNode();
         root.putObject("admin").put("listen", ADMIN_LISTEN);
         ObjectNode apps = root.putObject("apps");
@@ -51,6 +74,10 @@ public final class CaddyConfig {
                 handler.put("handler", REFUSED_HANDLER);
             } else {
                 handler.put("handler", "reverse_proxy").putArray("upstreams").addObject().put("dial", r.upstream());
+                handler.putObject("load_balancing").put("try_duration", TRY_DURATION).put("try_interval", "100ms");
+                if (streams) {
+                    handler.put("stream_close_delay", STREAM_CLOSE_DELAY);
+                }
             }
             route.put("terminal", true);
         }

@@ -4,13 +4,18 @@ import com.fasterxml.jackson.databind.JsonNode;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
 import java.time.Clock;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
 import mesh.docker.Engine;
 import mesh.model.ComponentSpec;
 import mesh.model.Declaration;
 import mesh.model.EdgeTable;
 import mesh.model.ObservedContainer;
+import mesh.plan.Cutover;
 import mesh.plan.EdgeReload;
 import mesh.wire.EdgeStatus;
 import org.jboss.logging.Logger;
@@ -45,10 +50,38 @@ public class EdgeKeeper {
     private List<String> lastGoodNames = List.of();
     /** The newest generation kept: a pass that read an older declaration must not load its routes back. */
     private long newest;
+    /** Where running cutovers sent their routes' ports, until the engine shows it ({@link Cutover#unsettled}). */
+    private Map<String, Cutover.Pin> pins = Map.of();
+    /** The edge containers whose Caddy refused {@code stream_close_delay} (older than 2.7): rendered without it. */
+    private final Set<String> withoutStreamDelay = new HashSet<>();
+
+    /**
+     * Points this node's edge at a cutover's new copy ({@code add}: {@link Cutover#key} to its pin) and loads it at
+     * once; null once Caddy serves it, else why not (the cutover then keeps the old copy).
+     */
+    public synchronized String pin(Declaration d, List<ObservedContainer> observed, Engine engine,
+                                   Map<String, Cutover.Pin> add) {
+        Map<String, Cutover.Pin> now = new TreeMap<>(pins);
+        now.putAll(add);
+        pins = now;
+        keep(d, observed, engine);
+        EdgeStatus s = status;
+        return s == null ? "this node runs no edge" : s.error() != null ? s.error()
+                : s.pending().isEmpty() ? null : "the edge does not serve " + String.join(", ", s.pending()) + " yet";
+    }
+
+    /** Drops a cutover's pins ({@link Cutover#key}) and loads the routes back where they were. */
+    public synchronized void unpin(Declaration d, List<ObservedContainer> observed, Engine engine, Set<String> keys) {
+        Map<String, Cutover.Pin> now = new TreeMap<>(pins);
+        now.keySet().removeAll(keys);
+        pins = now;
+        keep(d, observed, engine);
+    }
 
     /** Brings the edge to the declaration's route table, if this node is an edge ({@link EdgeReload}). Never throws. */
     public synchronized void keep(Declaration d, List<ObservedContainer> observed, Engine engine) {
-        EdgeTable table = d == null ? null : d.edge();
+        pins = Cutover.unsettled(pins, observed);
+        EdgeTable table = d == null ? null : Cutover.upstreams(d.edge(), d.address(), observed, pins);
         ObservedContainer c = table == null ? null : observed.stream()
                 .filter(o -> o.name().equals(table.component()) && o.running()).findFirst().orElse(null);
         EdgeReload.Before first = EdgeReload.before(d == null ? null : d.generation(), newest, table != null, c != null);
@@ -81,7 +114,7 @@ public class EdgeKeeper {
     /** Reads back what the running edge container {@code c} serves and acts on {@link EdgeReload#after}. */
     private void load(Declaration d, EdgeTable table, ObservedContainer c, List<String> wantedNames, EdgeStatus before,
                       Engine engine) throws IOException {
-        JsonNode wanted = CaddyConfig.render(table, refuse);
+        JsonNode wanted = CaddyConfig.render(table, refuse, !withoutStreamDelay.contains(c.id()));
         String network = d.component(table.component()).map(ComponentSpec::network).orElse(null);
         String at = engine.address(c.id(), network);
         if (at == null) {
@@ -112,6 +145,13 @@ public class EdgeKeeper {
             }
             case LOAD -> {
                 Optional<String> refusal = admin.load(wanted);
+                if (refusal.isPresent() && refusal.get().contains("stream_close_delay") && withoutStreamDelay.add(c.id())) {
+                    // a Caddy older than 2.7 does not know the field: its streams are cut by every change (docs/cutover.md)
+                    LOG.warnf("edge %s: Caddy does not know stream_close_delay (older than 2.7): a change of its routes"
+                            + " closes its WebSockets", table.component());
+                    wanted = CaddyConfig.render(table, refuse, false);
+                    refusal = admin.load(wanted);
+                }
                 if (refusal.isPresent()) {
                     refused = wanted;
                     refusedBy = c.id();

@@ -26,9 +26,7 @@ public final class FenceFilter {
         List<ComponentSpec> kept = d.components().stream().filter(c -> !fenced.contains(c.module())).toList();
         Set<String> names = kept.stream().map(ComponentSpec::name).collect(Collectors.toSet());
         List<ComponentSpec> components = kept.stream().map(c -> c.after().stream().allMatch(names::contains) ? c
-                : new ComponentSpec(c.module(), c.name(), c.image(), c.bundle(), c.args(), c.env(), c.volumes(), c.ports(),
-                        c.hosts(), c.health(), c.after().stream().filter(names::contains).toList(), c.stopTimeoutSeconds(),
-                        c.network(), c.secrets())).toList();
+                : c.withAfter(c.after().stream().filter(names::contains).toList())).toList();
         return new Declaration(d.node(), d.address(), d.generation(), components, d.registry(), d.edge(), d.push());
     }
 

@@ -63,4 +63,22 @@ class CaddyConfigTest {
         assertTrue(acme.at("/apps/tls/automation/policies/0/on_demand").asBoolean(), acme.toString());
         assertTrue(acme.at("/apps/tls/automation/policies/0/issuers").isMissingNode(), "Caddy's default public issuers");
     }
+
+    /**
+     * Every proxied route keeps its WebSockets and SSE streams open across a change of the routes
+     * (stream_close_delay, caddyserver/caddy#5471) and retries a refused connection instead of answering 502; a Caddy
+     * older than 2.7 gets the configuration without the field it would refuse.
+     */
+    @Test
+    void eachRouteKeepsItsStreamsAcrossAChangeAndRetriesARefusedConnection() {
+        JsonNode c = CaddyConfig.render(TABLE, null);
+        for (int i = 0; i < 2; i++) {
+            JsonNode handler = c.at("/apps/http/servers/edge/routes/" + i + "/handle/0");
+            assertEquals("1h", handler.at("/stream_close_delay").asText(), handler.toString());
+            assertEquals("5s", handler.at("/load_balancing/try_duration").asText(), handler.toString());
+        }
+        JsonNode old = CaddyConfig.render(TABLE, null, false);
+        assertTrue(old.at("/apps/http/servers/edge/routes/0/handle/0/stream_close_delay").isMissingNode(), old.toString());
+        assertEquals("5s", old.at("/apps/http/servers/edge/routes/0/handle/0/load_balancing/try_duration").asText());
+    }
 }
