@@ -90,7 +90,7 @@ public class MeshSeats {
     /** The seat, its epoch and each standby as the watch last found it. */
     public SeatsView view() {
         mesh.plan.SeatEpoch as = agents.speaksAs();
-        return new SeatsView(as.seat(), as.epoch(), watch.standbys(store.inTransaction(StandbyRecords::all)));
+        return new SeatsView(as.seat(), as.epoch(), watch.view());
     }
 
     /** The seat's store image, from the catalogue's {@code mesh-store}: the standby runs the same PostgreSQL. */

@@ -31,6 +31,9 @@ public class StandbyWatch {
     @Inject
     MeshStore store;
 
+    @Inject
+    AgentClient agents;
+
     private final Map<String, StandbySync.Verdict> verdicts = new ConcurrentHashMap<>();
     private final Map<String, Boolean> synchronous = new ConcurrentHashMap<>();
     private final Map<String, Long> lags = new ConcurrentHashMap<>();
@@ -60,7 +63,7 @@ public class StandbyWatch {
 
     /** One look at every standby: its verdict, the change applied, since when it is out of sync kept. */
     List<StandbySync.Verdict> look(Instant now) {
-        List<StandbyRecords.Row> rows = store.inTransaction(StandbyRecords::all);
+        List<StandbyRecords.Row> rows = standbys();
         if (rows.isEmpty()) {
             return List.of();
         }
@@ -102,9 +105,15 @@ public class StandbyWatch {
         });
     }
 
+    /** The standbys recorded, but this controller's own node: a promoted standby is the seat, no standby of itself. */
+    List<StandbyRecords.Row> standbys() {
+        String seat = agents.speaksAs().seat();
+        return store.inTransaction(StandbyRecords::all).stream().filter(r -> !r.node().equals(seat)).toList();
+    }
+
     /** The standbys as last looked at, for {@code mesh status}. */
-    public List<mesh.wire.SeatsView.Standby> standbys(List<StandbyRecords.Row> rows) {
-        return rows.stream().map(r -> {
+    public List<mesh.wire.SeatsView.Standby> view() {
+        return standbys().stream().map(r -> {
             StandbySync.Verdict v = verdicts.get(r.node());
             if (v == null) {
                 return new mesh.wire.SeatsView.Standby(r.node(), "UNKNOWN", false, -1, null,
