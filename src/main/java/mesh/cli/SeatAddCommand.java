@@ -44,7 +44,43 @@ public class SeatAddCommand implements Callable<Integer> {
         } else {
             added.done().forEach(d -> output.line(spec, "  " + d));
             output.line(spec, "standby " + added.node() + " added; 'mesh status' shows whether it is in sync");
+            output.line(spec, configLine(added.url()));
         }
         return ExitCodes.OK;
+    }
+
+    /**
+     * The operator's config ({@code ~/.config/mesh/config}) names the standby's controller after the seats it named, so
+     * the CLI finds it once promoted (docs/seat.md, "The CLI finds the seat"); when MESH_CONTROLLER comes from the
+     * environment or there is no file, the line to add is said instead.
+     */
+    private String configLine(String url) {
+        java.nio.file.Path file = java.nio.file.Path.of(System.getProperty("user.home"), ".config", "mesh", "config");
+        String env = System.getenv("MESH_CONTROLLER");
+        if (env != null || !java.nio.file.Files.isRegularFile(file)) {
+            return "name it to the CLI: MESH_CONTROLLER=" + mesh.plan.SeatPromote.withStandby(env, url);
+        }
+        try {
+            java.util.List<String> lines = new java.util.ArrayList<>(java.nio.file.Files.readAllLines(file));
+            boolean found = false;
+            for (int i = 0; i < lines.size(); i++) {
+                if (lines.get(i).startsWith("MESH_CONTROLLER=")) {
+                    lines.set(i, "MESH_CONTROLLER=" + mesh.plan.SeatPromote.withStandby(lines.get(i).substring("MESH_CONTROLLER=".length()), url));
+                    found = true;
+                }
+            }
+            if (!found) {
+                return "name it to the CLI: MESH_CONTROLLER=" + mesh.plan.SeatPromote.withStandby(null, url);
+            }
+            java.nio.file.Path tmp = file.resolveSibling("config.tmp");
+            java.nio.file.Files.deleteIfExists(tmp);
+            java.nio.file.Files.createFile(tmp, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                    java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+            java.nio.file.Files.write(tmp, lines);
+            java.nio.file.Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            return file + " names it after the seat: MESH_CONTROLLER lists both";
+        } catch (java.io.IOException e) {
+            return "cannot write " + file + " (" + e.getMessage() + "): name it to the CLI: MESH_CONTROLLER=" + url;
+        }
     }
 }

@@ -84,7 +84,7 @@ public class MeshSeats {
             return null;
         });
         done.add(node + " recorded as the standby: made synchronous once it has caught up");
-        return new StandbyAdded(node, done);
+        return new StandbyAdded(node, "https://" + standby.address() + ":7700", done);
     }
 
     /** The seat, its epoch and each standby as the watch last found it. */

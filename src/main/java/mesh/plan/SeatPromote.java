@@ -91,4 +91,18 @@ public final class SeatPromote {
         }
         return String.join(",", urls);
     }
+
+    /** The operator's {@code MESH_CONTROLLER} once {@code standby} is added: every seat it listed, then the standby's, once. */
+    public static String withStandby(String before, String standby) {
+        Set<String> urls = new LinkedHashSet<>();
+        if (before != null) {
+            for (String u : before.split(",")) {
+                if (!u.isBlank()) {
+                    urls.add(u.strip());
+                }
+            }
+        }
+        urls.add(standby);
+        return String.join(",", urls);
+    }
 }

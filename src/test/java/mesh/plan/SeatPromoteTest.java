@@ -64,4 +64,14 @@ class SeatPromoteTest {
     void theOperatorsConfigNamesTheNewSeatFirstAndKeepsTheOld(String seat, String before, String after) {
         assertEquals(after, SeatPromote.controllers(seat, before));
     }
+
+    @ParameterizedTest(name = "{0} + standby -> {1}")
+    @CsvSource(delimiter = '|', value = {
+            "https://ace:7700|https://ace:7700,https://n2:7700",
+            "https://ace:7700,https://n2:7700|https://ace:7700,https://n2:7700",   // a second add changes nothing
+            "|https://n2:7700",
+    })
+    void theOperatorsConfigNamesTheStandbyAfterTheSeat(String before, String after) {
+        assertEquals(after, SeatPromote.withStandby(before, "https://n2:7700"));
+    }
 }
