@@ -53,7 +53,7 @@ public class SeatKeysResource {
         if (!problems.isEmpty()) {
             return ApiErrors.error(400, "the seat's keys were refused, nothing was written", problems);
         }
-        java.nio.file.Path state = agent.settings().stateDir().toAbsolutePath();
+        java.nio.file.Path state = installState(agent.settings().stateDir());
         try {
             for (Map.Entry<String, byte[]> f : files.entrySet()) {
                 java.nio.file.Path file = state.resolve(f.getKey());
@@ -68,5 +68,15 @@ public class SeatKeysResource {
             return ApiErrors.error(500, "the seat's keys could not be written under " + state + ": " + e.getMessage(), List.of());
         }
         return Response.ok(new mesh.wire.SeatKeysKept(agent.settings().node(), List.copyOf(files.keySet()))).build();
+    }
+
+    /**
+     * The node's state folder, where {@code mesh install} keeps {@code tls/} and {@code install/}: the agent's own folder
+     * is its {@code host/} ({@code MESH_HOST_STATE_DIR}, {@code AgentUnit}); an agent run on a folder of another name
+     * keeps the keys in it.
+     */
+    static java.nio.file.Path installState(java.nio.file.Path agentState) {
+        java.nio.file.Path abs = agentState.toAbsolutePath();
+        return abs.getFileName() != null && abs.getFileName().toString().equals("host") && abs.getParent() != null ? abs.getParent() : abs;
     }
 }
