@@ -55,9 +55,9 @@ public class SeatAddCommand implements Callable<Integer> {
      * environment or there is no file, the line to add is said instead.
      */
     private String configLine(String url) {
-        java.nio.file.Path file = java.nio.file.Path.of(System.getProperty("user.home"), ".config", "mesh", "config");
+        java.nio.file.Path file = ControllerClient.configFile(System.getenv());
         String env = System.getenv("MESH_CONTROLLER");
-        if (env != null || !java.nio.file.Files.isRegularFile(file)) {
+        if (env != null || file == null || !java.nio.file.Files.isRegularFile(file)) {
             return "name it to the CLI: MESH_CONTROLLER=" + mesh.plan.SeatPromote.withStandby(env, url);
         }
         try {

@@ -41,7 +41,10 @@ public class SeatPromoteCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Path config = Path.of(System.getProperty("user.home"), ".config/mesh/config");
+        Path config = ControllerClient.configFile(System.getenv());
+        if (config == null) {
+            throw new VerbFailure("HOME is not set: the operator's config (~/.config/mesh/config) has no place; nothing was changed");
+        }
         long t0 = System.nanoTime();
         try {
             String url = new SeatPromotion(stateDir, node, config, l -> output.line(spec, l)).run();
