@@ -71,6 +71,9 @@ public class ControllerServeCommand implements Callable<Integer> {
     mesh.controller.StateBackupWatch stateBackupWatch;
 
     @Inject
+    mesh.controller.StandbyWatch standbyWatch;
+
+    @Inject
     mesh.controller.AgentClient agents;
 
     /** This controller's URL as an operator gives it, when its listen address names a host (not 0.0.0.0), else "". */
@@ -97,6 +100,7 @@ public class ControllerServeCommand implements Callable<Integer> {
             backupWatch.start();
             alertWatch.start();  // the alerts the store kept are carried on (docs/metrics.md)
             stateBackupWatch.start();  // the seat's state backup, daily and after key changes (docs/rebuild.md)
+            standbyWatch.start();  // a standby made synchronous once in sync, asynchronous when away (docs/seat.md)
         } catch (RuntimeException e) {
             throw new VerbFailure("cannot open the store at " + settings.storeUrl() + ": " + rootMessage(e));
         }

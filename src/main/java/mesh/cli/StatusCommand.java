@@ -29,6 +29,8 @@ import picocli.CommandLine.Spec;
                     + "land on the registry of the module's own node (in -o json: 'backups'; docs/backup.md).",
             "Then the age and place of the seat's newest state backup (docs/rebuild.md), and on stderr a warning when the "
                     + "mesh cannot be rebuilt if the seat is lost: no recovery passphrase is set, or no state backup was made.",
+            "Then, when the seat has a standby ('mesh seat add'), the seat and its epoch, and each standby: in sync and "
+                    + "synchronous, catching up (its lag), or not in sync since when, and whether the seat's commits still wait for it (docs/seat.md).",
             "On stderr, a warning from 30 days before the controller's certificate, the mesh CA or a node's agent "
                     + "certificate expires (-o json: each agent's 'certificateNotAfter').",
             "Exit 0 when every node is up to date and running everything; 1 otherwise."},
@@ -84,6 +86,7 @@ public class StatusCommand implements Callable<Integer> {
                     .forEach(d -> output.line(spec, drain(d)));
             nodes.stream().flatMap(n -> n.backups().stream()).forEach(b -> BackupLines.status(b, now).forEach(l -> output.line(spec, l)));
             StateBackupLines.newest(stateBackups, now).ifPresent(l -> output.line(spec, l));
+            SeatLines.of(client.optional(ControllerApi::seats, null)).forEach(l -> output.line(spec, l));
         }
         List<String> attention = nodes.stream().filter(n -> !n.ok()).map(n -> n.node().name()).toList();
         if (attention.isEmpty()) {

@@ -55,6 +55,11 @@ public final class AgentApi {
         return call("GET", "/v1/status" + (refresh ? "?refresh=true" : ""), null, HostStatus.class);
     }
 
+    /** The seat's keys, sent to a standby by the seat's controller ({@code mesh seat add}; docs/seat.md). */
+    public static Call<mesh.wire.SeatKeysKept> seatKeys(mesh.wire.SeatKeyFiles keys) {
+        return call("PUT", "/v1/seat/keys", keys, mesh.wire.SeatKeysKept.class);
+    }
+
     public static Call<EdgeCa> edgeCa() {
         return call("GET", "/v1/edge/ca", null, EdgeCa.class);
     }

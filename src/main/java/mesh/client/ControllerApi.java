@@ -257,6 +257,16 @@ public final class ControllerApi {
         return call("GET", "/v1/mesh/state-backups", null, mesh.wire.StateBackupsView.class);
     }
 
+    /** The seat, its epoch and its standbys as the seat's watch last found them (docs/seat.md). */
+    public mesh.wire.SeatsView seats() {
+        return call("GET", "/v1/mesh/seats", null, mesh.wire.SeatsView.class);
+    }
+
+    /** Makes {@code node} a standby of the seat ({@code mesh seat add}). */
+    public mesh.wire.StandbyAdded addStandby(String node) {
+        return call("POST", path("/v1/mesh/seats", node), null, mesh.wire.StandbyAdded.class);
+    }
+
     /** The mesh's scraper certificate for this public key ({@code mesh metrics scrape-config}, docs/metrics.md). */
     public mesh.wire.ScraperCertificate scraperCertificate(mesh.wire.ScraperRequest request) {
         return call("POST", "/v1/mesh/metrics/scraper", request, mesh.wire.ScraperCertificate.class);

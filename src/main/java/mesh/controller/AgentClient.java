@@ -191,6 +191,16 @@ public class AgentClient {
         return call(node, AgentApi.status(true), REFRESH, Duration.ZERO);
     }
 
+    /** Sends the seat's keys to a standby's agent, which writes them 0600 ({@code mesh seat add}). */
+    public mesh.wire.SeatKeysKept seatKeys(Node node, mesh.wire.SeatKeyFiles keys) {
+        return call(node, AgentApi.seatKeys(keys), REQUEST, STARTING);
+    }
+
+    /** The epoch, seat and URL this controller names to the agents ({@link #speakAs}). */
+    public SeatEpoch speaksAs() {
+        return speaksAs;
+    }
+
     /** The root certificate of the node's edge CA ({@code GET /v1/edge/ca}), asked in passing. */
     public mesh.wire.EdgeCa edgeCa(Node node) {
         return call(node, AgentApi.edgeCa(), QUICK, Duration.ZERO);

@@ -85,6 +85,11 @@ public final class SeatApi {
         return api.nodes();
     }
 
+    /** Every node's status through this controller: each agent it reaches records its epoch ({@code mesh seat promote}). */
+    public List<mesh.wire.NodeStatus> status() {
+        return api.status(false);
+    }
+
     public List<ModuleView> modules() {
         return api.catalogue();
     }

@@ -17,7 +17,8 @@ import mesh.model.EdgeTable;
  * MeshModules keeps "the mesh cannot take itself down" (docs/design.md, invariant 11): a routine
  * change may not remove or stop the mesh's own modules where they run: its store ({@value
  * SeatCatalogue#STORE}), its artifact store ({@value SeatCatalogue#REGISTRY}), its controller
- * ({@value SeatCatalogue#CONTROLLER}) and an edge ({@value EdgePlan#MODULE}) while it serves routes.
+ * ({@value SeatCatalogue#CONTROLLER}), the seat's standby ({@value StandbyPlan#MODULE}: the store a promote makes the
+ * seat's) and an edge ({@value EdgePlan#MODULE}) while it serves routes.
  * One push once removed the controller's own store under a preview that said "would replace 0".
  * Each verb that could stop one asks here first, before anything is stored or sent; pure.
  *
@@ -43,12 +44,13 @@ public final class MeshModules {
 
     /** Whether {@code module} is one of the mesh's own modules, protected or not where it runs now. */
     public static boolean isMeshModule(String module) {
-        return SeatCatalogue.MODULES.contains(module) || EdgePlan.MODULE.equals(module);
+        return SeatCatalogue.MODULES.contains(module) || EdgePlan.MODULE.equals(module) || StandbyPlan.MODULE.equals(module);
     }
 
     /** Whether stopping the module where it runs now takes part of the mesh down: a seat module always, the edge while it serves routes. */
     public static boolean protects(Running r) {
-        return SeatCatalogue.MODULES.contains(r.module()) || EdgePlan.MODULE.equals(r.module()) && r.routes() > 0;
+        return SeatCatalogue.MODULES.contains(r.module()) || StandbyPlan.MODULE.equals(r.module())
+                || EdgePlan.MODULE.equals(r.module()) && r.routes() > 0;
     }
 
     /**
@@ -204,6 +206,7 @@ public final class MeshModules {
             case SeatCatalogue.REGISTRY -> "the mesh's artifact store (module " + r.module() + "), which serves the"
                     + " bundles processes run from, the controller's included";
             case SeatCatalogue.CONTROLLER -> "the mesh's controller (module " + r.module() + "), which answers every verb";
+            case StandbyPlan.MODULE -> "the seat's standby (module " + r.module() + "), the store's copy a promote makes the seat's";
             default -> "node " + r.node() + "'s edge (module " + r.module() + "), serving " + r.routes() + " route"
                     + (r.routes() == 1 ? "" : "s");
         };

@@ -47,6 +47,8 @@ class MeshModulesTest {
                 Arguments.of("the store, another named", "n1", on("mesh-store", "n1", 0), ELSEWHERE, Set.of("mesh-registry"),
                         "--force-remove-mesh-module mesh-store"),
                 Arguments.of("an edge serving routes", "n2", on("route-proxy", "n2", 3), ON_SEAT, NONE, "serving 3 routes"),
+                Arguments.of("the seat's standby where it runs", "n2", on("mesh-standby", "n2", 0), ON_SEAT, NONE, "the seat's standby"),
+                Arguments.of("the seat's standby named", "n2", on("mesh-standby", "n2", 0), ON_SEAT, Set.of("mesh-standby"), null),
                 Arguments.of("the store named, the controller elsewhere", "n1", on("mesh-store", "n1", 0), ELSEWHERE,
                         Set.of("mesh-store"), null),
                 Arguments.of("the registry named", "n1", on("mesh-registry", "n1", 0), ON_SEAT, Set.of("mesh-registry"), null),

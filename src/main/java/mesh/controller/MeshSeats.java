@@ -1,0 +1,133 @@
+package mesh.controller;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import mesh.model.Conflict;
+import mesh.model.InvalidInput;
+import mesh.model.Node;
+import mesh.plan.SeatCatalogue;
+import mesh.plan.SeatKeys;
+import mesh.plan.StandbyPlan;
+import mesh.store.MeshStore;
+import mesh.store.Replication;
+import mesh.store.StandbyRecords;
+import mesh.wire.NodeView;
+import mesh.wire.SeatKeyFiles;
+import mesh.wire.SeatsView;
+import mesh.wire.StandbyAdded;
+
+/**
+ * MeshSeats is {@code mesh seat add NODE} on the seat's controller (docs/seat.md, "A standby seat"), step by step, each
+ * safe to run again: the seat's store prepared for the standby ({@link Replication#prepare}: role, slot, pg_hba); the
+ * seat's keys sent to the node's agent over mutual TLS ({@link SeatKeys}); the {@code mesh-standby} module
+ * ({@link StandbyPlan#manifest}) put in the catalogue with its replication password as a sealed secret, assigned to
+ * the node and pushed there, where {@code pg_basebackup} fills it and it streams; the node recorded as a standby, so
+ * {@link StandbyWatch} makes it synchronous once it has caught up. And {@link #view}: the seats for {@code mesh status}.
+ */
+@ApplicationScoped
+public class MeshSeats {
+
+    @Inject
+    MeshStore store;
+
+    @Inject
+    MeshController controller;
+
+    @Inject
+    MeshSecrets secrets;
+
+    @Inject
+    MeshPush pushes;
+
+    @Inject
+    AgentClient agents;
+
+    @Inject
+    StandbyWatch watch;
+
+    public StandbyAdded add(String node) {
+        String seat = agents.speaksAs().seat();
+        List<NodeView> nodes = store.inTransaction(controller::nodes);
+        NodeView standby = nodes.stream().filter(n -> n.name().equals(node)).findFirst()
+                .orElseThrow(() -> new mesh.model.NotFound("no node " + node + ": join it first ('mesh install --join')"));
+        if (node.equals(seat)) {
+            throw new Conflict(node + " is the seat: a standby is another node");
+        }
+        NodeView seatNode = nodes.stream().filter(n -> n.name().equals(seat)).findFirst()
+                .orElseThrow(() -> new Conflict("this controller names no seat of the mesh's nodes (MESH_SEAT_NODE '" + seat
+                        + "'): a standby is added on a mesh 'mesh install' seated"));
+        String image = storeImage();
+        List<String> done = new ArrayList<>();
+        String password = mesh.install.InstallJournal.newToken();
+        done.addAll(store.withConnection(c -> Replication.prepare(c, node, password)));
+        Node target = new Node(standby.name(), standby.address(), standby.agent(), standby.publicDomain());
+        mesh.wire.SeatKeysKept kept = agents.seatKeys(target, keys());
+        done.add("the seat's keys kept 0600 on " + node + ": " + String.join(", ", kept.files()));
+        controller.addCatalogue(List.of(new mesh.wire.ManifestFile(StandbyPlan.MODULE + ".yaml",
+                StandbyPlan.manifest(image, seatNode.address(), node))));
+        secrets.set(StandbyPlan.MODULE, StandbyPlan.PASSWORD_SECRET, password);
+        controller.assign(node, StandbyPlan.MODULE);
+        mesh.wire.PushReport report = pushes.push(List.of(node), false, true);
+        done.add(StandbyPlan.MODULE + " pushed to " + node + (report.complete() ? "" : " (not complete: "
+                + report.nodes().stream().map(n -> n.node() + " " + n.outcome() + (n.error() == null ? "" : ": " + n.error())).toList() + ")"));
+        store.inTransaction(c -> {
+            StandbyRecords.add(c, node, Instant.now());
+            return null;
+        });
+        done.add(node + " recorded as the standby: made synchronous once it has caught up");
+        return new StandbyAdded(node, "https://" + standby.address() + ":7700", done);
+    }
+
+    /** The seat, its epoch and each standby as the watch last found it. */
+    public SeatsView view() {
+        mesh.plan.SeatEpoch as = agents.speaksAs();
+        return new SeatsView(as.seat(), as.epoch(), watch.view());
+    }
+
+    /** The seat's store image, from the catalogue's {@code mesh-store}: the standby runs the same PostgreSQL. */
+    private String storeImage() {
+        mesh.wire.ModuleDetail store;
+        try {
+            store = controller.module(SeatCatalogue.STORE);
+        } catch (mesh.model.NotFound e) {
+            throw new Conflict("this mesh's store is not its own module (mesh install --store-url): its replication is the "
+                    + "store's operator's, not 'mesh seat add'");
+        }
+        return store.manifest().components().values().stream().map(c -> c.image()).filter(java.util.Objects::nonNull)
+                .findFirst().orElseThrow(() -> new Conflict("the catalogue's " + SeatCatalogue.STORE + " names no image"));
+    }
+
+    /** The seat's keys, read from the seat's state folder (the secrets key file's grandparent, as the state backup reads it). */
+    private SeatKeyFiles keys() {
+        Path secretsKey = controller.settings() == null ? null : controller.settings().secretsKeyFile();
+        if (secretsKey == null) {
+            throw new Conflict("this controller runs without the seat's keys (no MESH_SECRETS_KEY_FILE): a standby is added on an installed seat");
+        }
+        Path state = secretsKey.toAbsolutePath().getParent().getParent();
+        Map<String, String> files = new LinkedHashMap<>();
+        for (String name : SeatKeys.FILES) {
+            Path file = state.resolve(name);
+            if (!Files.isRegularFile(file)) {
+                if (SeatKeys.NEEDED.contains(name)) {
+                    throw new InvalidInput(List.of("the seat's key " + file + " is missing: the standby could not take over"));
+                }
+                continue;
+            }
+            try {
+                files.put(name, Base64.getEncoder().encodeToString(Files.readAllBytes(file)));
+            } catch (IOException e) {
+                throw new IllegalStateException("cannot read the seat's key " + file + ": " + e.getMessage(), e);
+            }
+        }
+        return new SeatKeyFiles(files);
+    }
+}
