@@ -143,11 +143,6 @@ public final class SeatApi {
         return pushes.push(new mesh.wire.PushRequest(List.of(node), false, true, null, true));
     }
 
-    /** Each node's status as the controller has it, its agent's answer among it. */
-    public List<mesh.wire.NodeStatus> status() {
-        return api.status(false);
-    }
-
     private JsonHttp.Answer exchange(String method, String path, Map<String, String> headers, String body, Duration timeout)
             throws IOException, InterruptedException {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(timeout);
