@@ -9,9 +9,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
+import mesh.bundle.HttpRegistry;
 import mesh.install.JoinedState;
 import mesh.install.StateBackupFolder;
+import mesh.install.StateBackupRegistry;
 import mesh.install.StateBackups;
+import mesh.plan.Rebuild;
 import mesh.plan.StateBackupSchedule;
 import mesh.store.MeshStore;
 import mesh.store.StateBackupRecords;
@@ -73,9 +76,34 @@ public class StateBackupWatch {
                 return null;
             });
             LOG.infof("state backup made: %s", why.get());
+            copyOffSeat(artifact, now, mesh);
             return Optional.of(file);
         } catch (IOException e) {
             throw new IllegalStateException("cannot make the state backup (" + why.get() + ") in " + stateDir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Sends a copy of the scheduled state backup to the registry the operator's newest off-seat one went to ({@code mesh
+     * seat backup --to-node}): the seat's own folder is lost with its disk. A copy that fails is logged and tried at the
+     * next state backup; the one on the seat stands.
+     */
+    private void copyOffSeat(byte[] artifact, Instant now, String mesh) {
+        Optional<String> place = StateBackupSchedule.offSeat(store.inTransaction(c -> StateBackupRecords.newest(c, 50)).stream()
+                .map(StateBackupRecords.Row::place).toList());
+        if (place.isEmpty()) {
+            return;
+        }
+        String node = StateBackupSchedule.offSeatNode(place.get());
+        try {
+            String ref = StateBackupRegistry.push(new HttpRegistry(Rebuild.source(place.get()).registry()), artifact, now);
+            store.inTransaction(c -> {
+                StateBackupRecords.record(c, new StateBackupRecords.Row(now, "node:" + node + " " + ref, artifact.length, mesh));
+                return null;
+            });
+            LOG.infof("state backup copied to node %s's registry: %s", node, ref);
+        } catch (RuntimeException e) {
+            LOG.warnf("state backup: the copy to node %s's registry failed (tried again at the next one): %s", node, e.getMessage());
         }
     }
 }

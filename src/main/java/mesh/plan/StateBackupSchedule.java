@@ -53,6 +53,21 @@ public final class StateBackupSchedule {
         return Optional.empty();
     }
 
+    /**
+     * Where the schedule sends its copy off the seat: the place of the newest state backup an operator pushed to a node's
+     * registry ({@code node:NAME HOST:PORT/mesh-state:TAG}, as {@code mesh seat backup --to-node} records it), among
+     * {@code places} (newest first); empty when none was, and the scheduled state backup stays on the seat alone.
+     */
+    public static Optional<String> offSeat(List<String> places) {
+        return places.stream().filter(p -> p != null && p.startsWith("node:") && p.indexOf(' ') > "node:".length())
+                .findFirst();
+    }
+
+    /** The node of an off-seat place ({@code node:NAME …}). */
+    public static String offSeatNode(String place) {
+        return place.substring("node:".length(), place.indexOf(' '));
+    }
+
     /** The name of the controller's state backup file made at {@code made}: {@code mesh-state-20261205T100003Z.backup}. */
     public static String fileName(Instant made) {
         return "mesh-state-" + STAMP.format(made) + ".backup";

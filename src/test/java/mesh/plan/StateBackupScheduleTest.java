@@ -50,4 +50,17 @@ class StateBackupScheduleTest {
         assertEquals(List.of(), StateBackupSchedule.pruned(names, 3));
         assertEquals(List.of(c, b, a), StateBackupSchedule.pruned(names, 0));
     }
+
+    @Test
+    void theScheduleSendsItsCopyWhereTheOperatorsNewestOffSeatBackupWent() {
+        String n3 = "node:n3 10.77.0.13:5000/mesh-state:mesh-state-20261205T100003Z";
+        String n4 = "node:n4 10.77.0.14:5000/mesh-state:mesh-state-20261204T100003Z";
+        assertEquals(Optional.of(n3), StateBackupSchedule.offSeat(List.of("file:/var/lib/mesh/state-backups/a.backup", n3, n4)),
+                "the newest off-seat place, past the seat's own files");
+        assertEquals("n3", StateBackupSchedule.offSeatNode(n3));
+        assertEquals("http://10.77.0.13:5000", Rebuild.source(n3).registry(), "the registry it names");
+        assertEquals(Optional.empty(), StateBackupSchedule.offSeat(List.of("file:/mnt/usb/mesh.backup", "file:/x.backup")),
+                "none pushed to a node: the scheduled one stays on the seat alone");
+        assertEquals(Optional.empty(), StateBackupSchedule.offSeat(List.of()));
+    }
 }
