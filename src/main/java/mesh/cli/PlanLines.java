@@ -16,7 +16,7 @@ final class PlanLines {
         List<String> lines = new ArrayList<>();
         plan.create().forEach(c -> lines.add("  create  " + c));
         // a cutover is a replace (counted as one), done start-first through the edge: the preview says which
-        plan.replace().forEach(r -> lines.add((r.cutover() ? "  cutover " : "  replace ") + r.name() + " (" + r.module()
+        plan.replace().forEach(r -> lines.add((r.cutsOver() ? "  cutover " : "  replace ") + r.name() + " (" + r.module()
                 + "): " + String.join(", ", r.fields()) + " changed"));
         plan.start().forEach(c -> lines.add("  start   " + c));
         plan.remove().forEach(c -> lines.add("  remove  " + c));
