@@ -30,34 +30,30 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
- * DrainIT drains a node of an installed mesh ({@link InstalledMesh}: n1 the seat, n2 to n4): n2 runs 12 modules with
- * data (volumes of 1 to {@link #LARGEST_MB} MB): {@code m1} the largest, {@code m2} a process module ({@code bundle:}),
- * {@code m3} routed through n3's edge ({@code www.n3.test}), and {@code odd} ({@code m12}) on an image only n2's
- * engine has, so its take to any target is refused. Binders of m1, m2 and m3 run on n3 and n4, a binder of odd on n1,
- * and a module that binds nothing on each of n1, n3 and n4. First the bad input is refused before anything moves,
- * naming it. Then {@code mesh drain n2 --to n3 --to n4 --parallel 2} with the controller killed -9 twice at random
- * moments: the drain ends by itself (the restarted controller carries it on) with 11 modules moved, each on n3 or n4
- * with data byte-identical (the sha256 of every file of its volume, and the agents' manifest digests), the route
- * served through the edge from the new node, exactly the binders of the moved names replaced and every other
- * container on every node keeping its id, and {@code odd} named with its reason and running on n2 still; n2 is
- * cordoned and runs none of the 11; no module ever runs on two nodes (looked at every 0.3 s).
+ * DrainIT drains n2 of an installed mesh ({@link InstalledMesh}: n1 the seat, n2 to n4) twice, each time of twelve
+ * modules with data and their binders on the other nodes ({@link DrainFleet}). First the bad input is refused before
+ * anything moves, naming it. Then must-show 1: {@code mesh drain n2 --to n3 --to n4 --parallel 2} of fleet {@code m}
+ * (volumes of 1 to {@link #LARGEST_MB} MB, a process module, a module routed through n3's edge) moves all twelve and
+ * the command exits 0: each module runs on n3 or n4 with its data byte-identical (the sha256 of every file of its
+ * volume, and the agents' manifest digests), the route is served through the edge from the new node, exactly the
+ * binders of the moved names are replaced and every other container on every node keeps its id, n2 is cordoned and
+ * its engine runs none of them. Then must-show 2: n2 uncordoned, fleet {@code r} (small volumes, one module on an
+ * image only n2's engine has) put on it and the same drain run with the controller killed -9 twice at random
+ * moments: it ends by itself (the restarted controller carries it on) with 11 moved, checked as above, and the odd
+ * one named with its reason and running on n2 still. In both no module ever runs on two nodes (looked at every 0.3 s).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @InstalledMeshTest
 class DrainIT {
 
-    static final int MODULES = 12;
+    static final int MODULES = DrainFleet.MODULES;
     static final int LARGEST_MB = Integer.getInteger("mesh.drain.largest-mb", 200);
-    static final String ODD = "m12";
-    static final String PROC = "m2";
-    static final String PROCESS = "m2.proc";
-    static final String ROUTED = "m3";
-    static final String ROUTE = "www.n3.test";
-    /** The binders: module, node, the names it binds. */
-    static final List<List<String>> BINDERS = List.of(List.of("b3", "n3", "[m1.internal, m2.internal]"),
-            List.of("b4", "n4", "[m3.internal]"), List.of("b1", "n1", "[m12.internal]"), List.of("i1", "n1", "[]"),
-            List.of("i3", "n3", "[]"), List.of("i4", "n4", "[]"));
+    /** Must-show 1's fleet: every module can move. */
+    static final DrainFleet ALL = new DrainFleet("m", 8100, LARGEST_MB, false, "www");
+    /** Must-show 2's fleet: its twelfth module's take is refused (its image is on n2's engine only). */
+    static final DrainFleet ODD = new DrainFleet("r", 8120, 20, true, "web");
+    static final List<DrainFleet> FLEETS = List.of(ALL, ODD);
 
     InstalledMesh mesh;
     DrainBed bed;
@@ -66,108 +62,83 @@ class DrainIT {
     final Map<String, String> digests = new HashMap<>();
     final Map<String, Map<String, String>> trees = new HashMap<>();
 
-    static String module(int i) {
-        return "m" + i;
-    }
-
     @BeforeAll
     void raise() throws Exception {
-        DrainBed.endShims(PROCESS);
+        for (DrainFleet f : FLEETS) {
+            DrainBed.endShims(f.process());
+        }
         mesh = InstalledMesh.raise(4);
         bed = new DrainBed(mesh);
         mesh.engine("n2").tagImageCmd("mesh-test/busybox:1", "mesh-test/only-on-n2", "1").exec();
         dir = Files.createTempDirectory("mesh-drain");
         String bundle = bed.bundle(dir, "it/drain-proc:1");
         assertTrue(bundle.startsWith("it/drain-proc@sha256:"), bundle);
-        for (int i = 1; i <= MODULES; i++) {
-            Files.writeString(dir.resolve(module(i) + ".yaml"), manifest(i));
-        }
-        for (List<String> b : BINDERS) {
-            Files.writeString(dir.resolve(b.get(0) + ".yaml"), """
-                    module: %1$s
-                    components:
-                      %1$s.server:
-                        image: mesh-test/busybox:1
-                        args: [sh, -c, "trap 'exit 0' TERM; while true; do sleep 1; done"]
-                        binds: %2$s
-                        stop-timeout: 1s
-                    """.formatted(b.get(0), b.get(2)));
+        for (DrainFleet f : FLEETS) {
+            for (int i = 1; i <= MODULES; i++) {
+                Files.writeString(dir.resolve(f.module(i) + ".yaml"), f.manifest(i));
+            }
+            for (DrainFleet.Binder b : f.binders()) {
+                Files.writeString(dir.resolve(b.module() + ".yaml"), DrainFleet.manifest(b));
+            }
         }
         bed.edge(dir);
         mesh.ok("catalogue", "add", dir.toString());
         mesh.ok("node", "public-domain", "n3", "n3.test");
-        for (int i = 1; i <= MODULES; i++) {
-            mesh.ok("assign", "n2", module(i));
-        }
-        for (List<String> b : BINDERS) {
-            mesh.ok("assign", b.get(1), b.get(0));
-        }
-        bed.endProcesses(8100 + 2);
-        mesh.ok("push", "--wait", "--timeout", "5m");
-        for (int i = 1; i <= MODULES; i++) {
-            int mb = i == 1 ? LARGEST_MB : 1 + i % 4;
-            Path volume = bed.volume("n2", module(i), module(i).equals(PROC));
-            DrainBed.fill(volume, mb, i);
-            trees.put(module(i), DrainBed.tree(volume));
-            if (!module(i).equals(PROC)) {
-                digests.put(module(i), digest("n2", module(i)));
-            }
-        }
-        PackagedMesh.await("mesh route ca prints n3's edge's CA", Duration.ofSeconds(60),
-                () -> mesh.mesh("route", "ca", "n3").out().startsWith("-----BEGIN CERTIFICATE-----"));
-        ca = dir.resolve("edge-ca.pem");
-        Files.writeString(ca, mesh.ok("route", "ca", "n3"));
-        PackagedMesh.await(ROUTE + " is served through n3's edge from n2", Duration.ofSeconds(60),
-                () -> bed.page(ca, "n3", ROUTE).equals(ROUTED));
+        put(ALL);
     }
 
-    /** Module i's manifest: a busybox httpd with a volume and a port; m2 a process, m3 routed, odd on n2's own image. */
-    static String manifest(int i) {
-        String m = module(i);
-        if (m.equals(PROC)) {
-            return """
-                    module: %1$s
-                    components:
-                      %2$s:
-                        bundle: it/drain-proc:1
-                        env: {PORT: "%3$d"}
-                        volumes: {data: /data}
-                        ports: [%3$d]
-                        health: {http: /health.txt, port: %3$d}
-                        stop-timeout: 2s
-                    """.formatted(m, PROCESS, 8100 + i);
+    /** Puts the fleet on n2 and its binders on their nodes, fills its volumes and waits for its route through n3's edge. */
+    void put(DrainFleet f) throws Exception {
+        for (int i = 1; i <= MODULES; i++) {
+            mesh.ok("assign", "n2", f.module(i));
         }
-        String image = m.equals(ODD) ? "mesh-test/only-on-n2:1" : "mesh-test/busybox:1";
-        String routes = m.equals(ROUTED) ? "routes:\n  www: {component: %s.app, port: %d, domain: n3.test}\n".formatted(m, 8100 + i) : "";
-        return """
-                module: %1$s
-                components:
-                  %1$s.app:
-                    image: %2$s
-                    args: [sh, -c, "mkdir -p /www && echo %1$s > /www/index.html && exec httpd -f -p %3$d -h /www"]
-                    volumes: {data: /data}
-                    ports: [%3$d]
-                    stop-timeout: 1s
-                """.formatted(m, image, 8100 + i) + routes;
+        for (DrainFleet.Binder b : f.binders()) {
+            mesh.ok("assign", b.node(), b.module());
+        }
+        bed.endProcesses(f.ports() + 2);
+        mesh.ok("push", "--wait", "--timeout", "5m");
+        for (int i = 1; i <= MODULES; i++) {
+            String m = f.module(i);
+            Path volume = bed.volume("n2", m, m.equals(f.proc()));
+            DrainBed.fill(volume, f.mb(i), f.ports() + i);
+            trees.put(m, DrainBed.tree(volume));
+            if (!m.equals(f.proc())) {
+                digests.put(m, digest("n2", m));
+            }
+        }
+        if (ca == null) {
+            PackagedMesh.await("mesh route ca prints n3's edge's CA", Duration.ofSeconds(60),
+                    () -> mesh.mesh("route", "ca", "n3").out().startsWith("-----BEGIN CERTIFICATE-----"));
+            ca = dir.resolve("edge-ca.pem");
+            Files.writeString(ca, mesh.ok("route", "ca", "n3"));
+        }
+        PackagedMesh.await(f.host() + " is served through n3's edge from n2", Duration.ofSeconds(60),
+                () -> bed.page(ca, "n3", f.host()).equals(f.routed()));
     }
 
     @AfterAll
     void close() throws Exception {
         if (mesh != null) {
-            // the agents stop the process module's copies (an agent killed by the close would orphan its httpd)
+            // the agents stop the process modules' copies (an agent killed by the close would orphan its httpd)
             for (String node : DrainBed.NODES) {
-                mesh.mesh("unassign", node, PROC);
+                for (DrainFleet f : FLEETS) {
+                    mesh.mesh("unassign", node, f.proc());
+                }
             }
             mesh.mesh("push", "--wait", "--yes", "--timeout", "2m");
-            bed.endProcesses(8100 + 2);
+            for (DrainFleet f : FLEETS) {
+                bed.endProcesses(f.ports() + 2);
+            }
             try {
-                mesh.engine("n2").removeImageCmd("mesh-test/only-on-n2:1").exec();
+                mesh.engine("n2").removeImageCmd(DrainFleet.ONLY_ON_N2).exec();
             } catch (RuntimeException e) {
                 // gone with its node's engine already
             }
             mesh.close();
         }
-        DrainBed.endShims(PROCESS);
+        for (DrainFleet f : FLEETS) {
+            DrainBed.endShims(f.process());
+        }
         if (dir != null) {
             PackagedMesh.deleteTree(dir);
         }
@@ -183,15 +154,15 @@ class DrainIT {
             refused("--to n4: node n4 is cordoned", "drain", "n2", "--to", "n4");
             refused("--parallel 9: K is 1 to 8", "drain", "n2", "--parallel", "9");
             refused("--parallel 0: K is 1 to 8", "drain", "n2", "--parallel", "0");
-            refused("node n4 is cordoned", "take", "n4", module(1));
-            refused("node n4 is cordoned", "assign", "n4", module(1));
+            refused("node n4 is cordoned", "take", "n4", ALL.module(1));
+            refused("node n4 is cordoned", "assign", "n4", ALL.module(1));
         } finally {
             mesh.ok("node", "uncordon", "n4");
         }
         assertTrue(mesh.json("drain", "--status").isEmpty(), "a refused drain left a record");
         assertFalse(mesh.ok("node", "list").contains("(cordoned)"), mesh.ok("node", "list"));
         for (int i = 1; i <= MODULES; i++) {
-            assertEquals(List.of("n2"), runningOn(module(i)), module(i) + " moved on a refused drain");
+            assertEquals(List.of("n2"), runningOn(ALL, ALL.module(i)), ALL.module(i) + " moved on a refused drain");
         }
         String plan = mesh.ok("drain", "n2", "--to", "n3", "--to", "n4", "--parallel", "2", "--dry-run");
         assertTrue(plan.contains("dry run, nothing changed"), plan);
@@ -199,82 +170,124 @@ class DrainIT {
         assertFalse(mesh.ok("node", "list").contains("(cordoned)"), "a dry run cordoned n2");
     }
 
+    /** Must-show 1, as written: a drain of its own in which nothing is refused. */
     @Test
     @Order(2)
-    void theDrainEndsWith11MovedAndOneNamedThroughTwoControllerKillsNeverTwoCopies() throws Exception {
-        Map<String, List<String>> twice = new ConcurrentHashMap<>();
-        AtomicBoolean looking = new AtomicBoolean(true);
-        Thread looker = Thread.ofVirtual().start(() -> {
-            while (looking.get()) {
-                for (int i = 1; i <= MODULES; i++) {
-                    List<String> on = runningOn(module(i));
-                    if (on.size() > 1) {
-                        twice.putIfAbsent(module(i), on);
-                    }
-                }
-                try {
-                    Thread.sleep(300);
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-        });
+    void theDrainMovesAll12ModulesOntoN3OrN4WithTheirDataAndN2RunsNoneOfThem() throws Exception {
         Map<String, String> before = bed.containers();
         File out = File.createTempFile("mesh-drain", ".out");
-        Process cli = start(out, "drain", "n2", "--to", "n3", "--to", "n4", "--parallel", "2");
-        Random random = new Random();
-        try {
-            PackagedMesh.await("the drain of n2 moves", Duration.ofMinutes(5), () -> drain() != null
-                    && drain().path("step").asText().equals("move"));
-            refused("a drain of node n2 is already under way", "drain", "n2", "--to", "n3");
-            for (int kill = 1; kill <= 2; kill++) {
-                int moved = 2 + kill * 3 + random.nextInt(2);
-                PackagedMesh.await(moved + " modules moved", Duration.ofMinutes(10), () -> count("moved") >= moved || ended());
-                Thread.sleep(random.nextInt(3000));
-                System.err.printf("killing the controller (kill %d) at %d moved%n", kill, count("moved"));
-                mesh.killController();
-                mesh.awaitController(Duration.ofMinutes(3));
+        long began = System.nanoTime();
+        boolean exited;
+        Process cli;
+        try (TwoCopies twice = new TwoCopies(ALL)) {
+            cli = start(out, "drain", "n2", "--to", "n3", "--to", "n4", "--parallel", "2");
+            try {
+                exited = cli.waitFor(20, TimeUnit.MINUTES);
+            } finally {
+                cli.destroyForcibly();
             }
-            PackagedMesh.await("the drain of n2 ends", Duration.ofMinutes(20), this::ended);
-        } finally {
-            looking.set(false);
-            looker.join();
-            cli.destroyForcibly();
+            twice.close();
+            assertEquals(Map.of(), twice.seen, "modules seen running on two nodes at once");
         }
+        double seconds = (System.nanoTime() - began) / 1e9;
+        String printed = Files.readString(out.toPath());
+        Files.delete(out.toPath());
+        System.err.println(printed);
+        assertTrue(exited, "mesh drain did not end within 20 minutes: " + printed);
+        assertEquals(0, cli.exitValue(), "mesh drain exits 0 when every module moved: " + printed);
+        JsonNode d = mesh.controller("/v1/mesh/drains/n2");
+        figures("must-show 1", ALL, d, seconds);
+        assertEquals("done", d.path("state").asText(), d.toString());
+        Map<String, String> targets = moved(ALL, d);
+        assertEquals(MODULES, count("moved"), d.toString());
+        assertEquals(MODULES, targets.size(), d.toString());
+        assertTrue(mesh.ok("node", "list").contains("n2 (cordoned)"), mesh.ok("node", "list"));
+        onlyTheMovedChanged(ALL, before, targets);
+    }
+
+    /** Must-show 2: n2 uncordoned and given fleet r, then the same drain through two kill -9s with one refused target. */
+    @Test
+    @Order(3)
+    void theDrainEndsWith11MovedAndOneNamedThroughTwoControllerKillsNeverTwoCopies() throws Exception {
+        mesh.ok("node", "uncordon", "n2");
+        put(ODD);
+        Map<String, String> before = bed.containers();
+        File out = File.createTempFile("mesh-drain", ".out");
+        Random random = new Random();
+        long began = System.nanoTime();
+        try (TwoCopies twice = new TwoCopies(ODD)) {
+            Process cli = start(out, "drain", "n2", "--to", "n3", "--to", "n4", "--parallel", "2");
+            try {
+                PackagedMesh.await("the drain of n2 moves", Duration.ofMinutes(5), () -> drain() != null
+                        && drain().path("step").asText().equals("move"));
+                refused("a drain of node n2 is already under way", "drain", "n2", "--to", "n3");
+                for (int kill = 1; kill <= 2; kill++) {
+                    int moved = 2 + kill * 3 + random.nextInt(2);
+                    PackagedMesh.await(moved + " modules moved", Duration.ofMinutes(10), () -> count("moved") >= moved || ended());
+                    Thread.sleep(random.nextInt(3000));
+                    System.err.printf("killing the controller (kill %d) at %d moved%n", kill, count("moved"));
+                    mesh.killController();
+                    mesh.awaitController(Duration.ofMinutes(3));
+                }
+                PackagedMesh.await("the drain of n2 ends", Duration.ofMinutes(20), this::ended);
+            } finally {
+                cli.destroyForcibly();
+            }
+            twice.close();
+            assertEquals(Map.of(), twice.seen, "modules seen running on two nodes at once");
+        }
+        double seconds = (System.nanoTime() - began) / 1e9;
         System.err.println(Files.readString(out.toPath()));
         Files.delete(out.toPath());
-        assertEquals(Map.of(), twice, "modules seen running on two nodes at once");
         JsonNode d = mesh.controller("/v1/mesh/drains/n2");
         System.err.println(mesh.ok("drain", "--status", "n2"));
+        figures("must-show 2", ODD, d, seconds);
         assertEquals("done", d.path("state").asText(), d.toString());
+        Map<String, String> targets = moved(ODD, d);
+        assertEquals(MODULES - 1, count("moved"), d.toString());
+        assertEquals(MODULES - 1, targets.size(), d.toString());
+        assertTrue(mesh.ok("node", "list").contains("n2 (cordoned)"), mesh.ok("node", "list"));
+        onlyTheMovedChanged(ODD, before, targets);
+    }
+
+    /**
+     * Checks each module of the drain: the mesh's own are left, the fleet's odd one failed naming its image and runs on
+     * n2 alone, every other moved to n3 or n4, runs there alone, with its data byte-identical. Returns module to target.
+     */
+    Map<String, String> moved(DrainFleet f, JsonNode d) throws Exception {
         Map<String, String> targets = new HashMap<>();
         for (JsonNode m : d.path("modules")) {
             String name = m.path("module").asText();
-            if (!name.matches("m\\d+")) {
+            if (!f.isModule(name)) {
                 assertEquals("left", m.path("state").asText(), "a mesh module of n2 is named and left: " + m);
                 continue;
             }
-            if (name.equals(ODD)) {
+            if (name.equals(f.refused())) {
                 assertEquals("failed", m.path("state").asText(), m.toString());
                 assertTrue(m.path("reason").asText().contains("only-on-n2"), m.toString());
-                assertEquals(List.of("n2"), runningOn(ODD), "the refused module does not run on n2 alone");
+                assertEquals(List.of("n2"), runningOn(f, name), "the refused module does not run on n2 alone");
                 continue;
             }
             assertEquals("moved", m.path("state").asText(), m.toString());
             String target = m.path("target").asText();
             assertTrue(target.equals("n3") || target.equals("n4"), m.toString());
-            assertEquals(List.of(target), runningOn(name), name);
+            assertEquals(List.of(target), runningOn(f, name), name);
             targets.put(name, target);
-            assertEquals(trees.get(name), DrainBed.tree(bed.volume(target, name, name.equals(PROC))),
+            assertEquals(trees.get(name), DrainBed.tree(bed.volume(target, name, name.equals(f.proc()))),
                     name + "'s data (the sha256 of each file) differs on " + target);
-            if (!name.equals(PROC)) {
+            if (!name.equals(f.proc())) {
                 assertEquals(digests.get(name), digest(target, name), name + "'s data differs on " + target);
             }
         }
-        assertEquals(MODULES - 1, count("moved"), d.toString());
-        assertEquals(MODULES - 1, targets.size(), d.toString());
-        assertTrue(mesh.ok("node", "list").contains("n2 (cordoned)"), mesh.ok("node", "list"));
+        return targets;
+    }
 
+    /**
+     * Checks the engines after the drain: exactly the binders of the moved names were replaced (and resolve them to
+     * the new node), every other container on every node keeps its id, each moved container module was made on its
+     * target and nothing else was made, n2's engine runs none of them, and the route is served from its new node.
+     */
+    void onlyTheMovedChanged(DrainFleet f, Map<String, String> before, Map<String, String> targets) throws Exception {
         Map<String, String> after = bed.containers();
         List<String> replaced = new ArrayList<>();
         List<String> gone = new ArrayList<>();
@@ -286,8 +299,8 @@ class DrainIT {
             }
         });
         List<String> added = after.keySet().stream().filter(n -> !before.containsKey(n)).sorted().toList();
-        List<String> moved = targets.keySet().stream().filter(n -> !n.equals(PROC)).sorted().toList();
-        assertEquals(List.of("n3/b3.server", "n4/b4.server"), replaced.stream().sorted().toList(),
+        List<String> moved = targets.keySet().stream().filter(n -> !n.equals(f.proc())).sorted().toList();
+        assertEquals(f.replaced(targets.keySet()), replaced.stream().sorted().toList(),
                 "exactly the binders of the moved names were replaced, nothing else on any node");
         gone.removeIf(n -> moved.stream().anyMatch(m -> n.equals("n2/" + m + ".app")));
         assertEquals(List.of(), gone, "no container is gone but a moved module's on n2 (its old copy keeps it, stopped)");
@@ -295,15 +308,68 @@ class DrainIT {
                 .filter(c -> moved.contains(c.replaceFirst("\\.app$", ""))).toList(), "n2 runs none of the moved modules");
         assertEquals(moved.stream().map(n -> targets.get(n) + "/" + n + ".app").sorted().toList(), added,
                 "each moved container module is on its target; nothing else was made");
-        assertEquals(List.of(), bed.shims(PROCESS, "n2"), "n2 runs no copy of the process module");
-        for (String[] binder : new String[][] {{"n3", "b3.server", "m1"}, {"n3", "b3.server", "m2"}, {"n4", "b4.server", "m3"}}) {
-            List<String> hosts = List.of(mesh.engine(binder[0]).inspectContainerCmd(binder[1]).exec().getHostConfig().getExtraHosts());
-            String to = binder[2] + ".internal:" + mesh.testbed(targets.get(binder[2])).address();
-            assertTrue(hosts.contains(to), binder[1] + " resolves " + to + ": " + hosts);
+        assertEquals(List.of(), bed.shims(f.process(), "n2"), "n2 runs no copy of the process module");
+        for (DrainFleet.Binder b : f.binders()) {
+            for (String bound : b.binds().stream().filter(targets::containsKey).toList()) {
+                List<String> hosts = List.of(mesh.engine(b.node()).inspectContainerCmd(b.module() + ".server").exec()
+                        .getHostConfig().getExtraHosts());
+                String to = bound + ".internal:" + mesh.testbed(targets.get(bound)).address();
+                assertTrue(hosts.contains(to), b.module() + " resolves " + to + ": " + hosts);
+            }
         }
-        PackagedMesh.await(ROUTE + " is served through n3's edge from " + targets.get(ROUTED), Duration.ofSeconds(30),
-                () -> bed.page(ca, "n3", ROUTE).equals(ROUTED));
-        assertEquals(List.of(targets.get(ROUTED)), runningOn(ROUTED), "the only copy that serves the route is the new node's");
+        PackagedMesh.await(f.host() + " is served through n3's edge from " + targets.get(f.routed()), Duration.ofSeconds(30),
+                () -> bed.page(ca, "n3", f.host()).equals(f.routed()));
+        assertEquals(List.of(targets.get(f.routed())), runningOn(f, f.routed()), "the only copy that serves the route is the new node's");
+    }
+
+    /** Prints the drain's measured figures: its time, and each moved module's longest downtime. */
+    static void figures(String which, DrainFleet f, JsonNode d, double seconds) {
+        long mb = 0;
+        for (int i = 1; i <= MODULES; i++) {
+            mb += f.mb(i);
+        }
+        String longest = "none measured";
+        long most = -1;
+        for (JsonNode m : d.path("modules")) {
+            if (m.path("downtimeMs").isNumber() && m.path("downtimeMs").asLong() > most) {
+                most = m.path("downtimeMs").asLong();
+                longest = "%.1f s (%s)".formatted(most / 1000.0, m.path("module").asText());
+            }
+        }
+        System.err.printf("DrainIT %s: %d modules (%d MB) drained off n2 at K = 2 in %.1f s; longest downtime %s%n",
+                which, MODULES, mb, seconds, longest);
+    }
+
+    /** Looks every 0.3 s, until closed, for a module of the fleet running on two nodes at once. */
+    final class TwoCopies implements AutoCloseable {
+
+        final Map<String, List<String>> seen = new ConcurrentHashMap<>();
+        private final AtomicBoolean looking = new AtomicBoolean(true);
+        private final Thread looker;
+
+        TwoCopies(DrainFleet f) {
+            looker = Thread.ofVirtual().start(() -> {
+                while (looking.get()) {
+                    for (int i = 1; i <= MODULES; i++) {
+                        List<String> on = runningOn(f, f.module(i));
+                        if (on.size() > 1) {
+                            seen.putIfAbsent(f.module(i), on);
+                        }
+                    }
+                    try {
+                        Thread.sleep(300);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+            });
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            looking.set(false);
+            looker.join();
+        }
     }
 
     // ---- what the test reads and does
@@ -347,8 +413,8 @@ class DrainIT {
         return n;
     }
 
-    List<String> runningOn(String module) {
-        return bed.runningOn(module, module.equals(PROC) ? PROCESS : null);
+    List<String> runningOn(DrainFleet f, String module) {
+        return bed.runningOn(module, module.equals(f.proc()) ? f.process() : null);
     }
 
     String digest(String node, String module) throws Exception {
