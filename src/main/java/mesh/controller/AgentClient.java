@@ -21,6 +21,7 @@ import mesh.plan.SeatEpoch;
 import mesh.trust.ServerTrust;
 import mesh.wire.Accepted;
 import mesh.wire.ApiError;
+import mesh.wire.CallFailure;
 import mesh.wire.JsonHttp;
 import mesh.wire.HostStatus;
 import mesh.wire.PlanView;
@@ -30,7 +31,7 @@ import org.jboss.logging.Logger;
  * AgentClient is the controller's one connection to the host agents, made once and injected wherever the
  * controller asks an agent: the controller's client certificate (mutual TLS, renewed with a rotation), one
  * pool of connections, and the agent's calls ({@link AgentApi}), each bounded; an agent that does not answer
- * is an {@link Unreachable}, not a hang. The installer makes its own, with its own TLS.
+ * is a {@link CallFailure}, not a hang. The installer makes its own, with its own TLS.
  */
 @jakarta.enterprise.context.ApplicationScoped
 public class AgentClient {
@@ -117,31 +118,6 @@ public class AgentClient {
         return h;
     }
 
-    /** Unreachable is an agent that could not be asked, or answered with a refusal. */
-    public static class Unreachable extends RuntimeException {
-        private final int status;
-        private final mesh.wire.Reason reason;
-
-        public Unreachable(String message, int status) {
-            this(message, status, null);
-        }
-
-        /** {@code reason}: the agent's, when it refused (null when it did not answer, or is older than reasons). */
-        public Unreachable(String message, int status, mesh.wire.Reason reason) {
-            super(message);
-            this.status = status;
-            this.reason = reason;
-        }
-
-        public int status() {
-            return status;
-        }
-
-        public mesh.wire.Reason reason() {
-            return reason;
-        }
-    }
-
     public PlanView preview(Node node, Declaration d) {
         return call(node, AgentApi.preview(d), REQUEST, STARTING);
     }
@@ -159,16 +135,15 @@ public class AgentClient {
     public Accepted pushGrowing(Node node, Declaration d) {
         try {
             return push(node, d);
-        } catch (Unreachable refused) {
-            if (refused.status() != 409 || refused.reason() == mesh.wire.Reason.DEPOSED) {
+        } catch (CallFailure refused) {
+            if (!refused.refused(409) || refused.reason() == mesh.wire.Reason.DEPOSED) {
                 throw refused;
             }
             long newest;
             try {
                 newest = status(node).generation();
-            } catch (Unreachable unread) {
-                throw new Unreachable(refused.getMessage() + "; and its generation could not be read: "
-                        + unread.getMessage(), refused.status(), refused.reason());
+            } catch (CallFailure unread) {
+                throw refused.reworded(refused.getMessage() + "; and its generation could not be read: " + unread.getMessage());
             }
             Declaration again = PushDecision.resend(d, newest).orElseThrow(() -> refused);
             LOG.infof("push: node %s has accepted generation %d, which this store does not know of; sending as %d",
@@ -262,7 +237,7 @@ public class AgentClient {
         try {
             return new JsonHttp((m, p, headers, json, t) -> exchange(node, m, p, headers, json, t), null, failures(node))
                     .call(call.method(), call.path(), call.body(), call.answer(), timeout, waitWhileStarting);
-        } catch (Unreachable refused) {
+        } catch (CallFailure refused) {
             if (refused.reason() == mesh.wire.Reason.DEPOSED && deposed == null) {
                 deposed = refused.getMessage();
                 LOG.errorf("this controller has been deposed: %s", refused.getMessage());
@@ -296,31 +271,31 @@ public class AgentClient {
                 response.headers().firstValue("Retry-After").isPresent());
     }
 
-    /** What went wrong asking a node's agent, as an {@link Unreachable} that names the node. */
+    /** What went wrong asking a node's agent, as a {@link CallFailure} that names the node. */
     static JsonHttp.Failures failures(Node node) {
         return new JsonHttp.Failures() {
             @Override
             public RuntimeException unreachable(Exception e) {
                 if (e instanceof InterruptedException) {
-                    return new Unreachable("interrupted while asking node " + node.name(), 0);
+                    return CallFailure.unreachable("interrupted while asking node " + node.name(), e);
                 }
                 String tlsProblem = mesh.trust.TlsFailure.describe(e, node.agent());
                 if (tlsProblem != null) {
-                    return new Unreachable("node " + node.name() + "'s agent at " + node.agent() + ": " + tlsProblem, 0);
+                    return CallFailure.unreachable("node " + node.name() + "'s agent at " + node.agent() + ": " + tlsProblem, e);
                 }
-                return new Unreachable("node " + node.name() + "'s agent at " + node.agent() + " did not answer ("
-                        + JsonHttp.why(e) + ")", 0);
+                return CallFailure.unreachable("node " + node.name() + "'s agent at " + node.agent() + " did not answer ("
+                        + JsonHttp.why(e) + ")", e);
             }
 
             @Override
             public RuntimeException refused(JsonHttp.Answer a, ApiError error) {
-                return new Unreachable("node " + node.name() + "'s agent refused (" + a.status() + "): "
-                        + (error == null ? a.body() : error.error()), a.status(), error == null ? null : error.reason());
+                return CallFailure.refused(a.status(), error == null ? null : error.reason(), "node " + node.name()
+                        + "'s agent refused (" + a.status() + "): " + (error == null ? a.body() : error.error()));
             }
 
             @Override
             public RuntimeException unreadable(JsonHttp.Answer a, String detail) {
-                return new Unreachable("node " + node.name() + "'s agent answered something unreadable: " + detail, a.status());
+                return CallFailure.unreadable(a.status(), "node " + node.name() + "'s agent answered something unreadable: " + detail);
             }
         };
     }

@@ -1,5 +1,6 @@
 package mesh.install;
 
+import mesh.wire.CallFailure;
 import mesh.model.ComponentState;
 import java.io.IOException;
 import java.io.InputStream;
@@ -203,7 +204,7 @@ public final class SeatSteps implements InstallRunner.Steps {
                 o.storeUrl() != null ? mesh.plan.SecretValues.NONE : secrets.bootSecrets(storePassword()));
         try {
             client.pushGrowing(agent.node(), d);
-        } catch (AgentClient.Unreachable e) {
+        } catch (CallFailure e) {
             throw new InstallFailure("the seat's agent refused its declaration: " + e.getMessage(), e);
         }
         awaitRunning(modules);
