@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import mesh.client.ControllerApi;
 import mesh.wire.ApiError;
+import mesh.wire.CallFailure;
 import mesh.wire.JsonHttp;
 import mesh.wire.ModuleView;
 import mesh.wire.NodeView;
@@ -18,31 +19,10 @@ import mesh.wire.PushReport;
 /**
  * SeatApi is the installer's connection to a controller (the temporary one, then the permanent one):
  * the JDK's HttpClient over the mesh CA, the operator token, and the few calls an install makes, each
- * one of {@link ControllerApi}'s, the client the CLI speaks too. Refusals keep the controller's own
- * message, with its status and reason.
+ * one of {@link ControllerApi}'s, the client the CLI speaks too. Each failure is a {@link CallFailure}; a refusal
+ * keeps the controller's own message, with its status and reason.
  */
 public final class SeatApi {
-
-    /** Refused is a controller's refusal: its status and message. */
-    public static final class Refused extends InstallFailure {
-        private final int status;
-        private final mesh.wire.Reason reason;
-
-        Refused(int status, mesh.wire.Reason reason, String message) {
-            super(message);
-            this.status = status;
-            this.reason = reason;
-        }
-
-        public int status() {
-            return status;
-        }
-
-        /** The controller's reason, null from one older than reasons. */
-        public mesh.wire.Reason reason() {
-            return reason;
-        }
-    }
 
     private final String base;
     private final HttpClient client;
@@ -58,19 +38,20 @@ public final class SeatApi {
             @Override
             public RuntimeException unreachable(Exception e) {
                 String tlsProblem = mesh.trust.TlsFailure.describe(e, SeatApi.this.base);
-                return new InstallFailure("cannot reach the controller at " + SeatApi.this.base + ": "
-                        + (tlsProblem != null ? tlsProblem : e.getMessage() == null ? "no answer" : e.getMessage()));
+                return CallFailure.unreachable("cannot reach the controller at " + SeatApi.this.base + ": "
+                        + (tlsProblem != null ? tlsProblem : e.getMessage() == null ? "no answer" : e.getMessage()), e);
             }
 
             @Override
             public RuntimeException refused(JsonHttp.Answer a, ApiError error) {
-                return new Refused(a.status(), error == null ? null : error.reason(), "the controller at " + SeatApi.this.base + " answered " + a.status() + ": "
-                        + (error == null ? a.body() : error.error()));
+                return CallFailure.refused(a.status(), error == null ? null : error.reason(), "the controller at "
+                        + SeatApi.this.base + " answered " + a.status() + ": " + (error == null ? a.body() : error.error()));
             }
 
             @Override
             public RuntimeException unreadable(JsonHttp.Answer a, String detail) {
-                return new InstallFailure("the controller at " + SeatApi.this.base + " answered something unreadable: " + detail);
+                return CallFailure.unreadable(a.status(), "the controller at " + SeatApi.this.base + " answered something unreadable: "
+                        + detail);
             }
         });
         this.api = new ControllerApi(http, Duration.ofSeconds(10), Duration.ofSeconds(15));
@@ -102,8 +83,8 @@ public final class SeatApi {
     public void addNode(String name, String address, String publicDomain) {
         try {
             api.addNode(name, address, "", false);
-        } catch (Refused e) {
-            if (e.status() != 409) {
+        } catch (CallFailure e) {
+            if (!e.refused(409)) {
                 throw e;
             }
         }

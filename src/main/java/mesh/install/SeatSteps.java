@@ -369,7 +369,7 @@ public final class SeatSteps implements InstallRunner.Steps {
         }
         try {
             api(journal.secret("TEMP_CONTROLLER", () -> "")).assign(o.node(), SeatCatalogue.CONTROLLER);
-        } catch (SeatApi.Refused e) {
+        } catch (CallFailure e) {
             if (e.reason() == mesh.wire.Reason.FENCED || e.reason() == mesh.wire.Reason.DEPOSED) {
                 say.accept("      the temporary controller is fenced: " + e.getMessage().replaceAll(".*answered 409: ", ""));
                 return;
