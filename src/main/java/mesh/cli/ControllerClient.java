@@ -9,7 +9,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import mesh.client.ControllerApi;
-import mesh.model.DeclarationJson;
 import mesh.wire.ApiError;
 import mesh.wire.CallFailure;
 import mesh.wire.JsonHttp;
@@ -203,7 +202,7 @@ final class ControllerClient {
     /** The controller's API over this client's connection ({@link ControllerApi}: every call by name). */
     ControllerApi api() {
         // a controller just started (by systemd, or by `mesh install`) says 503 + Retry-After until it serves: JsonHttp waits
-        return new ControllerApi(new JsonHttp(this::exchange, token, failures), READ_TIMEOUT, STARTING);
+        return new ControllerApi(new JsonHttp(this::exchange, token, words), READ_TIMEOUT, STARTING);
     }
 
     /**
@@ -220,36 +219,35 @@ final class ControllerClient {
     }
 
     /** What went wrong asking the controller, as the verb's failure in the operator's words. */
-    private final JsonHttp.Failures failures = new JsonHttp.Failures() {
+    private final JsonHttp.Words words = new JsonHttp.Words() {
         @Override
-        public RuntimeException unreachable(Exception e) {
-            return CallFailure.unreachable(e instanceof InterruptedException ? "interrupted while asking the controller"
+        public String unreachable(Exception e) {
+            return e instanceof InterruptedException ? "interrupted while asking the controller"
                     : mesh.trust.TlsFailure.describe(e, base) != null
                     ? "the controller at " + base + ": " + mesh.trust.TlsFailure.describe(e, base)
                     : "cannot reach the controller at " + base + " (" + JsonHttp.why(e)
                     + "); is 'mesh controller serve' running, and is MESH_CONTROLLER right" + (from == null ? "" : " (" + from + ")")
-                    + "?", e);
+                    + "?";
         }
 
         @Override
-        public RuntimeException refused(JsonHttp.Answer a, ApiError error) {
+        public String refused(JsonHttp.Answer a, ApiError error) {
             if (error != null && error.reason() == mesh.wire.Reason.HOST_AGENT) {
-                return CallFailure.refused(a.status(), error.reason(), "MESH_CONTROLLER: " + base + " is a host agent, not a"
-                        + " controller" + (from == null ? "" : " (" + from + ")") + "; give the controller's URL (its port is 7700 by default)");
+                return "MESH_CONTROLLER: " + base + " is a host agent, not a controller" + (from == null ? "" : " (" + from + ")")
+                        + "; give the controller's URL (its port is 7700 by default)";
             }
             if (error == null || error.error() == null || error.error().isBlank()) {
                 String body = a.body() == null ? "" : a.body().strip();
-                return CallFailure.refused(a.status(), error == null ? null : error.reason(), "the server at " + base + " answered "
-                        + a.status() + (a.status() == 404 ? " (not found)" : "")
+                return "the server at " + base + " answered " + a.status() + (a.status() == 404 ? " (not found)" : "")
                         + (body.isEmpty() ? "" : ": " + (body.length() > 200 ? body.substring(0, 200) + "…" : body))
-                        + "; is MESH_CONTROLLER a mesh controller" + (from == null ? "" : " (" + from + ")") + "?");
+                        + "; is MESH_CONTROLLER a mesh controller" + (from == null ? "" : " (" + from + ")") + "?";
             }
-            return CallFailure.refused(a.status(), error.reason(), errorOf(error));
+            return errorOf(error);
         }
 
         @Override
-        public RuntimeException unreadable(JsonHttp.Answer a, String detail) {
-            return CallFailure.unreadable(a.status(), "the controller answered something unreadable: " + detail);
+        public String unreadable(JsonHttp.Answer a, String detail) {
+            return "the controller answered something unreadable: " + detail;
         }
     };
 
@@ -322,13 +320,7 @@ final class ControllerClient {
             if (status >= 300) {
                 InputStream err = c.getErrorStream();
                 String text = err == null ? "" : new String(err.readAllBytes(), StandardCharsets.UTF_8);
-                ApiError error = null;
-                try {
-                    error = DeclarationJson.MAPPER.readValue(text, ApiError.class);
-                } catch (IOException | RuntimeException e) {
-                    // not the controller's error body: said as it came
-                }
-                throw failures.refused(new JsonHttp.Answer(status, text, false), error);
+                throw JsonHttp.refused(words, new JsonHttp.Answer(status, text, false));
             }
             try (var in = new java.io.BufferedReader(new java.io.InputStreamReader(c.getInputStream(), StandardCharsets.UTF_8))) {
                 for (String l = in.readLine(); l != null; l = in.readLine()) {
@@ -339,7 +331,7 @@ final class ControllerClient {
             throw CallFailure.unreachable("the controller at " + base + " sent nothing for " + silence.toSeconds()
                     + " s, not even its keep-alive: it is stopped, or the link to it is down", e);
         } catch (IOException e) {
-            throw failures.unreachable(e);
+            throw JsonHttp.unreachable(words, e);
         } catch (IllegalArgumentException e) {
             throw new VerbFailure("MESH_CONTROLLER is not a URL like http://HOST:7700: '" + base + "'");
         } finally {

@@ -235,7 +235,7 @@ public class AgentClient {
     /** The same, waiting {@code waitWhileStarting} at most for an agent that says it is starting. */
     <T> T call(Node node, AgentApi.Call<T> call, Duration timeout, Duration waitWhileStarting) {
         try {
-            return new JsonHttp((m, p, headers, json, t) -> exchange(node, m, p, headers, json, t), null, failures(node))
+            return new JsonHttp((m, p, headers, json, t) -> exchange(node, m, p, headers, json, t), null, words(node))
                     .call(call.method(), call.path(), call.body(), call.answer(), timeout, waitWhileStarting);
         } catch (CallFailure refused) {
             if (refused.reason() == mesh.wire.Reason.DEPOSED && deposed == null) {
@@ -271,31 +271,29 @@ public class AgentClient {
                 response.headers().firstValue("Retry-After").isPresent());
     }
 
-    /** What went wrong asking a node's agent, as a {@link CallFailure} that names the node. */
-    static JsonHttp.Failures failures(Node node) {
-        return new JsonHttp.Failures() {
+    /** What went wrong asking a node's agent, in words that name the node (each failure a {@link CallFailure}). */
+    static JsonHttp.Words words(Node node) {
+        return new JsonHttp.Words() {
             @Override
-            public RuntimeException unreachable(Exception e) {
+            public String unreachable(Exception e) {
                 if (e instanceof InterruptedException) {
-                    return CallFailure.unreachable("interrupted while asking node " + node.name(), e);
+                    return "interrupted while asking node " + node.name();
                 }
                 String tlsProblem = mesh.trust.TlsFailure.describe(e, node.agent());
                 if (tlsProblem != null) {
-                    return CallFailure.unreachable("node " + node.name() + "'s agent at " + node.agent() + ": " + tlsProblem, e);
+                    return "node " + node.name() + "'s agent at " + node.agent() + ": " + tlsProblem;
                 }
-                return CallFailure.unreachable("node " + node.name() + "'s agent at " + node.agent() + " did not answer ("
-                        + JsonHttp.why(e) + ")", e);
+                return "node " + node.name() + "'s agent at " + node.agent() + " did not answer (" + JsonHttp.why(e) + ")";
             }
 
             @Override
-            public RuntimeException refused(JsonHttp.Answer a, ApiError error) {
-                return CallFailure.refused(a.status(), error == null ? null : error.reason(), "node " + node.name()
-                        + "'s agent refused (" + a.status() + "): " + (error == null ? a.body() : error.error()));
+            public String refused(JsonHttp.Answer a, ApiError error) {
+                return "node " + node.name() + "'s agent refused (" + a.status() + "): " + (error == null ? a.body() : error.error());
             }
 
             @Override
-            public RuntimeException unreadable(JsonHttp.Answer a, String detail) {
-                return CallFailure.unreadable(a.status(), "node " + node.name() + "'s agent answered something unreadable: " + detail);
+            public String unreadable(JsonHttp.Answer a, String detail) {
+                return "node " + node.name() + "'s agent answered something unreadable: " + detail;
             }
         };
     }

@@ -56,15 +56,14 @@ final class AgentLines implements AutoCloseable {
                 .header("Content-Type", "application/json")
                 .header("Accept", "application/x-ndjson")
                 .POST(HttpRequest.BodyPublishers.ofString(DeclarationJson.write(body))).build();
-        JsonHttp.Failures failures = AgentClient.failures(node);
         HttpResponse<InputStream> response;
         try {
             response = agents.http().send(request, HttpResponse.BodyHandlers.ofInputStream());
         } catch (IOException e) {
-            throw failures.unreachable(e);
+            throw JsonHttp.unreachable(AgentClient.words(node), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw failures.unreachable(e);
+            throw JsonHttp.unreachable(AgentClient.words(node), e);
         }
         if (response.statusCode() / 100 != 2) {
             throw CallFailure.refused(response.statusCode(), null, "node " + node.name() + "'s agent refused ("

@@ -34,24 +34,23 @@ public final class SeatApi {
     public SeatApi(String base, String token, javax.net.ssl.SSLContext tls) {
         this.client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).sslContext(tls).build();
         this.base = base.replaceAll("/+$", "");
-        JsonHttp http = new JsonHttp(this::exchange, token, new JsonHttp.Failures() {
+        JsonHttp http = new JsonHttp(this::exchange, token, new JsonHttp.Words() {
             @Override
-            public RuntimeException unreachable(Exception e) {
+            public String unreachable(Exception e) {
                 String tlsProblem = mesh.trust.TlsFailure.describe(e, SeatApi.this.base);
-                return CallFailure.unreachable("cannot reach the controller at " + SeatApi.this.base + ": "
-                        + (tlsProblem != null ? tlsProblem : e.getMessage() == null ? "no answer" : e.getMessage()), e);
+                return "cannot reach the controller at " + SeatApi.this.base + ": "
+                        + (tlsProblem != null ? tlsProblem : e.getMessage() == null ? "no answer" : e.getMessage());
             }
 
             @Override
-            public RuntimeException refused(JsonHttp.Answer a, ApiError error) {
-                return CallFailure.refused(a.status(), error == null ? null : error.reason(), "the controller at "
-                        + SeatApi.this.base + " answered " + a.status() + ": " + (error == null ? a.body() : error.error()));
+            public String refused(JsonHttp.Answer a, ApiError error) {
+                return "the controller at " + SeatApi.this.base + " answered " + a.status() + ": "
+                        + (error == null ? a.body() : error.error());
             }
 
             @Override
-            public RuntimeException unreadable(JsonHttp.Answer a, String detail) {
-                return CallFailure.unreadable(a.status(), "the controller at " + SeatApi.this.base + " answered something unreadable: "
-                        + detail);
+            public String unreadable(JsonHttp.Answer a, String detail) {
+                return "the controller at " + SeatApi.this.base + " answered something unreadable: " + detail;
             }
         });
         this.api = new ControllerApi(http, Duration.ofSeconds(10), Duration.ofSeconds(15));
