@@ -2,9 +2,6 @@ package mesh.controller;
 
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -15,6 +12,7 @@ import java.util.concurrent.Future;
 import java.util.function.Function;
 import mesh.model.Declaration;
 import mesh.client.AgentApi;
+import mesh.client.HttpTransport;
 import mesh.model.Node;
 import mesh.plan.PushDecision;
 import mesh.plan.SeatEpoch;
@@ -48,7 +46,7 @@ public class AgentClient {
     static final Duration STARTING = Duration.ofSeconds(15);
 
     /** Made on first use: a verb that never pushes (all but the controller's) never builds an HTTP client. */
-    private volatile HttpClient http;
+    private volatile HttpTransport http;
     /** The {@link ServerTrust#generation()} of the certificate {@link #http} presents. */
     private volatile long builtFor;
     /** The TLS this client speaks to agents with, or null for the serving process's ({@link ServerTrust}). */
@@ -91,22 +89,18 @@ public class AgentClient {
         }
     }
 
-    HttpClient http() {
-        HttpClient h = http;
+    /** The one transport to the agents, with this client's certificate (a new one after a rotation). */
+    HttpTransport http() {
+        HttpTransport h = http;
         if (h == null || tls == null && builtFor != ServerTrust.generation()) {
             synchronized (this) {
                 long generation = ServerTrust.generation();
                 if (http == null || tls == null && builtFor != generation) {
-                    HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(CONNECT);
-                    if (tls != null) {
-                        b.sslContext(tls);
-                    } else if (ServerTrust.enabled()) {
-                        // the controller's key and the mesh CA, read from the files: after a rotation
-                        // (a new generation) a new client, so its pooled connections with the old certificate go too
-                        b.sslContext(ServerTrust.clientContext());
-                    }
-                    HttpClient old = http;
-                    http = b.build();
+                    // the controller's key and the mesh CA, read from the files: after a rotation
+                    // (a new generation) a new client, so its pooled connections with the old certificate go too
+                    HttpTransport old = http;
+                    http = new HttpTransport(tls != null ? tls : ServerTrust.enabled() ? ServerTrust.clientContext() : null,
+                            CONNECT);
                     builtFor = generation;
                     if (old != null) {
                         old.shutdown();   // calls under way finish; it takes no new ones (JDK 21)
@@ -248,27 +242,20 @@ public class AgentClient {
 
     private JsonHttp.Answer exchange(Node node, String method, String path, Map<String, String> headers, String body,
                                      Duration timeout) throws IOException, InterruptedException {
-        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(node.agent().replaceAll("/+$", "") + path))
-                .timeout(timeout);
-        headers.forEach(builder::header);
+        Map<String, String> named = new LinkedHashMap<>(headers);
         SeatEpoch as = speaksAs;
         if (as.epoch() > 0) {
-            builder.header(SeatEpoch.EPOCH_HEADER, Long.toString(as.epoch()));
+            named.put(SeatEpoch.EPOCH_HEADER, Long.toString(as.epoch()));
             if (!as.seat().isEmpty()) {
-                builder.header(SeatEpoch.SEAT_HEADER, as.seat());
+                named.put(SeatEpoch.SEAT_HEADER, as.seat());
             }
             if (!as.url().isEmpty()) {
-                builder.header(SeatEpoch.URL_HEADER, as.url());
+                named.put(SeatEpoch.URL_HEADER, as.url());
             }
         }
-        HttpResponse<String> response = http().send(builder.method(method, body == null
-                ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body)).build(),
-                HttpResponse.BodyHandlers.ofString());
-        response.headers().firstValue(SeatEpoch.EPOCH_HEADER).ifPresent(epoch -> heard(node, SeatEpoch.ofHeaders(epoch,
-                response.headers().firstValue(SeatEpoch.SEAT_HEADER).orElse(null),
-                response.headers().firstValue(SeatEpoch.URL_HEADER).orElse(null))));
-        return new JsonHttp.Answer(response.statusCode(), response.body(),
-                response.headers().firstValue("Retry-After").isPresent());
+        return http().exchange(URI.create(node.agent().replaceAll("/+$", "") + path), method, named, body, timeout,
+                heard -> heard.firstValue(SeatEpoch.EPOCH_HEADER).ifPresent(epoch -> heard(node, SeatEpoch.ofHeaders(epoch,
+                        heard.firstValue(SeatEpoch.SEAT_HEADER).orElse(null), heard.firstValue(SeatEpoch.URL_HEADER).orElse(null)))));
     }
 
     /** What went wrong asking a node's agent, in words that name the node (each failure a {@link CallFailure}). */
