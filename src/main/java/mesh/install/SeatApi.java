@@ -1,14 +1,10 @@
 package mesh.install;
 
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import mesh.client.ControllerApi;
+import mesh.client.HttpTransport;
 import mesh.wire.ApiError;
 import mesh.wire.CallFailure;
 import mesh.wire.JsonHttp;
@@ -18,23 +14,21 @@ import mesh.wire.PushReport;
 
 /**
  * SeatApi is the installer's connection to a controller (the temporary one, then the permanent one):
- * the JDK's HttpClient over the mesh CA, the operator token, and the few calls an install makes, each
+ * the one {@link HttpTransport} over the mesh CA, the operator token, and the few calls an install makes, each
  * one of {@link ControllerApi}'s, the client the CLI speaks too. Each failure is a {@link CallFailure}; a refusal
  * keeps the controller's own message, with its status and reason.
  */
 public final class SeatApi {
 
     private final String base;
-    private final HttpClient client;
     /** The controller's API: its calls bounded by 10 s, a push's by 5 minutes; a starting controller waited for 15 s. */
     private final ControllerApi api;
     private final ControllerApi pushes;
 
     /** A client of the controller at {@code base}, over {@code tls} (trusting only the mesh CA). */
     public SeatApi(String base, String token, javax.net.ssl.SSLContext tls) {
-        this.client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).sslContext(tls).build();
         this.base = base.replaceAll("/+$", "");
-        JsonHttp http = new JsonHttp(this::exchange, token, new JsonHttp.Words() {
+        JsonHttp http = new JsonHttp(new HttpTransport(tls, HttpTransport.CONNECT).to(this.base), token, new JsonHttp.Words() {
             @Override
             public String unreachable(Exception e) {
                 String tlsProblem = mesh.trust.TlsFailure.describe(e, SeatApi.this.base);
@@ -121,14 +115,5 @@ public final class SeatApi {
      */
     public PushReport pushOnly(String node) {
         return pushes.push(new mesh.wire.PushRequest(List.of(node), false, true, null, true));
-    }
-
-    private JsonHttp.Answer exchange(String method, String path, Map<String, String> headers, String body, Duration timeout)
-            throws IOException, InterruptedException {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(timeout);
-        headers.forEach(b::header);
-        HttpResponse<String> r = client.send(b.method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                : HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
-        return new JsonHttp.Answer(r.statusCode(), r.body(), r.headers().firstValue("Retry-After").isPresent());
     }
 }
