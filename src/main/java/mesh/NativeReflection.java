@@ -33,6 +33,7 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
     mesh.wire.AddedNode.class,
     mesh.wire.Accepted.class,
     mesh.wire.ApiError.class,
+    mesh.wire.CallFailure.Kind.class,
     mesh.wire.CatalogueChange.class,
     mesh.wire.HostStatus.class,
     mesh.wire.EdgeStatus.class,

@@ -119,7 +119,7 @@ public class BundleCommand {
         List<MeshPlan.RosterEntry> roster;
         try {
             roster = controller.api().roster();
-        } catch (VerbFailure e) {
+        } catch (VerbFailure | mesh.wire.CallFailure e) {
             throw new VerbFailure(e.getMessage() + "\n(or give the artifact store with --registry URL)");
         }
         return fromRoster(roster).orElseThrow(() -> new VerbFailure("the mesh's roster has no " + REGISTRY_NAME

@@ -9,14 +9,14 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import mesh.client.ControllerApi;
-import mesh.model.DeclarationJson;
 import mesh.wire.ApiError;
+import mesh.wire.CallFailure;
 import mesh.wire.JsonHttp;
 
 /**
  * ControllerClient is the CLI's connection to the controller: MESH_CONTROLLER and MESH_TOKEN (or the
- * config file), the mesh CA, one request over the JDK's HttpURLConnection, and a refusal turned into the
- * controller's own message. The calls themselves are {@link ControllerApi}'s ({@link #api}), which the
+ * config file), the mesh CA, one request over the JDK's HttpURLConnection, and each failure a {@link CallFailure}
+ * in the operator's words (a refusal in the controller's own). The calls themselves are {@link ControllerApi}'s ({@link #api}), which the
  * installer speaks too. Not a generated REST client (quarkus-rest-client): that needs a boot, which a verb
  * does not make (docs/design.md, "One client per API", has the measurement).
  */
@@ -202,7 +202,7 @@ final class ControllerClient {
     /** The controller's API over this client's connection ({@link ControllerApi}: every call by name). */
     ControllerApi api() {
         // a controller just started (by systemd, or by `mesh install`) says 503 + Retry-After until it serves: JsonHttp waits
-        return new ControllerApi(new JsonHttp(this::exchange, token, failures), READ_TIMEOUT, STARTING);
+        return new ControllerApi(new JsonHttp(this::exchange, token, words), READ_TIMEOUT, STARTING);
     }
 
     /**
@@ -213,42 +213,41 @@ final class ControllerClient {
         try {
             T answer = call.apply(api());
             return answer == null ? otherwise : answer;
-        } catch (VerbFailure olderController) {
+        } catch (CallFailure | VerbFailure olderController) {
             return otherwise;
         }
     }
 
     /** What went wrong asking the controller, as the verb's failure in the operator's words. */
-    private final JsonHttp.Failures failures = new JsonHttp.Failures() {
+    private final JsonHttp.Words words = new JsonHttp.Words() {
         @Override
-        public RuntimeException unreachable(Exception e) {
-            return new VerbFailure(e instanceof InterruptedException ? "interrupted while asking the controller"
+        public String unreachable(Exception e) {
+            return e instanceof InterruptedException ? "interrupted while asking the controller"
                     : mesh.trust.TlsFailure.describe(e, base) != null
                     ? "the controller at " + base + ": " + mesh.trust.TlsFailure.describe(e, base)
                     : "cannot reach the controller at " + base + " (" + JsonHttp.why(e)
                     + "); is 'mesh controller serve' running, and is MESH_CONTROLLER right" + (from == null ? "" : " (" + from + ")")
-                    + "?");
+                    + "?";
         }
 
         @Override
-        public RuntimeException refused(JsonHttp.Answer a, ApiError error) {
+        public String refused(JsonHttp.Answer a, ApiError error) {
             if (error != null && error.reason() == mesh.wire.Reason.HOST_AGENT) {
-                return new VerbFailure("MESH_CONTROLLER: " + base + " is a host agent, not a controller" + (from == null ? ""
-                        : " (" + from + ")") + "; give the controller's URL (its port is 7700 by default)");
+                return "MESH_CONTROLLER: " + base + " is a host agent, not a controller" + (from == null ? "" : " (" + from + ")")
+                        + "; give the controller's URL (its port is 7700 by default)";
             }
             if (error == null || error.error() == null || error.error().isBlank()) {
                 String body = a.body() == null ? "" : a.body().strip();
-                return new Refusal("the server at " + base + " answered " + a.status()
-                        + (a.status() == 404 ? " (not found)" : "")
+                return "the server at " + base + " answered " + a.status() + (a.status() == 404 ? " (not found)" : "")
                         + (body.isEmpty() ? "" : ": " + (body.length() > 200 ? body.substring(0, 200) + "…" : body))
-                        + "; is MESH_CONTROLLER a mesh controller" + (from == null ? "" : " (" + from + ")") + "?", a.status(), null);
+                        + "; is MESH_CONTROLLER a mesh controller" + (from == null ? "" : " (" + from + ")") + "?";
             }
-            return new Refusal(errorOf(error), a.status(), error.reason());
+            return errorOf(error);
         }
 
         @Override
-        public RuntimeException unreadable(JsonHttp.Answer a, String detail) {
-            return new VerbFailure("the controller answered something unreadable: " + detail);
+        public String unreadable(JsonHttp.Answer a, String detail) {
+            return "the controller answered something unreadable: " + detail;
         }
     };
 
@@ -321,13 +320,7 @@ final class ControllerClient {
             if (status >= 300) {
                 InputStream err = c.getErrorStream();
                 String text = err == null ? "" : new String(err.readAllBytes(), StandardCharsets.UTF_8);
-                ApiError error = null;
-                try {
-                    error = DeclarationJson.MAPPER.readValue(text, ApiError.class);
-                } catch (IOException | RuntimeException e) {
-                    // not the controller's error body: said as it came
-                }
-                throw failures.refused(new JsonHttp.Answer(status, text, false), error);
+                throw JsonHttp.refused(words, new JsonHttp.Answer(status, text, false));
             }
             try (var in = new java.io.BufferedReader(new java.io.InputStreamReader(c.getInputStream(), StandardCharsets.UTF_8))) {
                 for (String l = in.readLine(); l != null; l = in.readLine()) {
@@ -335,10 +328,10 @@ final class ControllerClient {
                 }
             }
         } catch (java.net.SocketTimeoutException e) {
-            throw new VerbFailure("the controller at " + base + " sent nothing for " + silence.toSeconds()
-                    + " s, not even its keep-alive: it is stopped, or the link to it is down");
+            throw CallFailure.unreachable("the controller at " + base + " sent nothing for " + silence.toSeconds()
+                    + " s, not even its keep-alive: it is stopped, or the link to it is down", e);
         } catch (IOException e) {
-            throw failures.unreachable(e);
+            throw JsonHttp.unreachable(words, e);
         } catch (IllegalArgumentException e) {
             throw new VerbFailure("MESH_CONTROLLER is not a URL like http://HOST:7700: '" + base + "'");
         } finally {
@@ -371,31 +364,6 @@ final class ControllerClient {
             tls = mesh.trust.TlsContexts.trusting(ca).getSocketFactory();
         }
         return tls;
-    }
-
-    /**
-     * Refusal is the controller's refusal of a call, with its HTTP status and reason (null from a server from before
-     * reasons), so a verb can branch on them, never on the sentence.
-     */
-    static final class Refusal extends VerbFailure {
-        private final int status;
-        private final mesh.wire.Reason reason;
-
-        Refusal(String message, int status, mesh.wire.Reason reason) {
-            super(message);
-            this.status = status;
-            this.reason = reason;
-        }
-
-        mesh.wire.Reason reason() {
-            return reason;
-        }
-
-        /** The server has no such call: an older controller, from before the call was made. */
-        boolean noSuchCall() {
-            return (status == 404 || status == 405)
-                    && (reason == null || reason == mesh.wire.Reason.NO_SUCH_CALL || reason == mesh.wire.Reason.OTHER);
-        }
     }
 
     /** The controller's refusal; several problems each on a line of their own, under one head line. */

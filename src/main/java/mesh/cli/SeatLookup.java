@@ -40,9 +40,12 @@ final class SeatLookup {
         try {
             client.api().build();
             return new SeatChoice.Asked(client.base(), SeatChoice.Answer.ANSWERS, null);
-        } catch (ControllerClient.Refusal refused) {
-            return new SeatChoice.Asked(client.base(), refused.reason() == mesh.wire.Reason.DEPOSED
-                    ? SeatChoice.Answer.DEPOSED : SeatChoice.Answer.ANSWERS, refused.getMessage());
+        } catch (mesh.wire.CallFailure failed) {
+            // a refusal is an answer, but a host agent's (MESH_CONTROLLER names no controller) and an unreadable one are not
+            boolean answered = failed.refused() && failed.reason() != mesh.wire.Reason.HOST_AGENT;
+            return new SeatChoice.Asked(client.base(), !answered ? SeatChoice.Answer.UNREACHABLE
+                    : failed.reason() == mesh.wire.Reason.DEPOSED ? SeatChoice.Answer.DEPOSED : SeatChoice.Answer.ANSWERS,
+                    failed.getMessage());
         } catch (VerbFailure unreachable) {
             return new SeatChoice.Asked(client.base(), SeatChoice.Answer.UNREACHABLE, unreachable.getMessage());
         }

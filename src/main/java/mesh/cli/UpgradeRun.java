@@ -61,7 +61,7 @@ final class UpgradeRun {
         Build controller;
         try {
             controller = api.build();
-        } catch (ControllerClient.Refusal r) {
+        } catch (mesh.wire.CallFailure r) {
             if (r.noSuchCall()) {
                 throw new VerbFailure(tooOld(client.base()), r);
             }
@@ -121,7 +121,7 @@ final class UpgradeRun {
             String stopped;
             try {
                 stopped = s.controller() ? new UpgradeController(this).move(bundle, each) : moveAgent(s.node(), bundle, each);
-            } catch (VerbFailure e) {
+            } catch (VerbFailure | mesh.wire.CallFailure e) {
                 stopped = e.getMessage();
             }
             double seconds = (System.nanoTime() - began) / 1e9;

@@ -2,9 +2,6 @@ package mesh.controller;
 
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -15,12 +12,14 @@ import java.util.concurrent.Future;
 import java.util.function.Function;
 import mesh.model.Declaration;
 import mesh.client.AgentApi;
+import mesh.client.HttpTransport;
 import mesh.model.Node;
 import mesh.plan.PushDecision;
 import mesh.plan.SeatEpoch;
 import mesh.trust.ServerTrust;
 import mesh.wire.Accepted;
 import mesh.wire.ApiError;
+import mesh.wire.CallFailure;
 import mesh.wire.JsonHttp;
 import mesh.wire.HostStatus;
 import mesh.wire.PlanView;
@@ -30,7 +29,7 @@ import org.jboss.logging.Logger;
  * AgentClient is the controller's one connection to the host agents, made once and injected wherever the
  * controller asks an agent: the controller's client certificate (mutual TLS, renewed with a rotation), one
  * pool of connections, and the agent's calls ({@link AgentApi}), each bounded; an agent that does not answer
- * is an {@link Unreachable}, not a hang. The installer makes its own, with its own TLS.
+ * is a {@link CallFailure}, not a hang. The installer makes its own, with its own TLS.
  */
 @jakarta.enterprise.context.ApplicationScoped
 public class AgentClient {
@@ -47,7 +46,7 @@ public class AgentClient {
     static final Duration STARTING = Duration.ofSeconds(15);
 
     /** Made on first use: a verb that never pushes (all but the controller's) never builds an HTTP client. */
-    private volatile HttpClient http;
+    private volatile HttpTransport http;
     /** The {@link ServerTrust#generation()} of the certificate {@link #http} presents. */
     private volatile long builtFor;
     /** The TLS this client speaks to agents with, or null for the serving process's ({@link ServerTrust}). */
@@ -90,22 +89,18 @@ public class AgentClient {
         }
     }
 
-    HttpClient http() {
-        HttpClient h = http;
+    /** The one transport to the agents, with this client's certificate (a new one after a rotation). */
+    HttpTransport http() {
+        HttpTransport h = http;
         if (h == null || tls == null && builtFor != ServerTrust.generation()) {
             synchronized (this) {
                 long generation = ServerTrust.generation();
                 if (http == null || tls == null && builtFor != generation) {
-                    HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(CONNECT);
-                    if (tls != null) {
-                        b.sslContext(tls);
-                    } else if (ServerTrust.enabled()) {
-                        // the controller's key and the mesh CA, read from the files: after a rotation
-                        // (a new generation) a new client, so its pooled connections with the old certificate go too
-                        b.sslContext(ServerTrust.clientContext());
-                    }
-                    HttpClient old = http;
-                    http = b.build();
+                    // the controller's key and the mesh CA, read from the files: after a rotation
+                    // (a new generation) a new client, so its pooled connections with the old certificate go too
+                    HttpTransport old = http;
+                    http = new HttpTransport(tls != null ? tls : ServerTrust.enabled() ? ServerTrust.clientContext() : null,
+                            CONNECT);
                     builtFor = generation;
                     if (old != null) {
                         old.shutdown();   // calls under way finish; it takes no new ones (JDK 21)
@@ -115,31 +110,6 @@ public class AgentClient {
             }
         }
         return h;
-    }
-
-    /** Unreachable is an agent that could not be asked, or answered with a refusal. */
-    public static class Unreachable extends RuntimeException {
-        private final int status;
-        private final mesh.wire.Reason reason;
-
-        public Unreachable(String message, int status) {
-            this(message, status, null);
-        }
-
-        /** {@code reason}: the agent's, when it refused (null when it did not answer, or is older than reasons). */
-        public Unreachable(String message, int status, mesh.wire.Reason reason) {
-            super(message);
-            this.status = status;
-            this.reason = reason;
-        }
-
-        public int status() {
-            return status;
-        }
-
-        public mesh.wire.Reason reason() {
-            return reason;
-        }
     }
 
     public PlanView preview(Node node, Declaration d) {
@@ -159,16 +129,15 @@ public class AgentClient {
     public Accepted pushGrowing(Node node, Declaration d) {
         try {
             return push(node, d);
-        } catch (Unreachable refused) {
-            if (refused.status() != 409 || refused.reason() == mesh.wire.Reason.DEPOSED) {
+        } catch (CallFailure refused) {
+            if (!refused.refused(409) || refused.reason() == mesh.wire.Reason.DEPOSED) {
                 throw refused;
             }
             long newest;
             try {
                 newest = status(node).generation();
-            } catch (Unreachable unread) {
-                throw new Unreachable(refused.getMessage() + "; and its generation could not be read: "
-                        + unread.getMessage(), refused.status(), refused.reason());
+            } catch (CallFailure unread) {
+                throw refused.reworded(refused.getMessage() + "; and its generation could not be read: " + unread.getMessage());
             }
             Declaration again = PushDecision.resend(d, newest).orElseThrow(() -> refused);
             LOG.infof("push: node %s has accepted generation %d, which this store does not know of; sending as %d",
@@ -260,9 +229,9 @@ public class AgentClient {
     /** The same, waiting {@code waitWhileStarting} at most for an agent that says it is starting. */
     <T> T call(Node node, AgentApi.Call<T> call, Duration timeout, Duration waitWhileStarting) {
         try {
-            return new JsonHttp((m, p, headers, json, t) -> exchange(node, m, p, headers, json, t), null, failures(node))
+            return new JsonHttp((m, p, headers, json, t) -> exchange(node, m, p, headers, json, t), null, words(node))
                     .call(call.method(), call.path(), call.body(), call.answer(), timeout, waitWhileStarting);
-        } catch (Unreachable refused) {
+        } catch (CallFailure refused) {
             if (refused.reason() == mesh.wire.Reason.DEPOSED && deposed == null) {
                 deposed = refused.getMessage();
                 LOG.errorf("this controller has been deposed: %s", refused.getMessage());
@@ -273,54 +242,45 @@ public class AgentClient {
 
     private JsonHttp.Answer exchange(Node node, String method, String path, Map<String, String> headers, String body,
                                      Duration timeout) throws IOException, InterruptedException {
-        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(node.agent().replaceAll("/+$", "") + path))
-                .timeout(timeout);
-        headers.forEach(builder::header);
+        Map<String, String> named = new LinkedHashMap<>(headers);
         SeatEpoch as = speaksAs;
         if (as.epoch() > 0) {
-            builder.header(SeatEpoch.EPOCH_HEADER, Long.toString(as.epoch()));
+            named.put(SeatEpoch.EPOCH_HEADER, Long.toString(as.epoch()));
             if (!as.seat().isEmpty()) {
-                builder.header(SeatEpoch.SEAT_HEADER, as.seat());
+                named.put(SeatEpoch.SEAT_HEADER, as.seat());
             }
             if (!as.url().isEmpty()) {
-                builder.header(SeatEpoch.URL_HEADER, as.url());
+                named.put(SeatEpoch.URL_HEADER, as.url());
             }
         }
-        HttpResponse<String> response = http().send(builder.method(method, body == null
-                ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body)).build(),
-                HttpResponse.BodyHandlers.ofString());
-        response.headers().firstValue(SeatEpoch.EPOCH_HEADER).ifPresent(epoch -> heard(node, SeatEpoch.ofHeaders(epoch,
-                response.headers().firstValue(SeatEpoch.SEAT_HEADER).orElse(null),
-                response.headers().firstValue(SeatEpoch.URL_HEADER).orElse(null))));
-        return new JsonHttp.Answer(response.statusCode(), response.body(),
-                response.headers().firstValue("Retry-After").isPresent());
+        return http().exchange(URI.create(node.agent().replaceAll("/+$", "") + path), method, named, body, timeout,
+                heard -> heard.firstValue(SeatEpoch.EPOCH_HEADER).ifPresent(epoch -> heard(node, SeatEpoch.ofHeaders(epoch,
+                        heard.firstValue(SeatEpoch.SEAT_HEADER).orElse(null), heard.firstValue(SeatEpoch.URL_HEADER).orElse(null)))));
     }
 
-    /** What went wrong asking a node's agent, as an {@link Unreachable} that names the node. */
-    static JsonHttp.Failures failures(Node node) {
-        return new JsonHttp.Failures() {
+    /** What went wrong asking a node's agent, in words that name the node (each failure a {@link CallFailure}). */
+    static JsonHttp.Words words(Node node) {
+        return new JsonHttp.Words() {
             @Override
-            public RuntimeException unreachable(Exception e) {
+            public String unreachable(Exception e) {
                 if (e instanceof InterruptedException) {
-                    return new Unreachable("interrupted while asking node " + node.name(), 0);
+                    return "interrupted while asking node " + node.name();
                 }
                 String tlsProblem = mesh.trust.TlsFailure.describe(e, node.agent());
                 if (tlsProblem != null) {
-                    return new Unreachable("node " + node.name() + "'s agent at " + node.agent() + ": " + tlsProblem, 0);
+                    return "node " + node.name() + "'s agent at " + node.agent() + ": " + tlsProblem;
                 }
-                return new Unreachable("node " + node.name() + "'s agent at " + node.agent() + " did not answer ("
-                        + JsonHttp.why(e) + ")", 0);
+                return "node " + node.name() + "'s agent at " + node.agent() + " did not answer (" + JsonHttp.why(e) + ")";
             }
 
             @Override
-            public RuntimeException refused(JsonHttp.Answer a, ApiError error) {
-                return new Unreachable("node " + node.name() + "'s agent refused (" + a.status() + "): "
-                        + (error == null ? a.body() : error.error()), a.status(), error == null ? null : error.reason());
+            public String refused(JsonHttp.Answer a, ApiError error) {
+                return "node " + node.name() + "'s agent refused (" + a.status() + "): " + (error == null ? a.body() : error.error());
             }
 
             @Override
-            public RuntimeException unreadable(JsonHttp.Answer a, String detail) {
-                return new Unreachable("node " + node.name() + "'s agent answered something unreadable: " + detail, a.status());
+            public String unreadable(JsonHttp.Answer a, String detail) {
+                return "node " + node.name() + "'s agent answered something unreadable: " + detail;
             }
         };
     }

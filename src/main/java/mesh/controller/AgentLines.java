@@ -1,5 +1,6 @@
 package mesh.controller;
 
+import mesh.wire.CallFailure;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -20,7 +21,7 @@ import mesh.wire.JsonHttp;
  * The agent sends a line a second, so a watch closes the stream when none came for {@code noLine}: the reader blocked
  * in {@code readLine} wakes up (closing the JDK client's {@code ofInputStream} body ends a blocked read with an
  * IOException: checked on JDK 25) and the step fails saying the agent went silent, instead of waiting for ever. Every
- * failure is an {@link AgentClient.Unreachable} that names the node, prefixed by what the call is.
+ * failure is a {@link CallFailure} that names the node, prefixed by what the call is.
  */
 final class AgentLines implements AutoCloseable {
 
@@ -55,19 +56,18 @@ final class AgentLines implements AutoCloseable {
                 .header("Content-Type", "application/json")
                 .header("Accept", "application/x-ndjson")
                 .POST(HttpRequest.BodyPublishers.ofString(DeclarationJson.write(body))).build();
-        JsonHttp.Failures failures = AgentClient.failures(node);
         HttpResponse<InputStream> response;
         try {
             response = agents.http().send(request, HttpResponse.BodyHandlers.ofInputStream());
         } catch (IOException e) {
-            throw failures.unreachable(e);
+            throw JsonHttp.unreachable(AgentClient.words(node), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw failures.unreachable(e);
+            throw JsonHttp.unreachable(AgentClient.words(node), e);
         }
         if (response.statusCode() / 100 != 2) {
-            throw new AgentClient.Unreachable("node " + node.name() + "'s agent refused (" + response.statusCode() + "): "
-                    + refusal(response.body()), response.statusCode());
+            throw CallFailure.refused(response.statusCode(), null, "node " + node.name() + "'s agent refused ("
+                    + response.statusCode() + "): " + refusal(response.body()));
         }
         return new AgentLines(node, what, noLine, response.body());
     }
@@ -115,13 +115,13 @@ final class AgentLines implements AutoCloseable {
         }
     }
 
-    private AgentClient.Unreachable broken(IOException e) {
-        return silent ? silence() : new AgentClient.Unreachable(what + " broke off (" + JsonHttp.why(e) + ")", 0);
+    private CallFailure broken(IOException e) {
+        return silent ? silence() : CallFailure.unreachable(what + " broke off (" + JsonHttp.why(e) + ")");
     }
 
-    private AgentClient.Unreachable silence() {
-        return new AgentClient.Unreachable(what + ": node " + node.name() + "'s agent sent no progress for "
-                + noLine.toSeconds() + " s (stopped, or the link to it is down)", 0);
+    private CallFailure silence() {
+        return CallFailure.unreachable(what + ": node " + node.name() + "'s agent sent no progress for "
+                + noLine.toSeconds() + " s (stopped, or the link to it is down)");
     }
 
     /** Stops the watch and closes the stream (an answer not read to its end is given up on). */

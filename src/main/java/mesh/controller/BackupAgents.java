@@ -1,5 +1,6 @@
 package mesh.controller;
 
+import mesh.wire.CallFailure;
 import java.time.Duration;
 import java.util.function.Consumer;
 import mesh.client.AgentApi;
@@ -51,6 +52,6 @@ class BackupAgents {
                 progress.accept(l);
             }
         }
-        throw new AgentClient.Unreachable(what + ": node " + node.name() + "'s agent ended without saying it was done", 0);
+        throw CallFailure.unreachable(what + ": node " + node.name() + "'s agent ended without saying it was done");
     }
 }

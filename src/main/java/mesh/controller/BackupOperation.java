@@ -1,5 +1,6 @@
 package mesh.controller;
 
+import mesh.wire.CallFailure;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -120,7 +121,7 @@ final class BackupOperation implements OperationRunner.Kind<Long, Backup, Backup
         Node node = node(b.node());
         try {
             calls.unfence(node, b.module(), b.epoch());
-        } catch (AgentClient.Unreachable e) {
+        } catch (CallFailure e) {
             if (e.reason() != mesh.wire.Reason.NEWER_EPOCH) {
                 throw e;
             }
@@ -128,7 +129,7 @@ final class BackupOperation implements OperationRunner.Kind<Long, Backup, Backup
         }
         try {
             agents.statusRefreshed(node);   // a pass now, which starts the module, not at the next interval
-        } catch (AgentClient.Unreachable e) {
+        } catch (CallFailure e) {
             // the agent's own pass starts it
         }
         return new Done();

@@ -1,5 +1,6 @@
 package mesh.controller;
 
+import mesh.wire.CallFailure;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -42,7 +43,7 @@ final class BackupVerify {
         BackupProgress last;
         try {
             last = new BackupAgents(agents).verify(on, new BackupVerifyRequest(b.registry(), b.repository(), b.manifest()), l -> { });
-        } catch (AgentClient.Unreachable e) {
+        } catch (CallFailure e) {
             throw new Conflict("backup " + id + " could not be verified: " + e.getMessage());
         }
         String error = Boolean.TRUE.equals(last.done()) ? null : last.error() == null ? "the verify failed" : last.error();
@@ -61,7 +62,7 @@ final class BackupVerify {
             try {
                 agents.statusQuickly(n);
                 return n;
-            } catch (AgentClient.Unreachable e) {
+            } catch (CallFailure e) {
                 // the next node
             }
         }

@@ -1,5 +1,6 @@
 package mesh.controller;
 
+import mesh.wire.CallFailure;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -99,7 +100,7 @@ public class BackupWatch {
             try {
                 try {
                     calls.fence(n, l.module(), l.epoch());
-                } catch (AgentClient.Unreachable e) {
+                } catch (CallFailure e) {
                     if (e.reason() != mesh.wire.Reason.NEWER_EPOCH) {
                         throw e;
                     }
@@ -107,7 +108,7 @@ public class BackupWatch {
                 }
                 try {
                     calls.oldCopy(n, l.module(), l.epoch(), l.volumes().stream().map(BackupVolume::name).toList());
-                } catch (AgentClient.Unreachable e) {
+                } catch (CallFailure e) {
                     if (e.status() != 404 && e.status() != 409) {
                         throw e;
                     }

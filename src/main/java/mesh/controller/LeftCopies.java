@@ -1,5 +1,6 @@
 package mesh.controller;
 
+import mesh.wire.CallFailure;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -91,7 +92,7 @@ final class LeftCopies {
     private static void delete(TakeAgents calls, Node n, LeftCopy l, BackupVolume v) {
         try {
             calls.delete(n, l.module(), v.name(), v.kind(), l.epoch(), "rollback");
-        } catch (AgentClient.Unreachable e) {
+        } catch (CallFailure e) {
             if (e.reason() != mesh.wire.Reason.NOT_TAKES_COPY) {
                 throw e;
             }

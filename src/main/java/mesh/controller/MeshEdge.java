@@ -1,5 +1,6 @@
 package mesh.controller;
 
+import mesh.wire.CallFailure;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import mesh.model.Conflict;
@@ -31,7 +32,7 @@ public class MeshEdge {
         }
         try {
             return agents.edgeCa(node);
-        } catch (AgentClient.Unreachable e) {
+        } catch (CallFailure e) {
             throw new Conflict("node " + name + "'s edge CA: " + e.getMessage());
         }
     }

@@ -88,15 +88,14 @@ public class MeshLogs {
         String q = query.query();
         HttpRequest request = HttpRequest.newBuilder(URI.create(node.agent().replaceAll("/+$", "") + mesh.client.AgentApi.logs(component, q)))
                 .timeout(HEAD).header("Accept", "application/x-ndjson").GET().build();
-        JsonHttp.Failures failures = AgentClient.failures(node);
         HttpResponse<InputStream> response;
         try {
             response = agents.http().send(request, HttpResponse.BodyHandlers.ofInputStream());
         } catch (IOException e) {
-            throw refusal(failures.unreachable(e));
+            throw refusal(JsonHttp.unreachable(AgentClient.words(node), e));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw refusal(failures.unreachable(e));
+            throw refusal(JsonHttp.unreachable(AgentClient.words(node), e));
         }
         if (response.statusCode() / 100 != 2) {
             String said;

@@ -1,5 +1,6 @@
 package mesh.controller;
 
+import mesh.wire.CallFailure;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.ArrayList;
@@ -70,7 +71,7 @@ public class OldCopies {
                     for (OldCopyCleanup.Volume volume : delete.volumes()) {
                         try {
                             calls.delete(node, module, volume.name(), volume.kind(), copy.epoch(), "forget-old");
-                        } catch (AgentClient.Unreachable e) {
+                        } catch (CallFailure e) {
                             if (!alreadyGone(e.reason())) {
                                 throw e;
                             }

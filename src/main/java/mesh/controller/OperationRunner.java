@@ -1,5 +1,6 @@
 package mesh.controller;
 
+import mesh.wire.CallFailure;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -255,7 +256,7 @@ final class OperationRunner<K, R, P> {
     /** A step's exception as a failure with its reason: an agent that did not answer, one that refused, the mesh that changed. */
     static Failed failure(RuntimeException e) {
         Reason reason = switch (e) {
-            case AgentClient.Unreachable u -> u.status() == 0 ? Reason.UNREACHABLE : Reason.REFUSED;
+            case CallFailure u -> u.kind() == CallFailure.Kind.UNREACHABLE ? Reason.UNREACHABLE : Reason.REFUSED;
             case Conflict c -> Reason.CONFLICT;
             case NotFound n -> Reason.CONFLICT;
             case PlanFailure p -> Reason.REFUSED;

@@ -1,5 +1,6 @@
 package mesh.controller;
 
+import mesh.wire.CallFailure;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.sql.Connection;
@@ -142,7 +143,7 @@ public class PushSender {
     private Accepted sendNamed(Node node, Declaration d) {
         try {
             return agents.pushGrowing(node, d);
-        } catch (AgentClient.Unreachable refused) {
+        } catch (CallFailure refused) {
             Declaration unnamed = PushDecision.unnamed(d, refused.status(), refused.reason() != null).orElseThrow(() -> refused);
             LOG.infof("push: node %s's agent does not take named pushes (an older mesh); sent without the name", node.name());
             return agents.pushGrowing(node, unnamed);

@@ -1,5 +1,6 @@
 package mesh.controller;
 
+import mesh.wire.CallFailure;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Consumer;
@@ -16,7 +17,7 @@ import mesh.wire.VolumeView;
 
 /**
  * TakeAgents is the take's part of the controller's edge to the agents: the calls of the take
- * contract (docs/take.md), each bounded, each failure an {@link AgentClient.Unreachable} naming
+ * contract (docs/take.md), each bounded, each failure a {@link CallFailure} naming
  * the node. The copy itself runs agent to agent; the controller only reads its progress lines.
  */
 class TakeAgents {
@@ -152,12 +153,12 @@ class TakeAgents {
             samples.add(new CopyStall.Sample(now, l.bytes() == null ? 0 : l.bytes()));
             samples = new java.util.ArrayList<>(CopyStall.kept(samples));
             if (stall.stalled(samples, now)) {
-                throw new AgentClient.Unreachable("the copy of volume " + volume + " to node " + target.name() + ": "
+                throw CallFailure.unreachable("the copy of volume " + volume + " to node " + target.name() + ": "
                         + stall.describe(volume, samples) + " (node " + target.name() + " still sends its progress; the"
-                        + " source agent sends no data)", 0);
+                        + " source agent sends no data)");
             }
         }
-        throw new AgentClient.Unreachable("node " + target.name() + "'s agent ended the copy of volume " + volume
-                + " without saying it was done" + (last == null ? "" : " (after " + last.bytes() + " bytes)"), 0);
+        throw CallFailure.unreachable("node " + target.name() + "'s agent ended the copy of volume " + volume
+                + " without saying it was done" + (last == null ? "" : " (after " + last.bytes() + " bytes)"));
     }
 }

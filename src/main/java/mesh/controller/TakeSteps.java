@@ -1,5 +1,6 @@
 package mesh.controller;
 
+import mesh.wire.CallFailure;
 import mesh.model.ComponentState;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -362,7 +363,7 @@ final class TakeSteps {
                 }
                 return Poll.notYet(s.appliedGeneration() < generation ? "it has not applied generation " + generation + " yet"
                         : mine.isEmpty() ? "it runs no component of the module" : String.join(", ", notYet));
-            } catch (AgentClient.Unreachable e) {
+            } catch (CallFailure e) {
                 return Poll.notYet(e.getMessage());
             }
         });
@@ -424,7 +425,7 @@ final class TakeSteps {
             for (EdgeFirst.Send e : EdgeFirst.sends(plan(s, s.placements(), s.placements()), s.sent())) {
                 try {
                     sent.put(e.node(), sender.sendForTake(t, TakeSends.of(e)).generation());
-                } catch (AgentClient.Unreachable later) {
+                } catch (CallFailure later) {
                     // the push that follows sends this node its whole declaration
                 }
             }
@@ -444,7 +445,7 @@ final class TakeSteps {
                 Poll.until(Duration.ofNanos(left), Duration.ofMillis(200), () -> {
                     try {
                         return agents.statusRefreshed(node).appliedGeneration() >= generation;
-                    } catch (AgentClient.Unreachable gone) {
+                    } catch (CallFailure gone) {
                         return true;   // not waited for: the agent applies its record when it is back
                     }
                 });
@@ -500,8 +501,8 @@ final class TakeSteps {
         for (Take.Volume v : t.volumes()) {
             try {
                 calls.delete(target, t.module(), v.name(), v.kind(), t.epoch(), "rollback");
-            } catch (AgentClient.Unreachable e) {
-                if (mayLeave && e.status() == 0) {
+            } catch (CallFailure e) {
+                if (mayLeave && e.kind() == CallFailure.Kind.UNREACHABLE) {
                     return left.leave(t, e.getMessage());
                 }
                 if (e.reason() != mesh.wire.Reason.NOT_TAKES_COPY) {

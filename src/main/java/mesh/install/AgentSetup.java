@@ -1,5 +1,6 @@
 package mesh.install;
 
+import mesh.wire.CallFailure;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -155,7 +156,7 @@ public final class AgentSetup {
     private HostStatus answered(java.util.function.Supplier<HostStatus> ask) {
         try {
             return ask.get();
-        } catch (AgentClient.Unreachable refused) {
+        } catch (CallFailure refused) {
             if (refused.status() == 401 && !Files.isRegularFile(o.tls().cert("controller"))) {
                 return null;
             }

@@ -1,13 +1,15 @@
 package mesh.install;
 
+import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.function.Consumer;
+import mesh.client.HttpTransport;
 import mesh.plan.InstallStep;
 import mesh.plan.Preflight;
+import mesh.wire.CallFailure;
 
 /**
  * JoinSteps adds this machine to a mesh whose controller runs elsewhere: the same preflight (the
@@ -17,6 +19,9 @@ import mesh.plan.Preflight;
  * node its declaration at the next push.
  */
 public final class JoinSteps implements InstallRunner.Steps {
+
+    /** How long the join waits to connect to the controller. */
+    static final Duration CONNECT = Duration.ofSeconds(5);
 
     private final InstallOptions o;
     private final InstallJournal journal;
@@ -41,17 +46,28 @@ public final class JoinSteps implements InstallRunner.Steps {
         }
     }
 
-    /** Any HTTP answer (401 without the operator token) says the controller is reachable from here. */
+    /**
+     * Any HTTP answer (401 without the operator token) says the controller is reachable from here; no answer is a
+     * {@link CallFailure}.
+     */
     private void reachController() {
         try {
-            HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
-                    .sslContext(mesh.trust.TlsContexts.trusting(mesh.trust.Pem.certificate(o.tls().caCert()))).build();
-            http.send(HttpRequest.newBuilder(URI.create(o.join().replaceAll("/+$", "") + mesh.client.ControllerApi.NODES))
-                    .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.discarding());
-        } catch (Exception e) {
-            String tlsProblem = mesh.trust.TlsFailure.describe(e, o.join());
-            throw new InstallFailure("the controller at " + o.join() + " cannot be reached from here: "
-                    + (tlsProblem != null ? tlsProblem : e.getMessage() == null ? "no answer" : e.getMessage()), e);
+            new HttpTransport(mesh.trust.TlsContexts.trusting(mesh.trust.Pem.certificate(o.tls().caCert())), CONNECT)
+                    .send(HttpRequest.newBuilder(URI.create(o.join().replaceAll("/+$", "") + mesh.client.ControllerApi.NODES))
+                            .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.discarding());
+        } catch (IOException | InterruptedException e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            throw CallFailure.unreachable(unreachable(e), e);
+        } catch (RuntimeException e) {   // the mesh CA's file did not read: nothing was asked
+            throw new InstallFailure(unreachable(e), e);
         }
+    }
+
+    private String unreachable(Exception e) {
+        String tlsProblem = mesh.trust.TlsFailure.describe(e, o.join());
+        return "the controller at " + o.join() + " cannot be reached from here: "
+                + (tlsProblem != null ? tlsProblem : e.getMessage() == null ? "no answer" : e.getMessage());
     }
 }

@@ -1,14 +1,10 @@
 package mesh.install;
 
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.security.KeyPair;
 import java.time.Duration;
-import mesh.model.DeclarationJson;
+import mesh.client.HttpTransport;
 import mesh.model.Poll;
 import mesh.trust.MeshCa;
 import mesh.trust.Pem;
@@ -18,13 +14,15 @@ import mesh.trust.TlsFailure;
 import mesh.wire.ApiError;
 import mesh.wire.JoinAnswer;
 import mesh.wire.JoinRequest;
+import mesh.wire.JsonHttp;
 
 /**
  * JoinTls gets a joining node its agent's certificate: it makes a key here, pins the mesh CA by the
  * join line's {@code --ca-hash} on its first contact with the controller ({@link PinnedCa}), and
  * asks the controller ({@code POST /v1/join}, with the node's one-time join token) to certify the key. It
  * writes the CA, the certificate and the key (0600) under the state dir's {@code tls/}. A rerun
- * with the files there does nothing.
+ * with the files there does nothing. It asks over the one {@link HttpTransport}, and a failed call is a
+ * {@link mesh.wire.CallFailure}.
  */
 final class JoinTls {
 
@@ -45,49 +43,37 @@ final class JoinTls {
         }
         KeyPair key = MeshCa.newKey();
         PinnedCa pin = new PinnedCa(o.caHash());
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).sslContext(pin.context()).build();
-        String url = o.join().replaceAll("/+$", "") + mesh.client.ControllerApi.JOIN;
-        HttpResponse<String> answer;
-        try {
-            String body = DeclarationJson.MAPPER.writeValueAsString(new JoinRequest(o.node(), Pem.text(key.getPublic())));
-            HttpRequest request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(20))
-                    .header("Authorization", "Bearer " + o.joinToken()).header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString(body)).build();
-            IOException[] unconnected = {null};
-            Poll.Result<HttpResponse<String>> sent = Poll.interruptibly(CONNECTING, Duration.ofSeconds(1), () -> {
-                try {
-                    return Poll.got(http.send(request, HttpResponse.BodyHandlers.ofString()));
-                } catch (java.net.http.HttpConnectTimeoutException | java.net.ConnectException notYet) {
-                    // no connection, so the one-time token was not sent: a controller that just started (or a loaded
-                    // machine) is asked again until CONNECTING is over
-                    unconnected[0] = notYet;
-                    return Poll.notYet(String.valueOf(notYet.getMessage()));
+        HttpTransport http = new HttpTransport(pin.context(), JoinSteps.CONNECT);
+        String base = o.join().replaceAll("/+$", "");
+        JsonHttp join = new JsonHttp(connecting(http.to(base)), o.joinToken(), new JsonHttp.Words() {
+            @Override
+            public String unreachable(Exception e) {
+                if (e instanceof InterruptedException) {
+                    return "interrupted while asking the controller for this node's certificate";
                 }
-            });
-            if (!(sent instanceof Poll.Answered<HttpResponse<String>> a)) {
-                throw unconnected[0];
+                String why = TlsFailure.describe(e, base + mesh.client.ControllerApi.JOIN);
+                return "cannot get this node's certificate from the controller at " + o.join() + ": "
+                        + (why != null ? why : e.getMessage() == null ? "no answer" : e.getMessage());
             }
-            answer = a.value();
-        } catch (IOException e) {
-            String why = TlsFailure.describe(e, url);
-            throw new InstallFailure("cannot get this node's certificate from the controller at " + o.join() + ": "
-                    + (why != null ? why : e.getMessage() == null ? "no answer" : e.getMessage()), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new InstallFailure("interrupted while asking the controller for this node's certificate");
-        }
-        if (answer.statusCode() != 200) {
-            String why = answer.body();
-            try {
-                why = DeclarationJson.MAPPER.readValue(answer.body(), ApiError.class).error();
-            } catch (IOException | RuntimeException unreadable) {
-                // the body as it is
+
+            @Override
+            public String refused(JsonHttp.Answer a, ApiError error) {
+                return "the controller at " + o.join() + " refused this node's certificate (" + a.status() + "): "
+                        + (error == null ? a.body() : error.error());
             }
-            throw new InstallFailure("the controller at " + o.join() + " refused this node's certificate (" + answer.statusCode()
-                    + "): " + why);
+
+            @Override
+            public String unreadable(JsonHttp.Answer a, String detail) {
+                return "the controller's answer holds no certificate of the mesh CA for this node: " + detail;
+            }
+        });
+        // the token is one-time: a controller that says it is starting is not asked again with it
+        JoinAnswer issued = join.call("POST", mesh.client.ControllerApi.JOIN,
+                new JoinRequest(o.node(), Pem.text(key.getPublic())), JoinAnswer.class, Duration.ofSeconds(20), Duration.ZERO);
+        if (issued == null) {
+            throw new InstallFailure("the controller's answer holds no certificate of the mesh CA for this node: it is empty");
         }
         try {
-            JoinAnswer issued = DeclarationJson.MAPPER.readValue(answer.body(), JoinAnswer.class);
             var ca = Pem.certificate(issued.ca(), "the controller's answer");
             if (!Pem.hash(ca).equals(o.caHash())) {
                 throw new InstallFailure("the controller answered with a CA that is not the one of --ca-hash " + o.caHash());
@@ -99,5 +85,27 @@ final class JoinTls {
         } catch (IOException | java.security.GeneralSecurityException | IllegalArgumentException e) {
             throw new InstallFailure("the controller's answer holds no certificate of the mesh CA for this node: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The round trips of {@code direct}, each connection tried again until {@link #CONNECTING} is over: without a
+     * connection the one-time token was not sent, so a controller that just started (or a loaded machine) is asked again.
+     */
+    private static JsonHttp.Transport connecting(JsonHttp.Transport direct) {
+        return (method, path, headers, body, timeout) -> {
+            IOException[] unconnected = {null};
+            Poll.Result<JsonHttp.Answer> sent = Poll.interruptibly(CONNECTING, Duration.ofSeconds(1), () -> {
+                try {
+                    return Poll.got(direct.exchange(method, path, headers, body, timeout));
+                } catch (java.net.http.HttpConnectTimeoutException | java.net.ConnectException notYet) {
+                    unconnected[0] = notYet;
+                    return Poll.notYet(String.valueOf(notYet.getMessage()));
+                }
+            });
+            if (!(sent instanceof Poll.Answered<JsonHttp.Answer> a)) {
+                throw unconnected[0];
+            }
+            return a.value();
+        };
     }
 }

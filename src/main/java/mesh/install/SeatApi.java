@@ -1,15 +1,12 @@
 package mesh.install;
 
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import mesh.client.ControllerApi;
+import mesh.client.HttpTransport;
 import mesh.wire.ApiError;
+import mesh.wire.CallFailure;
 import mesh.wire.JsonHttp;
 import mesh.wire.ModuleView;
 import mesh.wire.NodeView;
@@ -17,60 +14,37 @@ import mesh.wire.PushReport;
 
 /**
  * SeatApi is the installer's connection to a controller (the temporary one, then the permanent one):
- * the JDK's HttpClient over the mesh CA, the operator token, and the few calls an install makes, each
- * one of {@link ControllerApi}'s, the client the CLI speaks too. Refusals keep the controller's own
- * message, with its status and reason.
+ * the one {@link HttpTransport} over the mesh CA, the operator token, and the few calls an install makes, each
+ * one of {@link ControllerApi}'s, the client the CLI speaks too. Each failure is a {@link CallFailure}; a refusal
+ * keeps the controller's own message, with its status and reason.
  */
 public final class SeatApi {
 
-    /** Refused is a controller's refusal: its status and message. */
-    public static final class Refused extends InstallFailure {
-        private final int status;
-        private final mesh.wire.Reason reason;
-
-        Refused(int status, mesh.wire.Reason reason, String message) {
-            super(message);
-            this.status = status;
-            this.reason = reason;
-        }
-
-        public int status() {
-            return status;
-        }
-
-        /** The controller's reason, null from one older than reasons. */
-        public mesh.wire.Reason reason() {
-            return reason;
-        }
-    }
-
     private final String base;
-    private final HttpClient client;
     /** The controller's API: its calls bounded by 10 s, a push's by 5 minutes; a starting controller waited for 15 s. */
     private final ControllerApi api;
     private final ControllerApi pushes;
 
     /** A client of the controller at {@code base}, over {@code tls} (trusting only the mesh CA). */
     public SeatApi(String base, String token, javax.net.ssl.SSLContext tls) {
-        this.client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).sslContext(tls).build();
         this.base = base.replaceAll("/+$", "");
-        JsonHttp http = new JsonHttp(this::exchange, token, new JsonHttp.Failures() {
+        JsonHttp http = new JsonHttp(new HttpTransport(tls, HttpTransport.CONNECT).to(this.base), token, new JsonHttp.Words() {
             @Override
-            public RuntimeException unreachable(Exception e) {
+            public String unreachable(Exception e) {
                 String tlsProblem = mesh.trust.TlsFailure.describe(e, SeatApi.this.base);
-                return new InstallFailure("cannot reach the controller at " + SeatApi.this.base + ": "
-                        + (tlsProblem != null ? tlsProblem : e.getMessage() == null ? "no answer" : e.getMessage()));
+                return "cannot reach the controller at " + SeatApi.this.base + ": "
+                        + (tlsProblem != null ? tlsProblem : e.getMessage() == null ? "no answer" : e.getMessage());
             }
 
             @Override
-            public RuntimeException refused(JsonHttp.Answer a, ApiError error) {
-                return new Refused(a.status(), error == null ? null : error.reason(), "the controller at " + SeatApi.this.base + " answered " + a.status() + ": "
-                        + (error == null ? a.body() : error.error()));
+            public String refused(JsonHttp.Answer a, ApiError error) {
+                return "the controller at " + SeatApi.this.base + " answered " + a.status() + ": "
+                        + (error == null ? a.body() : error.error());
             }
 
             @Override
-            public RuntimeException unreadable(JsonHttp.Answer a, String detail) {
-                return new InstallFailure("the controller at " + SeatApi.this.base + " answered something unreadable: " + detail);
+            public String unreadable(JsonHttp.Answer a, String detail) {
+                return "the controller at " + SeatApi.this.base + " answered something unreadable: " + detail;
             }
         });
         this.api = new ControllerApi(http, Duration.ofSeconds(10), Duration.ofSeconds(15));
@@ -102,8 +76,8 @@ public final class SeatApi {
     public void addNode(String name, String address, String publicDomain) {
         try {
             api.addNode(name, address, "", false);
-        } catch (Refused e) {
-            if (e.status() != 409) {
+        } catch (CallFailure e) {
+            if (!e.refused(409)) {
                 throw e;
             }
         }
@@ -141,14 +115,5 @@ public final class SeatApi {
      */
     public PushReport pushOnly(String node) {
         return pushes.push(new mesh.wire.PushRequest(List.of(node), false, true, null, true));
-    }
-
-    private JsonHttp.Answer exchange(String method, String path, Map<String, String> headers, String body, Duration timeout)
-            throws IOException, InterruptedException {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(timeout);
-        headers.forEach(b::header);
-        HttpResponse<String> r = client.send(b.method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                : HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
-        return new JsonHttp.Answer(r.statusCode(), r.body(), r.headers().firstValue("Retry-After").isPresent());
     }
 }

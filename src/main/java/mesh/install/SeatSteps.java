@@ -1,5 +1,6 @@
 package mesh.install;
 
+import mesh.wire.CallFailure;
 import mesh.model.ComponentState;
 import java.io.IOException;
 import java.io.InputStream;
@@ -203,7 +204,7 @@ public final class SeatSteps implements InstallRunner.Steps {
                 o.storeUrl() != null ? mesh.plan.SecretValues.NONE : secrets.bootSecrets(storePassword()));
         try {
             client.pushGrowing(agent.node(), d);
-        } catch (AgentClient.Unreachable e) {
+        } catch (CallFailure e) {
             throw new InstallFailure("the seat's agent refused its declaration: " + e.getMessage(), e);
         }
         awaitRunning(modules);
@@ -368,7 +369,7 @@ public final class SeatSteps implements InstallRunner.Steps {
         }
         try {
             api(journal.secret("TEMP_CONTROLLER", () -> "")).assign(o.node(), SeatCatalogue.CONTROLLER);
-        } catch (SeatApi.Refused e) {
+        } catch (CallFailure e) {
             if (e.reason() == mesh.wire.Reason.FENCED || e.reason() == mesh.wire.Reason.DEPOSED) {
                 say.accept("      the temporary controller is fenced: " + e.getMessage().replaceAll(".*answered 409: ", ""));
                 return;

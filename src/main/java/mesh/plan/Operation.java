@@ -36,7 +36,7 @@ public final class Operation {
 
     /**
      * Reason is why a step failed. Not {@code mesh.wire.Reason}: that is why a request was refused (an API's answer,
-     * and the plan layer does not read the wire); the runner maps it here ({@code AgentClient.Unreachable} that got no
+     * and the plan layer does not read the wire); the runner maps it here ({@code CallFailure} that got no
      * answer is {@link #UNREACHABLE}, a refusal is {@link #REFUSED}).
      */
     public enum Reason {

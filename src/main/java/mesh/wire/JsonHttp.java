@@ -15,9 +15,10 @@ import mesh.model.Poll;
  * controller asking the agents, the CLI asking the controller): the bearer token, the wait while a
  * server says it is starting (503 with Retry-After; a 503 without it, e.g. a failed store or
  * engine, is not waited out), the answer read leniently (a newer server may add fields), and a
- * refusal decoded into the server's own {@link ApiError}. Each client keeps its own transport (the
- * CLI's HttpURLConnection starts faster than java.net.http, see ControllerClient) and words its own
- * failures ({@link Failures}); the protocol is written here once.
+ * refusal decoded into the server's own {@link ApiError}, and every failure a {@link CallFailure}. Each client
+ * words its own failures ({@link Words}); the CLI keeps its own transport (its HttpURLConnection starts faster than
+ * java.net.http, see ControllerClient), every other caller the one java.net.http transport; the protocol is written
+ * here once.
  */
 public final class JsonHttp {
 
@@ -35,26 +36,29 @@ public final class JsonHttp {
     public record Answer(int status, String body, boolean retryAfter) {
     }
 
-    /** Failures words what went wrong for the client's reader, as the client's own exception. */
-    public interface Failures {
+    /**
+     * Words is how a client words what went wrong for its reader (naming the node or the controller it asked); the
+     * failure itself is always a {@link CallFailure}, whose kind, status and reason callers branch on.
+     */
+    public interface Words {
         /** The server could not be asked: not reachable, timed out, or the call was interrupted. */
-        RuntimeException unreachable(Exception cause);
+        String unreachable(Exception cause);
 
         /** The server refused; {@code error} is its ApiError, or null if the body is not one. */
-        RuntimeException refused(Answer answer, ApiError error);
+        String refused(Answer answer, ApiError error);
 
         /** The server said yes with a body that is not the JSON expected. */
-        RuntimeException unreadable(Answer answer, String detail);
+        String unreadable(Answer answer, String detail);
     }
 
     private final Transport transport;
     private final String token;
-    private final Failures failures;
+    private final Words words;
 
-    public JsonHttp(Transport transport, String token, Failures failures) {
+    public JsonHttp(Transport transport, String token, Words words) {
         this.transport = transport;
         this.token = token;
-        this.failures = failures;
+        this.words = words;
     }
 
     public <T> T call(String method, String path, Object body, Class<T> answer, Duration timeout, Duration whileStarting) {
@@ -86,14 +90,14 @@ public final class JsonHttp {
                 return last.a.status() == 503 && last.a.retryAfter() ? Poll.notYet("starting") : Poll.got(last.a);
             });
         } catch (IOException e) {
-            throw failures.unreachable(e);
+            throw unreachable(words, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw failures.unreachable(e);
+            throw unreachable(words, e);
         }
         Answer a = last.a;
         if (a.status() / 100 != 2) {
-            throw failures.refused(a, apiError(a.body()));
+            throw refused(words, a);
         }
         if (answer == null || a.body().isEmpty()) {
             return null;
@@ -102,8 +106,19 @@ public final class JsonHttp {
             return DeclarationJson.MAPPER.readerFor(answer).without(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                     .readValue(a.body());
         } catch (JsonProcessingException e) {
-            throw failures.unreadable(a, e.getOriginalMessage());
+            throw CallFailure.unreadable(a.status(), words.unreadable(a, e.getOriginalMessage()));
         }
+    }
+
+    /** A call that got no answer, in {@code words}. */
+    public static CallFailure unreachable(Words words, Exception cause) {
+        return CallFailure.unreachable(words.unreachable(cause), cause);
+    }
+
+    /** A refusal (not 2xx) in {@code words}, with its status and the reason of its {@link ApiError} (none: null). */
+    public static CallFailure refused(Words words, Answer a) {
+        ApiError error = apiError(a.body());
+        return CallFailure.refused(a.status(), error == null ? null : error.reason(), words.refused(a, error));
     }
 
     /** The refusal's ApiError, or null if the body is not one (a proxy's page, an empty body). */

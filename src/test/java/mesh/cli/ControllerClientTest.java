@@ -79,14 +79,14 @@ class ControllerClientTest {
 
     @Test
     void a503WithoutRetryAfterIsAFailureAtOnce() throws IOException {
-        VerbFailure f = assertThrows(VerbFailure.class, () -> answering(503, 200).api().nodes());
+        mesh.wire.CallFailure f = assertThrows(mesh.wire.CallFailure.class, () -> answering(503, 200).api().nodes());
         assertEquals("answer 503", f.getMessage());
         assertEquals(1, seen.size());
     }
 
     @Test
     void anyOtherRefusalIsTheVerbsFailureAtOnce() throws IOException {
-        VerbFailure f = assertThrows(VerbFailure.class, () -> answering(401, 200).api().nodes());
+        mesh.wire.CallFailure f = assertThrows(mesh.wire.CallFailure.class, () -> answering(401, 200).api().nodes());
         assertEquals("answer 401", f.getMessage());
         assertEquals(1, seen.size());
     }

@@ -185,7 +185,7 @@ class FlagsAndDurationsTest {
         Path file = config(home, "MESH_CONTROLLER=http://127.0.0.1:" + closed + "\nMESH_TOKEN=t\n");
         Map<String, String> env = Map.of("HOME", home.toString());
         assertEquals("MESH_CONTROLLER from " + file, ControllerClient.urlFrom(env));
-        VerbFailure unreachable = assertThrows(VerbFailure.class,
+        mesh.wire.CallFailure unreachable = assertThrows(mesh.wire.CallFailure.class,
                 () -> new ControllerClient(ControllerClient.withConfigFile(env), ControllerClient.urlFrom(env)).api().nodes());
         assertTrue(unreachable.getMessage().startsWith("cannot reach the controller at http://127.0.0.1:" + closed + " ("),
                 unreachable.getMessage());

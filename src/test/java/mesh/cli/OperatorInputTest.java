@@ -73,7 +73,7 @@ class OperatorInputTest {
         server.start();
         try {
             String url = "http://127.0.0.1:" + server.getAddress().getPort();
-            VerbFailure f = assertThrows(VerbFailure.class,
+            mesh.wire.CallFailure f = assertThrows(mesh.wire.CallFailure.class,
                     () -> new ControllerClient(Map.of("MESH_CONTROLLER", url, "MESH_TOKEN", "t")).api().nodes());
             assertEquals("the server at " + url + " answered 404 (not found); is MESH_CONTROLLER a mesh controller?",
                     f.getMessage());

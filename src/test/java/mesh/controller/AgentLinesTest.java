@@ -1,5 +1,6 @@
 package mesh.controller;
 
+import mesh.wire.CallFailure;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -62,7 +63,7 @@ class AgentLinesTest {
         long started = System.nanoTime();
         try (AgentLines lines = post(n2)) {
             lines.next();
-            AgentClient.Unreachable e = assertThrows(AgentClient.Unreachable.class, lines::next);
+            CallFailure e = assertThrows(CallFailure.class, lines::next);
             assertEquals(WHAT + ": node n2's agent sent no progress for 1 s (stopped, or the link to it is down)",
                     e.getMessage());
         }
@@ -72,7 +73,7 @@ class AgentLinesTest {
     @Test
     void aRefusalQuotesTheAgentsErrorAndKeepsItsStatus() throws Exception {
         Node n2 = agent(409, List.of("{\"error\": \"module db is fenced at epoch 4, not 3\"}"), false);
-        AgentClient.Unreachable e = assertThrows(AgentClient.Unreachable.class, () -> post(n2));
+        CallFailure e = assertThrows(CallFailure.class, () -> post(n2));
         assertEquals("node n2's agent refused (409): module db is fenced at epoch 4, not 3", e.getMessage());
         assertEquals(409, e.status());
     }
@@ -80,7 +81,7 @@ class AgentLinesTest {
     @Test
     void aRefusalThatIsNotJsonIsQuotedAsItCame() throws Exception {
         Node n2 = agent(502, List.of("Bad Gateway"), false);
-        AgentClient.Unreachable e = assertThrows(AgentClient.Unreachable.class, () -> post(n2));
+        CallFailure e = assertThrows(CallFailure.class, () -> post(n2));
         assertEquals("node n2's agent refused (502): Bad Gateway", e.getMessage());
     }
 
@@ -89,7 +90,7 @@ class AgentLinesTest {
         Node n2 = agent(200, List.of("<html>"), false);
         try (AgentLines lines = post(n2)) {
             String line = lines.next();
-            AgentClient.Unreachable e = assertThrows(AgentClient.Unreachable.class, () -> lines.parse(line, BackupProgress.class));
+            CallFailure e = assertThrows(CallFailure.class, () -> lines.parse(line, BackupProgress.class));
             assertTrue(e.getMessage().startsWith(WHAT + " broke off ("), e.getMessage());
         }
     }
@@ -101,7 +102,7 @@ class AgentLinesTest {
             port = s.getLocalPort();   // closed again: nothing listens there
         }
         Node gone = new Node("n2", "127.0.0.1", "http://127.0.0.1:" + port, null);
-        AgentClient.Unreachable e = assertThrows(AgentClient.Unreachable.class, () -> post(gone));
+        CallFailure e = assertThrows(CallFailure.class, () -> post(gone));
         assertTrue(e.getMessage().startsWith("node n2's agent at http://127.0.0.1:" + port + " did not answer ("), e.getMessage());
     }
 }

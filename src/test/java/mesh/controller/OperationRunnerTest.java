@@ -1,5 +1,6 @@
 package mesh.controller;
 
+import mesh.wire.CallFailure;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -251,7 +252,7 @@ class OperationRunnerTest {
         Map<String, Job> store = storeWith("a");
         Jobs kind = new Jobs(store);
         kind.handle(JobStep.SECOND, (j, p) -> {
-            throw new AgentClient.Unreachable("node n2's agent did not answer", 0);
+            throw CallFailure.unreachable("node n2's agent did not answer");
         });
         FakePollClock clock = new FakePollClock();
         Job waiting = runner(kind, clock).runHere("a");

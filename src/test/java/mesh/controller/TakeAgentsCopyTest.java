@@ -1,5 +1,6 @@
 package mesh.controller;
 
+import mesh.wire.CallFailure;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -47,7 +48,7 @@ class TakeAgentsCopyTest {
     void aTargetThatGoesSilentFailsTheCopySayingSo() throws Exception {
         Node n2 = target(new String[] {"{\"bytes\": 10, \"files\": 1, \"rate\": 10}"}, Duration.ZERO, true);
         long started = System.nanoTime();
-        AgentClient.Unreachable e = assertThrows(AgentClient.Unreachable.class, () -> copy(n2));
+        CallFailure e = assertThrows(CallFailure.class, () -> copy(n2));
         assertEquals("the copy of volume data to node n2: node n2's agent sent no progress for 1 s (stopped, or the link"
                 + " to it is down)", e.getMessage());
         assertTrue(System.nanoTime() - started < Duration.ofSeconds(10).toNanos(), "given up on within the deadline");
@@ -57,7 +58,7 @@ class TakeAgentsCopyTest {
     void aTargetWhoseBytesDoNotGrowFailsTheCopyAsStalled() throws Exception {
         String flat = "{\"bytes\": 500, \"files\": 1, \"rate\": 0}";
         Node n2 = target(new String[] {flat, flat, flat, flat, flat, flat, flat, flat}, Duration.ofMillis(300), true);
-        AgentClient.Unreachable e = assertThrows(AgentClient.Unreachable.class, () -> copy(n2));
+        CallFailure e = assertThrows(CallFailure.class, () -> copy(n2));
         assertTrue(e.getMessage().startsWith("the copy of volume data to node n2: no byte of volume data was copied for 1 s"
                 + " (still at 500 B)"), e.getMessage());
     }

@@ -5,7 +5,6 @@ import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
@@ -17,6 +16,7 @@ import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import mesh.client.HttpTransport;
 import mesh.model.VolumeIndex;
 import mesh.plan.BlockDelta;
 import mesh.wire.CopyProgress;
@@ -32,7 +32,7 @@ import mesh.wire.RangeRequest;
  */
 final class RangePass {
 
-    private final HttpClient http;
+    private final HttpTransport http;
     private final String base;
     private final String query;
     private final String ticket;
@@ -44,7 +44,7 @@ final class RangePass {
     private long files;
     private long saidAt = System.nanoTime();
 
-    RangePass(HttpClient http, String base, String query, String ticket, Path folder, RunningCopies.Run run,
+    RangePass(HttpTransport http, String base, String query, String ticket, Path folder, RunningCopies.Run run,
               Consumer<CopyProgress> progress, BlockCache kept) {
         this.http = http;
         this.base = base;

@@ -20,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import mesh.client.HttpTransport;
 import mesh.wire.CopyProgress;
 
 /**
@@ -54,8 +55,7 @@ public final class VolumeCopy {
      * the program runs too (native-image.properties): a client made while the executable is built cannot be kept in it.
      */
     private static final class Client {
-        static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(10)).build();
+        static final HttpTransport HTTP = new HttpTransport(null, Duration.ofSeconds(10), HttpClient.Version.HTTP_1_1);
     }
 
     /**
