@@ -89,7 +89,7 @@ public class MeshSeats {
                 StandbyPlan.manifest(module, image, seatNode.address(), node))));
         secrets.set(module, StandbyPlan.PASSWORD_SECRET, password);
         controller.assign(node, module);
-        mesh.wire.PushReport report = push(node, !former.isEmpty());
+        mesh.wire.PushReport report = push(node, seat);
         done.add(module + " pushed to " + node + (report.complete() ? "" : " (not complete: "
                 + report.nodes().stream().map(n -> n.node() + " " + n.outcome() + (n.error() == null ? "" : ": " + n.error())).toList() + ")"));
         store.inTransaction(c -> {
@@ -113,9 +113,14 @@ public class MeshSeats {
         });
     }
 
-    /** The push that places the standby; a former seat's lets its store and controller go there. */
-    private mesh.wire.PushReport push(String node, boolean formerSeat) {
-        if (!formerSeat) {
+    /**
+     * The push that places the standby; on a node that still runs the seat's store or controller
+     * ({@link FormerSeat#stillRuns}, a deposed seat) it lets them go there, which the mesh-module guard would refuse.
+     */
+    private mesh.wire.PushReport push(String node, String seat) {
+        List<String> running = java.util.Optional.ofNullable(mesh.plan.MeshModules.acked(store.pushSnapshot().sent()).get(node))
+                .map(d -> d.components().stream().map(mesh.model.ComponentSpec::module).distinct().toList()).orElse(List.of());
+        if (!FormerSeat.stillRuns(node, seat, running)) {
             return pushes.push(List.of(node), false, true);
         }
         try (mesh.store.PushLock lock = store.lockPushes()) {

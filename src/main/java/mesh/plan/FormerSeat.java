@@ -32,6 +32,16 @@ public final class FormerSeat {
                 .filter(p -> node.equals(p.assigned()) || node.equals(p.taken())).map(Placement::module).sorted().toList();
     }
 
+    /**
+     * Whether {@code node}'s push must let the seat's modules go there: it is not the seat and its acknowledged
+     * declaration ({@code ackedModules}) still runs the store or the controller. Decided from what the node runs, not
+     * from the placements alone, so that a {@code mesh seat add} cut short after the placements were let go and before
+     * the push resumes: run again, it pushes the same.
+     */
+    public static boolean stillRuns(String node, String seat, java.util.Collection<String> ackedModules) {
+        return !node.equals(seat) && SEAT_MODULES.stream().anyMatch(ackedModules::contains);
+    }
+
     /** {@code p} let go from {@code node}: neither assigned nor taken there any more. */
     public static Placement letGo(Placement p, String node) {
         return new Placement(p.module(), node.equals(p.assigned()) ? null : p.assigned(), node.equals(p.taken()) ? null : p.taken());

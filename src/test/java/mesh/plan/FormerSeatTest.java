@@ -36,6 +36,18 @@ class FormerSeatTest {
         assertEquals(List.of("mesh-controller", "mesh-store"), FormerSeat.held("n1", "n2", half));
     }
 
+    @ParameterizedTest(name = "{0} on the mesh of seat {1}, running [{2}]: lets the seat's modules go {3}")
+    @CsvSource(delimiter = '|', value = {
+            "n1|n2|mesh-store mesh-registry mesh-controller app|true",
+            "n1|n2|mesh-controller|true",       // a seat add cut short: placements let go, the store removed, not the controller
+            "n1|n2|mesh-registry app|false",    // the registry is no seat module: it may stay on the old seat
+            "n2|n2|mesh-store mesh-controller|false",
+            "n3|n2||false",                     // acknowledged nothing
+    })
+    void aNodeStillRunningTheSeatsModulesHasThemLetGoByItsPush(String node, String seat, String running, boolean letGo) {
+        assertEquals(letGo, FormerSeat.stillRuns(node, seat, running == null ? List.of() : Arrays.asList(running.split(" "))));
+    }
+
     @ParameterizedTest(name = "{0} let go from {1}: assigned {2}, taken {3}")
     @CsvSource(delimiter = '|', value = {
             "n1,n1|n1|,",
