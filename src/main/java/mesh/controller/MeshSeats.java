@@ -33,7 +33,9 @@ import mesh.wire.StandbyAdded;
  * seat's keys sent to the node's agent over mutual TLS ({@link SeatKeys}); the {@code mesh-standby} module
  * ({@link StandbyPlan#manifest}) put in the catalogue with its replication password as a sealed secret, assigned to
  * the node and pushed there, where {@code pg_basebackup} fills it and it streams; the node recorded as a standby, so
- * {@link StandbyWatch} makes it synchronous once it has caught up. And {@link #view}: the seats for {@code mesh status}.
+ * {@link StandbyWatch} makes it synchronous once it has caught up. On a promoted seat, for the seat it deposed
+ * ({@link FormerSeat}), the deposed store's and controller's placements are let go there first and the push stops them
+ * there, and the standby is a module of its own. And {@link #view}: the seats for {@code mesh status}.
  */
 @ApplicationScoped
 public class MeshSeats {
