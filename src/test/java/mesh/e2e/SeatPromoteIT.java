@@ -207,6 +207,45 @@ class SeatPromoteIT {
         PackagedMesh.await("the deposed controller is stopped by the push", Duration.ofSeconds(60), () -> !deposed.isAlive());
     }
 
+    /**
+     * Must-show 3: the seat (n2 now) cut off, not dead, while its standby (n1) is promoted: once the link is back, every
+     * agent that has seen the newest epoch refuses the cut-off seat's changes, and the cut-off seat's own verbs refuse.
+     */
+    @Test
+    @Order(4)
+    void aSeatCutOffWhileItsStandbyIsPromotedChangesNothingOnceItsLinkIsBack() throws Exception {
+        InstalledNode n1 = mesh.node("n1");
+        InstalledNode n2 = mesh.node("n2");
+        long cutEpoch = Long.parseLong(Files.readString(n2.state().resolve("host/controller-epoch")).strip().split(" ")[0]);
+        linkCut = mesh.testbed("n2").name();
+        TestbedNodes.link(linkCut, false);   // n2's agent, controller and store keep running, unreachable
+        PackagedMesh.Result promote = n1.mesh(List.of("seat", "promote", "n1", "--state-dir", n1.state().toString()));
+        assertEquals(0, promote.exit(), promote.toString());
+        System.out.println("SeatPromoteIT: " + promote.out().strip().replace("\n", "\nSeatPromoteIT: "));
+        long newest = Long.parseLong(Files.readString(n1.state().resolve("host/controller-epoch")).strip().split(" ")[0]);
+        assertTrue(newest > cutEpoch, "the promote chose an epoch above the cut-off seat's: " + newest + " > " + cutEpoch);
+        TestbedNodes.link(linkCut, true);
+        linkCut = null;
+        PackagedMesh.await("the cut-off seat's agent records the newest epoch", Duration.ofSeconds(60), () -> quietly(() -> {
+            n1.mesh(List.of("status"));
+            return Files.readString(n2.state().resolve("host/controller-epoch")).startsWith(newest + " n1 ");
+        }));
+        for (String n : List.of("n1", "n2", "n3")) {
+            HttpResponse<String> r = changeAt(n, cutEpoch, "n2");
+            assertEquals(409, r.statusCode(), n + "'s agent refuses the cut-off seat's change: " + r.body());
+            assertTrue(r.body().contains("at epoch " + newest), n + ": " + r.body());
+        }
+        Map<String, String> cutOff = new java.util.HashMap<>(mesh.cliEnv());
+        cutOff.put("MESH_CONTROLLER", "https://" + mesh.testbed("n2").address() + ":7700");
+        PackagedMesh.await("the cut-off seat's push is refused, naming the newest epoch", Duration.ofSeconds(60), () -> {
+            PackagedMesh.Result push = PackagedMesh.run(cutOff, "push");
+            return push.exit() != 0 && (push.out() + push.err()).contains("was replaced by the seat on n1 at epoch " + newest);
+        });
+        PackagedMesh.Result any = PackagedMesh.run(cutOff, "catalogue", "list");
+        assertTrue(any.exit() != 0 && any.err().contains("this controller was deposed by a promoted seat, and changes nothing"),
+                "the cut-off seat's verbs refuse once its link is back: " + any);
+    }
+
     /** {@code look}'s answer, false when it throws (a look to retry). */
     static boolean quietly(java.util.concurrent.Callable<Boolean> look) {
         try {
@@ -249,11 +288,16 @@ class SeatPromoteIT {
 
     /** A change (a declaration) sent to {@code node}'s agent as the old seat's controller would: its certificate, its epoch. */
     private HttpResponse<String> changeAtOldEpoch(String node) throws Exception {
+        return changeAt(node, oldEpoch, "n1");
+    }
+
+    /** A change sent to {@code node}'s agent as the controller of {@code seat} at {@code epoch} would. */
+    private HttpResponse<String> changeAt(String node, long epoch, String seat) throws Exception {
         HttpClient http = HttpClient.newBuilder().sslContext(mesh.seatTls().clientContext("controller"))
                 .connectTimeout(Duration.ofSeconds(10)).build();
         return http.send(HttpRequest.newBuilder(URI.create("https://" + mesh.testbed(node).address() + ":7701/v1/declaration"))
-                .header("Content-Type", "application/json").header(SeatEpoch.EPOCH_HEADER, Long.toString(oldEpoch))
-                .header(SeatEpoch.SEAT_HEADER, "n1").PUT(HttpRequest.BodyPublishers.ofString("{}"))
+                .header("Content-Type", "application/json").header(SeatEpoch.EPOCH_HEADER, Long.toString(epoch))
+                .header(SeatEpoch.SEAT_HEADER, seat).PUT(HttpRequest.BodyPublishers.ofString("{}"))
                 .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
