@@ -183,10 +183,17 @@ class SeatPromoteIT {
             assertEquals(409, r.statusCode(), n + "'s agent refuses a change at the old epoch: " + r.body());
             assertTrue(r.body().contains("DEPOSED") && r.body().contains("at epoch " + newEpoch), n + ": " + r.body());
         }
-        PackagedMesh.await("the old seat's controller refuses its push, naming the new epoch", Duration.ofSeconds(120), () -> {
-            PackagedMesh.Result push = mesh.mesh("push");
-            return push.exit() != 0 && (push.out() + push.err()).contains("was replaced by the seat on n2 at epoch " + newEpoch);
-        });
+        java.util.concurrent.atomic.AtomicReference<PackagedMesh.Result> last = new java.util.concurrent.atomic.AtomicReference<>();
+        long began = System.nanoTime();
+        try {
+            PackagedMesh.await("the old seat's controller refuses its push, naming the new epoch", Duration.ofSeconds(120), () -> {
+                last.set(mesh.mesh("push"));
+                return last.get().exit() != 0 && (last.get().out() + last.get().err()).contains("was replaced by the seat on n2 at epoch " + newEpoch);
+            });
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "; the last push: " + last.get() + "\nn1's agent log:\n" + tail(mesh.agentLog("n1")), e);
+        }
+        System.out.printf("SeatPromoteIT: the old seat's controller refused its push %.1f s after its agent started%n", (System.nanoTime() - began) / 1e9);
         PackagedMesh.Result any = mesh.mesh("node", "list");
         assertTrue(any.exit() != 0 && any.err().contains("this controller was deposed by a promoted seat, and changes nothing"), any.toString());
         assertEquals(afterPromote, containers(List.of("n2", "n3")), "the old seat's controller changed nothing on n2 and n3");
@@ -244,6 +251,15 @@ class SeatPromoteIT {
         PackagedMesh.Result any = PackagedMesh.run(cutOff, "catalogue", "list");
         assertTrue(any.exit() != 0 && any.err().contains("this controller was deposed by a promoted seat, and changes nothing"),
                 "the cut-off seat's verbs refuse once its link is back: " + any);
+    }
+
+    static String tail(Path log) {
+        try {
+            List<String> lines = Files.readAllLines(log);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size()));
+        } catch (java.io.IOException e) {
+            return "(no log at " + log + ")";
+        }
     }
 
     /** {@code look}'s answer, false when it throws (a look to retry). */
