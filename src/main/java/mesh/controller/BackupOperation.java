@@ -110,7 +110,7 @@ final class BackupOperation implements OperationRunner.Kind<Long, Backup, Backup
         try {
             new HttpRegistry(b.registry()).ping();   // before the module stops: a registry that is down costs no downtime
         } catch (BundleFailure e) {
-            return new Failed(Reason.UNREACHABLE, e.detail() + ownRegistry(b.registry()) + "; module " + b.module() + " was not stopped");
+            return new Failed(Reason.UNREACHABLE, e.detail() + ownRegistry(store, b.registry()) + "; module " + b.module() + " was not stopped");
         }
         calls.fence(node, b.module(), b.epoch());
         return new Done();
@@ -121,7 +121,7 @@ final class BackupOperation implements OperationRunner.Kind<Long, Backup, Backup
      * say where it runs and what to do: a lost seat takes it along (docs/seat.md), and no backup reaches it until the
      * node is back; a module whose manifest names a registry on another node is backed up all the same.
      */
-    private String ownRegistry(String registry) {
+    static String ownRegistry(MeshStore store, String registry) {
         return store.inTransaction(c -> {
             List<Placement> placements = store.placements(c);
             if (!registry.equals(MeshPlanner.registryUrl(store.nodes(c), placements))) {
