@@ -90,9 +90,13 @@ public class ControllerServeCommand implements Callable<Integer> {
         java.util.Map<String, String> vars = ConfigFile.withEnvironment(config, System.getenv());
         ControllerSettings settings = ControllerSettings.read(vars);
         try {
-            controller.start(settings);
             // every agent call names this epoch and seat; an agent that saw a newer seat refuses changes (docs/seat.md)
             agents.speakAs(new mesh.plan.SeatEpoch(settings.epoch(), vars.getOrDefault("MESH_SEAT_NODE", ""), ownUrl(vars)));
+            // before the start's first write: a synchronous standby that is away holds every commit of the store, this
+            // start's own included, until the watch lets it go after 10 s (a seat rebooted while its standby is down,
+            // a deposed seat whose standby was promoted: docs/seat.md)
+            standbyWatch.start();
+            controller.start(settings);
             takes.resumeAll();  // a take a killed controller left is carried on (docs/take.md)
             backups.resumeAll();  // so are backups and restores (docs/backup.md)
             restores.resumeAll();
@@ -100,7 +104,6 @@ public class ControllerServeCommand implements Callable<Integer> {
             backupWatch.start();
             alertWatch.start();  // the alerts the store kept are carried on (docs/metrics.md)
             stateBackupWatch.start();  // the seat's state backup, daily and after key changes (docs/rebuild.md)
-            standbyWatch.start();  // a standby made synchronous once in sync, asynchronous when away (docs/seat.md)
         } catch (RuntimeException e) {
             throw new VerbFailure("cannot open the store at " + settings.storeUrl() + ": " + rootMessage(e));
         }

@@ -19,10 +19,15 @@ import picocli.CommandLine.Spec;
                     + "once by pg_basebackup, then streaming. Once it has caught up the seat makes it synchronous (a write the "
                     + "controller acknowledged is then on both machines); a standby away for more than 10 s is made "
                     + "asynchronous again, and 'mesh status' says since when it is not in sync.",
+            "Run on a promoted seat for the seat it deposed, it makes the old seat the standby, never a second seat: the "
+                    + "deposed store and controller are let go there (their volume stays, kept aside) and its standby is a module "
+                    + "of its own, mesh-standby-NODE, filled by a fresh base backup from the new seat.",
             "Running it again is safe: the role's password is set anew and the keys are sent again."},
         footerHeading = "%nExamples:%n",
         footer = {"  mesh seat add n2",
-            "      then 'mesh status' shows the standby, in sync or not"})
+            "      then 'mesh status' shows the standby, in sync or not",
+            "  mesh seat add n1",
+            "      on the seat n2 promoted when n1 died, once n1 is back: n1 becomes its standby"})
 public class SeatAddCommand implements Callable<Integer> {
 
     @Spec

@@ -111,10 +111,29 @@ final class BackupOperation implements OperationRunner.Kind<Long, Backup, Backup
         try {
             new HttpRegistry(b.registry()).ping();   // before the module stops: a registry that is down costs no downtime
         } catch (BundleFailure e) {
-            return new Failed(Reason.UNREACHABLE, e.detail() + "; module " + b.module() + " was not stopped");
+            return new Failed(Reason.UNREACHABLE, e.detail() + ownRegistry(store, b.registry()) + "; module " + b.module() + " was not stopped");
         }
         calls.fence(node, b.module(), b.epoch());
         return new Done();
+    }
+
+    /**
+     * When {@code registry} is the mesh's own ({@code mesh-registry}, on the seat unless taken elsewhere), the words that
+     * say where it runs and what to do: a lost seat takes it along (docs/seat.md), and no backup reaches it until the
+     * node is back; a module whose manifest names a registry on another node is backed up all the same.
+     */
+    static String ownRegistry(MeshStore store, String registry) {
+        return store.inTransaction(c -> {
+            List<Placement> placements = store.placements(c);
+            if (!registry.equals(MeshPlanner.registryUrl(store.nodes(c), placements))) {
+                return "";
+            }
+            String node = placements.stream().filter(p -> MeshPlanner.REGISTRY_MODULE.equals(p.module())).map(Placement::taken)
+                    .findFirst().orElse("?");
+            return " (the mesh's own registry, mesh-registry on " + node + ": while " + node + " does not answer, no backup reaches"
+                    + " it and the backups in it are out of reach; give the module's manifest a backup registry on another node,"
+                    + " 'backup: {registry: http://HOST:PORT}', or move mesh-registry with 'mesh take')";
+        });
     }
 
     private Outcome unfence(Backup b) {

@@ -86,7 +86,7 @@ public class MeshPush {
         // today's secrets, opened for this plan alone (a rollback too: values are not kept per push)
         MeshPlan plan = MeshPlanner.plan(in.manifests(), s.nodes(), in.placements(), in.pins(), secrets.values());
         Map<String, Declaration> acked = MeshModules.acked(s.sent());
-        List<String> protect = MeshModules.push(acked, plan, MeshModuleGuard.addresses(s.nodes()),
+        List<String> protect = MeshModules.push(in.guarded(acked), plan, MeshModuleGuard.addresses(s.nodes()),
                 controller.storeUrl(), forced);
         if (!protect.isEmpty() && !dryRun) {
             throw new Conflict(String.join("; and ", protect));

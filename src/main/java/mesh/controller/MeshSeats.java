@@ -14,6 +14,8 @@ import java.util.Map;
 import mesh.model.Conflict;
 import mesh.model.InvalidInput;
 import mesh.model.Node;
+import mesh.model.Placement;
+import mesh.plan.FormerSeat;
 import mesh.plan.SeatCatalogue;
 import mesh.plan.SeatKeys;
 import mesh.plan.StandbyPlan;
@@ -31,7 +33,9 @@ import mesh.wire.StandbyAdded;
  * seat's keys sent to the node's agent over mutual TLS ({@link SeatKeys}); the {@code mesh-standby} module
  * ({@link StandbyPlan#manifest}) put in the catalogue with its replication password as a sealed secret, assigned to
  * the node and pushed there, where {@code pg_basebackup} fills it and it streams; the node recorded as a standby, so
- * {@link StandbyWatch} makes it synchronous once it has caught up. And {@link #view}: the seats for {@code mesh status}.
+ * {@link StandbyWatch} makes it synchronous once it has caught up. On a promoted seat, for the seat it deposed
+ * ({@link FormerSeat}), the deposed store's and controller's placements are let go there first and the push stops them
+ * there, and the standby is a module of its own. And {@link #view}: the seats for {@code mesh status}.
  */
 @ApplicationScoped
 public class MeshSeats {
@@ -54,6 +58,9 @@ public class MeshSeats {
     @Inject
     StandbyWatch watch;
 
+    @Inject
+    AuditTrail audit;
+
     public StandbyAdded add(String node) {
         String seat = agents.speaksAs().seat();
         List<NodeView> nodes = store.inTransaction(controller::nodes);
@@ -67,17 +74,25 @@ public class MeshSeats {
                         + "'): a standby is added on a mesh 'mesh install' seated"));
         String image = storeImage();
         List<String> done = new ArrayList<>();
+        List<Placement> placements = store.inTransaction(store::placements);
+        List<String> former = FormerSeat.held(node, seat, placements);
+        String module = FormerSeat.standbyModule(node, placements);
         String password = mesh.install.InstallJournal.newToken();
         done.addAll(store.withConnection(c -> Replication.prepare(c, node, password)));
         Node target = new Node(standby.name(), standby.address(), standby.agent(), standby.publicDomain());
         mesh.wire.SeatKeysKept kept = agents.seatKeys(target, keys());
         done.add("the seat's keys kept 0600 on " + node + ": " + String.join(", ", kept.files()));
-        controller.addCatalogue(List.of(new mesh.wire.ManifestFile(StandbyPlan.MODULE + ".yaml",
-                StandbyPlan.manifest(image, seatNode.address(), node))));
-        secrets.set(StandbyPlan.MODULE, StandbyPlan.PASSWORD_SECRET, password);
-        controller.assign(node, StandbyPlan.MODULE);
-        mesh.wire.PushReport report = pushes.push(List.of(node), false, true);
-        done.add(StandbyPlan.MODULE + " pushed to " + node + (report.complete() ? "" : " (not complete: "
+        if (!former.isEmpty()) {
+            letGo(node, former);
+            done.add(node + " was a seat (it held " + String.join(" and ", former) + "): both let go there, never a second seat;"
+                    + " its deposed store's volume stays on it, kept aside; a fresh base backup fills " + module);
+        }
+        controller.addCatalogue(List.of(new mesh.wire.ManifestFile(module + ".yaml",
+                StandbyPlan.manifest(module, image, seatNode.address(), node))));
+        secrets.set(module, StandbyPlan.PASSWORD_SECRET, password);
+        controller.assign(node, module);
+        mesh.wire.PushReport report = push(node, seat);
+        done.add(module + " pushed to " + node + (report.complete() ? "" : " (not complete: "
                 + report.nodes().stream().map(n -> n.node() + " " + n.outcome() + (n.error() == null ? "" : ": " + n.error())).toList() + ")"));
         store.inTransaction(c -> {
             StandbyRecords.add(c, node, Instant.now());
@@ -85,6 +100,35 @@ public class MeshSeats {
         });
         done.add(node + " recorded as the standby: made synchronous once it has caught up");
         return new StandbyAdded(node, "https://" + standby.address() + ":7700", done);
+    }
+
+    /** Lets the deposed seat's store and controller go from {@code node} ({@link FormerSeat}), in the audit trail. */
+    private void letGo(String node, List<String> modules) {
+        store.inTransaction(c -> {
+            for (Placement p : store.placements(c)) {
+                if (modules.contains(p.module())) {
+                    store.putPlacement(c, FormerSeat.letGo(p, node));
+                }
+            }
+            audit.record(c, "seat add", node + " held the deposed seat's " + String.join(" and ", modules) + ": let go there");
+            return null;
+        });
+    }
+
+    /**
+     * The push that places the standby; on a node that still runs the seat's store or controller
+     * ({@link FormerSeat#stillRuns}, a deposed seat) it lets them go there, which the mesh-module guard would refuse.
+     */
+    private mesh.wire.PushReport push(String node, String seat) {
+        List<String> running = java.util.Optional.ofNullable(mesh.plan.MeshModules.acked(store.pushSnapshot().sent()).get(node))
+                .map(d -> d.components().stream().map(mesh.model.ComponentSpec::module).distinct().toList()).orElse(List.of());
+        if (!FormerSeat.stillRuns(node, seat, running)) {
+            return pushes.push(List.of(node), false, true);
+        }
+        try (mesh.store.PushLock lock = store.lockPushes()) {
+            return pushes.planAndSend(PushPlanInput.of(store.pushSnapshot()).fromFormerSeat(node), List.of(node), false, true,
+                    null, java.util.Set.of(), false);
+        }
     }
 
     /** The seat, its epoch and each standby as the watch last found it. */

@@ -132,10 +132,24 @@ final class RestoreOperation implements OperationRunner.Kind<Long, Take, BackupP
         return h;
     }
 
-    /** The target answers and has (or pulls) the module's images; whether the source answers (else its copy is lost). */
+    /**
+     * The target answers and has (or pulls) the module's images, and the backup's registry answers (before the source's
+     * copy could be marked lost: the mesh's own registry is lost with a lost seat, docs/seat.md); whether the source
+     * answers (else its copy is lost).
+     */
     private Outcome preflight(Take r) {
         Node target = node(r.to());
         agents.status(target);
+        long backup = r.fromBackup().backup();
+        String registry = store.inTransaction(c -> BackupRecords.byId(c, backup)).map(x -> x.backup().registry()).orElse(null);
+        try {
+            if (registry != null) {
+                new mesh.bundle.HttpRegistry(registry).ping();
+            }
+        } catch (mesh.bundle.BundleFailure e) {
+            return new Failed(Reason.UNREACHABLE, "backup " + backup + " is in a registry that does not answer: " + e.detail()
+                    + BackupOperation.ownRegistry(store, registry) + "; nothing was changed");
+        }
         List<String> images = images(store.inTransaction(c -> store.module(c, r.module())).map(MeshStore.StoredModule::manifest)
                 .orElseThrow(() -> new Conflict("module " + r.module() + " is no longer in the catalogue")));
         List<mesh.wire.ImagesAnswer.Missing> missing = images.isEmpty() ? List.of() : calls.images(target, images);

@@ -44,12 +44,12 @@ public final class MeshModules {
 
     /** Whether {@code module} is one of the mesh's own modules, protected or not where it runs now. */
     public static boolean isMeshModule(String module) {
-        return SeatCatalogue.MODULES.contains(module) || EdgePlan.MODULE.equals(module) || StandbyPlan.MODULE.equals(module);
+        return SeatCatalogue.MODULES.contains(module) || EdgePlan.MODULE.equals(module) || StandbyPlan.isModule(module);
     }
 
     /** Whether stopping the module where it runs now takes part of the mesh down: a seat module always, the edge while it serves routes. */
     public static boolean protects(Running r) {
-        return SeatCatalogue.MODULES.contains(r.module()) || StandbyPlan.MODULE.equals(r.module())
+        return SeatCatalogue.MODULES.contains(r.module()) || StandbyPlan.isModule(r.module())
                 || EdgePlan.MODULE.equals(r.module()) && r.routes() > 0;
     }
 
@@ -207,7 +207,9 @@ public final class MeshModules {
                     + " bundles processes run from, the controller's included";
             case SeatCatalogue.CONTROLLER -> "the mesh's controller (module " + r.module() + "), which answers every verb";
             case StandbyPlan.MODULE -> "the seat's standby (module " + r.module() + "), the store's copy a promote makes the seat's";
-            default -> "node " + r.node() + "'s edge (module " + r.module() + "), serving " + r.routes() + " route"
+            default -> StandbyPlan.isModule(r.module())
+                    ? "a standby of the seat (module " + r.module() + "), a store's copy a promote can make the seat's"
+                    : "node " + r.node() + "'s edge (module " + r.module() + "), serving " + r.routes() + " route"
                     + (r.routes() == 1 ? "" : "s");
         };
     }

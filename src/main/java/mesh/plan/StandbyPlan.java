@@ -89,14 +89,24 @@ public final class StandbyPlan {
                 "exec docker-entrypoint.sh postgres");
     }
 
+    /** Whether {@code module} is a standby's: {@link #MODULE}, or {@code mesh-standby-NODE} ({@link FormerSeat#standbyModule}). */
+    public static boolean isModule(String module) {
+        return MODULE.equals(module) || module != null && module.startsWith(MODULE + "-");
+    }
+
     /** The {@link #MODULE} manifest placed on the standby: the seat's store image, the script above, its health check. */
     public static String manifest(String storeImage, String seatAddress, String standby) {
+        return manifest(MODULE, storeImage, seatAddress, standby);
+    }
+
+    /** As {@link #manifest(String, String, String)}, the module named {@code module}. */
+    public static String manifest(String module, String storeImage, String seatAddress, String standby) {
         String script = script(seatAddress, standby).replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
         return String.join("\n",
                 "# The seat's standby, as mesh seat add places it (docs/seat.md): a hot standby of the store that streams from the seat.",
-                "module: " + MODULE,
+                "module: " + module,
                 "components:",
-                "  " + MODULE + ".postgres:",
+                "  " + module + ".postgres:",
                 "    image: \"" + storeImage.replace("\"", "") + "\"",
                 "    args: [sh, -c, \"" + script + "\"]",
                 "    env:",

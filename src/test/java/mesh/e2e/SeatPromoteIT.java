@@ -6,12 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.model.Container;
 import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import mesh.plan.SeatEpoch;
 import mesh.testbed.InstalledMesh;
 import mesh.testbed.InstalledMeshTest;
 import mesh.testbed.InstalledNode;
@@ -19,18 +24,27 @@ import mesh.testbed.PackagedMesh;
 import mesh.testbed.TestbedNodes;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
 
 /**
- * SeatPromoteIT: a mesh that loses its seat keeps everything the seat acknowledged (docs/seat.md, must-show 1 of the
- * standby seat). An installed mesh of three nodes, n2 made the standby with {@code mesh seat add n2} (streaming, then
- * synchronous); a module on n3; a secret set and an assignment made one second before the seat dies (its agent, its
- * controller and every container of it SIGKILLed); {@code mesh seat promote n2} run on n2; the first verb the new seat
- * answers is timed from the promote's start (at most 30 s); the containers of n2 and n3 keep their ids; the secret and
- * the assignment are there.
+ * SeatPromoteIT: a mesh that loses its seat keeps everything the seat acknowledged and works on (docs/seat.md,
+ * must-shows 1 and 2 of the standby seat). An installed mesh of three nodes, n2 made the standby with
+ * {@code mesh seat add n2} (streaming, then synchronous); a module on n3, one with data on the seat backed up to a
+ * registry of its own on n3; a secret set and an assignment made one second before the seat dies (its link cut, its
+ * agent, its controller and every container of it SIGKILLed); {@code mesh seat promote n2} run on n2; the first verb
+ * the new seat answers is timed from the promote's start (at most 30 s); the containers of n2 and n3 keep their ids;
+ * the secret and the assignment are there. Then a push, a take between the surviving nodes, a restore of the dead
+ * seat's module onto n3 and a backup of it work; a backup to the dead seat's registry says where that registry runs.
+ * Last the old seat comes back: every agent refuses a change at its epoch, its controller's push is refused naming the
+ * new epoch, and {@code mesh seat add n1} on the new seat makes it the standby (its deposed store and controller let
+ * go), in sync.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @InstalledMeshTest
 class SeatPromoteIT {
 
@@ -38,11 +52,15 @@ class SeatPromoteIT {
 
     InstalledMesh mesh;
     String linkCut;
+    long oldEpoch;
+    Path dir;
+    Map<String, String> afterPromote;
 
     @BeforeAll
     void raise() throws Exception {
         mesh = InstalledMesh.raise(3);
         withReplicationTools(mesh.engine("n2"));
+        withReplicationTools(mesh.engine("n1"));   // the old seat becomes a standby at the end
     }
 
     @AfterAll
@@ -54,7 +72,8 @@ class SeatPromoteIT {
             mesh.close();
             for (String n : List.of("n1", "n2", "n3")) {
                 try (DockerClient d = TestbedNodes.client(mesh.testbed(n))) {
-                    d.removeVolumeCmd("mesh-standby_data").exec();
+                    d.listVolumesCmd().exec().getVolumes().stream().filter(v -> v.getName().startsWith("mesh-standby"))
+                            .forEach(v -> d.removeVolumeCmd(v.getName()).exec());
                 } catch (RuntimeException e) {
                     // none on that node
                 }
@@ -63,15 +82,28 @@ class SeatPromoteIT {
     }
 
     @Test
+    @Order(1)
     void thePromotedStandbyHasEverythingTheSeatAcknowledged() throws Exception {
-        Path dir = Files.createTempDirectory("mesh-promote");
-        Files.writeString(dir.resolve("keep.yaml"), "module: keep\ncomponents:\n  keep.server:\n"
-                + "    image: mesh-test/busybox:1\n    args: [sh, -c, \"" + LOOP + "\"]\n    volumes: {data: /data}\n    stop-timeout: 1s\n");
-        Files.writeString(dir.resolve("late.yaml"), "module: late\ncomponents:\n  late.server:\n"
-                + "    image: mesh-test/busybox:1\n    args: [sh, -c, \"" + LOOP + "\"]\n    stop-timeout: 1s\n");
+        dir = Files.createTempDirectory("mesh-promote");
+        String offsite = "http://" + mesh.testbed("n3").address() + ":5000";
+        Files.writeString(dir.resolve("keep.yaml"), busybox("keep", "    volumes: {data: /data}\n"));
+        Files.writeString(dir.resolve("late.yaml"), busybox("late", ""));
+        Files.writeString(dir.resolve("seatdata.yaml"), busybox("seatdata", "    volumes: {data: /data}\n")
+                .replace("components:", "backup: {registry: \"" + offsite + "\"}\ncomponents:"));
+        Files.writeString(dir.resolve("offsite.yaml"), "module: offsite\ncomponents:\n  offsite.registry:\n"
+                + "    image: mesh-test/registry:2\n    volumes: {data: /var/lib/registry}\n    ports: [5000]\n"
+                + "    health: {http: /v2/, port: 5000}\n    stop-timeout: 5s\n");
         mesh.ok("catalogue", "add", dir.toString());
         mesh.ok("assign", "n3", "keep");
+        mesh.ok("assign", "n3", "offsite");
+        mesh.ok("assign", "n1", "seatdata");
         mesh.ok("push");
+        PackagedMesh.await("seatdata runs on the seat", Duration.ofSeconds(60), () -> running("n1", "seatdata.server"));
+        exec("n1", "seatdata.server", "echo written-on-the-seat > /data/f && sync");
+        PackagedMesh.await("the registry on n3 answers", Duration.ofSeconds(60), () -> running("n3", "offsite.registry"));
+        String backedUp = mesh.ok("backup", "seatdata", "--wait");
+        assertTrue(backedUp.contains(offsite), "the seat's module backed up to the registry on n3: " + backedUp);
+        oldEpoch = ControllerEpochIT.epoch(InstalledTls.store(mesh));
 
         String added = mesh.ok("seat", "add", "n2");
         System.out.println("SeatPromoteIT: " + added.strip().replace("\n", "\nSeatPromoteIT: "));
@@ -101,6 +133,188 @@ class SeatPromoteIT {
         assertTrue(roster.out().lines().anyMatch(l -> l.contains("late") && l.contains("n3")),
                 "the assignment made one second before the seat died is there: " + roster);
         assertEquals(before, containers(List.of("n2", "n3")), "every container on the surviving nodes keeps its id");
+    }
+
+    /** Must-show 1's rest: on the promoted seat a push, a take between surviving nodes, a restore of the dead seat's module and a backup work. */
+    @Test
+    @Order(2)
+    void afterThePromoteEveryVerbWorks() throws Exception {
+        InstalledNode n2 = mesh.node("n2");
+        Path more = Files.createDirectories(dir.resolve("after"));
+        Files.writeString(more.resolve("after.yaml"), busybox("after", ""));
+        seatOk(n2, "catalogue", "add", more.toString());
+        seatOk(n2, "assign", "n2", "after");
+        String push = seatOk(n2, "push");
+        System.out.println("SeatPromoteIT: push on the promoted seat: " + push.strip().replace("\n", " | "));
+        PackagedMesh.await("after runs on n2", Duration.ofSeconds(60), () -> running("n2", "after.server"));
+
+        String take = seatOk(n2, "take", "n2", "keep");
+        System.out.println("SeatPromoteIT: take on the promoted seat: " + take.strip().replace("\n", " | "));
+        PackagedMesh.await("keep runs on n2", Duration.ofSeconds(60), () -> running("n2", "keep.server"));
+
+        String restore = seatOk(n2, "restore", "seatdata", "--to", "n3");
+        System.out.println("SeatPromoteIT: restore of the dead seat's module: " + restore.strip().replace("\n", " | "));
+        PackagedMesh.await("seatdata runs on n3", Duration.ofSeconds(60), () -> running("n3", "seatdata.server"));
+        assertEquals("written-on-the-seat", exec("n3", "seatdata.server", "cat /data/f").strip(), "the dead seat's data, restored on n3");
+
+        String backup = seatOk(n2, "backup", "seatdata", "--wait");
+        System.out.println("SeatPromoteIT: backup on the promoted seat: " + backup.strip().replace("\n", " | "));
+        PackagedMesh.Result lost = n2.mesh(List.of("backup", "keep", "--wait"));
+        assertTrue(lost.exit() != 0 && (lost.out() + lost.err()).contains("mesh-registry on n1"),
+                "a backup to the dead seat's registry says where that registry runs: " + lost);
+        afterPromote = containers(List.of("n2", "n3"));
+    }
+
+    /** Must-show 2: the old seat back changes nothing, and one verb on the new seat makes it the standby, in sync. */
+    @Test
+    @Order(3)
+    void theOldSeatComesBackAsTheStandby() throws Exception {
+        InstalledNode n2 = mesh.node("n2");
+        TestbedNodes.link(linkCut, true);
+        linkCut = null;
+        mesh.startAgent("n1", Map.of());   // as a reboot would: the agent starts its store and its controller again
+        long newEpoch = Long.parseLong(Files.readString(n2.state().resolve("host/controller-epoch")).strip().split(" ")[0]);
+        PackagedMesh.await("n1's agent records the new seat's epoch", Duration.ofSeconds(60), () -> quietly(() -> {
+            n2.mesh(List.of("status"));
+            return Files.readString(mesh.node("n1").state().resolve("host/controller-epoch")).startsWith(newEpoch + " n2 ");
+        }));
+        for (String n : List.of("n1", "n2", "n3")) {
+            HttpResponse<String> r = changeAtOldEpoch(n);
+            assertEquals(409, r.statusCode(), n + "'s agent refuses a change at the old epoch: " + r.body());
+            assertTrue(r.body().contains("DEPOSED") && r.body().contains("at epoch " + newEpoch), n + ": " + r.body());
+        }
+        java.util.concurrent.atomic.AtomicReference<PackagedMesh.Result> last = new java.util.concurrent.atomic.AtomicReference<>();
+        long began = System.nanoTime();
+        try {
+            PackagedMesh.await("the old seat's controller refuses its push, naming the new epoch", Duration.ofSeconds(120), () -> {
+                last.set(mesh.mesh("push"));
+                return last.get().exit() != 0 && (last.get().out() + last.get().err()).contains("was replaced by the seat on n2 at epoch " + newEpoch);
+            });
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "; the last push: " + last.get() + "\nn1's agent log:\n" + tail(mesh.agentLog("n1")), e);
+        }
+        System.out.printf("SeatPromoteIT: the old seat's controller refused its push %.1f s after its agent started%n", (System.nanoTime() - began) / 1e9);
+        PackagedMesh.Result any = mesh.mesh("node", "list");
+        assertTrue(any.exit() != 0 && any.err().contains("this controller was deposed by a promoted seat, and changes nothing"), any.toString());
+        assertEquals(afterPromote, containers(List.of("n2", "n3")), "the old seat's controller changed nothing on n2 and n3");
+
+        ProcessHandle deposed = mesh.controllerJvm();   // the deposed controller, which n1's agent started again
+        String added = seatOk(n2, "seat", "add", "n1");
+        System.out.println("SeatPromoteIT: " + added.strip().replace("\n", "\nSeatPromoteIT: "));
+        assertTrue(added.contains("n1 was a seat"), added);
+        long t0 = System.nanoTime();
+        PackagedMesh.await("the old seat is the new seat's standby, in sync", Duration.ofSeconds(240),
+                () -> quietly(() -> n2.mesh(List.of("status")).out().contains("standby n1: in sync, synchronous")));
+        System.out.printf("SeatPromoteIT: the old seat in sync as the standby %.1f s after seat add%n", (System.nanoTime() - t0) / 1e9);
+        DockerClient d = mesh.engine("n1");
+        assertTrue(d.listContainersCmd().exec().stream().noneMatch(c -> "mesh-store".equals(c.getLabels().get("mesh.module"))),
+                "the deposed store runs no more on n1");
+        assertTrue(d.listVolumesCmd().exec().getVolumes().stream().anyMatch(v -> v.getName().equals("mesh-store_data")),
+                "the deposed store's volume is kept aside");
+        PackagedMesh.await("the deposed controller is stopped by the push", Duration.ofSeconds(60), () -> !deposed.isAlive());
+    }
+
+    /**
+     * Must-show 3: the seat (n2 now) cut off, not dead, while its standby (n1) is promoted: once the link is back, every
+     * agent that has seen the newest epoch refuses the cut-off seat's changes, and the cut-off seat's own verbs refuse.
+     */
+    @Test
+    @Order(4)
+    void aSeatCutOffWhileItsStandbyIsPromotedChangesNothingOnceItsLinkIsBack() throws Exception {
+        InstalledNode n1 = mesh.node("n1");
+        InstalledNode n2 = mesh.node("n2");
+        long cutEpoch = Long.parseLong(Files.readString(n2.state().resolve("host/controller-epoch")).strip().split(" ")[0]);
+        linkCut = mesh.testbed("n2").name();
+        TestbedNodes.link(linkCut, false);   // n2's agent, controller and store keep running, unreachable
+        PackagedMesh.Result promote = n1.mesh(List.of("seat", "promote", "n1", "--state-dir", n1.state().toString()));
+        assertEquals(0, promote.exit(), promote.toString());
+        System.out.println("SeatPromoteIT: " + promote.out().strip().replace("\n", "\nSeatPromoteIT: "));
+        long newest = Long.parseLong(Files.readString(n1.state().resolve("host/controller-epoch")).strip().split(" ")[0]);
+        assertTrue(newest > cutEpoch, "the promote chose an epoch above the cut-off seat's: " + newest + " > " + cutEpoch);
+        TestbedNodes.link(linkCut, true);
+        linkCut = null;
+        PackagedMesh.await("the cut-off seat's agent records the newest epoch", Duration.ofSeconds(60), () -> quietly(() -> {
+            n1.mesh(List.of("status"));
+            return Files.readString(n2.state().resolve("host/controller-epoch")).startsWith(newest + " n1 ");
+        }));
+        for (String n : List.of("n1", "n2", "n3")) {
+            HttpResponse<String> r = changeAt(n, cutEpoch, "n2");
+            assertEquals(409, r.statusCode(), n + "'s agent refuses the cut-off seat's change: " + r.body());
+            assertTrue(r.body().contains("at epoch " + newest), n + ": " + r.body());
+        }
+        Map<String, String> cutOff = new java.util.HashMap<>(mesh.cliEnv());
+        cutOff.put("MESH_CONTROLLER", "https://" + mesh.testbed("n2").address() + ":7700");
+        PackagedMesh.await("the cut-off seat's push is refused, naming the newest epoch", Duration.ofSeconds(60), () -> {
+            PackagedMesh.Result push = PackagedMesh.run(cutOff, "push");
+            return push.exit() != 0 && (push.out() + push.err()).contains("was replaced by the seat on n1 at epoch " + newest);
+        });
+        PackagedMesh.Result any = PackagedMesh.run(cutOff, "catalogue", "list");
+        assertTrue(any.exit() != 0 && any.err().contains("this controller was deposed by a promoted seat, and changes nothing"),
+                "the cut-off seat's verbs refuse once its link is back: " + any);
+    }
+
+    static String tail(Path log) {
+        try {
+            List<String> lines = Files.readAllLines(log);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size()));
+        } catch (java.io.IOException e) {
+            return "(no log at " + log + ")";
+        }
+    }
+
+    /** {@code look}'s answer, false when it throws (a look to retry). */
+    static boolean quietly(java.util.concurrent.Callable<Boolean> look) {
+        try {
+            return look.call();
+        } catch (Exception e) {
+            return false;
+        }
+    }
+
+    static String busybox(String module, String more) {
+        return "module: " + module + "\ncomponents:\n  " + module + ".server:\n    image: mesh-test/busybox:1\n"
+                + "    args: [sh, -c, \"" + LOOP + "\"]\n" + more + "    stop-timeout: 1s\n";
+    }
+
+    /** A verb run on the promoted seat's machine (its operator's config names the new seat first), which must succeed. */
+    static String seatOk(InstalledNode n, String... args) throws Exception {
+        PackagedMesh.Result r = n.mesh(List.of(args));
+        assertEquals(0, r.exit(), String.join(" ", args) + ": " + r);
+        return r.out();
+    }
+
+    private boolean running(String node, String name) {
+        return mesh.engine(node).listContainersCmd().exec().stream().anyMatch(c -> List.of(c.getNames()).contains("/" + name));
+    }
+
+    /** {@code sh -c script} in a container of {@code node}; its stdout. */
+    private String exec(String node, String container, String script) throws Exception {
+        DockerClient d = mesh.engine(node);
+        String id = d.execCreateCmd(container).withCmd("sh", "-c", script).withAttachStdout(true).withAttachStderr(true).exec().getId();
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        d.execStartCmd(id).exec(new com.github.dockerjava.api.async.ResultCallback.Adapter<com.github.dockerjava.api.model.Frame>() {
+            @Override
+            public void onNext(com.github.dockerjava.api.model.Frame f) {
+                out.writeBytes(f.getPayload());
+            }
+        }).awaitCompletion(30, java.util.concurrent.TimeUnit.SECONDS);
+        assertEquals(0L, d.inspectExecCmd(id).exec().getExitCodeLong(), script + " in " + container + " on " + node + ": " + out);
+        return out.toString();
+    }
+
+    /** A change (a declaration) sent to {@code node}'s agent as the old seat's controller would: its certificate, its epoch. */
+    private HttpResponse<String> changeAtOldEpoch(String node) throws Exception {
+        return changeAt(node, oldEpoch, "n1");
+    }
+
+    /** A change sent to {@code node}'s agent as the controller of {@code seat} at {@code epoch} would. */
+    private HttpResponse<String> changeAt(String node, long epoch, String seat) throws Exception {
+        HttpClient http = HttpClient.newBuilder().sslContext(mesh.seatTls().clientContext("controller"))
+                .connectTimeout(Duration.ofSeconds(10)).build();
+        return http.send(HttpRequest.newBuilder(URI.create("https://" + mesh.testbed(node).address() + ":7701/v1/declaration"))
+                .header("Content-Type", "application/json").header(SeatEpoch.EPOCH_HEADER, Long.toString(epoch))
+                .header(SeatEpoch.SEAT_HEADER, seat).PUT(HttpRequest.BodyPublishers.ofString("{}"))
+                .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
     /** The seat's machine dies: its agent, its controller and every container of it SIGKILLed, its link cut. */
