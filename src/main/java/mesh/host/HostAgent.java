@@ -161,19 +161,6 @@ public class HostAgent {
         return status();
     }
 
-    /**
-     * Where the agent stands once generation {@code wait.generation()} is applied, or a pass over it ended, or the wait is
-     * over ({@link mesh.plan.StatusWait}): a client that pushed asks once instead of polling.
-     */
-    public HostStatus statusWhen(mesh.plan.StatusWait wait) {
-        try {
-            state.await(wait);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        return status();
-    }
-
     /** What the supervisor says of each process now, for the follow of a process's output ({@link ComponentLogs}). */
     List<ProcessStatus> processesNow() {
         return processes.status(clock.instant());

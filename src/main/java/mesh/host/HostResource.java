@@ -86,7 +86,12 @@ public class HostResource {
         }
         // ?generation=G&wait=30s: once G is applied, or a pass over it ended (mesh.plan.StatusWait)
         if (generation != null) {
-            return agent.statusWhen(mesh.plan.StatusWait.parse(generation, wait));
+            try {
+                agent.state().await(mesh.plan.StatusWait.parse(generation, wait));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return agent.status();
         }
         if (wait != null) {
             throw new Refusal(400, Reason.INVALID, "wait needs generation: the generation to wait for");
