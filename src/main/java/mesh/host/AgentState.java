@@ -6,10 +6,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import mesh.host.process.ProcessStatus;
 import mesh.model.Declaration;
 import mesh.model.ObservedContainer;
 import mesh.model.Vitals;
+import mesh.plan.StatusWait;
 import mesh.wire.EdgeStatus;
 import mesh.wire.HostStatus;
 
@@ -44,6 +46,9 @@ final class AgentState {
     volatile double lastApplySeconds = Double.NaN;
     volatile long applies;
     volatile double applySeconds;
+    /** How many passes ended, and over which generation the last one ran: what a status wait waits on (guarded by this). */
+    private long passesEnded;
+    private long lastPassGeneration;
 
     AgentState(String node, Clock clock, FailureLog failures) {
         this.node = node;
@@ -64,6 +69,34 @@ final class AgentState {
             if (done) {
                 appliedGeneration = d.generation();
             }
+        }
+        notifyAll();
+    }
+
+    /** A pass over {@code generation} ended: a status wait may answer ({@link #await}). */
+    synchronized void passEnded(long generation) {
+        passesEnded++;
+        lastPassGeneration = generation;
+        notifyAll();
+    }
+
+    /** What a status wait decides on, now. */
+    synchronized StatusWait.Seen seen() {
+        Declaration d = desired;
+        return new StatusWait.Seen(d == null ? 0 : d.generation(), appliedGeneration, converged, passesEnded,
+                lastPassGeneration);
+    }
+
+    /** Returns when {@code wait} says the status is to be answered ({@link StatusWait#answerNow}), at the latest after {@code upTo}. */
+    synchronized void await(StatusWait wait) throws InterruptedException {
+        long deadline = System.nanoTime() + wait.upTo().toNanos();
+        StatusWait.Seen asked = seen();
+        while (!wait.answerNow(asked, seen())) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return;
+            }
+            TimeUnit.NANOSECONDS.timedWait(this, left);
         }
     }
 

@@ -58,6 +58,7 @@ final class HostPass {
         if (!loop.engineDue(now, forced)) {
             processes.run();
             state.passing = false;
+            state.passEnded(d.generation());
             return;
         }
         PassStep.Context pass = new PassStep.Context(d, now);
@@ -74,6 +75,7 @@ final class HostPass {
         } finally {
             state.lastPass = clock.instant();
             state.passing = false;
+            state.passEnded(d.generation());
         }
     }
 }

@@ -77,9 +77,26 @@ public class HostResource {
 
     @GET
     @Path("/status")
-    public HostStatus status(@jakarta.ws.rs.QueryParam("refresh") String refresh) {
+    public HostStatus status(@jakarta.ws.rs.QueryParam("refresh") String refresh,
+                             @jakarta.ws.rs.QueryParam("generation") String generation,
+                             @jakarta.ws.rs.QueryParam("wait") String wait) {
         // ?refresh=true (mesh status --refresh): a pass now, so the answer is as of this moment
-        return "true".equals(refresh) ? agent.statusAfterPass() : agent.status();
+        if ("true".equals(refresh)) {
+            return agent.statusAfterPass();
+        }
+        // ?generation=G&wait=30s: once G is applied, or a pass over it ended (mesh.plan.StatusWait)
+        if (generation != null) {
+            try {
+                agent.state().await(mesh.plan.StatusWait.parse(generation, wait));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return agent.status();
+        }
+        if (wait != null) {
+            throw new Refusal(400, Reason.INVALID, "wait needs generation: the generation to wait for");
+        }
+        return agent.status();
     }
 
     @GET

@@ -163,6 +163,33 @@ class HostApiIT {
         assertEquals(before, engine.containers().stream().map(c -> c.getId() + c.getState()).toList());
     }
 
+    /** A client that pushed asks once: the status waits for the generation's pass, and says it applied (StatusWait). */
+    @Test
+    @Order(5)
+    void aStatusWaitAnswersOnceTheGenerationIsApplied() {
+        String changed = declaration(7).replace("sleep 1;", "sleep 2;");   // new args: a replace
+        given().auth().oauth2(TOKEN).contentType(ContentType.JSON).body(changed)
+                .when().put("/v1/declaration")
+                .then().statusCode(201)
+                .body("applied", equalTo(false))
+                .body("plan.replace[0].name", equalTo(engine.name("web")));
+        long began = System.nanoTime();
+        given().auth().oauth2(TOKEN).when().get("/v1/status?generation=7&wait=30s").then().statusCode(200)
+                .body("appliedGeneration", equalTo(7))
+                .body("converged", equalTo(true));
+        long millis = (System.nanoTime() - began) / 1_000_000;
+        org.junit.jupiter.api.Assertions.assertTrue(millis < 20_000, "answered when the pass ended, not at the wait's end: " + millis);
+        began = System.nanoTime();
+        given().auth().oauth2(TOKEN).when().get("/v1/status?generation=99&wait=30s").then().statusCode(200)
+                .body("generation", equalTo(7));
+        org.junit.jupiter.api.Assertions.assertTrue(System.nanoTime() - began < 5_000_000_000L,
+                "generation 99 was never pushed: answered at once");
+        given().auth().oauth2(TOKEN).when().get("/v1/status?wait=30s").then().statusCode(400)
+                .body("error", containsString("wait needs generation"));
+        given().auth().oauth2(TOKEN).when().get("/v1/status?generation=7&wait=2m").then().statusCode(400)
+                .body("error", containsString("wait must be from 0s to 60s"));
+    }
+
     static List<String> files(Path dir) throws IOException {
         try (Stream<Path> all = Files.walk(dir)) {
             return all.map(p -> dir.relativize(p) + ":" + p.toFile().length()).sorted().toList();

@@ -42,6 +42,32 @@ class HostPassTest {
     }
 
     @Test
+    void aStatusWaitIsAnsweredWhenAPassOverItsGenerationEnds() throws Exception {
+        HostPass pass = new HostPass(state, loop, processes, List.of(step("a"), new MarkApplied(state)), PassStepsFixture.CLOCK);
+        state.desire(PassStepsFixture.declaration(1));
+        pass.run(false);   // a pass over 1 that did not apply it (nothing marked it done)
+        state.desire(PassStepsFixture.declaration(2));
+        mesh.plan.StatusWait two = new mesh.plan.StatusWait(2, Duration.ofSeconds(20));
+        java.util.concurrent.CompletableFuture<Long> waited = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            long began = System.nanoTime();
+            try {
+                state.await(two);
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+            return (System.nanoTime() - began) / 1_000_000;
+        });
+        Thread.sleep(300);
+        assertFalse(waited.isDone(), "no pass over 2 ended yet: the question waits");
+        pass.run(false);
+        long millis = waited.get(5, java.util.concurrent.TimeUnit.SECONDS);
+        assertEquals(true, millis >= 250 && millis < 5000, "answered at the pass's end, not at the wait's: " + millis + " ms");
+        long began = System.nanoTime();
+        state.await(new mesh.plan.StatusWait(3, Duration.ofSeconds(20)));
+        assertEquals(true, System.nanoTime() - began < 1_000_000_000L, "generation 3 is not here: answered at once");
+    }
+
+    @Test
     void aStepThatThrowsIsAnEngineFailureThatBacksOffUntilForced() {
         HostPass pass = new HostPass(state, loop, processes, List.of(step("a"), p -> {
             throw new IllegalStateException("connection refused");
