@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.sql.Connection;
-import java.sql.SQLException;
 import java.util.List;
 import mesh.model.Conflict;
 import mesh.plan.Backup;
@@ -13,9 +12,8 @@ import mesh.plan.Take;
 import mesh.store.BackupRecords;
 import mesh.store.MigratedDatabase;
 import mesh.store.TakeRecords;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * UnderWayIT: one operation at a time on a module, read from the store's real records (the test bed's PostgreSQL, a
@@ -24,17 +22,8 @@ import org.junit.jupiter.api.Test;
  */
 class UnderWayIT {
 
+    @RegisterExtension
     final MigratedDatabase database = new MigratedDatabase();
-
-    @BeforeEach
-    void database() throws SQLException {
-        database.create();
-    }
-
-    @AfterEach
-    void drop() throws SQLException, InterruptedException {
-        database.drop();
-    }
 
     @Test
     void aTakeUnderWayRefusesABackupAndARestoreOfItsModuleOnly() throws Exception {

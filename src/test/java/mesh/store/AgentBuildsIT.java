@@ -8,9 +8,8 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.util.Map;
 import mesh.wire.Build;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * AgentBuildsIT: the builds the controller heard of its agents (V10__agent_builds.sql) on the test bed's real
@@ -19,18 +18,9 @@ import org.junit.jupiter.api.Test;
  */
 class AgentBuildsIT {
 
+    @RegisterExtension
     final MigratedDatabase database = new MigratedDatabase();
     final AgentBuilds builds = new AgentBuilds();
-
-    @BeforeEach
-    void database() throws SQLException {
-        database.create();
-    }
-
-    @AfterEach
-    void drop() throws SQLException, InterruptedException {
-        database.drop();
-    }
 
     @Test
     void aBuildHeardIsKeptUntilAnotherIsHeardAndGoesWithItsNode() throws Exception {

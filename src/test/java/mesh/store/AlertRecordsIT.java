@@ -14,9 +14,8 @@ import mesh.plan.AlertRules;
 import mesh.plan.AlertRules.Alert;
 import mesh.plan.AlertRules.Condition;
 import mesh.plan.AlertRules.Kind;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * AlertRecordsIT: the controller's alerts and their receivers (V12__alerts.sql) on the test bed's real PostgreSQL, in a
@@ -27,17 +26,8 @@ import org.junit.jupiter.api.Test;
 class AlertRecordsIT {
 
     static final Instant T0 = Instant.parse("2026-12-05T12:00:00Z");
+    @RegisterExtension
     final MigratedDatabase database = new MigratedDatabase();
-
-    @BeforeEach
-    void database() throws SQLException {
-        database.create();
-    }
-
-    @AfterEach
-    void drop() throws SQLException, InterruptedException {
-        database.drop();
-    }
 
     Connection connect() throws SQLException {
         return database.connect();

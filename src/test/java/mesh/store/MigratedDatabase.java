@@ -7,12 +7,16 @@ import java.time.Duration;
 import java.util.UUID;
 import mesh.model.Poll;
 import org.flywaydb.core.Flyway;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * MigratedDatabase is a database of one test's own on the test bed's real PostgreSQL, migrated as the controller
- * migrates the store, for the store's ITs: made before each test, dropped after it.
+ * migrates the store, for the store's ITs: made before each test, dropped after it, as a JUnit extension
+ * ({@code @RegisterExtension final MigratedDatabase database = new MigratedDatabase();}).
  */
-public final class MigratedDatabase {
+public final class MigratedDatabase implements BeforeEachCallback, AfterEachCallback {
 
     static final String POSTGRES = "jdbc:postgresql://127.0.0.1:5432/";
 
@@ -25,6 +29,16 @@ public final class MigratedDatabase {
         }
         Flyway.configure().dataSource(POSTGRES + name, "mesh", "mesh").locations("classpath:db/migration").load().migrate();
         return this;
+    }
+
+    @Override
+    public void beforeEach(ExtensionContext context) throws SQLException {
+        create();
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) throws SQLException, InterruptedException {
+        drop();
     }
 
     public Connection connect() throws SQLException {

@@ -13,9 +13,8 @@ import mesh.model.ManifestYaml;
 import mesh.model.Placement;
 import mesh.plan.PushInput;
 import mesh.plan.Rollback;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * PushInputsIT: the kept push inputs (V6__push_inputs.sql) on the test bed's real PostgreSQL, in a
@@ -36,18 +35,9 @@ class PushInputsIT {
               app.server: {image: mesh-test/busybox:1, binds: [web.internal]}
             """);
 
+    @RegisterExtension
     final MigratedDatabase database = new MigratedDatabase();
     final MeshStore store = new MeshStore();
-
-    @BeforeEach
-    void database() throws SQLException {
-        database.create();
-    }
-
-    @AfterEach
-    void drop() throws SQLException, InterruptedException {
-        database.drop();
-    }
 
     static PushInput input(long push) {
         return new PushInput(push, List.of(new PushInput.Module(WEB, "web.yaml"), new PushInput.Module(APP, "app.yaml")),

@@ -12,9 +12,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * StoreCopyIT: a state backup's copy of the store (StoreCopy) on the test bed's real PostgreSQL: the rows copied out of
@@ -23,20 +22,10 @@ import org.junit.jupiter.api.Test;
  */
 class StoreCopyIT {
 
+    @RegisterExtension
     final MigratedDatabase from = new MigratedDatabase();
+    @RegisterExtension
     final MigratedDatabase into = new MigratedDatabase();
-
-    @BeforeEach
-    void databases() throws SQLException {
-        from.create();
-        into.create();
-    }
-
-    @AfterEach
-    void drop() throws SQLException, InterruptedException {
-        from.drop();
-        into.drop();
-    }
 
     @Test
     void theCopyReplacesEveryRowAndSequencesGoOn() throws Exception {
