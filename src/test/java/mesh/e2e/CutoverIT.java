@@ -7,8 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -56,7 +54,7 @@ class CutoverIT {
         mesh.awaitController(Duration.ofSeconds(60));
         mesh.engine(ACE).tagImageCmd("mesh-test/busybox:1", "mesh-test/busybox", "cutover-2").exec();
         dir = Files.createTempDirectory("mesh-cutover-catalogue");
-        writeEdge();
+        TestbedEdge.write(dir);
         writeWeb("mesh-test/busybox:1", "1", "");
         writeStream();
         mesh.ok("catalogue", "add", dir.toString());
@@ -232,15 +230,6 @@ class CutoverIT {
 
     String containerId(String name) {
         return mesh.engine(ACE).inspectContainerCmd(name).exec().getId();
-    }
-
-    void writeEdge() throws IOException {
-        try (InputStream in = getClass().getResourceAsStream("/mesh/edge/route-proxy.yaml")) {
-            String builtIn = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            Files.writeString(dir.resolve("route-proxy.yaml"), builtIn
-                    .replaceFirst("image: caddy:2@sha256:[0-9a-f]+", "image: mesh-test/caddy:2")
-                    .replace("MESH_EDGE_TLS: acme", "MESH_EDGE_TLS: internal").replace("stop-timeout: 10s", "stop-timeout: 3s"));
-        }
     }
 
     /** Module web: busybox httpd answering its version and token on 8080, or (broken) never listening. */

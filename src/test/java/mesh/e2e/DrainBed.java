@@ -97,12 +97,7 @@ final class DrainBed {
 
     /** The edge's module (the shipped route-proxy.yaml) on the test bed's caddy image, with the edge's own CA. */
     void edge(Path dir) throws IOException {
-        try (var in = DrainBed.class.getResourceAsStream("/mesh/edge/route-proxy.yaml")) {
-            String edge = new String(in.readAllBytes(), StandardCharsets.UTF_8)
-                    .replaceFirst("image: caddy:2@sha256:[0-9a-f]+", "image: mesh-test/caddy:2")
-                    .replace("MESH_EDGE_TLS: acme", "MESH_EDGE_TLS: internal").replace("stop-timeout: 10s", "stop-timeout: 3s");
-            Files.writeString(dir.resolve("route-proxy.yaml"), edge);
-        }
+        TestbedEdge.write(dir);
     }
 
     /** The page a client that verifies the edge's CA gets for {@code host} through {@code node}'s edge; "" when refused. */

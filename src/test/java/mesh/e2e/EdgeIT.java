@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.github.dockerjava.api.command.InspectContainerResponse;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -334,13 +333,7 @@ class EdgeIT {
     }
 
     void writeCatalogue() throws IOException {
-        try (InputStream in = getClass().getResourceAsStream("/mesh/edge/route-proxy.yaml")) {
-            String builtIn = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            String test = builtIn.replaceFirst("image: caddy:2@sha256:[0-9a-f]+", "image: mesh-test/caddy:2")
-                    .replace("MESH_EDGE_TLS: acme", "MESH_EDGE_TLS: internal").replace("stop-timeout: 10s", "stop-timeout: 3s");
-            assertTrue(test.contains("mesh-test/caddy:2") && test.contains("internal"), test);
-            Files.writeString(dir.resolve("route-proxy.yaml"), test);
-        }
+        TestbedEdge.write(dir);
         page(dir, "searxng", 8080);
         page(dir, "whoami", 8081);
         page(dir, "broken", 8082);

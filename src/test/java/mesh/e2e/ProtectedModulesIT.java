@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -48,12 +46,7 @@ class ProtectedModulesIT {
     void raise() throws Exception {
         mesh = InstalledMesh.raise(2);
         dir = Files.createTempDirectory("mesh-protected");
-        try (InputStream in = getClass().getResourceAsStream("/mesh/edge/route-proxy.yaml")) {
-            String edge = new String(in.readAllBytes(), StandardCharsets.UTF_8)
-                    .replaceFirst("image: caddy:2@sha256:[0-9a-f]+", "image: mesh-test/caddy:2")
-                    .replace("MESH_EDGE_TLS: acme", "MESH_EDGE_TLS: internal").replace("stop-timeout: 10s", "stop-timeout: 3s");
-            Files.writeString(dir.resolve("route-proxy.yaml"), edge);
-        }
+        TestbedEdge.write(dir);
         Files.writeString(dir.resolve("web.yaml"), """
                 module: web
                 components:
