@@ -18,7 +18,7 @@ import mesh.wire.JsonHttp;
  * JDK client with the caller's TLS (the mesh CA, a client certificate, a pinned CA, or none for plain HTTP) and its
  * connect timeout, each request bounded by its own. What a call says and how its failure reads is {@link JsonHttp}'s
  * and the caller's words; the CLI keeps its HttpURLConnection (it starts faster: docs/benchmarks.md), and both end in
- * the same {@link mesh.wire.CallFailure}. {@code ClientTransportTest} fails on an HTTP client built anywhere else for
+ * the same {@link mesh.wire.CallFailure}. {@code ClientFailuresTest} fails on an HTTP client built anywhere else for
  * the mesh's APIs.
  */
 public final class HttpTransport {
