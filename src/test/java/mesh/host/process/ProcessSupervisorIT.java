@@ -92,7 +92,7 @@ class ProcessSupervisorIT {
         assertEquals(record.pid(), adopted.pid());
         assertEquals(record.startTime(), fx.host.inspect(adopted.pid()).orElseThrow().startTime());
         assertEquals(1, fx.copies(record.cmdline()), "exactly one shim");
-        assertEquals(1, servers().size(),
+        assertEquals(1, fx.servers().size(),
                 "exactly one server");
 
         ProcessStatus status = restartedAgent.status(Instant.now()).get(0);
@@ -225,7 +225,7 @@ class ProcessSupervisorIT {
         ProcessSupervisor supervisor = fx.supervisor();
         long shim = supervisor.apply(spec, Instant.now()).pid();
         await("the server answers", Duration.ofSeconds(10), () -> answers(port));
-        List<ProcInfo> servers = servers();
+        List<ProcInfo> servers = fx.servers();
         assertEquals(1, servers.size());
         fx.host.signal(shim, "KILL", false); // the shim alone: its child, the server, keeps running in the group
         await("the shim is gone", Duration.ofSeconds(5), () -> fx.host.inspect(shim).map(ProcInfo::ended).orElse(true));
@@ -235,11 +235,11 @@ class ProcessSupervisorIT {
         assertEquals("waiting", String.valueOf(supervisor.apply(spec, Instant.now()).action()));
         assertTrue(fx.host.inspect(servers.get(0).pid()).map(p -> p.ended() || p.startTime() != servers.get(0).startTime()).orElse(true),
                 "the old server was ended");
-        assertEquals(List.of(), servers());
+        assertEquals(List.of(), fx.servers());
         ProcessSupervisor.Outcome restarted = supervisor.apply(spec, Instant.now().plusSeconds(5));
         assertEquals("restarted", String.valueOf(restarted.action()));
         await("the new server answers", Duration.ofSeconds(10), () -> answers(port));
-        assertEquals(1, servers().size(), "exactly one server");
+        assertEquals(1, fx.servers().size(), "exactly one server");
         assertEquals("unknown (no status was written)", supervisor.status(Instant.now()).get(0).lastExit());
     }
 
@@ -258,13 +258,6 @@ class ProcessSupervisorIT {
         ProcessStatus status = fx.supervisor().status(Instant.now()).get(0);
         assertEquals(mesh.model.ProcessState.FAILED, status.state());
         assertEquals("waiting", String.valueOf(fx.supervisor().apply(missing, Instant.now()).action()));
-    }
-
-    /** The busybox httpd servers of this test (their command line holds its folder). */
-    private List<ProcInfo> servers() {
-        return fx.processesWith("httpd").stream()
-                .filter(p -> p.cmdline().stream().anyMatch(a -> a.contains(fx.root.toString())))
-                .toList();
     }
 
     private static String read(Path file) {

@@ -61,6 +61,29 @@ final class SupervisorFixture implements AutoCloseable {
                 .toList();
     }
 
+    /**
+     * The busybox httpd servers this test started: live processes whose command line names httpd and this test's
+     * folder, less the children a server forks for each connection it answers (busybox httpd forks one per
+     * connection, with the same command line, and it may outlive the probe that opened it by a moment).
+     */
+    List<ProcInfo> servers() {
+        List<ProcInfo> httpds = processesWith("httpd").stream()
+                .filter(p -> p.cmdline().stream().anyMatch(a -> a.contains(root.toString())))
+                .toList();
+        java.util.Set<Long> pids = httpds.stream().map(ProcInfo::pid).collect(java.util.stream.Collectors.toSet());
+        return httpds.stream().filter(p -> !pids.contains(parentOf(p.pid()))).toList();
+    }
+
+    /** The parent's pid from /proc/PID/stat (the field after the state, past the command's closing parenthesis). */
+    private static long parentOf(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            return Long.parseLong(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[1]);
+        } catch (IOException | RuntimeException gone) {
+            return -1;
+        }
+    }
+
     /** Live processes whose command line is exactly {@code cmdline}: the copies of one shim. */
     long copies(List<String> cmdline) {
         return host.pids().stream().map(host::inspect).flatMap(java.util.Optional::stream)
