@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import mesh.testbed.InstalledMesh;
 import mesh.testbed.InstalledMeshTest;
@@ -26,7 +27,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  * CutoverIT (docs/cutover.md) raises an installed mesh of one node with the public domain zurag.be, its edge a real
  * Caddy with its internal CA, and a routed module {@code web} that opted in ({@code replace: start-first}). While a
  * client sends 30 requests a second through the edge over verified TLS ({@link CutoverLoad}: HTTP/1.1, and HTTP/2
- * judged where the edge's Caddy is 2.7 or later) and a long-held streaming response of another route stays open, an image change, an env change and a secret rotation each cut over with no failed request; a new
+ * judged where the edge's Caddy is 2.7 or later) while a WebSocket and a long-held streaming response of another route stay
+ * open (judged where the edge's Caddy is 2.7 or later; the test bed's is), an image change, an env change and a secret rotation each cut over with no failed request; a new
  * copy whose health check fails is removed while the old one serves on and the push exits 1 naming the check; a
  * rollback of a cutover cuts over too.
  */
@@ -84,7 +86,10 @@ class CutoverIT {
     @Test
     @Order(1)
     void anImageAnEnvAndASecretChangeEachCutOverWithNoFailedRequest() throws Exception {
-        CutoverLoad.Stream stream = CutoverLoad.Stream.open(ca, address(), "stream.zurag.be", "/cgi-bin/stream");
+        CutoverLoad.Stream stream = CutoverLoad.Stream.events(ca, address(), "stream.zurag.be", "/cgi-bin/stream");
+        CutoverLoad.Stream socket = CutoverLoad.Stream.webSocket(ca, address(), "stream.zurag.be", "/cgi-bin/ws");
+        assertTrue(socket.upgraded(Duration.ofSeconds(10)), "the WebSocket was opened through the edge: " + socket);
+        List<CutoverLoad.Stream> streams = List.of(stream, socket);
         boolean streamsKept = caddyKeepsStreams();
 
         writeWeb(IMAGE_2, "1", "");
@@ -92,17 +97,18 @@ class CutoverIT {
         String preview = mesh.ok("push", "--dry-run");
         assertTrue(preview.contains("  cutover " + WEB + " (web): image changed"), preview);
         assertTrue(preview.contains("would create 0, replace 1, remove 0"), "counted as the replace it is: " + preview);
-        cutOver("an image change", "version 1 token token-1", stream, streamsKept);
+        cutOver("an image change", "version 1 token token-1", streams, streamsKept);
         imagePush = newestPush();
 
         writeWeb(IMAGE_2, "2", "");
         mesh.ok("catalogue", "add", dir.toString());
-        cutOver("an env change", "version 2 token token-1", stream, streamsKept);
+        cutOver("an env change", "version 2 token token-1", streams, streamsKept);
 
         PackagedMesh.Result set = mesh.meshWithInput("token-2\n", "secret", "set", "web", "token");
         assertEquals(0, set.exit(), set.toString());
-        cutOver("a secret rotation", "version 2 token token-2", stream, streamsKept);
+        cutOver("a secret rotation", "version 2 token token-2", streams, streamsKept);
         stream.close();
+        socket.close();
     }
 
     /** 2: a new copy that never passes its health check is removed; the old serves on and the push exits 1 naming it. */
@@ -163,7 +169,7 @@ class CutoverIT {
         return id;
     }
 
-    private void cutOver(String what, String served, CutoverLoad.Stream stream, boolean streamsKept) throws Exception {
+    private void cutOver(String what, String served, List<CutoverLoad.Stream> streams, boolean streamsKept) throws Exception {
         String before = containerId(WEB);
         long cutsBefore = cuts();
         try (CutoverLoad load = CutoverLoad.start(ca, address(), "web.zurag.be")) {
@@ -177,7 +183,10 @@ class CutoverIT {
         assertNotEquals(before, containerId(WEB), what + " replaced the container");
         assertEquals(cutsBefore + 1, cuts(), what + " was cut over, not stopped first");
         if (streamsKept) {
-            assertTrue(stream.open(), what + ": the long-held response of stream.zurag.be is still open: " + stream);
+            for (CutoverLoad.Stream stream : streams) {
+                assertTrue(stream.open(), what + ": still open and receiving through the edge: " + stream);
+            }
+            System.out.println("CutoverIT " + what + ": kept " + streams);
         }
     }
 
@@ -209,7 +218,7 @@ class CutoverIT {
         return kept;
     }
 
-    /** Whether the edge's Caddy is 2.7 or later (the test bed's is Debian's 2.6.2). */
+    /** Whether the edge's Caddy is 2.7 or later (the test bed's is 2.11). */
     private boolean caddy27() throws Exception {
         if (caddyVersion == null) {
             caddyVersion = CutoverLoad.exec(mesh.engine(ACE), "route-proxy.server", "caddy", "version").strip();
@@ -250,14 +259,30 @@ class CutoverIT {
                 """.formatted(image, version, broken));
     }
 
-    /** Module stream: a CGI script of busybox httpd that answers one line every half second, forever. */
+    /**
+     * Module stream: two CGI scripts of busybox httpd that never end. /cgi-bin/stream answers one server-sent event
+     * every half second; /cgi-bin/ws answers a WebSocket handshake (101, its Sec-WebSocket-Accept computed by the
+     * script, which busybox httpd passes on as it is since it starts with "HTTP/") and then sends a text frame
+     * "tick" every half second.
+     */
     void writeStream() throws IOException {
         Files.writeString(dir.resolve("stream.yaml"), """
                 module: stream
                 components:
                   stream.server:
                     image: mesh-test/busybox:1
-                    args: [sh, -c, "mkdir -p /www/cgi-bin && printf '#!/bin/sh\\\\necho Content-Type: text/event-stream\\\\necho\\\\nwhile true; do echo data: tick; echo; sleep 0.5; done\\\\n' >/www/cgi-bin/stream && chmod +x /www/cgi-bin/stream && exec httpd -f -p 8090 -h /www"]
+                    args: [sh, -c, "mkdir -p /www/cgi-bin && printf '%s' \\"$SSE\\" >/www/cgi-bin/stream && printf '%s' \\"$WS\\" >/www/cgi-bin/ws && chmod +x /www/cgi-bin/* && exec httpd -f -p 8090 -h /www"]
+                    env:
+                      SSE: |
+                        #!/bin/sh
+                        echo Content-Type: text/event-stream
+                        echo
+                        while true; do echo data: tick; echo; sleep 0.5; done
+                      WS: |
+                        #!/bin/sh
+                        accept=$(printf '%s' "${HTTP_SEC_WEBSOCKET_KEY}258EAFA5-E914-47DA-95CA-C5AB0DC85B11" | sha1sum | cut -c1-40 | xxd -r -p | base64)
+                        printf 'HTTP/1.1 101 Switching Protocols\\r\\nUpgrade: websocket\\r\\nConnection: Upgrade\\r\\nSec-WebSocket-Accept: %s\\r\\n\\r\\n' "$accept"
+                        while true; do printf '\\201\\004tick'; sleep 0.5; done
                     ports: [8090]
                     stop-timeout: 1s
                 routes:

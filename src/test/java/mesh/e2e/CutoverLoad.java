@@ -17,7 +17,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * CutoverLoad is CutoverIT's client: curls that send requests through the edge at a fixed rate over verified TLS,
  * each on one kept connection, each answer's status on its own line with curl's exit code and error (a failed request
- * is any status but 200; a refused or reset connection prints 000 and says why), and a long-held streaming response.
+ * is any status but 200; a refused or reset connection prints 000 and says why), and long-held connections: a streaming
+ * response and a WebSocket ({@link Stream}).
  *
  * <p>Two curls speak HTTP/1.1 at 15 requests a second each, so that the rate holds at 20 a second or more on a loaded
  * machine; their answers are the count the cutover is judged by. A third speaks HTTP/2 at 10 a second and is counted
@@ -36,45 +37,44 @@ final class CutoverLoad implements AutoCloseable {
     record Tally(int total, int failed, double perSecond, List<String> failures) {
     }
 
-    private final List<Process> http1;
-    private final Process http2;
-    private final List<Path> files;
+    /** Client is one curl: its process, the file of URLs it reads and the file its answers go to. */
+    private record Client(Process curl, Path urls, Path answers) {
+    }
+
+    private final List<Client> http1;
+    private final Client http2;
     private final long started = System.nanoTime();
     private Tally tally;
     private Tally tally2;
 
-    private CutoverLoad(List<Process> http1, Process http2, List<Path> files) {
+    private CutoverLoad(List<Client> http1, Client http2) {
         this.http1 = http1;
         this.http2 = http2;
-        this.files = files;
     }
 
     /** Starts the clients on https://HOST/ at the edge on {@code address}: 30 requests a second over HTTP/1.1, 10 over HTTP/2. */
     static CutoverLoad start(Path ca, String address, String host) throws IOException {
-        List<Path> files = new ArrayList<>();
-        List<Process> http1 = new ArrayList<>();
+        List<Client> http1 = new ArrayList<>();
         for (int i = 0; i < 2; i++) {
-            http1.add(curl(ca, address, host, "--http1.1", 15, files));
+            http1.add(curl(ca, address, host, "--http1.1", 15));
         }
-        Process http2 = curl(ca, address, host, "--http2", 10, files);
-        return new CutoverLoad(http1, http2, files);
+        return new CutoverLoad(http1, curl(ca, address, host, "--http2", 10));
     }
 
     /** One curl sending {@code rate} requests a second for ten minutes at most (stop() ends it); its answers go to a file. */
-    private static Process curl(Path ca, String address, String host, String protocol, int rate, List<Path> files) throws IOException {
+    private static Client curl(Path ca, String address, String host, String protocol, int rate) throws IOException {
         Path urls = Files.createTempFile("cutover-urls", ".txt");
         Path out = Files.createTempFile("cutover-codes", ".txt");
-        files.add(urls);
-        files.add(out);
         StringBuilder config = new StringBuilder();
         for (int i = 0; i < rate * 600; i++) {
             config.append("url = \"https://").append(host).append("/\"\noutput = \"/dev/null\"\n");
         }
         Files.writeString(urls, config);
-        return new ProcessBuilder("stdbuf", "-oL", "curl", "-sS", protocol, "--rate", rate + "/s", "--max-time", "5",
+        Process curl = new ProcessBuilder("stdbuf", "-oL", "curl", "-sS", protocol, "--rate", rate + "/s", "--max-time", "5",
                 "--cacert", ca.toString(), "--resolve", host + ":443:" + address,
                 "-w", "%{http_code} exit %{exitcode} %{time_total}s %{errormsg}\\n", "--config", urls.toString())
                 .redirectOutput(out.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        return new Client(curl, urls, out);
     }
 
     /** Stops the clients and counts what the HTTP/1.1 ones saw. */
@@ -83,18 +83,19 @@ final class CutoverLoad implements AutoCloseable {
             return tally;
         }
         double seconds = (System.nanoTime() - started) / 1e9;
-        List<Process> all = new ArrayList<>(http1);
+        List<Client> all = new ArrayList<>(http1);
         all.add(http2);
-        for (Process p : all) {
-            p.destroy();
+        for (Client c : all) {
+            c.curl().destroy();
         }
-        for (Process p : all) {
-            p.waitFor(10, TimeUnit.SECONDS);
+        for (Client c : all) {
+            c.curl().waitFor(10, TimeUnit.SECONDS);
         }
-        tally = count(List.of(files.get(1), files.get(3)), seconds);
-        tally2 = count(List.of(files.get(5)), seconds);
-        for (Path f : files) {
-            Files.deleteIfExists(f);
+        tally = count(http1.stream().map(Client::answers).toList(), seconds);
+        tally2 = count(List.of(http2.answers()), seconds);
+        for (Client c : all) {
+            Files.deleteIfExists(c.urls());
+            Files.deleteIfExists(c.answers());
         }
         return tally;
     }
@@ -124,44 +125,80 @@ final class CutoverLoad implements AutoCloseable {
         stop();
     }
 
-    /** Stream is one long-held streaming response (curl -N), open while curl runs and receives. */
+    /**
+     * Stream is one long-held connection through the edge, open while its client runs and receives: a streaming
+     * response (curl -N) or a WebSocket (openssl s_client speaking the handshake, verified TLS, HTTP/1.1; the server's
+     * frames arrive as bytes). curl 7.88 here has no WebSocket support and the JDK's client cannot name the edge's
+     * address apart from the host, so the handshake is written by hand: the request below, the answer read back.
+     */
     static final class Stream implements AutoCloseable {
-        private final Process curl;
+        private final String what;
+        private final Process client;
         private final Path out;
 
-        private Stream(Process curl, Path out) {
-            this.curl = curl;
+        private Stream(String what, Process client, Path out) {
+            this.what = what;
+            this.client = client;
             this.out = out;
         }
 
-        static Stream open(Path ca, String address, String host, String path) throws IOException {
+        /** A streaming response of https://HOST/PATH. */
+        static Stream events(Path ca, String address, String host, String path) throws IOException {
             Path out = Files.createTempFile("cutover-stream", ".txt");
             Process p = new ProcessBuilder("stdbuf", "-oL", "curl", "-sSN", "--cacert", ca.toString(), "--resolve", host + ":443:" + address,
-                    "https://" + host + path).redirectOutput(out.toFile()).redirectErrorStream(false)
+                    "https://" + host + path).redirectOutput(out.toFile())
                     .redirectError(ProcessBuilder.Redirect.DISCARD).start();
-            return new Stream(p, out);
+            return new Stream("events of " + host + path, p, out);
         }
 
-        /** Whether the response is still open and still receiving (a new line within two seconds). */
+        /** A WebSocket on wss://HOST/PATH, its server name and certificate checked against the edge's CA. */
+        static Stream webSocket(Path ca, String address, String host, String path) throws IOException {
+            Path out = Files.createTempFile("cutover-socket", ".bin");
+            Process p = new ProcessBuilder("openssl", "s_client", "-quiet", "-verify_return_error", "-CAfile", ca.toString(),
+                    "-servername", host, "-verify_hostname", host, "-connect", address + ":443")
+                    .redirectOutput(out.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            byte[] key = new byte[16];
+            new java.security.SecureRandom().nextBytes(key);
+            String request = "GET " + path + " HTTP/1.1\r\nHost: " + host + "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                    + "Sec-WebSocket-Key: " + java.util.Base64.getEncoder().encodeToString(key) + "\r\nSec-WebSocket-Version: 13\r\n\r\n";
+            p.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+            p.getOutputStream().flush(); // kept open: s_client -quiet ignores the end of its input anyway
+            return new Stream("WebSocket " + host + path, p, out);
+        }
+
+        /** Whether the server answered 101 Switching Protocols and sent a frame after it, within {@code within}. */
+        boolean upgraded(java.time.Duration within) throws IOException, InterruptedException {
+            long end = System.nanoTime() + within.toNanos();
+            while (System.nanoTime() < end) {
+                String seen = Files.readString(out, StandardCharsets.ISO_8859_1);
+                if (seen.startsWith("HTTP/1.1 101 ") && seen.indexOf("\r\n\r\n\u0081\u0004tick") > 0) {
+                    return true;
+                }
+                Thread.sleep(200);
+            }
+            return false;
+        }
+
+        /** Whether the connection is still open and still receiving (more bytes within two seconds). */
         boolean open() throws IOException, InterruptedException {
             long before = Files.size(out);
             Thread.sleep(2000);
-            return curl.isAlive() && Files.size(out) > before;
+            return client.isAlive() && Files.size(out) > before;
         }
 
         @Override
         public void close() throws IOException {
-            curl.destroy();
+            client.destroy();
             Files.deleteIfExists(out);
         }
 
         @Override
         public String toString() {
             try {
-                return "stream (curl " + (curl.isAlive() ? "running" : "ended " + curl.exitValue()) + ", "
+                return what + " (client " + (client.isAlive() ? "running" : "ended " + client.exitValue()) + ", "
                         + Files.size(out) + " bytes received)";
             } catch (IOException e) {
-                return "stream (" + e.getMessage() + ")";
+                return what + " (" + e.getMessage() + ")";
             }
         }
     }

@@ -32,7 +32,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 /**
  * EdgeIT raises a mesh of three simulated nodes with {@code mesh install} and {@code --join}
  * ({@link InstalledMesh}: HTTPS, the installed agents, the CLI on install's config file), gives the
- * seat the public domain zurag.be and checks its edge, a real Caddy (mesh-test/caddy:2) with Caddy's
+ * seat the public domain zurag.be and checks its edge, a real Caddy (mesh-test/caddy:2.11) with Caddy's
  * internal CA: routes are served over verified TLS, plain HTTP redirects, route changes reload
  * Caddy within 2 s without replacing any container, a configuration Caddy refuses is reported with
  * Caddy's message while the old routes keep answering, a killed edge comes back with its routes,

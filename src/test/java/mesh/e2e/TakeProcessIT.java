@@ -262,7 +262,7 @@ class TakeProcessIT {
     void theEdgeIsToldTheRoutesNewUpstreamBeforeTheBindersAreReplaced() throws Exception {
         try (var in = getClass().getResourceAsStream("/mesh/edge/route-proxy.yaml")) {
             String edge = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
-                    .replaceFirst("image: caddy:2@sha256:[0-9a-f]+", "image: mesh-test/caddy:2")
+                    .replaceFirst("image: caddy:2@sha256:[0-9a-f]+", "image: mesh-test/caddy:2.11")
                     .replace("MESH_EDGE_TLS: acme", "MESH_EDGE_TLS: internal").replace("stop-timeout: 10s", "stop-timeout: 3s");
             Files.writeString(dir.resolve("route-proxy.yaml"), edge);
         }
