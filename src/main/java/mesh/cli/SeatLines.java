@@ -6,7 +6,8 @@ import mesh.wire.SeatsView;
 
 /**
  * SeatLines is what {@code mesh status} says of the seats (docs/seat.md): the seat and its epoch, then each standby in the
- * words of the seat's watch ({@code standby n2: in sync, synchronous}, or since when it is not in sync). Nothing for a mesh
+ * words of the seat's watch ({@code standby n2: in sync, synchronous}, or since when it is not in sync), then where the
+ * artifact store runs and that its content is not on the standby. Nothing for a mesh
  * without a standby, or a controller too old to answer.
  */
 final class SeatLines {
@@ -24,6 +25,9 @@ final class SeatLines {
         for (SeatsView.Standby s : seats.standbys()) {
             String lag = s.lagBytes() < 0 || s.lagBytes() == Long.MAX_VALUE ? "" : " (lag " + mesh.plan.Bytes.human(s.lagBytes()) + ")";
             lines.add(s.words() + lag);
+        }
+        if (seats.artifactStore() != null) {
+            lines.add(seats.artifactStore().words());
         }
         return lines;
     }
