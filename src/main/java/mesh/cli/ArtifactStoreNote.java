@@ -23,6 +23,11 @@ final class ArtifactStoreNote {
         } catch (RuntimeException e) {
             return Optional.empty();   // the write is done; a look that fails must not make the verb fail
         }
-        return seats == null ? Optional.empty() : ArtifactStoreCopies.onlyThere(seats.artifactStore(), registry, what).map(l -> "mesh: " + l);
+        return seats == null || seats.artifactStore() == null ? Optional.empty()
+                : ArtifactStoreCopies.onlyThere(where(seats.artifactStore()), registry, what).map(l -> "mesh: " + l);
+    }
+
+    static ArtifactStoreCopies.Where where(mesh.wire.ArtifactStoreView v) {
+        return new ArtifactStoreCopies.Where(v.node(), v.url(), v.copiedTo(), v.standbys(), v.words());
     }
 }

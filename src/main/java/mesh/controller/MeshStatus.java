@@ -72,7 +72,9 @@ public class MeshStatus {
     /** Where the artifact store runs and whether its content exists anywhere else ({@link ArtifactStoreCopies}); null when nowhere. */
     mesh.wire.ArtifactStoreView artifactStore(List<Node> nodes) {
         List<String> standbys = watch.standbys().stream().map(StandbyRecords.Row::node).toList();
-        return ArtifactStoreCopies.of(nodes, store.inTransaction(store::placements), standbys).orElse(null);
+        return ArtifactStoreCopies.of(nodes, store.inTransaction(store::placements), standbys)
+                .map(w -> new mesh.wire.ArtifactStoreView(mesh.plan.MeshPlanner.REGISTRY_MODULE, w.node(), w.url(), w.copiedTo(), w.standbys(), w.words()))
+                .orElse(null);
     }
 
     /** The first thing an operator must know about the node, and whether it is all well ({@link NodeVerdict}). */

@@ -4,7 +4,6 @@ import java.util.List;
 import java.util.Optional;
 import mesh.model.Node;
 import mesh.model.Placement;
-import mesh.wire.ArtifactStoreView;
 
 /**
  * ArtifactStoreCopies says where the mesh's artifact store ({@code mesh-registry}) runs and whether its content exists
@@ -18,8 +17,20 @@ public final class ArtifactStoreCopies {
     private ArtifactStoreCopies() {
     }
 
+    /**
+     * Where the artifact store runs: its node and URL, the nodes that hold a copy of its content (none: nothing copies it),
+     * the standbys of the seat, and the words {@code mesh status} prints.
+     */
+    public record Where(String node, String url, List<String> copiedTo, List<String> standbys, String words) {
+
+        public Where {
+            copiedTo = List.copyOf(copiedTo);
+            standbys = List.copyOf(standbys);
+        }
+    }
+
     /** The artifact store as the placements place it, with the standbys of the seat; empty when it runs nowhere. */
-    public static Optional<ArtifactStoreView> of(List<Node> nodes, List<Placement> placements, List<String> standbys) {
+    public static Optional<Where> of(List<Node> nodes, List<Placement> placements, List<String> standbys) {
         String url = MeshPlanner.registryUrl(nodes, placements);
         Optional<String> node = placements.stream().filter(p -> MeshPlanner.REGISTRY_MODULE.equals(p.module()) && p.taken() != null)
                 .map(Placement::taken).findFirst();
@@ -32,14 +43,14 @@ public final class ArtifactStoreCopies {
                 + "controller's bundle, backups to it) is on " + n + " only" + (away.isEmpty() ? ""
                 : ", not replicated to the " + (away.size() == 1 ? "standby " : "standbys ") + String.join(", ", away)
                 + ": a promote will not find it while " + n + " is lost");
-        return Optional.of(new ArtifactStoreView(MeshPlanner.REGISTRY_MODULE, n, url, List.of(), standbys, words));
+        return Optional.of(new Where(n, url, List.of(), standbys, words));
     }
 
     /**
      * The line a verb that wrote {@code what} to {@code registry} prints: when that registry is the artifact store, and the
      * seat has a standby that does not hold its content; empty otherwise (another registry, or no standby).
      */
-    public static Optional<String> onlyThere(ArtifactStoreView store, String registry, String what) {
+    public static Optional<String> onlyThere(Where store, String registry, String what) {
         if (store == null || registry == null || !store.url().equals(registry.replaceAll("/+$", ""))) {
             return Optional.empty();
         }
