@@ -86,6 +86,7 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
     mesh.wire.StateBackupsView.class,
     mesh.wire.StateBackupsView.Entry.class,
     mesh.wire.SeatsView.class,
+    mesh.wire.ArtifactStoreView.class,
     mesh.wire.SeatsView.Standby.class,
     mesh.wire.StandbyAdded.class,
     mesh.wire.SeatKeyFiles.class,

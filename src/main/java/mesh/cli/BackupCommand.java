@@ -70,6 +70,7 @@ public class BackupCommand implements Callable<Integer> {
         Duration waitFor = WaitTimeout.of(spec, timeout, null, await, null);
         ControllerClient controller = ControllerClient.fromEnvironment();
         BackupView b = controller.api().backup(new BackupRequest(module));
+        ArtifactStoreNote.of(controller, b.registry(), "backup " + b.id() + " of " + b.module()).ifPresent(l -> output.error(spec, l));
         if (!await) {
             if (format.json()) {
                 output.json(spec, b);

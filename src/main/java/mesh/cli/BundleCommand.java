@@ -58,13 +58,14 @@ public class BundleCommand {
             @Option(names = "--entrypoint", paramLabel = "PATH", description = "the executable's path inside a folder bundle") String entrypoint) {
         BundleRef ref = ref(name);
         try {
-            BundlePush.Pushed pushed = new BundlePush(new HttpRegistry(registryUrl(registry)), BundleLimits.DEFAULT)
-                    .push(path, ref, entrypoint);
+            String url = registryUrl(registry);
+            BundlePush.Pushed pushed = new BundlePush(new HttpRegistry(url), BundleLimits.DEFAULT).push(path, ref, entrypoint);
             if (format.json()) {
                 output.json(spec, pushed);
             } else {
                 output.line(spec, pushed.reference());
             }
+            onlyThere(url, "bundle " + pushed.reference()).ifPresent(l -> output.error(spec, l));
             return ExitCodes.OK;
         } catch (BundleFailure e) {
             throw new VerbFailure(e.getMessage());
@@ -89,6 +90,15 @@ public class BundleCommand {
             return ExitCodes.OK;
         } catch (BundleFailure e) {
             throw new VerbFailure(e.getMessage());
+        }
+    }
+
+    /** The artifact store's one line when the bundle is on the seat's artifact store only ({@link ArtifactStoreNote}). */
+    private static java.util.Optional<String> onlyThere(String url, String what) {
+        try {
+            return ArtifactStoreNote.of(ControllerClient.fromEnvironment(), url, what);
+        } catch (VerbFailure noController) {
+            return java.util.Optional.empty();   // --registry without a mesh: nothing to say of its seats
         }
     }
 

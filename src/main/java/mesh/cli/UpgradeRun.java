@@ -175,6 +175,7 @@ final class UpgradeRun {
                     .push(app, BundleRef.parse("mesh-upgrade:" + tag), "bin/mesh", p -> p.endsWith(".aot"));
             say.accept("published mesh " + target.words() + " as " + pushed.reference() + " (" + pushed.entries() + " files, "
                     + pushed.layerBytes() / 1024 + " KiB) to " + registry);
+            ArtifactStoreNote.of(client, registry, "the controller's bundle " + pushed.reference()).ifPresent(say);
             return pushed.reference();
         } catch (IOException | RuntimeException e) {
             throw new VerbFailure("mesh upgrade: cannot publish this build to the artifact store at " + registry + ": " + e.getMessage(), e);

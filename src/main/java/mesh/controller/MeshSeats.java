@@ -61,6 +61,9 @@ public class MeshSeats {
     @Inject
     AuditTrail audit;
 
+    @Inject
+    MeshStatus status;
+
     public StandbyAdded add(String node) {
         String seat = agents.speaksAs().seat();
         List<NodeView> nodes = store.inTransaction(controller::nodes);
@@ -134,7 +137,7 @@ public class MeshSeats {
     /** The seat, its epoch and each standby as the watch last found it. */
     public SeatsView view() {
         mesh.plan.SeatEpoch as = agents.speaksAs();
-        return new SeatsView(as.seat(), as.epoch(), watch.view());
+        return new SeatsView(as.seat(), as.epoch(), watch.view(), status.artifactStore(store.inTransaction(c -> store.nodes(c))));
     }
 
     /** The seat's store image, from the catalogue's {@code mesh-store}: the standby runs the same PostgreSQL. */

@@ -7,8 +7,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import mesh.model.Node;
+import mesh.plan.ArtifactStoreCopies;
 import mesh.plan.NodeVerdict;
 import mesh.store.MeshStore;
+import mesh.store.StandbyRecords;
 import mesh.wire.HostStatus;
 import mesh.wire.NodeStatus;
 import mesh.wire.NodeView;
@@ -41,6 +43,9 @@ public class MeshStatus {
     @Inject
     HeardBuilds heardBuilds;
 
+    @Inject
+    StandbyWatch watch;
+
     public List<NodeStatus> status() {
         return status(false);
     }
@@ -55,12 +60,21 @@ public class MeshStatus {
         heardBuilds.note(answers);
         List<mesh.wire.TakeView> underWay = takes.running();
         List<mesh.wire.BackupStatus> backedUp = backups.all(java.time.Instant.now());
+        mesh.wire.ArtifactStoreView artifacts = artifactStore(List.copyOf(asked.values()));
         List<NodeStatus> result = new ArrayList<>();
         for (NodeView view : views) {
             AgentAnswer<HostStatus> answer = answers.get(view.name());
-            result.add(verdict(view, answer.value(), answer.failure()).withTakes(underWay).withBackups(backedUp));
+            result.add(verdict(view, answer.value(), answer.failure()).withTakes(underWay).withBackups(backedUp).withArtifactStore(artifacts));
         }
         return result;
+    }
+
+    /** Where the artifact store runs and whether its content exists anywhere else ({@link ArtifactStoreCopies}); null when nowhere. */
+    mesh.wire.ArtifactStoreView artifactStore(List<Node> nodes) {
+        List<String> standbys = watch.standbys().stream().map(StandbyRecords.Row::node).toList();
+        return ArtifactStoreCopies.of(nodes, store.inTransaction(store::placements), standbys)
+                .map(w -> new mesh.wire.ArtifactStoreView(mesh.plan.MeshPlanner.REGISTRY_MODULE, w.node(), w.url(), w.copiedTo(), w.standbys(), w.words()))
+                .orElse(null);
     }
 
     /** The first thing an operator must know about the node, and whether it is all well ({@link NodeVerdict}). */

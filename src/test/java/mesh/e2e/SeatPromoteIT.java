@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.model.Container;
-import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -32,9 +31,11 @@ import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * SeatPromoteIT: a mesh that loses its seat keeps everything the seat acknowledged and works on (docs/seat.md,
- * must-shows 1 and 2 of the standby seat). An installed mesh of three nodes, n2 made the standby with
- * {@code mesh seat add n2} (streaming, then synchronous); a module on n3, one with data on the seat backed up to a
- * registry of its own on n3; a secret set and an assignment made one second before the seat dies (its link cut, its
+ * must-shows 1 and 2 of the standby seat). An installed mesh of three nodes plus a standby: n1 the seat, n3 and n4,
+ * each running modules with data, and n2 made the standby with {@code mesh seat add n2} (streaming, then synchronous),
+ * which runs no module of its own; {@code mesh status} then names where the artifact store runs and that its content
+ * is not on the standby, and a bundle pushed to it says so; the seat's module is backed up to a registry of its own on
+ * n3; a secret set and an assignment made one second before the seat dies (its link cut, its
  * agent, its controller and every container of it SIGKILLed); {@code mesh seat promote n2} run on n2; the first verb
  * the new seat answers is timed from the promote's start (at most 30 s); the containers of n2 and n3 keep their ids;
  * the secret and the assignment are there. Then a push, a take between the surviving nodes, a restore of the dead
@@ -49,6 +50,8 @@ import org.junit.jupiter.api.TestMethodOrder;
 class SeatPromoteIT {
 
     static final String LOOP = "trap 'exit 0' TERM; while :; do sleep 1; done";
+    static final List<String> NODES = List.of("n1", "n2", "n3", "n4");
+    static final List<String> SURVIVORS = List.of("n2", "n3", "n4");
 
     InstalledMesh mesh;
     String linkCut;
@@ -58,9 +61,9 @@ class SeatPromoteIT {
 
     @BeforeAll
     void raise() throws Exception {
-        mesh = InstalledMesh.raise(3);
-        withReplicationTools(mesh.engine("n2"));
-        withReplicationTools(mesh.engine("n1"));   // the old seat becomes a standby at the end
+        mesh = InstalledMesh.raise(4);
+        hasReplicationTools(mesh.engine("n2"));
+        hasReplicationTools(mesh.engine("n1"));   // the old seat becomes a standby at the end
     }
 
     @AfterAll
@@ -70,7 +73,7 @@ class SeatPromoteIT {
                 TestbedNodes.link(linkCut, true);
             }
             mesh.close();
-            for (String n : List.of("n1", "n2", "n3")) {
+            for (String n : NODES) {
                 try (DockerClient d = TestbedNodes.client(mesh.testbed(n))) {
                     d.listVolumesCmd().exec().getVolumes().stream().filter(v -> v.getName().startsWith("mesh-standby"))
                             .forEach(v -> d.removeVolumeCmd(v.getName()).exec());
@@ -88,6 +91,7 @@ class SeatPromoteIT {
         String offsite = "http://" + mesh.testbed("n3").address() + ":5000";
         Files.writeString(dir.resolve("keep.yaml"), busybox("keep", "    volumes: {data: /data}\n"));
         Files.writeString(dir.resolve("late.yaml"), busybox("late", ""));
+        Files.writeString(dir.resolve("fourth.yaml"), busybox("fourth", "    volumes: {data: /data}\n"));
         Files.writeString(dir.resolve("seatdata.yaml"), busybox("seatdata", "    volumes: {data: /data}\n")
                 .replace("components:", "backup: {registry: \"" + offsite + "\"}\ncomponents:"));
         Files.writeString(dir.resolve("offsite.yaml"), "module: offsite\ncomponents:\n  offsite.registry:\n"
@@ -97,20 +101,23 @@ class SeatPromoteIT {
         mesh.ok("assign", "n3", "keep");
         mesh.ok("assign", "n3", "offsite");
         mesh.ok("assign", "n1", "seatdata");
+        mesh.ok("assign", "n4", "fourth");
         mesh.ok("push");
         PackagedMesh.await("seatdata runs on the seat", Duration.ofSeconds(60), () -> running("n1", "seatdata.server"));
         exec("n1", "seatdata.server", "echo written-on-the-seat > /data/f && sync");
+        PackagedMesh.await("keep and fourth run", Duration.ofSeconds(60), () -> running("n3", "keep.server") && running("n4", "fourth.server"));
+        exec("n3", "keep.server", "echo written-on-n3 > /data/f && sync");
+        exec("n4", "fourth.server", "echo written-on-n4 > /data/f && sync");
         PackagedMesh.await("the registry on n3 answers", Duration.ofSeconds(60), () -> running("n3", "offsite.registry"));
-        String backedUp = mesh.ok("backup", "seatdata", "--wait");
-        assertTrue(backedUp.contains(offsite), "the seat's module backed up to the registry on n3: " + backedUp);
         oldEpoch = ControllerEpochIT.epoch(InstalledTls.store(mesh));
 
         String added = mesh.ok("seat", "add", "n2");
         System.out.println("SeatPromoteIT: " + added.strip().replace("\n", "\nSeatPromoteIT: "));
         PackagedMesh.await("the standby is in sync and synchronous", Duration.ofSeconds(180),
                 () -> mesh.mesh("status").out().contains("standby n2: in sync, synchronous"));
+        theArtifactStoreSaysItsContentIsOnTheSeatOnly(offsite);
 
-        Map<String, String> before = containers(List.of("n2", "n3"));
+        Map<String, String> before = containers(SURVIVORS);
         PackagedMesh.Result set = mesh.meshWithInput("acknowledged-by-the-seat", "secret", "set", "keep", "token");
         assertEquals(0, set.exit(), set.toString());
         mesh.ok("assign", "n3", "late");
@@ -132,7 +139,42 @@ class SeatPromoteIT {
         PackagedMesh.Result roster = n2.mesh(List.of("catalogue", "list"));
         assertTrue(roster.out().lines().anyMatch(l -> l.contains("late") && l.contains("n3")),
                 "the assignment made one second before the seat died is there: " + roster);
-        assertEquals(before, containers(List.of("n2", "n3")), "every container on the surviving nodes keeps its id");
+        assertEquals(before, containers(SURVIVORS), "every container on the surviving nodes keeps its id");
+        assertEquals("written-on-n3", exec("n3", "keep.server", "cat /data/f").strip(), "n3's data is there");
+        assertEquals("written-on-n4", exec("n4", "fourth.server", "cat /data/f").strip(), "n4's data is there");
+    }
+
+    /**
+     * The artifact store on the seat only (docs/seat.md, "The artifact store and the standby"): {@code mesh status} names
+     * where it runs and that its content is not on the standby (in -o json on the node that runs it); a bundle pushed to
+     * it says so in one line; a backup to another registry (the seat module's, on n3) says nothing of it.
+     */
+    private void theArtifactStoreSaysItsContentIsOnTheSeatOnly(String offsite) throws Exception {
+        PackagedMesh.Result status = mesh.mesh("status");
+        assertTrue(status.out().contains("artifact store: mesh-registry on n1 (http://" + mesh.testbed("n1").address()
+                + ":5000); its content (bundles, the controller's bundle, backups to it) is on n1 only, not replicated to the"
+                + " standby n2: a promote will not find it while n1 is lost"), status.toString());
+        com.fasterxml.jackson.databind.JsonNode json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(mesh.mesh("status", "-o", "json").out());
+        for (com.fasterxml.jackson.databind.JsonNode n : json) {
+            com.fasterxml.jackson.databind.JsonNode store = n.get("artifactStore");
+            if (n.get("node").get("name").asText().equals("n1")) {
+                assertEquals("n1", store.get("node").asText(), n.toString());
+                assertEquals(0, store.get("copiedTo").size(), "its content is nowhere else: " + n);
+                assertEquals("n2", store.get("standbys").get(0).asText(), n.toString());
+            } else {
+                assertTrue(store == null || store.isNull(), "only the node that runs it carries the artifact store: " + n);
+            }
+        }
+        Path file = Files.writeString(dir.resolve("hello.sh"), "#!/bin/sh\necho hello\n");
+        file.toFile().setExecutable(true);
+        PackagedMesh.Result bundle = mesh.mesh("bundle", "push", file.toString(), "it/seatnote:1");
+        assertEquals(0, bundle.exit(), bundle.toString());
+        assertTrue(bundle.err().contains("mesh: bundle " + bundle.out().strip() + " stored on n1's artifact store only; a promote"
+                + " of n2 will not find it while n1 is lost"), "a bundle pushed to the seat's artifact store says so: " + bundle);
+        PackagedMesh.Result backedUp = mesh.mesh("backup", "seatdata", "--wait");
+        assertEquals(0, backedUp.exit(), backedUp.toString());
+        assertTrue(backedUp.out().contains(offsite), "the seat's module backed up to the registry on n3: " + backedUp);
+        assertTrue(!backedUp.err().contains("artifact store only"), "a backup to another registry says nothing of it: " + backedUp);
     }
 
     /** Must-show 1's rest: on the promoted seat a push, a take between surviving nodes, a restore of the dead seat's module and a backup work. */
@@ -157,12 +199,18 @@ class SeatPromoteIT {
         PackagedMesh.await("seatdata runs on n3", Duration.ofSeconds(60), () -> running("n3", "seatdata.server"));
         assertEquals("written-on-the-seat", exec("n3", "seatdata.server", "cat /data/f").strip(), "the dead seat's data, restored on n3");
 
+        // the bundle pushed while n1 was the seat lived on n1's artifact store only: the new seat cannot reach it
+        PackagedMesh.Result bundles = n2.mesh(List.of("bundle", "list"));
+        assertTrue(bundles.exit() != 0 && bundles.err().contains("http://" + mesh.testbed("n1").address() + ":5000")
+                && bundles.err().contains("does not answer"), "the dead seat's artifact store is out of reach: " + bundles);
+        assertTrue(n2.mesh(List.of("status")).out().contains("artifact store: mesh-registry on n1"), "status names where it runs");
+
         String backup = seatOk(n2, "backup", "seatdata", "--wait");
         System.out.println("SeatPromoteIT: backup on the promoted seat: " + backup.strip().replace("\n", " | "));
         PackagedMesh.Result lost = n2.mesh(List.of("backup", "keep", "--wait"));
         assertTrue(lost.exit() != 0 && (lost.out() + lost.err()).contains("mesh-registry on n1"),
                 "a backup to the dead seat's registry says where that registry runs: " + lost);
-        afterPromote = containers(List.of("n2", "n3"));
+        afterPromote = containers(SURVIVORS);
     }
 
     /** Must-show 2: the old seat back changes nothing, and one verb on the new seat makes it the standby, in sync. */
@@ -178,7 +226,7 @@ class SeatPromoteIT {
             n2.mesh(List.of("status"));
             return Files.readString(mesh.node("n1").state().resolve("host/controller-epoch")).startsWith(newEpoch + " n2 ");
         }));
-        for (String n : List.of("n1", "n2", "n3")) {
+        for (String n : NODES) {
             HttpResponse<String> r = changeAtOldEpoch(n);
             assertEquals(409, r.statusCode(), n + "'s agent refuses a change at the old epoch: " + r.body());
             assertTrue(r.body().contains("DEPOSED") && r.body().contains("at epoch " + newEpoch), n + ": " + r.body());
@@ -196,7 +244,7 @@ class SeatPromoteIT {
         System.out.printf("SeatPromoteIT: the old seat's controller refused its push %.1f s after its agent started%n", (System.nanoTime() - began) / 1e9);
         PackagedMesh.Result any = mesh.mesh("node", "list");
         assertTrue(any.exit() != 0 && any.err().contains("this controller was deposed by a promoted seat, and changes nothing"), any.toString());
-        assertEquals(afterPromote, containers(List.of("n2", "n3")), "the old seat's controller changed nothing on n2 and n3");
+        assertEquals(afterPromote, containers(SURVIVORS), "the old seat's controller changed nothing on n2, n3 and n4");
 
         ProcessHandle deposed = mesh.controllerJvm();   // the deposed controller, which n1's agent started again
         String added = seatOk(n2, "seat", "add", "n1");
@@ -237,7 +285,7 @@ class SeatPromoteIT {
             n1.mesh(List.of("status"));
             return Files.readString(n2.state().resolve("host/controller-epoch")).startsWith(newest + " n1 ");
         }));
-        for (String n : List.of("n1", "n2", "n3")) {
+        for (String n : NODES) {
             HttpResponse<String> r = changeAt(n, cutEpoch, "n2");
             assertEquals(409, r.statusCode(), n + "'s agent refuses the cut-off seat's change: " + r.body());
             assertTrue(r.body().contains("at epoch " + newest), n + ": " + r.body());
@@ -340,25 +388,12 @@ class SeatPromoteIT {
     }
 
     /**
-     * The test bed's store image on n2 with PostgreSQL's replication tools, when an older recipe of it lacks them
-     * (scripts/testbed recipe 6 has them): {@code pg_basebackup} and {@code pg_rewind} copied in from the machine's
-     * PostgreSQL 15, the image committed under its own name on that node's engine.
+     * The test bed's store image has PostgreSQL's replication tools ({@code pg_basebackup}, {@code pg_rewind}): recipe 6 of
+     * scripts/testbed and later (its label), which the standby needs; an older one is refused here, before the mesh is used.
      */
-    static void withReplicationTools(DockerClient engine) throws Exception {
-        String image = "mesh-test/postgres:15";
-        String id = engine.createContainerCmd(image).withLabels(Map.of("mesh.test.image-patch", "1")).exec().getId();
-        try {
-            Path tar = Files.createTempFile("pg-tools", ".tar");
-            Process p = new ProcessBuilder("tar", "-C", "/", "-cf", tar.toString(), "usr/lib/postgresql/15/bin/pg_basebackup",
-                    "usr/lib/postgresql/15/bin/pg_rewind").inheritIO().start();
-            assertEquals(0, p.waitFor());
-            try (InputStream in = Files.newInputStream(tar)) {
-                engine.copyArchiveToContainerCmd(id).withTarInputStream(in).withRemotePath("/").exec();
-            }
-            engine.commitCmd(id).withRepository("mesh-test/postgres").withTag("15").exec();
-            Files.deleteIfExists(tar);
-        } finally {
-            engine.removeContainerCmd(id).withForce(true).exec();
-        }
+    static void hasReplicationTools(DockerClient engine) {
+        String recipe = engine.inspectImageCmd("mesh-test/postgres:15").exec().getConfig().getLabels().get("mesh.testbed.recipe");
+        assertTrue(recipe != null && Integer.parseInt(recipe) >= 6, "mesh-test/postgres:15 of recipe " + recipe
+                + " has no pg_basebackup: run scripts/testbed up (recipe 6)");
     }
 }
