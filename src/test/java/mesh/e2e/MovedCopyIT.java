@@ -40,7 +40,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * mesh of three nodes ({@link InstalledMesh}: {@code mesh install}, {@code --join}, HTTPS). Node n2 runs {@code own2} and
  * six modules {@code nr1..nr6}, each a busybox httpd with a volume, publishing its port on n2's address. For each order
  * in which a dead node's parts can come back (its link, its engine, its agent: all six), one module is backed up, n2 dies
- * (agent SIGKILLed, engine stopped, link cut), the module is restored on n3, and n2's parts come back in that order, 4 s
+ * (agent SIGKILLed, engine killed with its containers, link cut), the module is restored on n3, and n2's parts come back in that order, 4 s
  * apart: for 60 s from the first, its port on n2 is asked every 0.2 s and n2's engine is looked at every 0.2 s; the old
  * copy must answer 0 times and no container of it be running at any look, and {@code own2} must run on n2 again. Last,
  * with the seat's link cut, n2 is restarted (engine, then agent): {@code own2} must answer again within 30 s.
@@ -137,7 +137,7 @@ class MovedCopyIT {
         installed.ok("backup", module, "--wait");
 
         installed.killAgent("n2");
-        TestbedNodes.stopEngine(bed);
+        TestbedNodes.killEngine(bed);   // a machine's death: engine, containerd, shims and containers SIGKILLed
         TestbedNodes.link(bed, false);
         String restored = installed.ok("restore", module, "--to", "n3");
         assertTrue(restored.contains("step lose"), "n2 was down: its copy is lost, not fenced\n" + restored);

@@ -36,7 +36,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * which runs no module of its own; {@code mesh status} then names where the artifact store runs and that its content
  * is not on the standby, and a bundle pushed to it says so; the seat's module is backed up to a registry of its own on
  * n3; a secret set and an assignment made one second before the seat dies (its link cut, its
- * agent, its controller and every container of it SIGKILLed); {@code mesh seat promote n2} run on n2; the first verb
+ * agent, its controller, every container and its engine SIGKILLed); {@code mesh seat promote n2} run on n2; the first verb
  * the new seat answers is timed from the promote's start (at most 30 s); the containers of n2 and n3 keep their ids;
  * the secret and the assignment are there. Then a push, a take between the surviving nodes, a restore of the dead
  * seat's module onto n3 and a backup of it work; a backup to the dead seat's registry says where that registry runs.
@@ -220,7 +220,8 @@ class SeatPromoteIT {
         InstalledNode n2 = mesh.node("n2");
         TestbedNodes.link(linkCut, true);
         linkCut = null;
-        mesh.startAgent("n1", Map.of());   // as a reboot would: the agent starts its store and its controller again
+        TestbedNodes.startEngine(mesh.testbed("n1").name());   // as a reboot would: the engine first (it starts nothing:
+        mesh.startAgent("n1", Map.of());                        // restart policy no), then the agent, which starts its store and controller
         long newEpoch = Long.parseLong(Files.readString(n2.state().resolve("host/controller-epoch")).strip().split(" ")[0]);
         PackagedMesh.await("n1's agent records the new seat's epoch", Duration.ofSeconds(60), () -> quietly(() -> {
             n2.mesh(List.of("status"));
@@ -365,7 +366,7 @@ class SeatPromoteIT {
                 .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
-    /** The seat's machine dies: its agent, its controller and every container of it SIGKILLed, its link cut. */
+    /** The seat's machine dies: its link cut; its agent, its controller, every container and its engine SIGKILLed. */
     private void killSeat() throws Exception {
         linkCut = mesh.testbed("n1").name();
         TestbedNodes.link(linkCut, false);
@@ -379,6 +380,7 @@ class SeatPromoteIT {
         for (Container c : d.listContainersCmd().exec()) {
             d.killContainerCmd(c.getId()).exec();
         }
+        TestbedNodes.killEngine(linkCut);   // and whatever the engine still held: dockerd, containerd, shims
     }
 
     /** Each running container of the nodes, name to id. */

@@ -81,6 +81,14 @@ public final class TestbedNodes {
         }
     }
 
+    /** Kills the node's engine as a machine's death does (dockerd, containerd, shims, containers: SIGKILL; its data kept). */
+    public static void killEngine(String name) {
+        Run run = run(Duration.ofSeconds(30), "engine", "kill", name);
+        if (run.exitCode() != 0) {
+            throw new IllegalStateException("scripts/testbed engine kill " + name + " exited with " + run.exitCode() + "\n" + run.stderr());
+        }
+    }
+
     /** Starts the node's stopped engine again on its data. */
     public static void startEngine(String name) {
         Run run = run(UP_TIMEOUT, "engine", "start", name);
