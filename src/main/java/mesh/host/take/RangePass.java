@@ -40,12 +40,16 @@ final class RangePass {
     private final RunningCopies.Run run;
     private final Consumer<CopyProgress> progress;
     private final BlockCache kept;
+    private final ShaStates shas;
+    private final HashCache sums;
     private long bytes;
+    private long rehashed;
+    private long lowest = Long.MAX_VALUE;
     private long files;
     private long saidAt = System.nanoTime();
 
     RangePass(HttpTransport http, String base, String query, String ticket, Path folder, RunningCopies.Run run,
-              Consumer<CopyProgress> progress, BlockCache kept) {
+              Consumer<CopyProgress> progress, BlockCache kept, ShaStates shas, HashCache whole) {
         this.http = http;
         this.base = base;
         this.query = query;
@@ -54,11 +58,18 @@ final class RangePass {
         this.run = run;
         this.progress = progress;
         this.kept = kept;
+        this.shas = shas;
+        this.sums = whole;
     }
 
     /** The bytes of the blocks received. */
     long bytes() {
         return bytes;
+    }
+
+    /** The bytes read again to take the written files' whole sha256 up again ({@link ShaStates#rehash}). */
+    long rehashed() {
+        return rehashed;
     }
 
     /** The files brought up to date by range. */
@@ -119,7 +130,9 @@ final class RangePass {
     /** One file by range; false when the source has no range endpoint (an older agent). */
     private boolean fetch(VolumeIndex.Entry s) throws IOException, InterruptedException {
         Path file = folder.resolve(s.path());
-        long size = Files.size(file);
+        HashCache.Key was = HashCache.Key.of(file);
+        ShaStates.Kept before = shas.get(file, was);
+        long size = was.size();
         int block = BlockDelta.blockFor(Math.max(size, s.size()));
         long[] cached = kept.get(file, block);
         long[] hashes = cached != null ? cached : BlockHashes.of(file, block, size);
@@ -137,6 +150,7 @@ final class RangePass {
             }
             run.onCut(() -> quietlyClose(raw));
             Watchdog dog = new Watchdog(raw);
+            lowest = Long.MAX_VALUE;
             try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
                 hashes = apply(new DataInputStream(new BufferedInputStream(raw, 64 * 1024)), ch, block, hashes, dog::pet);
             } finally {
@@ -145,7 +159,30 @@ final class RangePass {
         }
         Files.setLastModifiedTime(file, FileTime.fromMillis(s.mtime()));
         kept.put(file, block, hashes);
+        hashWhole(file, before);
         return true;
+    }
+
+    /**
+     * Takes the whole sha256 of {@code file}, just written from {@link #lowest} on, up again from its checkpoints
+     * ({@code before}: those kept for it as it was before; null: from 0) and keeps it for the verify ({@link HashCache})
+     * with the new checkpoints, so the verify after the fence reads nothing of it again. Only this agent writes a take's
+     * copy, so what it hashed is what it wrote; a failure only costs the verify a whole read.
+     */
+    private void hashWhole(Path file, ShaStates.Kept before) {
+        try {
+            HashCache.Key now = HashCache.Key.of(file);
+            ShaStates.Hashed h = ShaStates.rehash(file, now.size(), before, Math.min(lowest, now.size()), now);
+            if (HashCache.Key.of(file).equals(now)) {
+                shas.put(file, h.kept());
+                sums.written(now, h.sha256());
+                rehashed += h.read();
+                return;
+            }
+        } catch (IOException | RuntimeException e) {
+            // the verify hashes it whole
+        }
+        shas.drop(file);
     }
 
     /**
@@ -160,6 +197,7 @@ final class RangePass {
             framed.run();
             if (f.end()) {
                 ch.truncate(f.offset());
+                lowest = Math.min(lowest, f.offset());
                 return java.util.Arrays.copyOf(now, BlockDelta.blocks(f.offset(), block));
             }
             if (!f.alive()) {
@@ -169,6 +207,7 @@ final class RangePass {
                     at += ch.write(b, at);
                 }
                 bytes += f.bytes().length;
+                lowest = Math.min(lowest, f.offset());
                 int i = (int) (f.offset() / block);
                 now = i < now.length ? now : java.util.Arrays.copyOf(now, i + 1);
                 now[i] = BlockHashes.of(ByteBuffer.wrap(f.bytes()));

@@ -17,7 +17,10 @@ import mesh.wire.RangeRequest;
  * {@link ArchivePublisher} streams an archive: a block is read and hashed on a virtual thread of its own and sent only
  * once the subscriber asked for one, so one block is in memory whatever the link's speed. While it reads blocks the
  * target already has, it says it is alive once a second (the target's stall rule). It ends with the file's size as
- * read; the subscriber's cancel or no demand for {@link ArchivePublisher#NO_DEMAND} ends it early.
+ * read; the subscriber's cancel or no demand for {@link ArchivePublisher#NO_DEMAND} ends it early. Read under the
+ * module's fence, it feeds every block it reads to SHA-256 as well and keeps the file's whole sha256 for the verify
+ * ({@link HashCache#fenced}), which then reads nothing of the file again: one read of the file after the fence, where
+ * the range read and the verify made two.
  */
 public final class RangePublisher implements Flow.Publisher<byte[]> {
 
@@ -27,18 +30,25 @@ public final class RangePublisher implements Flow.Publisher<byte[]> {
     private final RangeRequest request;
     private final Duration noDemand;
     private final Demand demand = new Demand();
+    private final HashCache sums;
 
     public RangePublisher(Path file, RangeRequest request, Duration noDemand) {
+        this(file, request, noDemand, null);
+    }
+
+    /** As above, keeping the file's whole sha256 in {@code sums} once read whole (null: a live read, not hashed). */
+    public RangePublisher(Path file, RangeRequest request, Duration noDemand, HashCache sums) {
         this.file = file;
         this.request = request;
         this.noDemand = noDemand;
+        this.sums = sums;
     }
 
     /**
      * The answer to {@code request} for a file of the volume in {@code folder}: refused unless the path is a regular file
      * inside it (links not followed) and the block a power of two from 1 MiB with one hash per block of the copy.
      */
-    static RangePublisher of(Path folder, String module, String volume, RangeRequest request) {
+    static RangePublisher of(Path folder, String module, String volume, RangeRequest request, HashCache sums) {
         TarStreams.inside(request.path());
         int block = request.block();
         long[] hashes = request.hashes() == null ? new long[0] : request.hashes();
@@ -57,7 +67,8 @@ public final class RangePublisher implements Flow.Publisher<byte[]> {
         } catch (IOException e) {
             throw TakeRefused.conflict(none + ": " + e.getMessage());
         }
-        return new RangePublisher(file, new RangeRequest(request.path(), block, request.size(), hashes), ArchivePublisher.NO_DEMAND);
+        return new RangePublisher(file, new RangeRequest(request.path(), block, request.size(), hashes), ArchivePublisher.NO_DEMAND,
+                sums);
     }
 
     @Override
@@ -72,6 +83,8 @@ public final class RangePublisher implements Flow.Publisher<byte[]> {
         int block = request.block();
         ByteBuffer buffer = ByteBuffer.allocateDirect(block);
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            HashCache.Key was = sums == null ? null : HashCache.Key.of(file);
+            java.security.MessageDigest sha = sums == null ? null : java.security.MessageDigest.getInstance("SHA-256");
             long size = ch.size();
             long said = System.nanoTime();
             long read = 0;
@@ -82,6 +95,9 @@ public final class RangePublisher implements Flow.Publisher<byte[]> {
                 read = (long) i * block + buffer.remaining();
                 if (buffer.remaining() == 0) {
                     break;   // the file shrank while read (a live pass): it ends here
+                }
+                if (sha != null) {
+                    sha.update(buffer.duplicate());
                 }
                 byte[] frame = null;
                 if (BlockDelta.sends(i, BlockHashes.of(buffer), size, request.hashes(), request.size(), block)) {
@@ -99,10 +115,13 @@ public final class RangePublisher implements Flow.Publisher<byte[]> {
                     break;
                 }
             }
+            if (sha != null && read == size && was.size() == size && HashCache.Key.of(file).equals(was)) {
+                sums.fenced(was, java.util.HexFormat.of().formatHex(sha.digest()));
+            }
             if (send(subscriber, RangeFrames.end(Math.min(size, Math.max(read, 0))))) {
                 subscriber.onComplete();
             }
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException | java.security.NoSuchAlgorithmException e) {
             subscriber.onError(e);
         }
     }

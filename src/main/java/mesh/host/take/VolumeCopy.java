@@ -36,6 +36,9 @@ public final class VolumeCopy {
 
     /** The block hashes of the copies this agent's range passes wrote ({@link RangePass}). */
     private final BlockCache kept = new BlockCache();
+    /** The sha256 checkpoints of those copies ({@link ShaStates}), and where their whole sha256 goes for the verify. */
+    private final ShaStates shas = new ShaStates();
+    private final HashCache sums;
     private static final Duration PROGRESS_EVERY = Duration.ofSeconds(1);
 
     /** How long the source agent may take to answer the archive's head (it checks the fence and finds the folder). */
@@ -56,6 +59,11 @@ public final class VolumeCopy {
      */
     private static final class Client {
         static final HttpTransport HTTP = new HttpTransport(null, Duration.ofSeconds(10), HttpClient.Version.HTTP_1_1);
+    }
+
+    /** A copier whose range passes leave the files' whole sha256 they take in {@code sums}, the verify's cache. */
+    public VolumeCopy(HashCache sums) {
+        this.sums = sums;
     }
 
     /**
@@ -110,7 +118,7 @@ public final class VolumeCopy {
         HttpRequest.Builder archive = HttpRequest.newBuilder(URI.create(base + "/archive" + query)).timeout(HEAD)
                 .header("Authorization", "Bearer " + ticket);
         long deleted = 0;
-        RangePass ranges = new RangePass(Client.HTTP, base, query, ticket, folder, run, progress, kept);
+        RangePass ranges = new RangePass(Client.HTTP, base, query, ticket, folder, run, progress, kept, shas, sums);
         if (pass.delta()) {
             mesh.model.VolumeIndex here = VolumeScan.index(volume, folder);
             mesh.plan.VolumeDelta d = mesh.plan.VolumeDelta.of(source, here, pass.since());
