@@ -32,6 +32,8 @@ import mesh.wire.RangeRequest;
  */
 final class RangePass {
 
+    private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger("mesh.host");
+
     private final HttpTransport http;
     private final String base;
     private final String query;
@@ -49,7 +51,7 @@ final class RangePass {
     private long saidAt = System.nanoTime();
 
     RangePass(HttpTransport http, String base, String query, String ticket, Path folder, RunningCopies.Run run,
-              Consumer<CopyProgress> progress, BlockCache kept, ShaStates shas, HashCache whole) {
+              Consumer<CopyProgress> progress, BlockCache kept) {
         this.http = http;
         this.base = base;
         this.query = query;
@@ -58,8 +60,8 @@ final class RangePass {
         this.run = run;
         this.progress = progress;
         this.kept = kept;
-        this.shas = shas;
-        this.sums = whole;
+        this.shas = kept.shas();
+        this.sums = kept.sums();
     }
 
     /** The bytes of the blocks received. */
@@ -177,6 +179,8 @@ final class RangePass {
                 shas.put(file, h.kept());
                 sums.written(now, h.sha256());
                 rehashed += h.read();
+                LOG.infof("copy of %s by range: its sha256 for the verify taken up again, %d of its %d bytes read", file,
+                        h.read(), now.size());
                 return;
             }
         } catch (IOException | RuntimeException e) {

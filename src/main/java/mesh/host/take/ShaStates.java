@@ -114,7 +114,7 @@ final class ShaStates {
         return new Hashed(HexFormat.of().formatHex(digest.digest()), new Kept(key, every, List.copyOf(states)), at - start);
     }
 
-    private static MessageDigest newDigest() {
+    static MessageDigest newDigest() {
         try {
             return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
@@ -122,7 +122,7 @@ final class ShaStates {
         }
     }
 
-    private static MessageDigest copy(MessageDigest d) {
+    static MessageDigest copy(MessageDigest d) {
         try {
             return (MessageDigest) d.clone();
         } catch (CloneNotSupportedException e) {

@@ -33,7 +33,8 @@ public final class TakeService {
     private final ModuleControl modules;
     private final Clock clock;
     private final HashCache hashes = new HashCache();
-    private final VolumeCopy copier = new VolumeCopy(hashes);
+    private final Checkpoints points = new Checkpoints();
+    private final VolumeCopy copier = new VolumeCopy(new BlockCache(hashes));
     private final RunningCopies running = new RunningCopies();
     private final RunningArchives archives = new RunningArchives();
 
@@ -127,7 +128,7 @@ public final class TakeService {
     public VolumeManifest manifest(String module, String volume, String kind, boolean warm) {
         Path folder = places.require(TakeRules.name("module", module), TakeRules.name("volume", volume), TakeRules.kind(kind));
         TakeTestHold.at(warm ? "warm" : "verify");
-        return ManifestForm.of(module, volume, VolumeScan.scan(folder, hashes));
+        return ManifestForm.of(module, volume, VolumeScan.scan(folder, hashes, Long.MAX_VALUE, points));
     }
 
     /**
@@ -180,7 +181,7 @@ public final class TakeService {
      */
     public RangePublisher ranges(String module, String volume, String kind, boolean live, mesh.wire.RangeRequest request) {
         Path folder = archivable(module, volume, kind, live);
-        return RangePublisher.of(folder, module, volume, request, live ? null : hashes);
+        return RangePublisher.of(folder, module, volume, request, live ? null : hashes, points);
     }
 
     /** How many archives of the module are streamed now (for tests and the log). */

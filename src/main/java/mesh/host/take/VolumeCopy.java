@@ -33,12 +33,6 @@ import mesh.wire.CopyProgress;
 public final class VolumeCopy {
 
     private static final int CHUNK = 256 * 1024;
-
-    /** The block hashes of the copies this agent's range passes wrote ({@link RangePass}). */
-    private final BlockCache kept = new BlockCache();
-    /** The sha256 checkpoints of those copies ({@link ShaStates}), and where their whole sha256 goes for the verify. */
-    private final ShaStates shas = new ShaStates();
-    private final HashCache sums;
     private static final Duration PROGRESS_EVERY = Duration.ofSeconds(1);
 
     /** How long the source agent may take to answer the archive's head (it checks the fence and finds the folder). */
@@ -61,9 +55,10 @@ public final class VolumeCopy {
         static final HttpTransport HTTP = new HttpTransport(null, Duration.ofSeconds(10), HttpClient.Version.HTTP_1_1);
     }
 
-    /** A copier whose range passes leave the files' whole sha256 they take in {@code sums}, the verify's cache. */
-    public VolumeCopy(HashCache sums) {
-        this.sums = sums;
+    private final BlockCache kept;
+    /** A copier whose range passes keep what they know of the copies they wrote in {@code kept} ({@link RangePass}). */
+    VolumeCopy(BlockCache kept) {
+        this.kept = kept;
     }
 
     /**
@@ -118,7 +113,7 @@ public final class VolumeCopy {
         HttpRequest.Builder archive = HttpRequest.newBuilder(URI.create(base + "/archive" + query)).timeout(HEAD)
                 .header("Authorization", "Bearer " + ticket);
         long deleted = 0;
-        RangePass ranges = new RangePass(Client.HTTP, base, query, ticket, folder, run, progress, kept, shas, sums);
+        RangePass ranges = new RangePass(Client.HTTP, base, query, ticket, folder, run, progress, kept);
         if (pass.delta()) {
             mesh.model.VolumeIndex here = VolumeScan.index(volume, folder);
             mesh.plan.VolumeDelta d = mesh.plan.VolumeDelta.of(source, here, pass.since());

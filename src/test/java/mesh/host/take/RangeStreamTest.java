@@ -38,7 +38,7 @@ class RangeStreamTest {
         ByteArrayOutputStream wire = new ByteArrayOutputStream();
         CompletableFuture<Void> done = new CompletableFuture<>();
         HashCache fenced = new HashCache();
-        new RangePublisher(source, request, Duration.ofSeconds(5), fenced).subscribe(new Flow.Subscriber<>() {
+        new RangePublisher(source, request, Duration.ofSeconds(5), fenced, null).subscribe(new Flow.Subscriber<>() {
             Flow.Subscription s;
 
             public void onSubscribe(Flow.Subscription s) {
@@ -62,8 +62,7 @@ class RangeStreamTest {
         done.get();
         long[] after;
         try (FileChannel ch = FileChannel.open(target, StandardOpenOption.WRITE)) {
-            after = new RangePass(null, null, null, null, dir, null, line -> { }, new BlockCache(), new ShaStates(),
-                    new HashCache())
+            after = new RangePass(null, null, null, null, dir, null, line -> { }, new BlockCache(new HashCache()))
                     .apply(new DataInputStream(new ByteArrayInputStream(wire.toByteArray())), ch, block,
                             request.hashes(), () -> { });
         }
@@ -117,7 +116,7 @@ class RangeStreamTest {
     void keptHashesServeOnlyWhileTheCopyIsUnchanged() throws Exception {
         Path copy = Files.write(dir.resolve("copy"), random(2 * MIB, 6));
         long[] hashes = BlockHashes.of(copy, MIB, 2 * MIB);
-        BlockCache cache = new BlockCache();
+        BlockCache cache = new BlockCache(new HashCache());
         cache.put(copy, MIB, hashes);
         assertArrayEquals(hashes, cache.get(copy, MIB));
         assertEquals(null, cache.get(copy, 2 * MIB), "another block size");
