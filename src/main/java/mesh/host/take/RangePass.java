@@ -45,7 +45,6 @@ final class RangePass {
     private final ShaStates shas;
     private final HashCache sums;
     private long bytes;
-    private long rehashed;
     private long lowest = Long.MAX_VALUE;
     private long files;
     private long saidAt = System.nanoTime();
@@ -67,11 +66,6 @@ final class RangePass {
     /** The bytes of the blocks received. */
     long bytes() {
         return bytes;
-    }
-
-    /** The bytes read again to take the written files' whole sha256 up again ({@link ShaStates#rehash}). */
-    long rehashed() {
-        return rehashed;
     }
 
     /** The files brought up to date by range. */
@@ -178,7 +172,6 @@ final class RangePass {
             if (HashCache.Key.of(file).equals(now)) {
                 shas.put(file, h.kept());
                 sums.written(now, h.sha256());
-                rehashed += h.read();
                 LOG.infof("copy of %s by range: its sha256 for the verify taken up again, %d of its %d bytes read", file,
                         h.read(), now.size());
                 return;
