@@ -10,11 +10,28 @@ import java.util.Map;
  * keyed as {@link HashCache} keys a file (device, inode, size, mtime, ctime): the next pass, and the delta after the
  * fence, then asks the source for ranges without reading its copy again. Only this agent writes a take's copy while it
  * is made (the module does not run here), and the hashes are those of the blocks as written: a block it kept and a
- * block it received. Bounded: at most {@link #MAX_HASHES} hashes (8 MB), the least recently used files go first.
+ * block it received. Bounded: at most {@link #MAX_HASHES} hashes (8 MB), the least recently used files go first. Beside
+ * them it holds the copies' sha256 checkpoints ({@link ShaStates}) and the agent's {@link HashCache}, where a range pass
+ * leaves the whole sha256 of each file it wrote for the verify.
  */
 final class BlockCache {
 
     static final int MAX_HASHES = 1 << 20;
+
+    private final ShaStates shas = new ShaStates();
+    private final HashCache sums;
+
+    BlockCache(HashCache sums) {
+        this.sums = sums;
+    }
+
+    ShaStates shas() {
+        return shas;
+    }
+
+    HashCache sums() {
+        return sums;
+    }
 
     private record Kept(HashCache.Key key, int block, long[] hashes) {
     }

@@ -70,6 +70,15 @@ public final class HashCache {
         hashes.put(key, sha256);
     }
 
+    /**
+     * Keeps {@code sha256} of a file read whole while its module was fenced here (a take's range answer after the
+     * fence, {@link RangePublisher}), its key the same before and after the read: nothing of the module runs, so no
+     * write of it can race the read, and the racy rule above does not apply. A later write changes the ctime.
+     */
+    public synchronized void fenced(Key key, String sha256) {
+        hashes.put(key, sha256);
+    }
+
     synchronized int size() {
         return hashes.size();
     }

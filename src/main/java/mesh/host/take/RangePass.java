@@ -32,6 +32,8 @@ import mesh.wire.RangeRequest;
  */
 final class RangePass {
 
+    private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger("mesh.host");
+
     private final HttpTransport http;
     private final String base;
     private final String query;
@@ -40,7 +42,10 @@ final class RangePass {
     private final RunningCopies.Run run;
     private final Consumer<CopyProgress> progress;
     private final BlockCache kept;
+    private final ShaStates shas;
+    private final HashCache sums;
     private long bytes;
+    private long lowest = Long.MAX_VALUE;
     private long files;
     private long saidAt = System.nanoTime();
 
@@ -54,6 +59,8 @@ final class RangePass {
         this.run = run;
         this.progress = progress;
         this.kept = kept;
+        this.shas = kept.shas();
+        this.sums = kept.sums();
     }
 
     /** The bytes of the blocks received. */
@@ -119,7 +126,9 @@ final class RangePass {
     /** One file by range; false when the source has no range endpoint (an older agent). */
     private boolean fetch(VolumeIndex.Entry s) throws IOException, InterruptedException {
         Path file = folder.resolve(s.path());
-        long size = Files.size(file);
+        HashCache.Key was = HashCache.Key.of(file);
+        ShaStates.Kept before = shas.get(file, was);
+        long size = was.size();
         int block = BlockDelta.blockFor(Math.max(size, s.size()));
         long[] cached = kept.get(file, block);
         long[] hashes = cached != null ? cached : BlockHashes.of(file, block, size);
@@ -137,6 +146,7 @@ final class RangePass {
             }
             run.onCut(() -> quietlyClose(raw));
             Watchdog dog = new Watchdog(raw);
+            lowest = Long.MAX_VALUE;
             try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
                 hashes = apply(new DataInputStream(new BufferedInputStream(raw, 64 * 1024)), ch, block, hashes, dog::pet);
             } finally {
@@ -145,7 +155,31 @@ final class RangePass {
         }
         Files.setLastModifiedTime(file, FileTime.fromMillis(s.mtime()));
         kept.put(file, block, hashes);
+        hashWhole(file, before);
         return true;
+    }
+
+    /**
+     * Takes the whole sha256 of {@code file}, just written from {@link #lowest} on, up again from its checkpoints
+     * ({@code before}: those kept for it as it was before; null: from 0) and keeps it for the verify ({@link HashCache})
+     * with the new checkpoints, so the verify after the fence reads nothing of it again. Only this agent writes a take's
+     * copy, so what it hashed is what it wrote; a failure only costs the verify a whole read.
+     */
+    private void hashWhole(Path file, ShaStates.Kept before) {
+        try {
+            HashCache.Key now = HashCache.Key.of(file);
+            ShaStates.Hashed h = ShaStates.rehash(file, now.size(), before, Math.min(lowest, now.size()), now);
+            if (HashCache.Key.of(file).equals(now)) {
+                shas.put(file, h.kept());
+                sums.written(now, h.sha256());
+                LOG.infof("copy of %s by range: its sha256 for the verify taken up again, %d of its %d bytes read", file,
+                        h.read(), now.size());
+                return;
+            }
+        } catch (IOException | RuntimeException e) {
+            // the verify hashes it whole
+        }
+        shas.drop(file);
     }
 
     /**
@@ -160,6 +194,7 @@ final class RangePass {
             framed.run();
             if (f.end()) {
                 ch.truncate(f.offset());
+                lowest = Math.min(lowest, f.offset());
                 return java.util.Arrays.copyOf(now, BlockDelta.blocks(f.offset(), block));
             }
             if (!f.alive()) {
@@ -169,6 +204,7 @@ final class RangePass {
                     at += ch.write(b, at);
                 }
                 bytes += f.bytes().length;
+                lowest = Math.min(lowest, f.offset());
                 int i = (int) (f.offset() / block);
                 now = i < now.length ? now : java.util.Arrays.copyOf(now, i + 1);
                 now[i] = BlockHashes.of(ByteBuffer.wrap(f.bytes()));

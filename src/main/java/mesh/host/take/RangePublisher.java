@@ -17,28 +17,46 @@ import mesh.wire.RangeRequest;
  * {@link ArchivePublisher} streams an archive: a block is read and hashed on a virtual thread of its own and sent only
  * once the subscriber asked for one, so one block is in memory whatever the link's speed. While it reads blocks the
  * target already has, it says it is alive once a second (the target's stall rule). It ends with the file's size as
- * read; the subscriber's cancel or no demand for {@link ArchivePublisher#NO_DEMAND} ends it early.
+ * read; the subscriber's cancel or no demand for {@link ArchivePublisher#NO_DEMAND} ends it early. Read under the
+ * module's fence, it passes every block it reads to a {@link Checkpoints.Resume} as well and keeps the file's whole
+ * sha256 for the verify ({@link HashCache#fenced}), which then reads nothing of the file again: one read of the file
+ * after the fence, where the range read and the verify made two, and SHA-256 only from the first interval that changed
+ * since the warm manifest.
  */
 public final class RangePublisher implements Flow.Publisher<byte[]> {
 
     private static final long BEAT_NS = Duration.ofSeconds(1).toNanos();
+    private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger("mesh.host");
 
     private final Path file;
     private final RangeRequest request;
     private final Duration noDemand;
     private final Demand demand = new Demand();
+    private final HashCache sums;
+    private final Checkpoints points;
 
     public RangePublisher(Path file, RangeRequest request, Duration noDemand) {
+        this(file, request, noDemand, null, null);
+    }
+
+    /**
+     * As above, keeping the file's whole sha256 in {@code sums} once read whole (null: a live read, not hashed), resumed
+     * from the file's checkpoints in {@code points} (null: none).
+     */
+    RangePublisher(Path file, RangeRequest request, Duration noDemand, HashCache sums, Checkpoints points) {
         this.file = file;
         this.request = request;
         this.noDemand = noDemand;
+        this.sums = sums;
+        this.points = points;
     }
 
     /**
      * The answer to {@code request} for a file of the volume in {@code folder}: refused unless the path is a regular file
      * inside it (links not followed) and the block a power of two from 1 MiB with one hash per block of the copy.
      */
-    static RangePublisher of(Path folder, String module, String volume, RangeRequest request) {
+    static RangePublisher of(Path folder, String module, String volume, RangeRequest request, HashCache sums,
+                             Checkpoints points) {
         TarStreams.inside(request.path());
         int block = request.block();
         long[] hashes = request.hashes() == null ? new long[0] : request.hashes();
@@ -57,7 +75,8 @@ public final class RangePublisher implements Flow.Publisher<byte[]> {
         } catch (IOException e) {
             throw TakeRefused.conflict(none + ": " + e.getMessage());
         }
-        return new RangePublisher(file, new RangeRequest(request.path(), block, request.size(), hashes), ArchivePublisher.NO_DEMAND);
+        return new RangePublisher(file, new RangeRequest(request.path(), block, request.size(), hashes), ArchivePublisher.NO_DEMAND,
+                sums, points);
     }
 
     @Override
@@ -72,6 +91,8 @@ public final class RangePublisher implements Flow.Publisher<byte[]> {
         int block = request.block();
         ByteBuffer buffer = ByteBuffer.allocateDirect(block);
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            HashCache.Key was = sums == null ? null : HashCache.Key.of(file);
+            Checkpoints.Resume sha = sums == null ? null : new Checkpoints.Resume(points == null ? null : points.get(file), ch);
             long size = ch.size();
             long said = System.nanoTime();
             long read = 0;
@@ -82,6 +103,9 @@ public final class RangePublisher implements Flow.Publisher<byte[]> {
                 read = (long) i * block + buffer.remaining();
                 if (buffer.remaining() == 0) {
                     break;   // the file shrank while read (a live pass): it ends here
+                }
+                if (sha != null) {
+                    sha.feed(buffer.duplicate());
                 }
                 byte[] frame = null;
                 if (BlockDelta.sends(i, BlockHashes.of(buffer), size, request.hashes(), request.size(), block)) {
@@ -98,6 +122,11 @@ public final class RangePublisher implements Flow.Publisher<byte[]> {
                 if (buffer.remaining() < BlockDelta.length(size, block, i)) {
                     break;
                 }
+            }
+            if (sha != null && read == size && was.size() == size && HashCache.Key.of(file).equals(was)) {
+                sums.fenced(was, sha.finish());
+                LOG.infof("ranges of %s under the fence: its sha256 for the verify taken from byte %d of %d (the bytes before"
+                        + " it fingerprinted, unchanged since the checkpoints)", file, sha.hashedFrom(), size);
             }
             if (send(subscriber, RangeFrames.end(Math.min(size, Math.max(read, 0))))) {
                 subscriber.onComplete();

@@ -32,10 +32,11 @@ public final class TakeService {
     private final VolumePlaces places;
     private final ModuleControl modules;
     private final Clock clock;
-    private final VolumeCopy copier = new VolumeCopy();
+    private final HashCache hashes = new HashCache();
+    private final Checkpoints points = new Checkpoints();
+    private final VolumeCopy copier = new VolumeCopy(new BlockCache(hashes));
     private final RunningCopies running = new RunningCopies();
     private final RunningArchives archives = new RunningArchives();
-    private final HashCache hashes = new HashCache();
 
     public TakeService(TakeRecords records, VolumePlaces places, ModuleControl modules, Clock clock) {
         this.records = records;
@@ -127,7 +128,7 @@ public final class TakeService {
     public VolumeManifest manifest(String module, String volume, String kind, boolean warm) {
         Path folder = places.require(TakeRules.name("module", module), TakeRules.name("volume", volume), TakeRules.kind(kind));
         TakeTestHold.at(warm ? "warm" : "verify");
-        return ManifestForm.of(module, volume, VolumeScan.scan(folder, hashes));
+        return ManifestForm.of(module, volume, VolumeScan.scan(folder, hashes, Long.MAX_VALUE, points));
     }
 
     /**
@@ -175,11 +176,12 @@ public final class TakeService {
 
     /**
      * The blocks of one file of the volume that differ from the target's copy ({@link RangePublisher#of}), checked as
-     * an archive is ({@link #archivable}).
+     * an archive is ({@link #archivable}). Read under the fence (not {@code live}), the answer also takes the file's whole
+     * sha256 as it reads it, for the verify ({@link HashCache#fenced}).
      */
     public RangePublisher ranges(String module, String volume, String kind, boolean live, mesh.wire.RangeRequest request) {
         Path folder = archivable(module, volume, kind, live);
-        return RangePublisher.of(folder, module, volume, request);
+        return RangePublisher.of(folder, module, volume, request, live ? null : hashes, points);
     }
 
     /** How many archives of the module are streamed now (for tests and the log). */

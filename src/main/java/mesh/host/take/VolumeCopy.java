@@ -33,9 +33,6 @@ import mesh.wire.CopyProgress;
 public final class VolumeCopy {
 
     private static final int CHUNK = 256 * 1024;
-
-    /** The block hashes of the copies this agent's range passes wrote ({@link RangePass}). */
-    private final BlockCache kept = new BlockCache();
     private static final Duration PROGRESS_EVERY = Duration.ofSeconds(1);
 
     /** How long the source agent may take to answer the archive's head (it checks the fence and finds the folder). */
@@ -56,6 +53,12 @@ public final class VolumeCopy {
      */
     private static final class Client {
         static final HttpTransport HTTP = new HttpTransport(null, Duration.ofSeconds(10), HttpClient.Version.HTTP_1_1);
+    }
+
+    private final BlockCache kept;
+    /** A copier whose range passes keep what they know of the copies they wrote in {@code kept} ({@link RangePass}). */
+    VolumeCopy(BlockCache kept) {
+        this.kept = kept;
     }
 
     /**

@@ -54,6 +54,14 @@ public final class VolumeScan {
      * entry's sha256 is null, for the caller to hash as it reads the file anyway (a backup, as it sends it).
      */
     public static List<Entry> scan(Path root, HashCache cache, long hashUpTo) {
+        return scan(root, cache, hashUpTo, null);
+    }
+
+    /**
+     * As above, keeping in {@code points} the SHA-256 checkpoints of each large file it hashes ({@link Checkpoints}: a
+     * take's source then hashes after the fence only what changed); null: none kept.
+     */
+    static List<Entry> scan(Path root, HashCache cache, long hashUpTo, Checkpoints points) {
         long started = now();
         List<Entry> entries = new ArrayList<>();
         ByteBuffer buffer = ByteBuffer.allocateDirect(BUFFER);
@@ -61,13 +69,13 @@ public final class VolumeScan {
             Files.walkFileTree(root, new SimpleFileVisitor<>() {
                 @Override
                 public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) throws IOException {
-                    entries.add(entry(root, dir, attrs, buffer, cache, started, hashUpTo));
+                    entries.add(entry(root, dir, attrs, buffer, cache, started, hashUpTo, points));
                     return FileVisitResult.CONTINUE;
                 }
 
                 @Override
                 public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                    entries.add(entry(root, file, attrs, buffer, cache, started, hashUpTo));
+                    entries.add(entry(root, file, attrs, buffer, cache, started, hashUpTo, points));
                     return FileVisitResult.CONTINUE;
                 }
             });
@@ -163,7 +171,7 @@ public final class VolumeScan {
     }
 
     private static Entry entry(Path root, Path p, BasicFileAttributes attrs, ByteBuffer buffer, HashCache cache, long started,
-                               long hashUpTo) throws IOException {
+                               long hashUpTo, Checkpoints points) throws IOException {
         String rel = root.equals(p) ? "." : root.relativize(p).toString();
         Map<String, Object> unix = Files.readAttributes(p, "unix:mode,uid,gid", LinkOption.NOFOLLOW_LINKS);
         String mode = String.format("%04o", ((Integer) unix.get("mode")) & 07777);
@@ -178,15 +186,15 @@ public final class VolumeScan {
         }
         if (attrs.isRegularFile()) {
             String sha = attrs.size() > hashUpTo ? (cache == null ? null : cache.get(HashCache.Key.of(p, attrs)))
-                    : cached(p, attrs, buffer, cache, started);
+                    : cached(p, attrs, buffer, cache, started, points);
             return new Entry(rel, "file", attrs.size(), mode, uid, gid, null, sha, xattrs);
         }
         return new Entry(rel, "other", 0, mode, uid, gid, null, null, Map.of());
     }
 
     /** The file's sha256, from the cache when it is unchanged since it was hashed; what is hashed is kept there. */
-    private static String cached(Path p, BasicFileAttributes attrs, ByteBuffer buffer, HashCache cache, long started)
-            throws IOException {
+    private static String cached(Path p, BasicFileAttributes attrs, ByteBuffer buffer, HashCache cache, long started,
+                                 Checkpoints points) throws IOException {
         if (cache == null) {
             return sha256(p, buffer);
         }
@@ -195,7 +203,7 @@ public final class VolumeScan {
         if (kept != null) {
             return kept;
         }
-        String sha = sha256(p, buffer);
+        String sha = points != null && attrs.size() >= mesh.plan.ShaResume.MIN_EVERY ? points.hash(p) : sha256(p, buffer);
         cache.put(key, sha, started);
         return sha;
     }

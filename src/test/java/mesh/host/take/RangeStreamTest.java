@@ -37,7 +37,8 @@ class RangeStreamTest {
         RangeRequest request = new RangeRequest("f", block, size, BlockHashes.of(target, block, size));
         ByteArrayOutputStream wire = new ByteArrayOutputStream();
         CompletableFuture<Void> done = new CompletableFuture<>();
-        new RangePublisher(source, request, Duration.ofSeconds(5)).subscribe(new Flow.Subscriber<>() {
+        HashCache fenced = new HashCache();
+        new RangePublisher(source, request, Duration.ofSeconds(5), fenced, null).subscribe(new Flow.Subscriber<>() {
             Flow.Subscription s;
 
             public void onSubscribe(Flow.Subscription s) {
@@ -61,12 +62,14 @@ class RangeStreamTest {
         done.get();
         long[] after;
         try (FileChannel ch = FileChannel.open(target, StandardOpenOption.WRITE)) {
-            after = new RangePass(null, null, null, null, dir, null, line -> { }, new BlockCache())
+            after = new RangePass(null, null, null, null, dir, null, line -> { }, new BlockCache(new HashCache()))
                     .apply(new DataInputStream(new ByteArrayInputStream(wire.toByteArray())), ch, block,
                             request.hashes(), () -> { });
         }
         assertArrayEquals(BlockHashes.of(target, block, Files.size(target)), after,
                 "the hashes the target keeps for the next pass are those of its copy as written");
+        assertEquals(ShaStatesTest.sha256(source), fenced.get(HashCache.Key.of(source)),
+                "read under the fence, the answer leaves the source's whole sha256 for the verify");
         return wire.size();
     }
 
@@ -113,7 +116,7 @@ class RangeStreamTest {
     void keptHashesServeOnlyWhileTheCopyIsUnchanged() throws Exception {
         Path copy = Files.write(dir.resolve("copy"), random(2 * MIB, 6));
         long[] hashes = BlockHashes.of(copy, MIB, 2 * MIB);
-        BlockCache cache = new BlockCache();
+        BlockCache cache = new BlockCache(new HashCache());
         cache.put(copy, MIB, hashes);
         assertArrayEquals(hashes, cache.get(copy, MIB));
         assertEquals(null, cache.get(copy, 2 * MIB), "another block size");
