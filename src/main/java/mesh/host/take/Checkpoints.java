@@ -11,9 +11,7 @@ import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import mesh.plan.ShaResume;
 
 /**
@@ -50,21 +48,14 @@ final class Checkpoints {
         }
     }
 
-    private final Map<String, Kept> kept = new LinkedHashMap<>(16, 0.75f, true);
-    private long held;
+    private final KeptStates<Kept> kept = new KeptStates<>(k -> k.states().size(), MAX_STATES);
 
-    synchronized Kept get(Path file) {
-        return kept.get(file.toString());
+    Kept get(Path file) {
+        return kept.get(file);
     }
 
-    synchronized void put(Path file, Kept k) {
-        Kept old = kept.put(file.toString(), k);
-        held += k.states().size() - (old == null ? 0 : old.states().size());
-        var eldest = kept.entrySet().iterator();
-        while (held > MAX_STATES && eldest.hasNext()) {
-            held -= eldest.next().getValue().states().size();
-            eldest.remove();
-        }
+    void put(Path file, Kept k) {
+        kept.put(file, k);
     }
 
     /** The whole sha256 (hex) of {@code file}, read once, keeping its checkpoints here. */

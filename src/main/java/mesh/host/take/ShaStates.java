@@ -9,9 +9,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import mesh.plan.ShaResume;
 
 /**
@@ -37,30 +35,22 @@ final class ShaStates {
     record Hashed(String sha256, Kept kept, long read) {
     }
 
-    private final Map<String, Kept> kept = new LinkedHashMap<>(16, 0.75f, true);
-    private long held;
+    private final KeptStates<Kept> kept = new KeptStates<>(k -> k.states().size(), MAX_STATES);
 
     /** The checkpoints of {@code file} if they were kept for it exactly as {@code now} describes it; else null. */
-    synchronized Kept get(Path file, HashCache.Key now) {
-        Kept k = kept.get(file.toString());
+    Kept get(Path file, HashCache.Key now) {
+        Kept k = kept.get(file);
         return k != null && k.key().equals(now) ? k : null;
     }
 
     /** Keeps {@code k} for its file, dropping the least recently used files past {@link #MAX_STATES} states. */
-    synchronized void put(Path file, Kept k) {
-        Kept old = kept.put(file.toString(), k);
-        held += k.states().size() - (old == null ? 0 : old.states().size());
-        var eldest = kept.entrySet().iterator();
-        while (held > MAX_STATES && eldest.hasNext()) {
-            held -= eldest.next().getValue().states().size();
-            eldest.remove();
-        }
+    void put(Path file, Kept k) {
+        kept.put(file, k);
     }
 
     /** Forgets {@code file}'s checkpoints (its copy was written some other way). */
-    synchronized void drop(Path file) {
-        Kept old = kept.remove(file.toString());
-        held -= old == null ? 0 : old.states().size();
+    void drop(Path file) {
+        kept.remove(file);
     }
 
     /**
