@@ -86,11 +86,13 @@ public final class InstalledMesh implements AutoCloseable {
      * ({@link OtherBuild}): a mesh of more than one build. The seat's build is the controller's too.
      */
     public static InstalledMesh raise(int count, List<String> seatFlags, Map<String, Path> builds) throws Exception {
+        long asked = System.nanoTime();
         Integer first = MeshRanges.take(RANGE_WAIT);
         if (first == null) {
             throw new AssertionError("no range of test-bed nodes for an installed mesh was free within " + RANGE_WAIT
                     + " (each class that raises one must close it)");
         }
+        System.out.printf("InstalledMesh: waited %.1f s for the range n%d..%n", secondsSince(asked), first);
         InstalledMesh mesh = new InstalledMesh(first);
         try {
             List<TestbedNodes.Node> bed = TestbedNodes.from(first, count);
@@ -107,8 +109,8 @@ public final class InstalledMesh implements AutoCloseable {
             mesh.installSeat(seatFlags);
             long seated = System.nanoTime();
             mesh.joinOthers();
-            System.out.printf("InstalledMesh: raised %d nodes in %.1f s (the seat's install %.1f s, the joins %.1f s)%n", count,
-                    secondsSince(began), (seated - began) / 1e9, secondsSince(seated));
+            System.out.printf("InstalledMesh: raised %d nodes on n%d.. in %.1f s (the seat's install %.1f s, the joins %.1f s)%n", count,
+                    first, secondsSince(began), (seated - began) / 1e9, secondsSince(seated));
             return mesh;
         } catch (Exception | AssertionError e) {
             mesh.close();
