@@ -12,23 +12,28 @@ import org.junit.platform.launcher.TestPlan;
  * MainLine watches the run for the end of the main line: the top-level test classes not marked
  * {@link InstalledMeshTest}, which run one after the other on the test-bed nodes nK.. When the last of them has finished
  * (or when a run has none), it tells {@link MeshRanges}, which makes those nodes a range for installed meshes. Registered
- * with the JUnit Platform's launcher (META-INF/services), so it sees every run: in a run of unit tests it tells a
- * range nobody takes.
+ * with the JUnit Platform's launcher (META-INF/services), so it sees every run; a run with no marked class (the unit
+ * tests) raises no installed mesh, and it tells nothing there.
  */
 public final class MainLine implements TestExecutionListener {
 
     private final Set<String> running = ConcurrentHashMap.newKeySet();
+    private volatile boolean meshes;
 
     @Override
     public void testPlanExecutionStarted(TestPlan plan) {
         for (TestIdentifier root : plan.getRoots()) {
             for (TestIdentifier c : plan.getChildren(root)) {
-                if (c.getSource().orElse(null) instanceof ClassSource cs && !marked(cs)) {
-                    running.add(c.getUniqueId());
+                if (c.getSource().orElse(null) instanceof ClassSource cs) {
+                    if (marked(cs)) {
+                        meshes = true;
+                    } else {
+                        running.add(c.getUniqueId());
+                    }
                 }
             }
         }
-        if (running.isEmpty()) {
+        if (meshes && running.isEmpty()) {
             MeshRanges.mainLineDone();
         }
     }
@@ -44,7 +49,7 @@ public final class MainLine implements TestExecutionListener {
     }
 
     private void ended(TestIdentifier id) {
-        if (running.remove(id.getUniqueId()) && running.isEmpty()) {
+        if (running.remove(id.getUniqueId()) && running.isEmpty() && meshes) {
             MeshRanges.mainLineDone();
         }
     }
