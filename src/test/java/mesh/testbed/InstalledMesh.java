@@ -87,7 +87,7 @@ public final class InstalledMesh implements AutoCloseable {
      */
     public static InstalledMesh raise(int count, List<String> seatFlags, Map<String, Path> builds) throws Exception {
         long asked = System.nanoTime();
-        Integer first = MeshRanges.take(RANGE_WAIT);
+        Integer first = MeshRanges.SUITE.take(RANGE_WAIT);
         if (first == null) {
             throw new AssertionError("no range of test-bed nodes for an installed mesh was free within " + RANGE_WAIT
                     + " (each class that raises one must close it)");
@@ -468,7 +468,7 @@ public final class InstalledMesh implements AutoCloseable {
         try {
             remove();
         } finally {
-            MeshRanges.give(first);
+            MeshRanges.SUITE.give(first);
         }
     }
 

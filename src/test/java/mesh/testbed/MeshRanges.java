@@ -17,29 +17,33 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class MeshRanges {
 
-    static final int FIRST = Integer.getInteger("mesh.testbed.first", 1);
+    /** The suite's ranges, which every raise takes from. */
+    static final MeshRanges SUITE = new MeshRanges(Integer.getInteger("mesh.testbed.first", 1));
 
-    private static final BlockingQueue<Integer> FREE = new ArrayBlockingQueue<>(3, true, List.of(FIRST + 10, FIRST + 20));
-    private static final AtomicBoolean MAIN_LINE_DONE = new AtomicBoolean();
+    private final int first;
+    private final BlockingQueue<Integer> free;
+    private final AtomicBoolean mainLineDone = new AtomicBoolean();
 
-    private MeshRanges() {
+    MeshRanges(int first) {
+        this.first = first;
+        this.free = new ArrayBlockingQueue<>(3, true, List.of(first + 10, first + 20));
     }
 
     /** Waits up to {@code limit} for a free range; the number of its first test-bed node, or null when none came. */
-    static Integer take(Duration limit) throws InterruptedException {
-        return FREE.poll(limit.toMillis(), TimeUnit.MILLISECONDS);
+    Integer take(Duration limit) throws InterruptedException {
+        return free.poll(limit.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** Gives a range back (its mesh is closed). */
-    static void give(int first) {
-        FREE.add(first);
+    void give(int range) {
+        free.add(range);
     }
 
     /** The main line is done: its nodes nK.. are a range from now on (once, however often it is told). */
-    static void mainLineDone() {
-        if (MAIN_LINE_DONE.compareAndSet(false, true)) {
-            FREE.add(FIRST);
-            System.out.printf("InstalledMesh: the main line is done: n%d.. is a third range for installed meshes%n", FIRST);
+    void mainLineDone() {
+        if (mainLineDone.compareAndSet(false, true)) {
+            free.add(first);
+            System.out.printf("InstalledMesh: the main line is done: n%d.. is a third range for installed meshes%n", first);
         }
     }
 }
