@@ -17,8 +17,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -41,9 +39,9 @@ import mesh.trust.TlsDir;
  * made: processes (found by its folders in their command lines), the nodes' containers, volumes and
  * networks, its folders. Its nodes are named n1..nN in the mesh and run on the test-bed nodes n11.. or n21.. of
  * {@code scripts/testbed} (one of two ranges, taken at the raise and given back at the close: apart from the n1..
- * the other ITs use, so the classes marked {@link InstalledMeshTest} run beside them and beside each other);
- * {@code -Dmesh.testbed.first=K} moves the ranges to nK+10.. and nK+20.. (a developer running two suites at once;
- * the mesh's names stay n1..nN).
+ * the other ITs use, so the classes marked {@link InstalledMeshTest} run beside them and beside each other), or, once
+ * every other IT is done, on n1.. ({@link MeshRanges}); {@code -Dmesh.testbed.first=K} moves the ranges to nK+10..,
+ * nK+20.. and nK.. (a developer running two suites at once; the mesh's names stay n1..nN).
  */
 public final class InstalledMesh implements AutoCloseable {
 
@@ -56,16 +54,9 @@ public final class InstalledMesh implements AutoCloseable {
     private HttpClient agentHttp;
 
     /**
-     * The first test-bed node of each range an installed mesh may run on: n11.. and n21.. (nK+10.. and nK+20.. with
-     * {@code -Dmesh.testbed.first=K}), apart from the n1.. the other ITs use. Two, so two classes marked
-     * {@link InstalledMeshTest} run side by side, each on a range of its own; a third waits for one to be closed.
-     */
-    private static final BlockingQueue<Integer> RANGES = new ArrayBlockingQueue<>(2, true, List.of(
-            Integer.getInteger("mesh.testbed.first", 1) + 10, Integer.getInteger("mesh.testbed.first", 1) + 20));
-    /**
-     * How long a raise waits for a range. JUnit may start more marked classes than there are ranges (a pool thread
-     * blocked in a join is replaced), so classes queue here for what all the others before them take: about 25 min
-     * today, two at a time.
+     * How long a raise waits for a range ({@link MeshRanges}). JUnit may start more marked classes than there are ranges (a
+     * pool thread blocked in a join is replaced), so classes queue there for what all the others before them take: about
+     * 25 min today, two (after the main line three) at a time.
      */
     private static final Duration RANGE_WAIT = Duration.ofMinutes(80);
 
@@ -75,7 +66,7 @@ public final class InstalledMesh implements AutoCloseable {
         this.first = first;
     }
 
-    /** The number of the test-bed node this mesh's n1 runs on (11 or 21): its range is that node and the nine after it. */
+    /** The number of the test-bed node this mesh's n1 runs on (11, 21 or 1): its range is that node and the nine after it. */
     public int firstTestbedNode() {
         return first;
     }
@@ -95,11 +86,13 @@ public final class InstalledMesh implements AutoCloseable {
      * ({@link OtherBuild}): a mesh of more than one build. The seat's build is the controller's too.
      */
     public static InstalledMesh raise(int count, List<String> seatFlags, Map<String, Path> builds) throws Exception {
-        Integer first = RANGES.poll(RANGE_WAIT.toMinutes(), TimeUnit.MINUTES);
+        long asked = System.nanoTime();
+        Integer first = MeshRanges.SUITE.take(RANGE_WAIT);
         if (first == null) {
             throw new AssertionError("no range of test-bed nodes for an installed mesh was free within " + RANGE_WAIT
                     + " (each class that raises one must close it)");
         }
+        System.out.printf("InstalledMesh: waited %.1f s for the range n%d..%n", secondsSince(asked), first);
         InstalledMesh mesh = new InstalledMesh(first);
         try {
             List<TestbedNodes.Node> bed = TestbedNodes.from(first, count);
@@ -116,8 +109,8 @@ public final class InstalledMesh implements AutoCloseable {
             mesh.installSeat(seatFlags);
             long seated = System.nanoTime();
             mesh.joinOthers();
-            System.out.printf("InstalledMesh: raised %d nodes in %.1f s (the seat's install %.1f s, the joins %.1f s)%n", count,
-                    secondsSince(began), (seated - began) / 1e9, secondsSince(seated));
+            System.out.printf("InstalledMesh: raised %d nodes on n%d.. in %.1f s (the seat's install %.1f s, the joins %.1f s)%n", count,
+                    first, secondsSince(began), (seated - began) / 1e9, secondsSince(seated));
             return mesh;
         } catch (Exception | AssertionError e) {
             mesh.close();
@@ -475,7 +468,7 @@ public final class InstalledMesh implements AutoCloseable {
         try {
             remove();
         } finally {
-            RANGES.add(first);
+            MeshRanges.SUITE.give(first);
         }
     }
 

@@ -15,7 +15,8 @@ import org.junit.jupiter.api.parallel.ResourceLocksProvider;
  * pom.xml turns on JUnit's parallel execution): every unmarked class runs on the main line, one after the other, on the
  * test-bed nodes n1.., the root engine and the root PostgreSQL; the classes marked here run beside it, on the test-bed
  * nodes of an installed mesh (n11.. or n21.., {@link InstalledMesh#raise}: at most two such meshes at once, beside
- * the main line from its start; JUnit starts more marked classes than that, and they wait for a range). Nothing but the machine's CPU is shared between a marked class and
+ * the main line from its start, and a third on n1.. once the main line is done, {@link MeshRanges}; JUnit starts more
+ * marked classes than that, and they wait for a range). Nothing but the machine's CPU is shared between a marked class and
  * any other; a marked class must use nothing of the main line's.
  *
  * <p>A marked class holds a lock of its own ({@link OwnLock}): JUnit then runs its methods one after the other, in
