@@ -5,6 +5,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import mesh.plan.SeatChoice;
+import mesh.wire.CallFailure;
+import mesh.wire.Reason;
 
 /**
  * SeatLookup is the edge of {@link SeatChoice}: with several controllers in MESH_CONTROLLER it asks each, in order,
@@ -40,11 +42,11 @@ final class SeatLookup {
         try {
             client.api().build();
             return new SeatChoice.Asked(client.base(), SeatChoice.Answer.ANSWERS, null);
-        } catch (mesh.wire.CallFailure failed) {
+        } catch (CallFailure failed) {
             // a refusal is an answer, but a host agent's (MESH_CONTROLLER names no controller) and an unreadable one are not
-            boolean answered = failed.refused() && failed.reason() != mesh.wire.Reason.HOST_AGENT;
+            boolean answered = failed.refused() && failed.reason() != Reason.HOST_AGENT;
             return new SeatChoice.Asked(client.base(), !answered ? SeatChoice.Answer.UNREACHABLE
-                    : failed.reason() == mesh.wire.Reason.DEPOSED ? SeatChoice.Answer.DEPOSED : SeatChoice.Answer.ANSWERS,
+                    : failed.reason() == Reason.DEPOSED ? SeatChoice.Answer.DEPOSED : SeatChoice.Answer.ANSWERS,
                     failed.getMessage());
         } catch (VerbFailure unreachable) {
             return new SeatChoice.Asked(client.base(), SeatChoice.Answer.UNREACHABLE, unreachable.getMessage());

@@ -38,10 +38,17 @@ public final class SeatChoice {
         return asked.stream().filter(a -> a.answer() == Answer.ANSWERS).map(Asked::url).findFirst();
     }
 
-    /** Why no seat was found: each controller and what it said. */
+    /**
+     * Why no seat was found: each controller and what it said, and, when one could not be reached, what brings the
+     * mesh back if that was the seat's machine lost for good (a promote is the operator's decision, never ours).
+     */
     public static String noSeat(List<Asked> asked) {
         StringBuilder b = new StringBuilder("no controller of MESH_CONTROLLER answers as the seat:");
         asked.forEach(a -> b.append("\n  ").append(a.url()).append(": ").append(a.why()));
+        if (asked.stream().anyMatch(a -> a.answer() == Answer.UNREACHABLE)) {
+            b.append("\nif the seat's machine is lost for good, promote its standby: as root on the standby's node,"
+                    + " `mesh seat promote NODE` (NODE: that node's name; docs/seat.md says when and how)");
+        }
         return b.toString();
     }
 }

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Optional;
 import mesh.plan.SeatChoice.Answer;
 import mesh.plan.SeatChoice.Asked;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -41,10 +42,20 @@ class SeatChoiceTest {
         assertEquals(List.of(urls.split(" ")), SeatChoice.urls(given));
     }
 
-    @org.junit.jupiter.api.Test
+    @Test
+    void aPromoteIsNamedOnlyWhenAControllerCouldNotBeReached() {
+        assertEquals("no controller of MESH_CONTROLLER answers as the seat:\n  https://ace:7700: deposed"
+                        + "\n  https://n2:7700: deposed",
+                SeatChoice.noSeat(List.of(new Asked("https://ace:7700", Answer.DEPOSED, "deposed"),
+                        new Asked("https://n2:7700", Answer.DEPOSED, "deposed"))));
+    }
+
+    @Test
     void whenNoneAnswersEachIsNamedWithWhatItSaid() {
         assertEquals("no controller of MESH_CONTROLLER answers as the seat:\n  https://ace:7700: this controller was deposed"
-                        + "\n  https://n2:7700: cannot reach the controller",
+                        + "\n  https://n2:7700: cannot reach the controller"
+                        + "\nif the seat's machine is lost for good, promote its standby: as root on the standby's node,"
+                        + " `mesh seat promote NODE` (NODE: that node's name; docs/seat.md says when and how)",
                 SeatChoice.noSeat(List.of(new Asked("https://ace:7700", Answer.DEPOSED, "this controller was deposed"),
                         new Asked("https://n2:7700", Answer.UNREACHABLE, "cannot reach the controller"))));
     }
