@@ -1,8 +1,9 @@
 package mesh.cli;
 
 import java.util.Optional;
-import mesh.plan.ArtifactStoreCopies;
 import mesh.client.ControllerApi;
+import mesh.plan.ArtifactStoreCopies;
+import mesh.wire.ArtifactStoreView;
 import mesh.wire.SeatsView;
 
 /**
@@ -27,7 +28,7 @@ final class ArtifactStoreNote {
                 : ArtifactStoreCopies.onlyThere(where(seats.artifactStore()), registry, what).map(l -> "mesh: " + l);
     }
 
-    static ArtifactStoreCopies.Where where(mesh.wire.ArtifactStoreView v) {
+    static ArtifactStoreCopies.Where where(ArtifactStoreView v) {
         return new ArtifactStoreCopies.Where(v.node(), v.url(), v.copiedTo(), v.standbys(), v.words());
     }
 }

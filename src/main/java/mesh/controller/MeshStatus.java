@@ -2,18 +2,23 @@ package mesh.controller;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import mesh.model.Node;
 import mesh.plan.ArtifactStoreCopies;
+import mesh.plan.MeshPlanner;
 import mesh.plan.NodeVerdict;
 import mesh.store.MeshStore;
 import mesh.store.StandbyRecords;
+import mesh.wire.ArtifactStoreView;
+import mesh.wire.BackupStatus;
 import mesh.wire.HostStatus;
 import mesh.wire.NodeStatus;
 import mesh.wire.NodeView;
+import mesh.wire.TakeView;
 
 /**
  * MeshStatus is {@code mesh status}: each node as the store knows it (sent, acknowledged) beside
@@ -58,9 +63,9 @@ public class MeshStatus {
         Map<String, AgentAnswer<HostStatus>> answers = AgentClient.askAll(asked, n -> refresh
                 ? agents.statusRefreshed(n) : agents.statusQuickly(n));
         heardBuilds.note(answers);
-        List<mesh.wire.TakeView> underWay = takes.running();
-        List<mesh.wire.BackupStatus> backedUp = backups.all(java.time.Instant.now());
-        mesh.wire.ArtifactStoreView artifacts = artifactStore(List.copyOf(asked.values()));
+        List<TakeView> underWay = takes.running();
+        List<BackupStatus> backedUp = backups.all(Instant.now());
+        ArtifactStoreView artifacts = artifactStore(List.copyOf(asked.values()));
         List<NodeStatus> result = new ArrayList<>();
         for (NodeView view : views) {
             AgentAnswer<HostStatus> answer = answers.get(view.name());
@@ -70,10 +75,10 @@ public class MeshStatus {
     }
 
     /** Where the artifact store runs and whether its content exists anywhere else ({@link ArtifactStoreCopies}); null when nowhere. */
-    mesh.wire.ArtifactStoreView artifactStore(List<Node> nodes) {
+    ArtifactStoreView artifactStore(List<Node> nodes) {
         List<String> standbys = watch.standbys().stream().map(StandbyRecords.Row::node).toList();
         return ArtifactStoreCopies.of(nodes, store.inTransaction(store::placements), standbys)
-                .map(w -> new mesh.wire.ArtifactStoreView(mesh.plan.MeshPlanner.REGISTRY_MODULE, w.node(), w.url(), w.copiedTo(), w.standbys(), w.words()))
+                .map(w -> new ArtifactStoreView(MeshPlanner.REGISTRY_MODULE, w.node(), w.url(), w.copiedTo(), w.standbys(), w.words()))
                 .orElse(null);
     }
 

@@ -10,6 +10,7 @@ import java.util.concurrent.Flow;
 import mesh.plan.BlockDelta;
 import mesh.wire.Demand;
 import mesh.wire.RangeRequest;
+import org.jboss.logging.Logger;
 
 /**
  * RangePublisher is the source's answer to a range request ({@link RangeRequest}): the blocks of one file that differ
@@ -26,7 +27,7 @@ import mesh.wire.RangeRequest;
 public final class RangePublisher implements Flow.Publisher<byte[]> {
 
     private static final long BEAT_NS = Duration.ofSeconds(1).toNanos();
-    private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger("mesh.host");
+    private static final Logger LOG = Logger.getLogger("mesh.host");
 
     private final Path file;
     private final RangeRequest request;
