@@ -29,15 +29,6 @@ public final class BlockHashes {
         return c.getValue() << 32 | d.getValue();
     }
 
-    /** The hash of the first {@code n} bytes of {@code bytes}: the same as {@link #of(ByteBuffer)} of them. */
-    static long of(byte[] bytes, int n) {
-        CRC32C c = new CRC32C();
-        c.update(bytes, 0, n);
-        CRC32 d = new CRC32();
-        d.update(bytes, 0, n);
-        return c.getValue() << 32 | d.getValue();
-    }
-
     /** The hashes of {@code file}'s blocks of {@code block} bytes, read once, up to {@code size} bytes (its size when hashed). */
     public static long[] of(Path file, int block, long size) throws IOException {
         long[] hashes = new long[BlockDelta.blocks(size, block)];

@@ -25,12 +25,15 @@ import mesh.plan.RangeScan;
  * threads hold one block each and never wait for the link: the back-pressure is the answer's. When the source's sha256
  * is wanted (read under the fence), one more thread takes it: from the checkpoint of the first interval that differs
  * ({@link RangeScan#resumeAt}) as soon as that is known, or from the file's start at once without kept checkpoints.
- * Memory: a block's bytes per thread, a hash per block (at most {@link BlockDelta#MAX_BLOCKS}), a byte per interval.
+ * Memory: {@link #CHUNK} bytes per thread (twice: its buffer and the JDK's), a hash per block (at most
+ * {@link BlockDelta#MAX_BLOCKS}), a byte per interval.
  */
 final class RangeScanner implements AutoCloseable {
 
     /** The hashing threads: both cores of a small node, never more than two, so the agent's other work goes on. */
     static final int THREADS = Math.max(1, Math.min(2, Runtime.getRuntime().availableProcessors()));
+    /** What a thread reads at a time (a block is hashed chunk by chunk): its buffer, and the JDK's direct one beside it. */
+    private static final int CHUNK = 256 * 1024;
 
     private final FileChannel ch;
     private final long size;
@@ -146,7 +149,7 @@ final class RangeScanner implements AutoCloseable {
 
     /** A hashing thread: the next piece in order until none is left; every piece is counted done, hashed or not. */
     private void work() {
-        byte[] bytes = new byte[block];
+        byte[] bytes = new byte[Math.min(block, CHUNK)];
         HashStream128 mark = Hashing.xxh3_128().hashStream();
         for (int i; (i = next.getAndIncrement()) < pieces.size(); ) {
             RangeScan.Piece p = pieces.get(i);
@@ -174,12 +177,23 @@ final class RangeScanner implements AutoCloseable {
     private void hash(RangeScan.Piece p, byte[] bytes, HashStream128 mark) throws IOException {
         mark.reset();
         for (int b = p.first(); b < p.first() + p.count() && !closed; b++) {
-            int n = read(ch, bytes, (long) b * block, (int) BlockDelta.length(size, block, b));
-            if (b < targetBlocks) {
-                hashes[b] = BlockHashes.of(bytes, n);
+            long length = BlockDelta.length(size, block, b);
+            java.util.zip.CRC32C c = b < targetBlocks ? new java.util.zip.CRC32C() : null;
+            java.util.zip.CRC32 d = c == null ? null : new java.util.zip.CRC32();
+            for (long off = 0; off < length; ) {   // a chunk at a time: BlockHashes.of of the block as read
+                int want = (int) Math.min(bytes.length, length - off);
+                int n = read(ch, bytes, (long) b * block + off, want);
+                if (c != null) {
+                    c.update(bytes, 0, n);
+                    d.update(bytes, 0, n);
+                }
+                if (p.interval() >= 0) {
+                    mark.putBytes(bytes, 0, n);
+                }
+                off = n < want ? length : off + n;   // the file ends here (it shrank while read: a live pass)
             }
-            if (p.interval() >= 0) {
-                mark.putBytes(bytes, 0, n);
+            if (c != null) {
+                hashes[b] = c.getValue() << 32 | d.getValue();
             }
         }
         if (p.interval() >= 0 && !closed) {
@@ -209,7 +223,7 @@ final class RangeScanner implements AutoCloseable {
             long at = kept == null ? 0 : (long) from * kept.every();
             MessageDigest digest = kept == null ? ShaStates.newDigest() : ShaStates.copy(kept.states().get(from));
             hashedFrom = at;
-            byte[] bytes = new byte[block];
+            byte[] bytes = new byte[Math.min(block, CHUNK)];
             while (at < size && !closed) {
                 int n = read(ch, bytes, at, (int) Math.min(bytes.length, size - at));
                 if (n == 0) {
