@@ -153,6 +153,8 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
     mesh.wire.OldCopyRequest.class,
     mesh.wire.ReadTicket.class,
     mesh.wire.TakeEpoch.class,
+    mesh.wire.TakeCreate.class,
+    mesh.wire.TakeCreated.class,
     mesh.wire.VolumeCopyRequest.class,
     mesh.wire.RangeRequest.class,
     mesh.wire.ImagesRequest.class,

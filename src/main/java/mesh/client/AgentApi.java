@@ -80,6 +80,12 @@ public final class AgentApi {
         return call("PUT", "/v1/fences/" + seg(module), new TakeEpoch(epoch), FenceView.class);
     }
 
+    /** On a take's target: fence the module and create its containers as {@code declaration} has them, not started. */
+    public static Call<mesh.wire.TakeCreated> createFenced(String module, long epoch, mesh.model.Declaration declaration) {
+        return call("PUT", "/v1/fences/" + seg(module) + "/created", new mesh.wire.TakeCreate(epoch, declaration),
+                mesh.wire.TakeCreated.class);
+    }
+
     public static Call<FenceLifted> unfence(String module, long epoch) {
         return call("DELETE", "/v1/fences/" + seg(module) + "?epoch=" + epoch, null, FenceLifted.class);
     }

@@ -61,6 +61,11 @@ class TakeAgents {
         return agents.call(node, AgentApi.fence(module, epoch), SLOW);
     }
 
+    /** On the target, before the source's fence: the module fenced there and its containers created, not started. */
+    mesh.wire.TakeCreated createFenced(Node node, String module, long epoch, mesh.model.Declaration declaration) {
+        return agents.call(node, AgentApi.createFenced(module, epoch, declaration), SLOW);
+    }
+
     FenceLifted unfence(Node node, String module, long epoch) {
         return agents.call(node, AgentApi.unfence(module, epoch), AgentClient.REQUEST);
     }

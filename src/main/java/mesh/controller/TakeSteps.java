@@ -43,6 +43,8 @@ import mesh.wire.CopyProgress;
  */
 final class TakeSteps {
 
+    private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger("mesh.controller");
+
     /** How long a module may take to be healthy on the target. */
     static final Duration HEALTHY = Duration.ofMinutes(3);
     /** How long a step waits for a push in progress to end. */
@@ -115,9 +117,38 @@ final class TakeSteps {
     }
 
     private Outcome fence(Take t, Where w) {
+        java.util.concurrent.CompletableFuture<Void> created = java.util.concurrent.CompletableFuture.runAsync(
+                () -> createOnTarget(t, w), r -> Thread.ofVirtual().start(r));
         warm(t, w);
+        created.join();
         calls.fence(w.node(t.from()), t.module(), t.epoch());
         return new Done();
+    }
+
+    /**
+     * Before the source's fence of a pre-copied take, beside the warm manifests: the target creates the module's
+     * containers as the start declaration will have them, under a fence of its own, never started before the start
+     * lifts it (docs/take.md, "The target's containers, created before the fence"); the start then only starts them.
+     * An aid only: when it fails the start creates them, as before; a rollback's delete of the copy lifts that fence.
+     */
+    private void createOnTarget(Take t, Where w) {
+        if (t.from() == null || t.volumes().stream().allMatch(v -> v.passes().isEmpty())) {
+            return;
+        }
+        try {
+            Node target = w.node(t.to());
+            MeshStore.PushSnapshot s = store.pushSnapshot();
+            List<Placement> running = TakeStart.whileStarting(s.placements(), startingNow(), t.module());
+            List<Placement> taken = TakeStart.asTaken(running, t.module(), t.to());
+            long last = s.sent().stream().filter(x -> x.node().name().equals(t.to())).mapToLong(PushDecision.Sent::lastGeneration)
+                    .findFirst().orElse(0);
+            mesh.model.Declaration d = TakeStart.declaration(plan(s, running, taken), plan(s, taken, taken), t.module(), target,
+                    last);
+            calls.createFenced(target, t.module(), t.epoch(), d);
+        } catch (RuntimeException e) {
+            LOG.infof("take %s: the containers were not created on %s before the fence (%s); the start creates them",
+                    t.module(), t.to(), e.getMessage());
+        }
     }
 
     /**
@@ -290,13 +321,13 @@ final class TakeSteps {
     }
 
     /**
-     * Lifts any fence an earlier take left on the target, sends it the start declaration
-     * ({@link TakeStart}), under the push lock and recorded as a push records it, and waits until the
-     * module's components run there.
+     * Sends the target the start declaration ({@link TakeStart}), under the push lock and recorded as a push records
+     * it, then lifts its fence (the one it created the module's containers under before the source's fence, or any an
+     * earlier take left there): the declaration first, so the pass the lift wakes starts the created containers rather
+     * than removing them as undeclared. Then waits until the module's components run there.
      */
     private Outcome start(Take t, Where w) {
         Node target = w.node(t.to());
-        calls.unfence(target, t.module(), t.epoch());
         long generation;
         try (PushLock lock = pushLock()) {
             MeshStore.PushSnapshot s = store.pushSnapshot();
@@ -309,6 +340,7 @@ final class TakeSteps {
             generation = sender.sendForTake(t, TakeSends.start(target, TakeStart.declaration(now, asTaken, t.module(), target,
                     last))).generation();
         }
+        calls.unfence(target, t.module(), t.epoch());
         return awaitRunning(t, target, generation);
     }
 

@@ -519,6 +519,7 @@ public final class DockerEngine implements Engine {
             writes.incrementAndGet();
             try {
                 client.startContainerCmd(id).exec();
+                NeighborFlush.forget(NeighborFlush.addresses(client.inspectContainerCmd(id).exec()));
             } catch (NotModifiedException alreadyRunning) {
                 // a start that finds it running has nothing to do
             }

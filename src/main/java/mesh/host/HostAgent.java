@@ -89,7 +89,7 @@ public class HostAgent {
         this.loop = new HostLoop(settings.interval(), forced -> pass[0].run(forced));
         ContainerRestarts restarts = new ContainerRestarts(clock, loop::wakeAfter);
         ModuleStops modules = new ModuleStops(settings.node(), engine, processes, pool, loop, () -> state.desired, clock,
-                restarts::stoppedOnPurpose);
+                restarts::stoppedOnPurpose, settings.networks());
         this.takes = new TakeService(new TakeRecords(settings.stateDir()), new VolumePlaces(engine, settings.stateDir(),
                 settings.node()), modules, clock);
         KeepEdge keepEdge = new KeepEdge(edge, state, engine);

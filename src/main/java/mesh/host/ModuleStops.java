@@ -31,6 +31,7 @@ final class ModuleStops implements ModuleControl {
     private final Supplier<Declaration> desired;
     private final Clock clock;
     private final java.util.function.Consumer<String> stoppedOnPurpose;
+    private final mesh.model.Cidr networks;
 
     ModuleStops(String node, Engine engine, ProcessComponents processes, ExecutorService pool, HostLoop loop,
                 Supplier<Declaration> desired, Clock clock) {
@@ -40,6 +41,14 @@ final class ModuleStops implements ModuleControl {
     /** As above; {@code stoppedOnPurpose} is told each container it stops ({@link ContainerRestarts}: no restart to count). */
     ModuleStops(String node, Engine engine, ProcessComponents processes, ExecutorService pool, HostLoop loop,
                 Supplier<Declaration> desired, Clock clock, java.util.function.Consumer<String> stoppedOnPurpose) {
+        this(node, engine, processes, pool, loop, desired, clock, stoppedOnPurpose, mesh.plan.NetworkRange.DEFAULT);
+    }
+
+    /** As above; new module networks (for the containers a take's target creates) take their subnets from {@code networks}. */
+    ModuleStops(String node, Engine engine, ProcessComponents processes, ExecutorService pool, HostLoop loop,
+                Supplier<Declaration> desired, Clock clock, java.util.function.Consumer<String> stoppedOnPurpose,
+                mesh.model.Cidr networks) {
+        this.networks = networks;
         this.stoppedOnPurpose = stoppedOnPurpose;
         this.node = node;
         this.engine = engine;
@@ -106,5 +115,51 @@ final class ModuleStops implements ModuleControl {
     public boolean moduleRuns(String module) {
         boolean container = engine.list(node).stream().anyMatch(o -> module.equals(o.module()) && o.running());
         return container || processes.status(clock.instant()).stream().anyMatch(s -> module.equals(s.module()) && s.state().runs());
+    }
+
+    @Override
+    public List<String> createStopped(String module, Declaration d) {
+        if (!node.equals(d.node())) {
+            throw new HostFailure("the declaration is for node " + d.node() + ", not " + node);
+        }
+        return loop.onLoop("creating the containers of module " + module, "create the containers of module " + module, () -> {
+            List<mesh.model.ComponentSpec> mine = d.components().stream().filter(c -> module.equals(c.module()) && !c.process())
+                    .toList();
+            for (mesh.model.ComponentSpec c : mine) {
+                for (String volume : mesh.model.ContainerRequest.of(c, d.address()).mounts().keySet()) {
+                    if (engine.inspectVolume(volume).isEmpty()) {
+                        return List.<String>of();   // the take's copy makes its volumes: none is made here
+                    }
+                }
+            }
+            java.util.Map<String, ObservedContainer> here = new java.util.HashMap<>();
+            engine.list(node).stream().filter(o -> module.equals(o.module()) && !o.process()).forEach(o -> here.put(o.name(), o));
+            ModuleNetworks made = new ModuleNetworks(engine, networks, HostNetworks::read);
+            List<String> created = new ArrayList<>();
+            for (mesh.model.ComponentSpec c : mine) {
+                ObservedContainer o = here.get(c.name());
+                if (o != null && o.running()) {
+                    throw new HostFailure("component " + c.name() + " of module " + module + " runs here: nothing is created");
+                }
+                if (o != null && mesh.model.SpecDigest.changes(o, mesh.model.ContainerRequest.of(c, d.address())).isEmpty()) {
+                    continue;   // created before, as the declaration has it
+                }
+                if (o != null) {
+                    engine.remove(o.id());
+                }
+                if (c.network() != null) {
+                    made.ensure(c.network(), node, module);
+                }
+                String id = engine.create(mesh.model.ContainerRequest.of(c, d.address(), node, d.generation()));
+                stoppedOnPurpose.accept(id);   // its first start, after the take's verify, is no restart
+                created.add(c.name());
+            }
+            return created;
+        });
+    }
+
+    @Override
+    public void lifted(String module) {
+        loop.wake();
     }
 }

@@ -57,6 +57,20 @@ public class TakeResource {
         return call(() -> takes().fence(module, epochOf(body)));
     }
 
+    /**
+     * On a take's target, before the source's fence: fences the module here and creates its containers as the start
+     * declaration in the body has them, never started (docs/take.md, "The target's containers, created before the fence").
+     */
+    @PUT
+    @Path("/fences/{module}/created")
+    @Consumes(MediaType.WILDCARD)
+    public mesh.wire.TakeCreated createFenced(@PathParam("module") String module, String body) {
+        return call(() -> {
+            mesh.wire.TakeCreate c = read(body, mesh.wire.TakeCreate.class, "{\"epoch\": 7, \"declaration\": {...}}");
+            return takes().targetContainers().create(module, c.epoch(), c.declaration());
+        });
+    }
+
     @DELETE
     @Path("/fences/{module}")
     public FenceLifted lift(@PathParam("module") String module, @QueryParam("epoch") String epoch) {

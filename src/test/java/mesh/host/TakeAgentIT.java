@@ -242,8 +242,47 @@ class TakeAgentIT {
     }
 
     /** Rollback deletes n2's copy only; forget-old of what is no old copy, and rollback on the source, are refused. */
+    /**
+     * The target's containers created before the take's fence (docs/take.md): created, never started, by a declaration
+     * that has the module, by a pass, or by an agent SIGKILLed and started again, while the fence stands; the start's
+     * lift (after the start declaration) starts them; a fence of the take's own (stop-target) refuses a create; lifted
+     * with a declaration that has not the module, the pass removes them. Created again for the rollback below.
+     */
     @Test
     @Order(8)
+    void containersCreatedBeforeTheFenceStartOnlyOnceItIsLifted() throws Exception {
+        AgentProcess.Answer created = createFencedOnB();
+        assertEquals(200, created.status(), created.body());
+        assertEquals(List.of(component), texts(created.json().get("created")));
+        assertEquals("created", state(docker2, component), "created, not started");
+        assertEquals(List.of(), texts(createFencedOnB().json().get("created")), "the same again creates nothing");
+        sendB(List.of(app()));   // the start declaration, as the start sends it before its lift
+        Thread.sleep(3_000);   // three passes at the agent's 1 s interval
+        assertEquals("created", state(docker2, component), "the loop does not start it under the fence");
+        b.kill();
+        b.start(logs.resolve("b-2.log"), Duration.ofSeconds(60));
+        Thread.sleep(3_000);
+        assertEquals("created", state(docker2, component), "nor does an agent SIGKILLed and started again");
+
+        assertTrue(b.send("DELETE", "/v1/fences/" + module + "?epoch=5", null, null).json().get("lifted").asBoolean());
+        PackagedMesh.await("the lift starts the created container", Duration.ofSeconds(30),
+                () -> "running".equals(state(docker2, component)));
+        assertEquals(200, b.send("PUT", "/v1/fences/" + module, "{\"epoch\": " + EPOCH + "}", null).status(), "stop-target");
+        assertEquals("exited", state(docker2, component));
+        sendB(List.of());
+        AgentProcess.Answer own = createFencedOnB();
+        assertEquals(409, own.status(), own.body());
+        assertTrue(b.send("DELETE", "/v1/fences/" + module + "?epoch=5", null, null).json().get("lifted").asBoolean());
+        PackagedMesh.await("undeclared, the container is removed once the fence is lifted", Duration.ofSeconds(30),
+                () -> state(docker2, component) == null);
+
+        assertEquals(List.of(component), texts(createFencedOnB().json().get("created")), "for the rollback below");
+        Thread.sleep(2_000);
+        assertEquals("created", state(docker2, component), "undeclared but fenced: neither started nor removed");
+    }
+
+    @Test
+    @Order(9)
     void rollbackDeletesOnlyTheTargetsCopy() throws Exception {
         String sourceDigest = manifest(a, "data", "container", ticket).digest();
         AgentProcess.Answer notOld = b.send("DELETE", "/v1/volumes/" + module + "/data?kind=container&epoch=5&reason=forget-old",
@@ -261,11 +300,13 @@ class TakeAgentIT {
         assertTrue(docker2.listVolumesCmd().exec().getVolumes().stream().noneMatch(v -> v.getName().equals(module + "_data")),
                 "n2's copy is gone");
         assertEquals(sourceDigest, manifest(a, "data", "container", ticket).digest(), "n1's data is untouched");
+        assertEquals(0, b.get("/v1/fences").json().size(), "the fence the containers were created under went with the copy");
+        assertEquals(null, state(docker2, component), "and so did the containers");
     }
 
     /** A process volume (a folder) is copied the same way; recorded as an old copy, forget-old deletes it and nothing else. */
     @Test
-    @Order(9)
+    @Order(10)
     void aProcessVolumeIsCopiedAndForgotten() throws Exception {
         AgentProcess.Answer answer = copy("files", "process");
         assertEquals(200, answer.status(), answer.body());
@@ -295,7 +336,7 @@ class TakeAgentIT {
 
     /** Lifting the fence starts the module on n1 again, with its data; the ticket reads nothing any more. */
     @Test
-    @Order(10)
+    @Order(11)
     void liftingTheFenceStartsTheModuleAgain() throws Exception {
         AgentProcess.Answer lift = a.send("DELETE", "/v1/fences/" + module + "?epoch=5", null, null);
         assertEquals(200, lift.status(), lift.body());
@@ -308,6 +349,25 @@ class TakeAgentIT {
     }
 
     // ---- helpers
+
+    /** n2 fences the module at the take's epoch and creates its containers as the start declaration would have them. */
+    AgentProcess.Answer createFencedOnB() throws Exception {
+        String d = DeclarationJson.write(new Declaration(nodeB, null, generationB + 1, List.of(app())));
+        return b.send("PUT", "/v1/fences/" + module + "/created", "{\"epoch\": " + EPOCH + ", \"declaration\": " + d + "}", null);
+    }
+
+    /** Sends n2 a declaration of {@code components} without waiting for it to converge (a fenced module does not). */
+    void sendB(List<ComponentSpec> components) throws Exception {
+        generationB++;
+        AgentProcess.Answer put = b.put(DeclarationJson.write(new Declaration(nodeB, null, generationB, components)));
+        assertEquals(201, put.status(), put.body());
+    }
+
+    /** The engine's state of the component's container ("created", "running", "exited"), or null when there is none. */
+    String state(DockerClient docker, String name) {
+        return docker.listContainersCmd().withShowAll(true).withLabelFilter(Map.of(Labels.COMPONENT, name)).exec().stream()
+                .map(com.github.dockerjava.api.model.Container::getState).findFirst().orElse(null);
+    }
 
     ComponentSpec app() {
         return Specs.component(component).module(module).args("sleep", "100000").volume("data", "/data").stopTimeout(1).build();

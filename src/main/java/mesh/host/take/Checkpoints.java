@@ -20,8 +20,9 @@ import mesh.plan.ShaResume;
  * before the fence, the module running), it keeps SHA-256's running state at every checkpoint ({@link ShaResume#every})
  * and an XXH3-128 fingerprint of each whole interval between two checkpoints, both taken from the same bytes as read.
  * After the fence the range answer ({@link RangePublisher}) reads the file anyway: it fingerprints each interval again
- * ({@link Resume}); while an interval's fingerprint is the kept one, its bytes are those the kept state was taken over,
- * and at the first interval that differs (or past the last one kept) SHA-256 resumes from that interval's checkpoint. So
+ * ({@link RangeScanner}, on several threads); while an interval's fingerprint is the kept one, its bytes are those the
+ * kept state was taken over, and at the first interval that differs (or past the last one kept) SHA-256 resumes from that
+ * interval's checkpoint. So
  * the sha256 the verify compares is still the whole file's, and an appended file costs SHA-256 over its tail only.
  * <p>
  * The fingerprint decides what SHA-256 does not read again, so it must not call a changed interval unchanged: XXH3-128
@@ -87,86 +88,6 @@ final class Checkpoints {
             }
             put(file, new Kept(every, List.copyOf(states), marks.stream().mapToLong(Long::longValue).toArray()));
             return HexFormat.of().formatHex(digest.digest());
-        }
-    }
-
-    /**
-     * Resume takes a file's whole sha256 from the bytes a reader passes it in file order ({@link #feed}), fingerprinting
-     * them against the kept intervals until one differs, then resuming SHA-256 from that interval's checkpoint (the
-     * bytes of that interval already passed are read again from {@code ch}); without kept checkpoints, SHA-256 from 0.
-     */
-    static final class Resume {
-        private final Kept kept;
-        private final FileChannel ch;
-        private final byte[] bytes = new byte[READ];
-        private HashStream128 mark;
-        private MessageDigest digest;
-        private int interval;
-        private long at;
-        private long hashedFrom;
-
-        Resume(Kept kept, FileChannel ch) {
-            this.kept = kept != null && kept.intervals() > 0 ? kept : null;
-            this.ch = ch;
-            if (this.kept == null) {
-                digest = ShaStates.newDigest();
-            } else {
-                mark = Hashing.xxh3_128().hashStream();
-            }
-        }
-
-        /** The next bytes of the file, from where the last ones ended. */
-        void feed(ByteBuffer b) throws IOException {
-            while (b.hasRemaining() && digest == null) {
-                long end = (long) (interval + 1) * kept.every();
-                int n = (int) Math.min(Math.min(b.remaining(), end - at), bytes.length);
-                b.get(bytes, 0, n);
-                mark.putBytes(bytes, 0, n);
-                at += n;
-                if (at == end) {
-                    HashValue128 m = mark.get();
-                    mark.reset();
-                    boolean same = m.getMostSignificantBits() == kept.marks()[2 * interval]
-                            && m.getLeastSignificantBits() == kept.marks()[2 * interval + 1];
-                    if (same) {
-                        interval++;
-                    }
-                    if (!same || interval == kept.intervals()) {
-                        resume();
-                    }
-                }
-            }
-            if (digest != null) {
-                at += b.remaining();
-                digest.update(b);
-            }
-        }
-
-        /** The file's whole sha256 (hex), once every byte of it was fed. */
-        String finish() throws IOException {
-            if (digest == null) {
-                resume();
-            }
-            return HexFormat.of().formatHex(digest.digest());
-        }
-
-        /** Where SHA-256 began reading: 0 without checkpoints, else the checkpoint it resumed from. */
-        long hashedFrom() {
-            return hashedFrom;
-        }
-
-        /** SHA-256 from the checkpoint of {@link #interval}, over the bytes of it already passed, read again. */
-        private void resume() throws IOException {
-            hashedFrom = (long) interval * kept.every();
-            digest = ShaStates.copy(kept.states().get(interval));
-            for (long p = hashedFrom; p < at; ) {
-                int n = ch.read(ByteBuffer.wrap(bytes, 0, (int) Math.min(bytes.length, at - p)), p);
-                if (n < 0) {
-                    throw new IOException("the file ended at " + p + " bytes while hashed again");
-                }
-                digest.update(bytes, 0, n);
-                p += n;
-            }
         }
     }
 }

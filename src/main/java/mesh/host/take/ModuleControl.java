@@ -20,4 +20,18 @@ public interface ModuleControl {
 
     /** Whether any container or process of the module runs here now (asked of the engine, not remembered). */
     boolean moduleRuns(String module);
+
+    /**
+     * Creates, never starts, the module's containers as {@code declaration} has them (its processes: nothing), with their
+     * networks; a container of the same name and spec already here is kept, one of another spec (stopped) replaced.
+     * Nothing is created unless every engine volume they mount is here (a take's copy made it): no volume is made by
+     * this. Returns the names of those created. Called under the module's fence only.
+     */
+    default List<String> createStopped(String module, mesh.model.Declaration declaration) {
+        return List.of();
+    }
+
+    /** A fence of the module was lifted here: a pass now starts what the declaration has of it, or removes the rest. */
+    default void lifted(String module) {
+    }
 }

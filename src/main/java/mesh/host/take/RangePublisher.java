@@ -18,10 +18,11 @@ import org.jboss.logging.Logger;
  * {@link ArchivePublisher} streams an archive: a block is read and hashed on a virtual thread of its own and sent only
  * once the subscriber asked for one, so one block is in memory whatever the link's speed. While it reads blocks the
  * target already has, it says it is alive once a second (the target's stall rule). It ends with the file's size as
- * read; the subscriber's cancel or no demand for {@link ArchivePublisher#NO_DEMAND} ends it early. Read under the
- * module's fence, it passes every block it reads to a {@link Checkpoints.Resume} as well and keeps the file's whole
- * sha256 for the verify ({@link HashCache#fenced}), which then reads nothing of the file again: one read of the file
- * after the fence, where the range read and the verify made two, and SHA-256 only from the first interval that changed
+ * read; the subscriber's cancel or no demand for {@link ArchivePublisher#NO_DEMAND} ends it early. The file is read and
+ * hashed by a {@link RangeScanner} on two threads, piece by piece; the blocks to send are read again here (the few that
+ * differ), an appended tail first, so they cross while the rest is hashed. Read under the module's fence, the scanner also
+ * takes the file's whole sha256, kept for the verify ({@link HashCache#fenced}), which then reads nothing of the file
+ * again: the file is read once after the fence (on both cores), and SHA-256 only from the first interval that changed
  * since the warm manifest.
  */
 public final class RangePublisher implements Flow.Publisher<byte[]> {
@@ -87,52 +88,83 @@ public final class RangePublisher implements Flow.Publisher<byte[]> {
         }
     }
 
-    /** The reading loop: every signal to the subscriber comes from here, in order. */
+    /**
+     * The sending loop: every signal to the subscriber comes from here, in order. The file is hashed by a
+     * {@link RangeScanner} on threads of its own, piece by piece; this loop sends each piece's blocks that differ once
+     * the piece is hashed, in the scanner's order (an appended tail first), reading those blocks again, and says it is
+     * alive while it waits. A block read short (the file shrank while read: a live pass) ends the file there.
+     */
     private void pump(Flow.Subscriber<? super byte[]> subscriber) {
         int block = request.block();
-        ByteBuffer buffer = ByteBuffer.allocateDirect(block);
+        byte[] bytes = new byte[block];
+        long began = System.nanoTime();
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             HashCache.Key was = sums == null ? null : HashCache.Key.of(file);
-            Checkpoints.Resume sha = sums == null ? null : new Checkpoints.Resume(points == null ? null : points.get(file), ch);
             long size = ch.size();
+            Checkpoints.Kept kept = sums == null || points == null ? null : points.get(file);
+            long end = size;
             long said = System.nanoTime();
-            long read = 0;
-            for (int i = 0; i < BlockDelta.blocks(size, block); i++) {
-                buffer.clear().limit((int) BlockDelta.length(size, block, i));
-                BlockHashes.readFully(ch, buffer, (long) i * block);
-                buffer.flip();
-                read = (long) i * block + buffer.remaining();
-                if (buffer.remaining() == 0) {
-                    break;   // the file shrank while read (a live pass): it ends here
-                }
-                if (sha != null) {
-                    sha.feed(buffer.duplicate());
-                }
-                byte[] frame = null;
-                if (BlockDelta.sends(i, BlockHashes.of(buffer), size, request.hashes(), request.size(), block)) {
-                    frame = RangeFrames.data((long) i * block, buffer);
-                } else if (System.nanoTime() - said > BEAT_NS) {
-                    frame = RangeFrames.alive();
-                }
-                if (frame != null) {
-                    if (!send(subscriber, frame)) {
-                        return;
+            try (RangeScanner scan = new RangeScanner(ch, size, block, request.hashes().length, kept, sums != null).start()) {
+                for (int p = 0; p < scan.pieces().size(); p++) {
+                    while (!scan.await(p, BEAT_NS)) {
+                        if (!send(subscriber, RangeFrames.alive())) {
+                            return;
+                        }
+                        said = System.nanoTime();
                     }
-                    said = System.nanoTime();
+                    if (scan.failure() != null) {
+                        throw scan.failure();
+                    }
+                    mesh.plan.RangeScan.Piece piece = scan.pieces().get(p);
+                    for (int i = piece.first(); i < piece.first() + piece.count(); i++) {
+                        long at = (long) i * block;
+                        byte[] frame = null;
+                        if (at < end && (!piece.hashed() || BlockDelta.sends(i, scan.hash(i), size, request.hashes(),
+                                request.size(), block))) {
+                            int n = RangeScanner.read(ch, bytes, at, (int) BlockDelta.length(size, block, i));
+                            if (n < BlockDelta.length(size, block, i)) {
+                                end = Math.min(end, at + n);   // the file shrank while read (a live pass): it ends here
+                            }
+                            frame = n == 0 ? null : RangeFrames.data(at, ByteBuffer.wrap(bytes, 0, n));
+                        }
+                        if (frame == null && System.nanoTime() - said > BEAT_NS) {
+                            frame = RangeFrames.alive();
+                        }
+                        if (frame != null) {
+                            if (!send(subscriber, frame)) {
+                                return;
+                            }
+                            said = System.nanoTime();
+                        }
+                    }
                 }
-                if (buffer.remaining() < BlockDelta.length(size, block, i)) {
-                    break;
+                String sha = null;
+                for (boolean waiting = sums != null; waiting; ) {
+                    try {
+                        sha = scan.sha256Within(BEAT_NS);
+                        waiting = false;
+                    } catch (java.util.concurrent.TimeoutException stillHashing) {
+                        if (!send(subscriber, RangeFrames.alive())) {
+                            return;
+                        }
+                    } catch (IOException e) {
+                        waiting = false;   // the verify hashes the file itself
+                    }
+                }
+                if (sha != null && end == size && was.size() == size && HashCache.Key.of(file).equals(was)) {
+                    sums.fenced(was, sha);
+                    LOG.infof("ranges of %s under the fence: read and hashed on %d threads in %.3f s, its sha256 for the verify"
+                            + " taken from byte %d of %d (the bytes before it fingerprinted, unchanged since the checkpoints)",
+                            file, RangeScanner.THREADS, (System.nanoTime() - began) / 1e9, scan.hashedFrom(), size);
                 }
             }
-            if (sha != null && read == size && was.size() == size && HashCache.Key.of(file).equals(was)) {
-                sums.fenced(was, sha.finish());
-                LOG.infof("ranges of %s under the fence: its sha256 for the verify taken from byte %d of %d (the bytes before"
-                        + " it fingerprinted, unchanged since the checkpoints)", file, sha.hashedFrom(), size);
-            }
-            if (send(subscriber, RangeFrames.end(Math.min(size, Math.max(read, 0))))) {
+            if (send(subscriber, RangeFrames.end(end))) {
                 subscriber.onComplete();
             }
         } catch (IOException | RuntimeException e) {
+            subscriber.onError(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
             subscriber.onError(e);
         }
     }

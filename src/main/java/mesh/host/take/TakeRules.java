@@ -58,9 +58,35 @@ public final class TakeRules {
     public static TakeState fence(TakeState s, long epoch, Instant now) {
         current(s, epoch);
         if (s.fenced() && s.fence().epoch() == epoch) {
-            return s;
+            return !s.fence().created() ? s : s.with(epoch, new TakeState.Fence(epoch, s.fence().since()), s.tickets(),
+                    s.copies(), s.oldCopies());   // a fence of the take's own now (stop-target): the rollback lifts it
         }
         return s.with(epoch, new TakeState.Fence(epoch, now.toString()), List.of(), s.copies(), s.oldCopies())
+                .withLive(List.of());
+    }
+
+    /**
+     * Sets the fence a take's target stands under while it creates the module's containers before the source's fence
+     * (docs/take.md, "The target's containers, created before the fence"): as {@link #fence}, marked {@code created}.
+     * Refused while the module runs here (this node is the take's target: nothing of the module runs here), and over a
+     * fence at the same epoch that is not a created one (this node is that take's source, or its target was stopped by
+     * the rollback). A created fence is lifted by the start, after the start declaration, or by the rollback's delete of
+     * this take's copy ({@link #delete}), when the declaration here has not the module.
+     */
+    public static TakeState fenceToCreate(TakeState s, long epoch, Instant now, boolean moduleRuns) {
+        current(s, epoch);
+        if (moduleRuns) {
+            throw TakeRefused.conflict("module " + s.module() + " runs on this node: its containers are not created for a"
+                    + " take to it; nothing was changed");
+        }
+        if (s.fenced() && s.fence().epoch() == epoch) {
+            if (!s.fence().created()) {
+                throw TakeRefused.conflict("module " + s.module() + " is fenced here by the take at epoch " + epoch
+                        + " itself: its containers are not created here; nothing was changed");
+            }
+            return s;
+        }
+        return s.with(epoch, new TakeState.Fence(epoch, now.toString(), true), List.of(), s.copies(), s.oldCopies())
                 .withLive(List.of());
     }
 
@@ -211,6 +237,11 @@ public final class TakeRules {
                             + epoch + "; nothing was deleted");
         }
         marks.remove(volume);
+        if (reason == Reason.ROLLBACK && s.fenced() && s.fence().created() && s.fence().epoch() == epoch) {
+            // the take that created the module's containers here rolls back: the fence goes with its copy, and the
+            // next pass removes those containers (the declaration here never had the module: they never start)
+            return s.with(s.epoch(), null, List.of(), marks, s.oldCopies());
+        }
         return reason == Reason.ROLLBACK ? s.with(s.epoch(), s.fence(), s.tickets(), marks, s.oldCopies())
                 : s.with(s.epoch(), s.fence(), s.tickets(), s.copies(), marks);
     }

@@ -63,6 +63,11 @@ public final class TakeService {
         return new FenceView(module, s.fence().epoch(), s.fence().since(), stopped);
     }
 
+    /** The target's containers created before the take's fence ({@link TargetContainers}). */
+    public TargetContainers targetContainers() {
+        return new TargetContainers(records, modules, clock);
+    }
+
     /** Lifts the module's fence: the agent's loop starts it again if the declaration has it. */
     public FenceLifted lift(String module, long epoch) {
         TakeRules.name("module", module);
@@ -73,6 +78,7 @@ public final class TakeService {
         });
         if (was[0]) {
             LOG.infof("lifted the fence of module %s (epoch %d)", module, epoch);
+            modules.lifted(module);
         }
         int cut = archives.cut(module, 0, "the fence of module " + module + " was lifted (epoch " + epoch
                 + "): the module starts here again, so its volumes are no longer archived");
@@ -90,7 +96,7 @@ public final class TakeService {
     /** A new read ticket for the module's volumes under its fence at {@code epoch}; only its hash is kept. */
     public String ticket(String module, long epoch) {
         TakeRules.name("module", module);
-        String ticket = newTicket();
+        String ticket = Entropy.hex(32);   // 32 random bytes: only its holder knows it
         records.update(module, st -> TakeRules.ticket(st, epoch, hash(ticket)));
         return ticket;
     }
@@ -101,7 +107,7 @@ public final class TakeService {
      */
     public String liveTicket(String module, long epoch) {
         TakeRules.name("module", module);
-        String ticket = newTicket();
+        String ticket = Entropy.hex(32);   // 32 random bytes: only its holder knows it
         records.update(module, st -> TakeRules.liveTicket(st, epoch, hash(ticket)));
         return ticket;
     }
@@ -184,11 +190,6 @@ public final class TakeService {
         return RangePublisher.of(folder, module, volume, request, live ? null : hashes, points);
     }
 
-    /** How many archives of the module are streamed now (for tests and the log). */
-    public int archivesRunning(String module) {
-        return archives.count(module);
-    }
-
     /**
      * Checks and records the start of a copy: the module must not run here, and a volume that holds data is
      * emptied only if a take put it here. Returns the folder, made and emptied, ready for the copy. {@code delta}
@@ -253,8 +254,12 @@ public final class TakeService {
             }
         }
         places.delete(module, volume, kind);
-        records.update(module, st -> TakeRules.delete(st, volume, epoch, why, runs));
+        TakeState after = records.update(module, st -> TakeRules.delete(st, volume, epoch, why, runs));
         LOG.infof("deleted volume %s of module %s (%s, epoch %d)", volume, module, reason, epoch);
+        if (before.fenced() && !after.fenced()) {
+            LOG.infof("lifted the fence of module %s (epoch %d): its take rolled back", module, epoch);
+            modules.lifted(module);
+        }
     }
 
     /** Records the volumes as the copy the take at {@code epoch} left here; each must be here. */
@@ -279,11 +284,6 @@ public final class TakeService {
 
     public VolumePlaces places() {
         return places;
-    }
-
-    /** 32 random bytes in hex: a read ticket, which only its holder knows (this node keeps its hash). */
-    private static String newTicket() {
-        return Entropy.hex(32);
     }
 
     static String hash(String ticket) {

@@ -36,8 +36,16 @@ public record TakeState(String module, long epoch, Fence fence, List<String> tic
         return new TakeState(module, 0, null, List.of(), Map.of(), Map.of());
     }
 
-    /** Fence is a standing fence: the take epoch it was set at and when (ISO-8601). */
-    public record Fence(long epoch, String since) {
+    /**
+     * Fence is a standing fence: the take epoch it was set at and when (ISO-8601); {@code created}: set by a take's
+     * target to create the module's containers before the source's fence, started only once the start lifts it
+     * ({@link TakeRules#fenceToCreate}; false in records written before it existed).
+     */
+    public record Fence(long epoch, String since, boolean created) {
+
+        public Fence(long epoch, String since) {
+            this(epoch, since, false);
+        }
     }
 
     /** Mark is a take's mark on a volume: its epoch and the volume's kind ({@code container|process}). */

@@ -32,13 +32,18 @@ class RangeStreamTest {
 
     /** Runs one range answer for {@code source} against the copy {@code target}; the bytes of frames that crossed. */
     long sync(Path source, Path target) throws Exception {
+        return sync(source, target, null);
+    }
+
+    /** As above, the source's checkpoints kept in {@code points} (null: none). */
+    long sync(Path source, Path target, Checkpoints points) throws Exception {
         int block = BlockDelta.blockFor(Math.max(Files.size(source), Files.size(target)));
         long size = Files.size(target);
         RangeRequest request = new RangeRequest("f", block, size, BlockHashes.of(target, block, size));
         ByteArrayOutputStream wire = new ByteArrayOutputStream();
         CompletableFuture<Void> done = new CompletableFuture<>();
         HashCache fenced = new HashCache();
-        new RangePublisher(source, request, Duration.ofSeconds(5), fenced, null).subscribe(new Flow.Subscriber<>() {
+        new RangePublisher(source, request, Duration.ofSeconds(5), fenced, points).subscribe(new Flow.Subscriber<>() {
             Flow.Subscription s;
 
             public void onSubscribe(Flow.Subscription s) {
@@ -131,5 +136,21 @@ class RangeStreamTest {
         Path target = Files.write(dir.resolve("target"), same);
         assertEquals(16, sync(source, target));
         assertArrayEquals(same, Files.readAllBytes(target));
+    }
+
+    @Test
+    void aLargeFileIsHashedInPiecesSideBySideAndOnlyWhatDiffersCrosses() throws Exception {
+        byte[] old = random(40 * MIB, 7);
+        Path source = Files.write(dir.resolve("source"), old);
+        Path target = Files.write(dir.resolve("target"), old);
+        Checkpoints points = new Checkpoints();
+        points.hash(source);   // the warm manifest: 40 intervals of 1 MiB fingerprinted
+        byte[] now = java.util.Arrays.copyOf(old, 43 * MIB);
+        System.arraycopy(random(3 * MIB, 8), 0, now, 40 * MIB, 3 * MIB);
+        now[17 * MIB + 5] ^= 1;
+        now[33 * MIB] ^= 1;
+        Files.write(source, now);
+        assertEquals(5L * (MIB + 12) + 16, sync(source, target, points), "blocks 17 and 33, the tail 40-42, the end");
+        assertArrayEquals(now, Files.readAllBytes(target));
     }
 }

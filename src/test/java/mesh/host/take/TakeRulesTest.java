@@ -155,4 +155,28 @@ class TakeRulesTest {
         assertFalse(TakeRules.keepsCopy(copying, "data", 8), "another take's copy is emptied first");
         assertFalse(TakeRules.keepsCopy(copying, "files", 7));
     }
+
+    @Test
+    void aTargetFencedToCreateItsContainersIsLiftedByTheRollbacksDeleteOnlyOfThatTakesCopy() {
+        TakeState created = TakeRules.fenceToCreate(TakeRules.beginCopy(TakeState.none("gitea"), "data", 7, "container", false,
+                false), 7, NOW, false);
+        assertTrue(created.fence().created());
+        assertEquals(7, created.fence().epoch());
+        assertSame(created, TakeRules.fenceToCreate(created, 7, NOW.plusSeconds(5), false), "the same epoch again: the same");
+        assertEquals(409, assertThrows(TakeRefused.class, () -> TakeRules.fenceToCreate(TakeState.none("gitea"), 7, NOW, true))
+                .status(), "never while the module runs here");
+        assertThrows(TakeRefused.class, () -> TakeRules.fenceToCreate(fencedAt(7), 7, NOW, false),
+                "not over the take's own fence (its source, or its target stopped by the rollback)");
+        TakeState rolledBack = TakeRules.delete(created, "data", 7, TakeRules.Reason.ROLLBACK, false);
+        assertNull(rolledBack.fence(), "the rollback's delete of its copy lifts the fence its containers were created under");
+        assertTrue(rolledBack.copies().isEmpty());
+        TakeState stopped = TakeRules.fence(created, 7, NOW);
+        assertFalse(stopped.fence().created(), "a fence at the same epoch (stop-target) makes it the take's own");
+        assertEquals(7, TakeRules.delete(stopped, "data", 7, TakeRules.Reason.ROLLBACK, false).fence().epoch(),
+                "which only the unfence lifts");
+        assertEquals(7, TakeRules.delete(TakeRules.beginCopy(fencedAt(7), "data", 7, "container", false, false), "data", 7,
+                TakeRules.Reason.ROLLBACK, false).fence().epoch(), "a fence of the take's own stays");
+        assertThrows(TakeRefused.class, () -> TakeRules.fenceToCreate(created, 6, NOW, false), "an older epoch");
+        assertTrue(TakeRules.fenceToCreate(created, 8, NOW, false).fence().created(), "a newer take's replaces it");
+    }
 }
