@@ -16,6 +16,8 @@ import java.util.concurrent.TimeUnit;
  * downtime on the test bed's nodes, seen with {@code ip monitor neigh}: docs/benchmarks.md). Forgotten, the next packet
  * asks again and the started container answers at once. Best effort: without {@code ip}, or the right to use it (the
  * agent runs as root), nothing happens; an entry of a container that answers is only asked for again.
+ * The same one-second wait after a start on a bridge network: moby/moby#16114; the engine's own unsolicited ARP after a
+ * start is sent only once the bridge port forwards (moby/moby#49705), too late for a connection already waiting.
  */
 final class NeighborFlush {
 
