@@ -35,19 +35,9 @@ public final class OtherBuild {
      * (pom.xml filters the property into that file alone), its JDK AOT caches trained again for the changed jar.
      * It stands for a later (or earlier) build of this commit in seconds where a Maven build of it took 2–3 minutes
      * of both cores, beside the other ITs, at every new commit. Kept under the temporary folder by the app jar's
-     * content (and its dependencies' list), so a rebuilt app gets a copy of its own. When the tests run the native
-     * executable ({@code -Dmesh.native}), the build directory holds no app of this commit to copy (a native image cannot
-     * be relabelled either): this commit is packaged at wire level {@code wire} by {@link #app}, once.
+     * content (and its dependencies' list), so a rebuilt app gets a copy of its own.
      */
     public static synchronized Path thisBuildAtWire(int wire) throws IOException {
-        if (PackagedMesh.NATIVE != null) {
-            try {
-                return app(mesh.wire.Build.current().commit(), Map.of("mesh.wire", Integer.toString(wire)));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IOException("interrupted while building this commit at wire level " + wire, e);
-            }
-        }
         Path from = PackagedMesh.buildDir().resolve("quarkus-app");
         Path jar = appJar(from);
         String key = sha256(6, Files.readAllBytes(jar), Files.readAllBytes(from.resolve("quarkus-app-dependencies.txt")));
