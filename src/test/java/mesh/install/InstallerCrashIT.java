@@ -62,11 +62,11 @@ class InstallerCrashIT {
             PackagedMesh.Result status = target.mesh(List.of("status"));
             assertEquals(0, status.exit(), status.toString());
             List<String> controllers = target.processes().stream().map(h -> h.info().commandLine().orElse(""))
-                    .filter(c -> c.contains("controller serve") && c.contains("java")).toList();
+                    .filter(c -> c.contains("controller serve") && server(c)).toList();
             assertEquals(1, controllers.size(), controllers.toString());
             assertTrue(!controllers.get(0).contains(target.state().resolve("app").toString()), "the temporary controller runs: " + controllers);
             List<String> agents = target.processes().stream().map(h -> h.info().commandLine().orElse(""))
-                    .filter(c -> c.contains("host serve") && c.contains("java")).toList();
+                    .filter(c -> c.contains("host serve") && server(c)).toList();
             assertEquals(1, agents.size(), agents.toString());
             try (var docker = TestbedNodes.client(n1)) {
                 List<String> names = docker.listContainersCmd().withShowAll(true).withLabelFilter(Map.of("mesh.node", n1.name()))
@@ -74,6 +74,11 @@ class InstallerCrashIT {
                 assertEquals(List.of("/mesh-registry.registry running", "/mesh-store.postgres running"), names);
             }
         }
+    }
+
+    /** Whether a command line is a server's process itself (a JVM, or the native executable), not a shell around one. */
+    private static boolean server(String commandLine) {
+        return commandLine.contains("java") || commandLine.contains(mesh.install.RunningMesh.NATIVE_EXECUTABLE);
     }
 
     /** Runs the install and SIGKILLs it 0.3 s into {@code step}; false if the step was never reached. */
