@@ -121,7 +121,9 @@ public class ComponentLogs {
         queue.onClose(() -> close(stream));
         listed(queue, component, c.id(), query.follow());
         if (query.follow()) {
-            Thread.ofVirtual().name("logs-watch " + component).start(() -> {
+            // a platform thread: the watch asks the engine (a blocking read on its socket), and a virtual thread's
+            // socket read can miss its wake-up in the native executable and wait for ever (oracle/graal#13787)
+            Thread.ofPlatform().daemon(true).name("logs-watch " + component).start(() -> {
                 watch(queue, component, c.id(), () -> {
                     Optional<ObservedContainer> now = engine.list(agent.settings().node()).stream()
                             .filter(o -> !o.process() && o.name().equals(component)).findFirst();
