@@ -233,7 +233,10 @@ final class OperationRunner<K, R, P> {
                 return failure(e);
             }
         });
-        Thread worker = Thread.ofVirtual().name(kind.name() + "-" + key + "-" + step).start(task);
+        // a platform thread as the loop's: a handler reads the store too (a backup's copy its module, every step its node),
+        // and a virtual thread's JDBC socket read can miss its wake-up in the native executable and wait for ever
+        // (oracle/graal#13787), a step then held to its deadline (a copy's is a day) with the operation "running"
+        Thread worker = Thread.ofPlatform().name(kind.name() + "-" + key + "-" + step).daemon(true).start(task);
         try {
             return task.get(deadline.toNanos(), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {

@@ -117,8 +117,10 @@ final class TakeSteps {
     }
 
     private Outcome fence(Take t, Where w) {
+        // a platform thread: createOnTarget reads the store, and a virtual thread's JDBC socket read can miss its wake-up
+        // in the native executable (oracle/graal#13787; OperationRunner's steps run on platform threads for it too)
         java.util.concurrent.CompletableFuture<Void> created = java.util.concurrent.CompletableFuture.runAsync(
-                () -> createOnTarget(t, w), r -> Thread.ofVirtual().start(r));
+                () -> createOnTarget(t, w), r -> Thread.ofPlatform().name("take-create-" + t.module()).daemon(true).start(r));
         warm(t, w);
         created.join();
         calls.fence(w.node(t.from()), t.module(), t.epoch());

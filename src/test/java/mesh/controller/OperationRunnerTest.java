@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -99,7 +100,7 @@ class OperationRunnerTest {
         final Map<JobStep, AtomicInteger> calls = new ConcurrentHashMap<>();
         final Map<Enum<?>, OperationRunner.Step<Job, String>> steps = new HashMap<>();
         final List<String> locked = new ArrayList<>();
-        final List<Thread> loadedOn = new java.util.concurrent.CopyOnWriteArrayList<>();
+        final List<Thread> loadedOn = new CopyOnWriteArrayList<>();
         RuntimeException dieAfterSave;
 
         Jobs(Map<String, Job> store) {
@@ -230,6 +231,31 @@ class OperationRunnerTest {
             assertTrue(t.isDaemon(), "a runner never keeps the controller from ending: " + t);
             assertEquals("job-a", t.getName());
         }
+    }
+
+    /**
+     * A step's handler reads the store too (a backup's copy its module, each step its node) with no deadline of its own
+     * but the step's, which is a day for a copy: it runs on a platform thread as well, never a virtual one
+     * (oracle/graal#13787: a backup carried on after its controller was killed stayed "running" in the native executable).
+     */
+    @Test
+    void aStepsHandlerRunsOnAPlatformDaemonThread() {
+        Map<String, Job> store = storeWith("a");
+        Jobs kind = new Jobs(store);
+        List<Thread> ranOn = new CopyOnWriteArrayList<>();
+        for (JobStep s : List.of(JobStep.FIRST, JobStep.SECOND)) {
+            kind.handle(s, (j, progress) -> {
+                ranOn.add(Thread.currentThread());
+                return new Done();
+            });
+        }
+        assertEquals(JobStep.DONE, runner(kind, new FakePollClock()).runHere("a").step());
+        assertEquals(2, ranOn.size(), ranOn.toString());
+        for (Thread t : ranOn) {
+            assertFalse(t.isVirtual(), t.toString());
+            assertTrue(t.isDaemon(), "a step never keeps the controller from ending: " + t);
+        }
+        assertEquals(List.of("job-a-FIRST", "job-a-SECOND"), ranOn.stream().map(Thread::getName).toList());
     }
 
     @Test

@@ -11,7 +11,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.time.LocalTime;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -23,6 +26,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import mesh.cli.ConfigFile;
+import mesh.install.RunningMesh;
 import mesh.trust.TlsDir;
 
 /**
@@ -61,6 +65,10 @@ public final class InstalledMesh implements AutoCloseable {
     private static final Duration RANGE_WAIT = Duration.ofMinutes(80);
 
     private final int first;
+    /** The test class that raised this mesh (the first caller outside this file), which names its kept logs. */
+    private final String raisedBy = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE)
+            .walk(frames -> frames.map(StackWalker.StackFrame::getDeclaringClass).filter(c -> c != InstalledMesh.class)
+                    .findFirst().map(Class::getSimpleName).orElse("InstalledMesh"));
 
     private InstalledMesh(int first) {
         this.first = first;
@@ -377,7 +385,7 @@ public final class InstalledMesh implements AutoCloseable {
      */
     public ProcessHandle controllerJvm() throws IOException {
         long shim = controllerPid();
-        String nativeName = "/" + Path.of(mesh.install.RunningMesh.NATIVE_EXECUTABLE).getFileName();
+        String nativeName = "/" + Path.of(RunningMesh.NATIVE_EXECUTABLE).getFileName();
         return ProcessHandle.of(shim).stream().flatMap(h -> java.util.stream.Stream.concat(Stream.of(h), h.descendants()))
                 .filter(h -> h.info().commandLine().orElse("").contains("controller serve") && h.info().command()
                         .map(c -> c.endsWith("/java") || c.endsWith(nativeName)).orElse(false))
@@ -479,9 +487,11 @@ public final class InstalledMesh implements AutoCloseable {
             return;
         }
         long began = System.nanoTime();
+        dumpThreads();
         for (InstalledNode n : nodes.values()) {
             killLeftovers(n.node);
         }
+        keepLogs();
         for (InstalledNode n : nodes.values()) {
             DockerClient engine = engines.get(n.name);
             if (engine != null) {
@@ -491,6 +501,67 @@ public final class InstalledMesh implements AutoCloseable {
             PackagedMesh.deleteTree(n.root);
         }
         System.out.printf("InstalledMesh: removed %d nodes in %.1f s%n", nodes.size(), secondsSince(began));
+    }
+
+    /** The folder {@code -Dmesh.installed.logs} names for the nodes' logs, or null. */
+    private static Path logsKept() {
+        String dir = System.getProperty("mesh.installed.logs", "");
+        return dir.isBlank() ? null : Path.of(dir);
+    }
+
+    /**
+     * With the logs kept ({@link #keepLogs}), asks each of the mesh's servers (agents, controller: a {@code java} or the
+     * native executable, never a shell) for a dump of its threads into its log (SIGQUIT; the native executable is built
+     * with {@code --enable-monitoring=threaddump}) before they are killed: what a loop stuck at a failure waits on.
+     */
+    private void dumpThreads() throws InterruptedException {
+        if (logsKept() == null) {
+            return;
+        }
+        String nativeName = "/" + Path.of(RunningMesh.NATIVE_EXECUTABLE).getFileName();
+        List<ProcessHandle> servers = ProcessHandle.allProcesses().filter(h -> nodes.values().stream()
+                .anyMatch(n -> h.info().commandLine().orElse("").contains("/" + marker(n.node)))
+                && h.info().command().map(c -> c.endsWith("/java") || c.endsWith(nativeName)).orElse(false)).toList();
+        for (ProcessHandle h : servers) {
+            try {
+                new ProcessBuilder("kill", "-QUIT", Long.toString(h.pid())).redirectErrorStream(true)
+                        .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor(10, TimeUnit.SECONDS);
+            } catch (IOException e) {
+                System.err.printf("InstalledMesh: no thread dump of pid %d: %s%n", h.pid(), e);
+            }
+        }
+        if (!servers.isEmpty()) {
+            Thread.sleep(2_000);   // each writes its dump into its log
+        }
+    }
+
+    /**
+     * Copies every log of the mesh's nodes (each agent's {@code agent.log}, the seat's controller, store and registry under
+     * {@code state/logs/}, rotated ones too) into {@code DIR/CLASS-nK-HHMMSS/NODE/} before the folders are removed, when
+     * {@code -Dmesh.installed.logs=DIR} is given: the post-mortem of a run whose failure shows only beside other classes
+     * ({@code scripts/native --suite} gives it). The processes are dead by then, so each log is whole. A copy that fails
+     * is said and does not fail the close. Each server's threads are dumped into its log first ({@link #dumpThreads}).
+     */
+    private void keepLogs() {
+        if (logsKept() == null) {
+            return;
+        }
+        Path kept = logsKept().resolve(raisedBy + "-n" + first + "-"
+                + LocalTime.now().truncatedTo(ChronoUnit.SECONDS).toString().replace(":", ""));
+        for (InstalledNode n : nodes.values()) {
+            Path state = n.state();
+            try (Stream<Path> files = Files.exists(state) ? Files.walk(state) : Stream.empty()) {
+                for (Path log : files.filter(f -> f.getFileName().toString().matches(".*\\.log(\\.\\d+)?")
+                        && Files.isRegularFile(f)).toList()) {
+                    Path to = kept.resolve(n.name).resolve(state.relativize(log).toString());
+                    Files.createDirectories(to.getParent());
+                    Files.copy(log, to, StandardCopyOption.REPLACE_EXISTING);
+                }
+            } catch (IOException e) {
+                System.err.printf("InstalledMesh: %s's logs not kept: %s%n", n.name, e);
+            }
+        }
+        System.out.printf("InstalledMesh: the nodes' logs kept in %s%n", kept.toAbsolutePath());
     }
 
     /**
