@@ -2,25 +2,44 @@ package mesh.install;
 
 import java.io.File;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.UnaryOperator;
 import mesh.model.Poll;
+import mesh.plan.LogTail;
 
 /**
  * TempController is the controller the installer runs as its own child ({@code mesh controller
  * serve} on a loopback port, over the store) to make the seat a node, add the built-in catalogue
  * and push: the push that makes the seat's agent run the permanent controller. Its pid is kept in
- * the state dir, so a rerun after the installer was killed ends the one left behind first.
+ * the state dir, so a rerun after the installer was killed ends the one left behind first. Its output goes to
+ * {@code install/temp-controller.log} in the state dir, which each start appends to after a line of its own
+ * ({@link #START_MARK}) and which is kept: one that exits before it answers fails the step with the last lines of
+ * this start's output, and the operator finds the rest there.
  */
 public final class TempController {
 
+    /** How each start's lines begin in the log, so an error quotes this start's output and no earlier one's. */
+    static final String START_MARK = "--- mesh install starts a temporary controller";
+
+    /** How many of its last lines an error quotes of a temporary controller that exited before it answered. */
+    static final int TAIL_LINES = 20;
+
     private final Path pidFile;
     private final Path log;
+    /** The process this very installer started (null before {@link #start}): its exit status for the error. */
+    private Process started;
 
     public TempController(Path stateDir) {
         this.pidFile = stateDir.resolve("install/temp-controller.pid");
@@ -38,7 +57,10 @@ public final class TempController {
         b.environment().putAll(env);
         b.environment().put("MESH_CONTROLLER_LISTEN", "127.0.0.1:" + port);
         try {
+            Files.writeString(log, START_MARK + " on 127.0.0.1:" + port + " at " + Instant.now() + "\n",
+                    StandardOpenOption.CREATE, StandardOpenOption.APPEND);
             Process p = b.start();
+            started = p;
             Files.writeString(pidFile, p.pid() + "\n");
         } catch (IOException e) {
             throw new InstallFailure("cannot start the temporary controller: " + e.getMessage(), e);
@@ -54,7 +76,7 @@ public final class TempController {
         }
         p.get().destroy();
         try {
-            p.get().onExit().get(20, java.util.concurrent.TimeUnit.SECONDS);
+            p.get().onExit().get(20, TimeUnit.SECONDS);
         } catch (Exception e) {
             p.get().destroyForcibly();
         }
@@ -101,23 +123,43 @@ public final class TempController {
 
     /**
      * Waits until this temporary controller answers a read at {@code api}: at most {@code timeout}, and no longer than
-     * it runs (one that exits fails the wait at once, naming its log).
+     * it runs (one that exits fails the wait at once, with its exit status and the last lines of its log).
      */
     public void awaitAnswer(SeatApi api, Duration timeout) {
-        await(api, timeout, log, this::alive);
+        await(api, timeout, log, this::alive, why -> exited(api, why));
     }
 
     /** Waits until the controller at {@code api} answers a read. */
     public static void await(SeatApi api, Duration timeout, Path log) {
-        await(api, timeout, log, () -> true);
+        await(api, timeout, log, () -> true, why -> why);
     }
 
-    private static void await(SeatApi api, Duration timeout, Path log, java.util.function.BooleanSupplier alive) {
+    /** The failure of a temporary controller that exited before it answered: its pid, status, and what it said. */
+    private String exited(SeatApi api, String why) {
+        Process p = started;
+        String status = p == null || p.isAlive() ? "" : " with status " + p.exitValue();
+        List<String> tail = tail();
+        return "the temporary controller" + (p == null ? "" : " (pid " + p.pid() + ")") + " at " + api.base() + " exited" + status
+                + " before it answered" + (why.isEmpty() ? "" : " (" + why + ")") + "; "
+                + (tail.isEmpty() ? "it wrote nothing to its log " + log
+                        : "the last " + tail.size() + " lines of its log " + log + ":\n    " + String.join("\n    ", tail));
+    }
+
+    /** This start's last {@link #TAIL_LINES} lines of the log (none when it cannot be read). */
+    List<String> tail() {
+        try {
+            return LogTail.sinceLast(Files.readAllLines(log), START_MARK, TAIL_LINES);
+        } catch (IOException | UncheckedIOException e) {
+            return List.of();
+        }
+    }
+
+    private static void await(SeatApi api, Duration timeout, Path log, BooleanSupplier alive,
+            UnaryOperator<String> exited) {
         RuntimeException[] last = {null};
         Poll.Result<Boolean> r = AgentSetup.until(timeout, Duration.ofMillis(300), () -> {
             if (!alive.getAsBoolean()) {
-                throw new InstallFailure("the temporary controller at " + api.base() + " exited before it answered"
-                        + (last[0] == null ? "" : " (" + last[0].getMessage() + ")") + "; its log: " + log);
+                throw new InstallFailure(exited.apply(last[0] == null ? "" : last[0].getMessage()));
             }
             try {
                 api.nodes();
