@@ -1,5 +1,6 @@
 package mesh.install;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -7,7 +8,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -49,5 +52,46 @@ class TempControllerTest {
         String kept = Files.readString(temp.log());
         assertTrue(kept.contains("an earlier start's last words") && kept.contains("booting 1\n") && kept.contains("cannot open the store"),
                 "every start's output is kept in its log: " + kept);
+    }
+
+    /**
+     * An installer killed after it started its temporary controller and before it wrote the pid down leaves one that no
+     * record names: stop ends it all the same (SIGTERM), by what it runs, and leaves another install's alone.
+     */
+    @Test
+    void stopEndsATemporaryControllerNoRecordNamesAndNoOtherInstallsOne(@TempDir Path other) throws Exception {
+        Process mine = fakeController(state);
+        Process theirs = fakeController(other);
+        try {
+            Files.createDirectories(state.resolve("install"));
+            Files.writeString(state.resolve("install/temp-controller.pid"), "999999999\n");   // an earlier record, long gone
+
+            List<Long> ended = new TempController(state).stop();
+
+            assertEquals(List.of(mine.pid()), ended);
+            assertTrue(mine.waitFor(5, TimeUnit.SECONDS), "the unrecorded temporary controller was ended");
+            assertEquals(143, mine.exitValue(), "ended by SIGTERM");
+            assertTrue(theirs.isAlive(), "another install's temporary controller runs on");
+            assertEquals(List.of(), new TempController(state).stop(), "nothing left to end");
+        } finally {
+            mine.destroyForcibly();
+            theirs.destroyForcibly();
+        }
+    }
+
+    /** A stand-in for {@code STATE/app/bin/mesh controller serve} that runs until SIGTERM (its shell ends its sleep). */
+    private static Process fakeController(Path stateDir) throws Exception {
+        Path launcher = stateDir.resolve("app/bin/mesh");
+        Files.createDirectories(launcher.getParent());
+        Files.writeString(launcher, "#!/bin/sh\ntrap 'kill $child; exit 143' TERM\nsleep 120 & child=$!\nwait $child\n");
+        Files.setPosixFilePermissions(launcher, PosixFilePermissions.fromString("rwx------"));
+        Process p = new ProcessBuilder(launcher.toString(), "controller", "serve").redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        // until the shell runs the script (its arguments then name the launcher)
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < end && !p.info().arguments().map(a -> List.of(a).contains("serve")).orElse(false)) {
+            Thread.sleep(20);
+        }
+        return p;
     }
 }
