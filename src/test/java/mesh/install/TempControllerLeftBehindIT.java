@@ -44,6 +44,8 @@ class TempControllerLeftBehindIT {
 
                 PackagedMesh.Result rerun = target.mesh(target.seatArgs());
                 assertEquals(0, rerun.exit(), "round " + round + ": " + rerun);
+                assertTrue(rerun.out().contains("ended the temporary controller an earlier run left (pid " + left.pid() + ")"),
+                        "round " + round + ": " + rerun.out());
 
                 assertFalse(left.isAlive(), "round " + round + ": the temporary controller the killed installer left (pid "
                         + left.pid() + ") still runs after the rerun");
