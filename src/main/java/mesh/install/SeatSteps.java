@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 import mesh.bundle.BundleLimits;
 import mesh.bundle.BundlePush;
 import mesh.bundle.BundleRef;
@@ -321,6 +322,11 @@ public final class SeatSteps implements InstallRunner.Steps {
         env.put("MESH_CONTROLLER_EPOCH", Long.toString(epoch()));
         env.put("MESH_SEAT_NODE", o.node());
         env.putAll(controllerTls());
+        List<Long> ended = temp.stop();
+        if (!ended.isEmpty()) {
+            say.accept("      ended the temporary controller an earlier run left (pid " + ended.stream().map(String::valueOf)
+                    .collect(Collectors.joining(", ")) + ")");
+        }
         String url = temp.start(agent.launcher(), env);
         journal.put("TEMP_CONTROLLER", url);
         SeatApi api = api(url);
