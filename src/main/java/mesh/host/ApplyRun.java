@@ -15,11 +15,13 @@ import java.util.function.Consumer;
 import mesh.docker.Engine;
 import mesh.host.process.ProcessSpec;
 import mesh.host.process.ProcessSupervisor;
+import mesh.model.Cidr;
 import mesh.model.ComponentSpec;
 import mesh.model.ContainerRequest;
 import mesh.model.Declaration;
 import mesh.model.Labels;
 import mesh.model.ObservedContainer;
+import mesh.plan.Cutover;
 import mesh.plan.HostPlan;
 import mesh.plan.NetworkRange;
 
@@ -47,7 +49,7 @@ public final class ApplyRun {
     private final Consumer<String> log;
     private final ProcessComponents processes;
 
-    private final mesh.model.Cidr networks;
+    private final Cidr networks;
     /** This node's edge, for a cutover; null: a cutover is replaced stop-first (a run without the agent's edge). */
     private final CutoverEdge edge;
 
@@ -61,7 +63,7 @@ public final class ApplyRun {
      * away from the node's addresses and routes ({@link ModuleNetworks}), and that cuts over through {@code edge}
      * ({@link CutoverRun}; null: stop-first).
      */
-    ApplyRun(Engine engine, ProcessComponents processes, mesh.model.Cidr networks, ExecutorService pool,
+    ApplyRun(Engine engine, ProcessComponents processes, Cidr networks, ExecutorService pool,
              Consumer<String> log, CutoverEdge edge) {
         this.edge = edge;
         this.engine = engine;
@@ -132,6 +134,15 @@ public final class ApplyRun {
         return ready;
     }
 
+    /**
+     * Creates component {@code c}'s container as declaration {@code d} has it, not started. Every container the pass
+     * creates, and those a take's target creates before the source's fence ({@link ModuleStops#createStopped}), are
+     * created here, so the start after the take finds the very container the pass would have made.
+     */
+    static String create(Engine engine, ComponentSpec c, Declaration d) {
+        return engine.create(ContainerRequest.of(c, d.address(), d.node(), d.generation()));
+    }
+
     /** The failure's message, or null when the engine call went through. */
     private static String failureOf(Runnable call) {
         try {
@@ -193,26 +204,26 @@ public final class ApplyRun {
         String where = c.name() + " (" + c.module() + ")";
         switch (a.kind()) {
             case CREATE -> {
-                String id = engine.create(ContainerRequest.of(c, d.address(), d.node(), d.generation()));
-                engine.start(id);
+                String id = create(engine, c, d);
+                engine.start(id, !c.ports().isEmpty());
                 changed(report, "created " + where);
                 return id;
             }
             case REPLACE -> {
                 if (a.cutover() && edge != null) {
-                    String id = new CutoverRun(engine, health, edge, mesh.plan.Cutover.DRAIN, log).run(c, a.current(), d);
+                    String id = new CutoverRun(engine, health, edge, Cutover.DRAIN, log).run(c, a.current(), d);
                     changed(report, "updated " + where + ": cut over; " + String.join(", ", a.fields()) + " changed");
                     return id;
                 }
                 engine.stop(a.current().id(), Duration.ofSeconds(c.stopTimeout()));
                 engine.remove(a.current().id());
-                String id = engine.create(ContainerRequest.of(c, d.address(), d.node(), d.generation()));
-                engine.start(id);
+                String id = create(engine, c, d);
+                engine.start(id, !c.ports().isEmpty());
                 changed(report, "updated " + where + ": replaced; " + String.join(", ", a.fields()) + " changed");
                 return id;
             }
             case START -> {
-                engine.start(a.current().id());
+                engine.start(a.current().id(), !c.ports().isEmpty());
                 changed(report, "started " + where + ": it was not running");
                 return a.current().id();
             }
@@ -234,8 +245,8 @@ public final class ApplyRun {
         }
         if (!c.process()) {   // a process becomes a container
             processes().remove(a.current().name(), Instant.now());
-            String id = engine.create(ContainerRequest.of(c, d.address(), d.node(), d.generation()));
-            engine.start(id);
+            String id = create(engine, c, d);
+            engine.start(id, !c.ports().isEmpty());
             changed(report, "updated " + where + ": replaced; " + String.join(", ", a.fields()));
             return id;
         }
@@ -251,7 +262,7 @@ public final class ApplyRun {
             case REPLACE -> changed(report, "updated " + where + ": replaced; " + String.join(", ", a.fields())
                     + (a.current().process() ? " changed" : "") + "; pid " + outcome.pid());
             default -> {
-                if (outcome.action() != mesh.host.process.ProcessSupervisor.Action.KEPT) {
+                if (outcome.action() != ProcessSupervisor.Action.KEPT) {
                     changed(report, "started " + where + ": it was not running; pid " + outcome.pid());
                 }
             }
