@@ -114,6 +114,7 @@ public final class VolumeCopy {
                 .header("Authorization", "Bearer " + ticket);
         long deleted = 0;
         RangePass ranges = new RangePass(Client.HTTP, base, query, ticket, folder, run, progress, kept);
+        List<String> send = null;
         if (pass.delta()) {
             mesh.model.VolumeIndex here = VolumeScan.index(volume, folder);
             mesh.plan.VolumeDelta d = mesh.plan.VolumeDelta.of(source, here, pass.since());
@@ -121,7 +122,7 @@ public final class VolumeCopy {
                 for (String gone : d.delete()) {
                     deleted += VolumePlaces.deleteUnder(folder, gone);
                 }
-                List<String> send = ranges.archived(d, source, here);
+                send = ranges.archived(d, source, here);
                 if (run.isCut()) {
                     return CopyProgress.failed("the copy of volume " + volume + " was cut: its caller went away, or a newer"
                             + " copy of the volume began");
@@ -134,6 +135,9 @@ public final class VolumeCopy {
             }
         } else {
             archive.GET();
+        }
+        if (send != null && send.isEmpty()) {
+            return synced(folder, volume, ranges, deleted, source.now(), progress, run);
         }
         CopyProgress end = stream(archive.build(), from, volume, folder, progress, run);
         return Boolean.TRUE.equals(end.done()) ? CopyProgress.finished(end.bytes() + ranges.bytes(),
@@ -246,6 +250,29 @@ public final class VolumeCopy {
             Thread.currentThread().interrupt();
             return CopyProgress.failed("interrupted");
         }
+    }
+
+    /**
+     * The end of a delta that left nothing for an archive (every entry that differed came by range, or nothing differed):
+     * no tar on either side and no archive's round trip, often the second volume's whole pass after the fence; what the
+     * ranges and the deletes wrote is made durable all the same before the pass says done.
+     */
+    private static CopyProgress synced(Path folder, String volume, RangePass ranges, long deleted, long since,
+                                       Consumer<CopyProgress> progress, RunningCopies.Run run) {
+        long began = System.nanoTime();
+        try {
+            CopyProgress still = CopyProgress.running(ranges.bytes(), ranges.files(), 0);
+            String unsynced = VolumeSync.run(folder, volume, () -> stillWanted(still, progress, run));
+            if (unsynced != null) {
+                return CopyProgress.failed(unsynced);
+            }
+        } catch (IOException e) {
+            return CopyProgress.failed("the copy of volume " + volume + " could not be written to disk: " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return CopyProgress.failed("interrupted");
+        }
+        return CopyProgress.finished(ranges.bytes(), ranges.files(), (System.nanoTime() - began) / 1e9, deleted, since);
     }
 
     /** The heartbeat of a pass's sync ({@link VolumeSync}): says {@code still}; false once the pass is cut. */
