@@ -15,13 +15,11 @@ import java.util.function.Consumer;
 import mesh.docker.Engine;
 import mesh.host.process.ProcessSpec;
 import mesh.host.process.ProcessSupervisor;
-import mesh.model.Cidr;
 import mesh.model.ComponentSpec;
 import mesh.model.ContainerRequest;
 import mesh.model.Declaration;
 import mesh.model.Labels;
 import mesh.model.ObservedContainer;
-import mesh.plan.Cutover;
 import mesh.plan.HostPlan;
 import mesh.plan.NetworkRange;
 
@@ -49,7 +47,7 @@ public final class ApplyRun {
     private final Consumer<String> log;
     private final ProcessComponents processes;
 
-    private final Cidr networks;
+    private final mesh.model.Cidr networks;
     /** This node's edge, for a cutover; null: a cutover is replaced stop-first (a run without the agent's edge). */
     private final CutoverEdge edge;
 
@@ -63,7 +61,7 @@ public final class ApplyRun {
      * away from the node's addresses and routes ({@link ModuleNetworks}), and that cuts over through {@code edge}
      * ({@link CutoverRun}; null: stop-first).
      */
-    ApplyRun(Engine engine, ProcessComponents processes, Cidr networks, ExecutorService pool,
+    ApplyRun(Engine engine, ProcessComponents processes, mesh.model.Cidr networks, ExecutorService pool,
              Consumer<String> log, CutoverEdge edge) {
         this.edge = edge;
         this.engine = engine;
@@ -134,15 +132,6 @@ public final class ApplyRun {
         return ready;
     }
 
-    /**
-     * Creates component {@code c}'s container as declaration {@code d} has it, not started. Every container the pass
-     * creates, and those a take's target creates before the source's fence ({@link ModuleStops#createStopped}), are
-     * created here, so the start after the take finds the very container the pass would have made.
-     */
-    static String create(Engine engine, ComponentSpec c, Declaration d) {
-        return engine.create(ContainerRequest.of(c, d.address(), d.node(), d.generation()));
-    }
-
     /** The failure's message, or null when the engine call went through. */
     private static String failureOf(Runnable call) {
         try {
@@ -204,20 +193,20 @@ public final class ApplyRun {
         String where = c.name() + " (" + c.module() + ")";
         switch (a.kind()) {
             case CREATE -> {
-                String id = create(engine, c, d);
+                String id = engine.create(ContainerRequest.of(c, d));
                 engine.start(id, !c.ports().isEmpty());
                 changed(report, "created " + where);
                 return id;
             }
             case REPLACE -> {
                 if (a.cutover() && edge != null) {
-                    String id = new CutoverRun(engine, health, edge, Cutover.DRAIN, log).run(c, a.current(), d);
+                    String id = new CutoverRun(engine, health, edge, mesh.plan.Cutover.DRAIN, log).run(c, a.current(), d);
                     changed(report, "updated " + where + ": cut over; " + String.join(", ", a.fields()) + " changed");
                     return id;
                 }
                 engine.stop(a.current().id(), Duration.ofSeconds(c.stopTimeout()));
                 engine.remove(a.current().id());
-                String id = create(engine, c, d);
+                String id = engine.create(ContainerRequest.of(c, d));
                 engine.start(id, !c.ports().isEmpty());
                 changed(report, "updated " + where + ": replaced; " + String.join(", ", a.fields()) + " changed");
                 return id;
@@ -245,7 +234,7 @@ public final class ApplyRun {
         }
         if (!c.process()) {   // a process becomes a container
             processes().remove(a.current().name(), Instant.now());
-            String id = create(engine, c, d);
+            String id = engine.create(ContainerRequest.of(c, d));
             engine.start(id, !c.ports().isEmpty());
             changed(report, "updated " + where + ": replaced; " + String.join(", ", a.fields()));
             return id;
@@ -262,7 +251,7 @@ public final class ApplyRun {
             case REPLACE -> changed(report, "updated " + where + ": replaced; " + String.join(", ", a.fields())
                     + (a.current().process() ? " changed" : "") + "; pid " + outcome.pid());
             default -> {
-                if (outcome.action() != ProcessSupervisor.Action.KEPT) {
+                if (outcome.action() != mesh.host.process.ProcessSupervisor.Action.KEPT) {
                     changed(report, "started " + where + ": it was not running; pid " + outcome.pid());
                 }
             }

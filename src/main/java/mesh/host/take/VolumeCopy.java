@@ -136,10 +136,9 @@ public final class VolumeCopy {
         } else {
             archive.GET();
         }
-        if (send != null && send.isEmpty()) {
-            return synced(folder, volume, ranges, deleted, source.now(), progress, run);
-        }
-        CopyProgress end = stream(archive.build(), from, volume, folder, progress, run);
+        CopyProgress end = send != null && send.isEmpty()   // nothing left for an archive: no tar on either side, only the sync
+                ? VolumeSync.pass(folder, volume, 0, 0, System.nanoTime(), progress, run)
+                : stream(archive.build(), from, volume, folder, progress, run);
         return Boolean.TRUE.equals(end.done()) ? CopyProgress.finished(end.bytes() + ranges.bytes(),
                 end.files() + ranges.files(), end.seconds(), deleted, source.now()) : end;
     }
@@ -238,51 +237,13 @@ public final class VolumeCopy {
             if (exit != 0) {
                 return CopyProgress.failed("tar could not write volume " + volume + " (exit " + exit + "): " + errors.join());
             }
-            CopyProgress still = CopyProgress.running(bytes.get(), entries.get(), 0);
-            String unsynced = VolumeSync.run(folder, volume, () -> stillWanted(still, progress, run));
-            if (unsynced != null) {
-                return CopyProgress.failed(unsynced);
-            }
-            return CopyProgress.finished(bytes.get(), entries.get(), (System.nanoTime() - started) / 1e9);
+            return VolumeSync.pass(folder, volume, bytes.get(), entries.get(), started, progress, run);
         } catch (IOException e) {
             return CopyProgress.failed("the copy of volume " + volume + " failed: " + e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return CopyProgress.failed("interrupted");
         }
-    }
-
-    /**
-     * The end of a delta that left nothing for an archive (every entry that differed came by range, or nothing differed):
-     * no tar on either side and no archive's round trip, often the second volume's whole pass after the fence; what the
-     * ranges and the deletes wrote is made durable all the same before the pass says done.
-     */
-    private static CopyProgress synced(Path folder, String volume, RangePass ranges, long deleted, long since,
-                                       Consumer<CopyProgress> progress, RunningCopies.Run run) {
-        long began = System.nanoTime();
-        try {
-            CopyProgress still = CopyProgress.running(ranges.bytes(), ranges.files(), 0);
-            String unsynced = VolumeSync.run(folder, volume, () -> stillWanted(still, progress, run));
-            if (unsynced != null) {
-                return CopyProgress.failed(unsynced);
-            }
-        } catch (IOException e) {
-            return CopyProgress.failed("the copy of volume " + volume + " could not be written to disk: " + e.getMessage());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return CopyProgress.failed("interrupted");
-        }
-        return CopyProgress.finished(ranges.bytes(), ranges.files(), (System.nanoTime() - began) / 1e9, deleted, since);
-    }
-
-    /** The heartbeat of a pass's sync ({@link VolumeSync}): says {@code still}; false once the pass is cut. */
-    private static boolean stillWanted(CopyProgress still, Consumer<CopyProgress> progress, RunningCopies.Run run) {
-        try {
-            progress.accept(still);
-        } catch (RuntimeException callerGone) {
-            run.cut();
-        }
-        return !run.isCut();
     }
 
     private static CopyProgress noData(String from, String volume, long bytes) {
