@@ -193,7 +193,7 @@ public final class ApplyRun {
         String where = c.name() + " (" + c.module() + ")";
         switch (a.kind()) {
             case CREATE -> {
-                String id = engine.create(ContainerRequest.of(c, d));
+                String id = engine.create(ContainerRequest.declared(c, d));
                 engine.start(id, !c.ports().isEmpty());
                 changed(report, "created " + where);
                 return id;
@@ -206,7 +206,7 @@ public final class ApplyRun {
                 }
                 engine.stop(a.current().id(), Duration.ofSeconds(c.stopTimeout()));
                 engine.remove(a.current().id());
-                String id = engine.create(ContainerRequest.of(c, d));
+                String id = engine.create(ContainerRequest.declared(c, d));
                 engine.start(id, !c.ports().isEmpty());
                 changed(report, "updated " + where + ": replaced; " + String.join(", ", a.fields()) + " changed");
                 return id;
@@ -234,7 +234,7 @@ public final class ApplyRun {
         }
         if (!c.process()) {   // a process becomes a container
             processes().remove(a.current().name(), Instant.now());
-            String id = engine.create(ContainerRequest.of(c, d));
+            String id = engine.create(ContainerRequest.declared(c, d));
             engine.start(id, !c.ports().isEmpty());
             changed(report, "updated " + where + ": replaced; " + String.join(", ", a.fields()));
             return id;

@@ -158,7 +158,7 @@ final class ModuleStops implements ModuleControl {
                 if (c.network() != null) {
                     made.ensure(c.network(), node, module);
                 }
-                String id = engine.create(ContainerRequest.of(c, d));
+                String id = engine.create(ContainerRequest.declared(c, d));
                 stoppedOnPurpose.accept(id);   // its first start, after the take's verify, is no restart
                 created.add(c.name());
             }

@@ -87,7 +87,7 @@ public record ContainerRequest(
      * creates, and those a take's target creates before the source's fence (the same container, so the start after the
      * take only starts it).
      */
-    public static ContainerRequest of(ComponentSpec spec, Declaration d) {
+    public static ContainerRequest declared(ComponentSpec spec, Declaration d) {
         return of(spec, d.address(), d.node(), d.generation());
     }
 
