@@ -133,30 +133,6 @@ class TakeRangesIT {
         assertEquals("after\n", Files.readString(copy.resolve("note.txt")));
     }
 
-    /**
-     * A delta whose only difference comes by range (a file appended to, under the fence) sends its blocks and no
-     * archive at all: no tar runs on either side (an archive of no entry would still be tar's 10 KiB end). A pass
-     * first, a second after the last writes, so that no file is racily new for the next one.
-     */
-    @Test
-    @Order(3)
-    void aDeltaWhoseChangesAllComeByRangeSendsNoArchive() throws Exception {
-        Path data = volumeFolder(docker1);
-        String ticket = a.send("POST", "/v1/volumes/" + module + "/tickets", "{\"epoch\": " + EPOCH + "}", null).json()
-                .get("ticket").asText();
-        Thread.sleep(1100);
-        since = copy(ticket, false, true).get("since").asLong();
-        try (FileChannel db = FileChannel.open(data.resolve("db"), StandardOpenOption.WRITE)) {
-            db.write(java.nio.ByteBuffer.wrap(random(MIB, 4)), 67L * MIB);   // one block appended
-        }
-        JsonNode last = copy(ticket, false, true);
-        assertEquals(MIB, last.get("bytes").asLong(), "the appended block, and no archive: " + last);
-        VolumeManifest source = manifest(a, ticket);
-        VolumeManifest target = manifest(b, null);
-        assertEquals(source.digest(), target.digest(), "the copy is the source's, every file's sha256 the same");
-        assertEquals(-1, Files.mismatch(data.resolve("db"), volumeFolder(docker2).resolve("db")), "db is byte-identical");
-    }
-
     // ---- helpers
 
     /** One pass of the copy onto n2; its final line, which must say done. */

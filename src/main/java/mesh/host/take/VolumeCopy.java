@@ -114,7 +114,6 @@ public final class VolumeCopy {
                 .header("Authorization", "Bearer " + ticket);
         long deleted = 0;
         RangePass ranges = new RangePass(Client.HTTP, base, query, ticket, folder, run, progress, kept);
-        List<String> send = null;
         if (pass.delta()) {
             mesh.model.VolumeIndex here = VolumeScan.index(volume, folder);
             mesh.plan.VolumeDelta d = mesh.plan.VolumeDelta.of(source, here, pass.since());
@@ -122,7 +121,7 @@ public final class VolumeCopy {
                 for (String gone : d.delete()) {
                     deleted += VolumePlaces.deleteUnder(folder, gone);
                 }
-                send = ranges.archived(d, source, here);
+                List<String> send = ranges.archived(d, source, here);
                 if (run.isCut()) {
                     return CopyProgress.failed("the copy of volume " + volume + " was cut: its caller went away, or a newer"
                             + " copy of the volume began");
@@ -136,9 +135,7 @@ public final class VolumeCopy {
         } else {
             archive.GET();
         }
-        CopyProgress end = send != null && send.isEmpty()   // nothing left for an archive: no tar on either side, only the sync
-                ? VolumeSync.pass(folder, volume, 0, 0, System.nanoTime(), progress, run)
-                : stream(archive.build(), from, volume, folder, progress, run);
+        CopyProgress end = stream(archive.build(), from, volume, folder, progress, run);
         return Boolean.TRUE.equals(end.done()) ? CopyProgress.finished(end.bytes() + ranges.bytes(),
                 end.files() + ranges.files(), end.seconds(), deleted, source.now()) : end;
     }
@@ -237,13 +234,28 @@ public final class VolumeCopy {
             if (exit != 0) {
                 return CopyProgress.failed("tar could not write volume " + volume + " (exit " + exit + "): " + errors.join());
             }
-            return VolumeSync.pass(folder, volume, bytes.get(), entries.get(), started, progress, run);
+            CopyProgress still = CopyProgress.running(bytes.get(), entries.get(), 0);
+            String unsynced = VolumeSync.run(folder, volume, () -> stillWanted(still, progress, run));
+            if (unsynced != null) {
+                return CopyProgress.failed(unsynced);
+            }
+            return CopyProgress.finished(bytes.get(), entries.get(), (System.nanoTime() - started) / 1e9);
         } catch (IOException e) {
             return CopyProgress.failed("the copy of volume " + volume + " failed: " + e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return CopyProgress.failed("interrupted");
         }
+    }
+
+    /** The heartbeat of a pass's sync ({@link VolumeSync}): says {@code still}; false once the pass is cut. */
+    private static boolean stillWanted(CopyProgress still, Consumer<CopyProgress> progress, RunningCopies.Run run) {
+        try {
+            progress.accept(still);
+        } catch (RuntimeException callerGone) {
+            run.cut();
+        }
+        return !run.isCut();
     }
 
     private static CopyProgress noData(String from, String volume, long bytes) {

@@ -6,9 +6,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
-import java.util.function.Consumer;
 import mesh.model.Poll;
-import mesh.wire.CopyProgress;
 
 /**
  * VolumeSync makes what was written into a volume durable before anyone says it is there: one syncfs(2) of the
@@ -47,35 +45,5 @@ public final class VolumeSync {
                 (System.nanoTime() - began) / 1e9);
         return sync.exitValue() == 0 ? null
                 : "volume " + volume + " was copied but could not be written to disk: " + said.join();
-    }
-
-    /**
-     * The end of one pass of a take's copy ({@link VolumeCopy}): syncs what it wrote into {@code folder}, telling
-     * {@code progress} every second that it is still at {@code bytes} and {@code entries} (a pass that cannot tell is cut);
-     * its final line, done with the seconds since {@code started}, or not done with why.
-     */
-    static CopyProgress pass(Path folder, String volume, long bytes, long entries, long started,
-                             Consumer<CopyProgress> progress, RunningCopies.Run run) {
-        CopyProgress still = CopyProgress.running(bytes, entries, 0);
-        try {
-            String unsynced = run(folder, volume, () -> stillWanted(still, progress, run));
-            return unsynced != null ? CopyProgress.failed(unsynced)
-                    : CopyProgress.finished(bytes, entries, (System.nanoTime() - started) / 1e9);
-        } catch (IOException e) {
-            return CopyProgress.failed("volume " + volume + " could not be written to disk: " + e.getMessage());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return CopyProgress.failed("interrupted");
-        }
-    }
-
-    /** The heartbeat of a pass's sync: says {@code still}; false once the pass is cut. */
-    private static boolean stillWanted(CopyProgress still, Consumer<CopyProgress> progress, RunningCopies.Run run) {
-        try {
-            progress.accept(still);
-        } catch (RuntimeException callerGone) {
-            run.cut();
-        }
-        return !run.isCut();
     }
 }
