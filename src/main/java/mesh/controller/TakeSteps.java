@@ -1,21 +1,37 @@
 package mesh.controller;
 
-import mesh.wire.CallFailure;
-import mesh.model.ComponentState;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+import mesh.model.ComponentSpec;
+import mesh.model.ComponentState;
 import mesh.model.Conflict;
+import mesh.model.Declaration;
 import mesh.model.Manifest;
 import mesh.model.Node;
 import mesh.model.Placement;
+import mesh.model.Poll;
+import mesh.model.TakeStep;
 import mesh.model.VolumeManifest;
 import mesh.plan.BundlePins;
 import mesh.plan.EdgeFirst;
 import mesh.plan.MeshPlan;
 import mesh.plan.MeshPlanner;
+import mesh.plan.Operation.Done;
+import mesh.plan.Operation.Failed;
+import mesh.plan.Operation.Outcome;
+import mesh.plan.Operation.Reason;
 import mesh.plan.PushDecision;
 import mesh.plan.Take;
 import mesh.plan.TakePlan;
@@ -23,18 +39,21 @@ import mesh.plan.TakePreflight;
 import mesh.plan.TakeSends;
 import mesh.plan.TakeStart;
 import mesh.plan.TakeVerify;
-import mesh.model.Poll;
-import mesh.model.TakeStep;
-import mesh.plan.Operation.Done;
-import mesh.plan.Operation.Failed;
-import mesh.plan.Operation.Outcome;
-import mesh.plan.Operation.Reason;
 import mesh.store.MeshStore;
+import mesh.store.PushBusy;
 import mesh.store.PushLock;
 import mesh.store.TakeRecords;
+import mesh.wire.Build;
+import mesh.wire.CallFailure;
+import mesh.wire.CopyProgress;
+import mesh.wire.DiskView;
 import mesh.wire.HostStatus;
 import mesh.wire.PushReport;
-import mesh.wire.CopyProgress;
+import mesh.wire.VolumeCopyRequest;
+import mesh.wire.VolumeView;
+import mesh.wire.WireRule;
+import org.jboss.logging.Logger;
+import static mesh.wire.Reason.NOT_TAKES_COPY;
 
 /**
  * TakeSteps carries out one step of a take against the agents and the store and says what it
@@ -43,7 +62,7 @@ import mesh.wire.CopyProgress;
  */
 final class TakeSteps {
 
-    private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger("mesh.controller");
+    private static final Logger LOG = Logger.getLogger("mesh.controller");
 
     /** How long a module may take to be healthy on the target. */
     static final Duration HEALTHY = Duration.ofMinutes(3);
@@ -84,7 +103,7 @@ final class TakeSteps {
 
     Where where(String module) {
         return store.inTransaction(c -> {
-            Map<String, Node> nodes = new java.util.TreeMap<>();
+            Map<String, Node> nodes = new TreeMap<>();
             store.nodes(c).forEach(n -> nodes.put(n.name(), n));
             Manifest m = store.module(c, module).map(MeshStore.StoredModule::manifest)
                     .orElseThrow(() -> new Conflict("module " + module + " is no longer in the catalogue"));
@@ -99,7 +118,7 @@ final class TakeSteps {
      * A handler that throws fails its step with the exception's reason ({@link OperationRunner#failure}).
      */
     Map<Enum<?>, OperationRunner.Step<Take, CopyProgress>> handlers() {
-        Map<Enum<?>, OperationRunner.Step<Take, CopyProgress>> h = new java.util.HashMap<>();
+        Map<Enum<?>, OperationRunner.Step<Take, CopyProgress>> h = new HashMap<>();
         h.put(TakeStep.PREFLIGHT, (t, p) -> preflight(t, where(t.module())));
         h.put(TakeStep.FENCE, (t, p) -> fence(t, where(t.module())));
         h.put(TakeStep.TICKET, (t, p) -> new TakePlan.Ticketed(calls.ticket(where(t.module()).node(t.from()), t.module(), t.epoch())));
@@ -119,7 +138,7 @@ final class TakeSteps {
     private Outcome fence(Take t, Where w) {
         // a platform thread: createOnTarget reads the store, and a virtual thread's JDBC socket read can miss its wake-up
         // in the native executable (oracle/graal#13787; OperationRunner's steps run on platform threads for it too)
-        java.util.concurrent.CompletableFuture<Void> created = java.util.concurrent.CompletableFuture.runAsync(
+        CompletableFuture<Void> created = CompletableFuture.runAsync(
                 () -> createOnTarget(t, w), r -> Thread.ofPlatform().name("take-create-" + t.module()).daemon(true).start(r));
         warm(t, w);
         created.join();
@@ -139,14 +158,7 @@ final class TakeSteps {
         }
         try {
             Node target = w.node(t.to());
-            MeshStore.PushSnapshot s = store.pushSnapshot();
-            List<Placement> running = TakeStart.whileStarting(s.placements(), startingNow(), t.module());
-            List<Placement> taken = TakeStart.asTaken(running, t.module(), t.to());
-            long last = s.sent().stream().filter(x -> x.node().name().equals(t.to())).mapToLong(PushDecision.Sent::lastGeneration)
-                    .findFirst().orElse(0);
-            mesh.model.Declaration d = TakeStart.declaration(plan(s, running, taken), plan(s, taken, taken), t.module(), target,
-                    last);
-            calls.createFenced(target, t.module(), t.epoch(), d);
+            calls.createFenced(target, t.module(), t.epoch(), startDeclaration(t, target, store.pushSnapshot()));
         } catch (RuntimeException e) {
             LOG.infof("take %s: the containers were not created on %s before the fence (%s); the start creates them",
                     t.module(), t.to(), e.getMessage());
@@ -172,20 +184,20 @@ final class TakeSteps {
         if (wire != null) {
             return new Failed(Reason.REFUSED, wire);
         }
-        Map<String, String> missingImages = new java.util.TreeMap<>();
-        List<String> images = w.manifest().components().values().stream().map(mesh.model.Manifest.Component::image)
-                .filter(java.util.Objects::nonNull).distinct().sorted().toList();
+        Map<String, String> missingImages = new TreeMap<>();
+        List<String> images = w.manifest().components().values().stream().map(Manifest.Component::image)
+                .filter(Objects::nonNull).distinct().sorted().toList();
         if (fetch && !images.isEmpty()) {
             calls.images(target, images).forEach(m -> missingImages.put(m.image(), m.why()));
         }
-        Map<String, String> missingBundles = new java.util.TreeMap<>();
+        Map<String, String> missingBundles = new TreeMap<>();
         if (w.manifest().components().values().stream().anyMatch(c -> c.bundle() != null)) {
             // pinned as the start step will pin them, from the store's artifact store: what the target must run
             MeshStore.PushSnapshot s = store.pushSnapshot();
             List<Placement> taken = TakeStart.asTaken(s.placements(), t.module(), t.to());
-            List<mesh.model.ComponentSpec> processes = plan(s, taken, taken).nodes().getOrDefault(t.to(), List.of()).stream()
+            List<ComponentSpec> processes = plan(s, taken, taken).nodes().getOrDefault(t.to(), List.of()).stream()
                     .filter(c -> c.module().equals(t.module()) && c.process()).toList();
-            List<String> bundles = processes.stream().map(mesh.model.ComponentSpec::bundle).distinct().sorted().toList();
+            List<String> bundles = processes.stream().map(ComponentSpec::bundle).distinct().sorted().toList();
             String registry = MeshPlanner.registryUrl(s.nodes(), taken);
             calls.bundles(target, bundles, registry, fetch).forEach(m -> missingBundles.put(m.bundle(), m.why()));
         }
@@ -196,14 +208,14 @@ final class TakeSteps {
             Node source = w.node(t.from());
             List<Take.Volume> declared = TakeStart.volumes(w.manifest());
             for (String kind : declared.stream().map(Take.Volume::kind).distinct().toList()) {
-                List<mesh.wire.VolumeView> there = calls.volumes(source, t.module(), kind);
+                List<VolumeView> there = calls.volumes(source, t.module(), kind);
                 for (Take.Volume v : declared) {
                     there.stream().filter(x -> x.volume().equals(v.name()) && v.kind().equals(kind)).findFirst()
                             .ifPresent(x -> volumes.add(new Take.Volume(v.name(), kind, x.bytes(), x.files(), false, null, null)));
                 }
             }
             if (TakePreflight.need(volumes) > 0) {
-                mesh.wire.DiskView d = calls.disk(target);
+                DiskView d = calls.disk(target);
                 free = d.free();
                 freePath = d.path();
             }
@@ -217,13 +229,13 @@ final class TakeSteps {
      * Why this controller cannot carry the take out, its build outside the wire rule with the target's agent or the
      * source's ({@link mesh.wire.WireRule}): checked before anything is stopped or sent; null when both speak.
      */
-    private String wireRefusal(Take t, Where w, mesh.wire.HostStatus target) {
-        mesh.wire.Build self = mesh.wire.Build.current();
+    private String wireRefusal(Take t, Where w, HostStatus target) {
+        Build self = Build.current();
         String notDone = "so the take of " + t.module() + " was not started";
-        java.util.Optional<String> why = mesh.wire.WireRule.refusal(t.to(), self, mesh.wire.WireRule.reported(target.build()), notDone);
+        Optional<String> why = WireRule.refusal(t.to(), self, WireRule.reported(target.build()), notDone);
         if (why.isEmpty() && t.from() != null) {
-            why = mesh.wire.WireRule.refusal(t.from(), self,
-                    mesh.wire.WireRule.reported(agents.status(w.node(t.from())).build()), notDone);
+            why = WireRule.refusal(t.from(), self,
+                    WireRule.reported(agents.status(w.node(t.from())).build()), notDone);
         }
         return why.orElse(null);
     }
@@ -239,7 +251,7 @@ final class TakeSteps {
         Node source = w.node(t.from());
         String ticket = calls.liveTicket(source, t.module(), t.epoch());
         long began = System.nanoTime();
-        CopyProgress last = calls.copy(w.node(t.to()), t.module(), v.name(), new mesh.wire.VolumeCopyRequest(t.epoch(),
+        CopyProgress last = calls.copy(w.node(t.to()), t.module(), v.name(), new VolumeCopyRequest(t.epoch(),
                 v.kind(), source.agent(), ticket, true, n > 1, v.since()), progress);
         if (!Boolean.TRUE.equals(last.done())) {
             return new Failed(Reason.FAILED, "volume " + v.name() + " (pass " + n + "): "
@@ -264,8 +276,8 @@ final class TakeSteps {
         boolean delta = v.livePasses() > 0;
         long began = System.nanoTime();
         CopyProgress last = calls.copy(w.node(t.to()), t.module(), v.name(), delta
-                ? new mesh.wire.VolumeCopyRequest(t.epoch(), v.kind(), source.agent(), t.ticket(), false, true, v.since())
-                : new mesh.wire.VolumeCopyRequest(t.epoch(), v.kind(), source.agent(), t.ticket()), progress);
+                ? new VolumeCopyRequest(t.epoch(), v.kind(), source.agent(), t.ticket(), false, true, v.since())
+                : new VolumeCopyRequest(t.epoch(), v.kind(), source.agent(), t.ticket()), progress);
         if (!Boolean.TRUE.equals(last.done())) {
             return new Failed(Reason.FAILED, "volume " + v.name() + ": " + (last.error() == null ? "the copy failed" : last.error()));
         }
@@ -284,7 +296,7 @@ final class TakeSteps {
             return;
         }
         for (Take.Volume v : t.volumes()) {
-            java.util.concurrent.CompletableFuture<Void> source = java.util.concurrent.CompletableFuture.runAsync(
+            CompletableFuture<Void> source = CompletableFuture.runAsync(
                     () -> quietly(() -> calls.manifest(w.node(t.from()), t.module(), v.name(), v.kind(), true)),
                     r -> Thread.ofVirtual().start(r));
             quietly(() -> calls.manifest(w.node(t.to()), t.module(), v.name(), v.kind(), true));
@@ -305,13 +317,13 @@ final class TakeSteps {
         String difference = null;
         for (Take.Volume v : t.volumes()) {
             // both sides hash at once: the verify is most of a pre-copied take's downtime
-            java.util.concurrent.CompletableFuture<VolumeManifest> source = java.util.concurrent.CompletableFuture.supplyAsync(
+            CompletableFuture<VolumeManifest> source = CompletableFuture.supplyAsync(
                     () -> calls.manifest(w.node(t.from()), t.module(), v.name(), v.kind()), r -> Thread.ofVirtual().start(r));
             VolumeManifest there = calls.manifest(w.node(t.to()), t.module(), v.name(), v.kind());
             VolumeManifest here;
             try {
                 here = source.join();
-            } catch (java.util.concurrent.CompletionException e) {
+            } catch (CompletionException e) {
                 throw e.getCause() instanceof RuntimeException r ? r : e;
             }
             checked.add(v.withDigests(here.digest(), there.digest()));
@@ -332,18 +344,24 @@ final class TakeSteps {
         Node target = w.node(t.to());
         long generation;
         try (PushLock lock = pushLock()) {
-            MeshStore.PushSnapshot s = store.pushSnapshot();
-            List<Placement> running = TakeStart.whileStarting(s.placements(), startingNow(), t.module());
-            List<Placement> taken = TakeStart.asTaken(running, t.module(), t.to());
-            MeshPlan now = plan(s, running, taken);
-            MeshPlan asTaken = plan(s, taken, taken);
-            long last = s.sent().stream().filter(x -> x.node().name().equals(t.to())).mapToLong(PushDecision.Sent::lastGeneration)
-                    .findFirst().orElse(0);
-            generation = sender.sendForTake(t, TakeSends.start(target, TakeStart.declaration(now, asTaken, t.module(), target,
-                    last))).generation();
+            generation = sender.sendForTake(t, TakeSends.start(target, startDeclaration(t, target, store.pushSnapshot())))
+                    .generation();
         }
         calls.unfence(target, t.module(), t.epoch());
         return awaitRunning(t, target, generation);
+    }
+
+    /**
+     * The declaration the take's target starts the module with ({@link TakeStart#declaration}), from {@code s}: the
+     * placements as they run while the module starts, and as they will be once it is taken; the one the start sends and
+     * the one the target creates the containers from before the fence are the same.
+     */
+    private Declaration startDeclaration(Take t, Node target, MeshStore.PushSnapshot s) {
+        List<Placement> running = TakeStart.whileStarting(s.placements(), startingNow(), t.module());
+        List<Placement> taken = TakeStart.asTaken(running, t.module(), t.to());
+        long last = s.sent().stream().filter(x -> x.node().name().equals(t.to())).mapToLong(PushDecision.Sent::lastGeneration)
+                .findFirst().orElse(0);
+        return TakeStart.declaration(plan(s, running, taken), plan(s, taken, taken), t.module(), target, last);
     }
 
     /** The takes and restores under way, for the placements the nodes run while some of them start ({@link TakeStart#whileStarting}). */
@@ -364,7 +382,7 @@ final class TakeSteps {
      * Calls {@code call} every half second while it throws {@code busy} (another push holds the lock, or another take
      * starts its module), {@link #PUSH_WAIT} at most; then throws what the last call threw.
      */
-    private static <T> T whileBusy(java.util.function.Predicate<RuntimeException> busy, java.util.function.Supplier<T> call) {
+    private static <T> T whileBusy(Predicate<RuntimeException> busy, Supplier<T> call) {
         List<RuntimeException> last = new ArrayList<>(1);
         Poll.Result<T> r = Poll.until(PUSH_WAIT, Duration.ofMillis(500), () -> {
             try {
@@ -416,7 +434,7 @@ final class TakeSteps {
             if (t.to().equals(p.taken()) && t.to().equals(p.assigned())) {
                 return new Done();
             }
-            if (!java.util.Objects.equals(p.taken(), t.from())) {
+            if (!Objects.equals(p.taken(), t.from())) {
                 return new Failed(Reason.CONFLICT, "module " + t.module() + " was moved while it was taken: it runs on "
                         + p.taken() + " now, not " + t.from());
             }
@@ -440,7 +458,7 @@ final class TakeSteps {
             return new Failed(Reason.UNREACHABLE, "the push did not reach " + String.join(", ", behind));
         }
         // the take ends once the binders run with the moved names, as 'mesh push --wait' would see them
-        Map<Node, Long> sent = new java.util.LinkedHashMap<>();
+        Map<Node, Long> sent = new LinkedHashMap<>();
         report.nodes().stream().filter(n -> n.outcome() == PushReport.Outcome.SENT && w.nodes().containsKey(n.node()))
                 .forEach(n -> sent.put(w.node(n.node()), n.generation()));
         awaitApplied(sent, PUSH_APPLIED);
@@ -453,7 +471,7 @@ final class TakeSteps {
      * An edge that does not answer is left to the push that follows, which sends it everything.
      */
     private void edgeFirst(Take t) {
-        Map<Node, Long> sent = new java.util.LinkedHashMap<>();
+        Map<Node, Long> sent = new LinkedHashMap<>();
         try (PushLock lock = pushLock()) {
             MeshStore.PushSnapshot s = store.pushSnapshot();
             for (EdgeFirst.Send e : EdgeFirst.sends(plan(s, s.placements(), s.placements()), s.sent())) {
@@ -488,7 +506,7 @@ final class TakeSteps {
     }
 
     private PushReport pushWaiting(List<String> named, Take t) {
-        return whileBusy(e -> e instanceof mesh.store.PushBusy || e instanceof TakeStarting, () -> pushes.push(named, false, true, t));
+        return whileBusy(e -> e instanceof PushBusy || e instanceof TakeStarting, () -> pushes.push(named, false, true, t));
     }
 
     private Outcome oldCopy(Take t, Where w) {
@@ -539,7 +557,7 @@ final class TakeSteps {
                 if (mayLeave && e.kind() == CallFailure.Kind.UNREACHABLE) {
                     return left.leave(t, e.getMessage());
                 }
-                if (e.reason() != mesh.wire.Reason.NOT_TAKES_COPY) {
+                if (e.reason() != NOT_TAKES_COPY) {
                     throw e;
                 }
             }

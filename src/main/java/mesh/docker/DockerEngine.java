@@ -514,12 +514,14 @@ public final class DockerEngine implements Engine {
     }
 
     @Override
-    public void start(String id) {
+    public void start(String id, boolean publishes) {
         run("start " + id, () -> {
             writes.incrementAndGet();
             try {
                 client.startContainerCmd(id).exec();
-                NeighborFlush.forget(NeighborFlush.addresses(client.inspectContainerCmd(id).exec()));
+                if (publishes) {
+                    NeighborFlush.forget(NeighborFlush.addresses(client.inspectContainerCmd(id).exec()));
+                }
             } catch (NotModifiedException alreadyRunning) {
                 // a start that finds it running has nothing to do
             }

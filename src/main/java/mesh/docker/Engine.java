@@ -39,7 +39,12 @@ public interface Engine extends AutoCloseable {
     /** Creates (not starts) exactly the container the request describes; returns its id. */
     String create(ContainerRequest request);
 
-    void start(String id);
+    /**
+     * Starts a created container; {@code publishes}: whether it publishes ports (its create request's), the only
+     * containers whose addresses' ARP entries the start forgets ({@code NeighborFlush}), so a start without ports pays
+     * for no inspect.
+     */
+    void start(String id, boolean publishes);
 
     /** SIGTERM, then SIGKILL after the grace period (null: the container's own stop timeout). */
     void stop(String id, Duration grace);

@@ -193,8 +193,8 @@ public final class ApplyRun {
         String where = c.name() + " (" + c.module() + ")";
         switch (a.kind()) {
             case CREATE -> {
-                String id = engine.create(ContainerRequest.of(c, d.address(), d.node(), d.generation()));
-                engine.start(id);
+                String id = engine.create(ContainerRequest.declared(c, d));
+                engine.start(id, !c.ports().isEmpty());
                 changed(report, "created " + where);
                 return id;
             }
@@ -206,13 +206,13 @@ public final class ApplyRun {
                 }
                 engine.stop(a.current().id(), Duration.ofSeconds(c.stopTimeout()));
                 engine.remove(a.current().id());
-                String id = engine.create(ContainerRequest.of(c, d.address(), d.node(), d.generation()));
-                engine.start(id);
+                String id = engine.create(ContainerRequest.declared(c, d));
+                engine.start(id, !c.ports().isEmpty());
                 changed(report, "updated " + where + ": replaced; " + String.join(", ", a.fields()) + " changed");
                 return id;
             }
             case START -> {
-                engine.start(a.current().id());
+                engine.start(a.current().id(), !c.ports().isEmpty());
                 changed(report, "started " + where + ": it was not running");
                 return a.current().id();
             }
@@ -234,8 +234,8 @@ public final class ApplyRun {
         }
         if (!c.process()) {   // a process becomes a container
             processes().remove(a.current().name(), Instant.now());
-            String id = engine.create(ContainerRequest.of(c, d.address(), d.node(), d.generation()));
-            engine.start(id);
+            String id = engine.create(ContainerRequest.declared(c, d));
+            engine.start(id, !c.ports().isEmpty());
             changed(report, "updated " + where + ": replaced; " + String.join(", ", a.fields()));
             return id;
         }

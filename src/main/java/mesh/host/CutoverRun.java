@@ -44,7 +44,7 @@ final class CutoverRun {
                 .beside(spec.name() + Cutover.NEXT, ports);
         String id = engine.create(request);
         try {
-            engine.start(id);
+            engine.start(id, !request.ports().isEmpty());
             health.awaitReady(spec, id);
         } catch (RuntimeException e) {
             removeQuietly(id);

@@ -3,17 +3,25 @@ package mesh.host;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import mesh.docker.Engine;
 import mesh.host.process.ProcessStatus;
 import mesh.host.take.ModuleControl;
+import mesh.model.Cidr;
+import mesh.model.ComponentSpec;
+import mesh.model.ContainerRequest;
 import mesh.model.Declaration;
 import mesh.model.ObservedContainer;
 import mesh.model.ProcessState;
+import mesh.model.SpecDigest;
+import mesh.plan.NetworkRange;
 
 /**
  * ModuleStops is the take's control of a module on this node ({@link ModuleControl}, docs/take.md): stop
@@ -30,8 +38,8 @@ final class ModuleStops implements ModuleControl {
     private final HostLoop loop;
     private final Supplier<Declaration> desired;
     private final Clock clock;
-    private final java.util.function.Consumer<String> stoppedOnPurpose;
-    private final mesh.model.Cidr networks;
+    private final Consumer<String> stoppedOnPurpose;
+    private final Cidr networks;
 
     ModuleStops(String node, Engine engine, ProcessComponents processes, ExecutorService pool, HostLoop loop,
                 Supplier<Declaration> desired, Clock clock) {
@@ -40,14 +48,14 @@ final class ModuleStops implements ModuleControl {
 
     /** As above; {@code stoppedOnPurpose} is told each container it stops ({@link ContainerRestarts}: no restart to count). */
     ModuleStops(String node, Engine engine, ProcessComponents processes, ExecutorService pool, HostLoop loop,
-                Supplier<Declaration> desired, Clock clock, java.util.function.Consumer<String> stoppedOnPurpose) {
-        this(node, engine, processes, pool, loop, desired, clock, stoppedOnPurpose, mesh.plan.NetworkRange.DEFAULT);
+                Supplier<Declaration> desired, Clock clock, Consumer<String> stoppedOnPurpose) {
+        this(node, engine, processes, pool, loop, desired, clock, stoppedOnPurpose, NetworkRange.DEFAULT);
     }
 
     /** As above; new module networks (for the containers a take's target creates) take their subnets from {@code networks}. */
     ModuleStops(String node, Engine engine, ProcessComponents processes, ExecutorService pool, HostLoop loop,
-                Supplier<Declaration> desired, Clock clock, java.util.function.Consumer<String> stoppedOnPurpose,
-                mesh.model.Cidr networks) {
+                Supplier<Declaration> desired, Clock clock, Consumer<String> stoppedOnPurpose,
+                Cidr networks) {
         this.networks = networks;
         this.stoppedOnPurpose = stoppedOnPurpose;
         this.node = node;
@@ -123,25 +131,25 @@ final class ModuleStops implements ModuleControl {
             throw new HostFailure("the declaration is for node " + d.node() + ", not " + node);
         }
         return loop.onLoop("creating the containers of module " + module, "create the containers of module " + module, () -> {
-            List<mesh.model.ComponentSpec> mine = d.components().stream().filter(c -> module.equals(c.module()) && !c.process())
+            List<ComponentSpec> mine = d.components().stream().filter(c -> module.equals(c.module()) && !c.process())
                     .toList();
-            for (mesh.model.ComponentSpec c : mine) {
-                for (String volume : mesh.model.ContainerRequest.of(c, d.address()).mounts().keySet()) {
+            for (ComponentSpec c : mine) {
+                for (String volume : ContainerRequest.of(c, d.address()).mounts().keySet()) {
                     if (engine.inspectVolume(volume).isEmpty()) {
                         return List.<String>of();   // the take's copy makes its volumes: none is made here
                     }
                 }
             }
-            java.util.Map<String, ObservedContainer> here = new java.util.HashMap<>();
+            Map<String, ObservedContainer> here = new HashMap<>();
             engine.list(node).stream().filter(o -> module.equals(o.module()) && !o.process()).forEach(o -> here.put(o.name(), o));
             ModuleNetworks made = new ModuleNetworks(engine, networks, HostNetworks::read);
             List<String> created = new ArrayList<>();
-            for (mesh.model.ComponentSpec c : mine) {
+            for (ComponentSpec c : mine) {
                 ObservedContainer o = here.get(c.name());
                 if (o != null && o.running()) {
                     throw new HostFailure("component " + c.name() + " of module " + module + " runs here: nothing is created");
                 }
-                if (o != null && mesh.model.SpecDigest.changes(o, mesh.model.ContainerRequest.of(c, d.address())).isEmpty()) {
+                if (o != null && SpecDigest.changes(o, ContainerRequest.of(c, d.address())).isEmpty()) {
                     continue;   // created before, as the declaration has it
                 }
                 if (o != null) {
@@ -150,7 +158,7 @@ final class ModuleStops implements ModuleControl {
                 if (c.network() != null) {
                     made.ensure(c.network(), node, module);
                 }
-                String id = engine.create(mesh.model.ContainerRequest.of(c, d.address(), node, d.generation()));
+                String id = engine.create(ContainerRequest.declared(c, d));
                 stoppedOnPurpose.accept(id);   // its first start, after the take's verify, is no restart
                 created.add(c.name());
             }

@@ -82,6 +82,15 @@ public record ContainerRequest(
         return bare.withLabels(Labels.forContainer(node, generation, bare));
     }
 
+    /**
+     * The request for component {@code spec} as declaration {@code d} has it, labelled: every container the agent's pass
+     * creates, and those a take's target creates before the source's fence (the same container, so the start after the
+     * take only starts it).
+     */
+    public static ContainerRequest declared(ComponentSpec spec, Declaration d) {
+        return of(spec, d.address(), d.node(), d.generation());
+    }
+
     public ContainerRequest withLabels(Map<String, String> labels) {
         return new ContainerRequest(name, module, image, bundle, args, env, hosts, volumes, ports, publishAddress, network,
                 stopTimeoutSeconds, labels, secrets, beside);

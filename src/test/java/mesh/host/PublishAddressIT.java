@@ -124,7 +124,7 @@ class PublishAddressIT {
         labels.put(Labels.DIGEST, SpecDigest.of("v1", bare));
         labels.put(Labels.SPEC, SpecDigest.canonical("v1", bare));
         docker.ensureNetwork(c.network(), Labels.forVolume(engine.node, c.module()), null);   // as an older mesh did: Docker's pools
-        docker.start(docker.create(bare.withLabels(labels)));
+        docker.start(docker.create(bare.withLabels(labels)), !bare.ports().isEmpty());
     }
 
     @Test

@@ -207,9 +207,18 @@ final class RangeScanner implements AutoCloseable {
         }
     }
 
-    /** The sha256 thread: waits until its start is known, then hashes from that checkpoint to the end. */
+    /**
+     * The sha256 thread. With kept checkpoints it does not wait to know where to start: it takes the file's most common
+     * change after the warm manifest to be an append (every kept interval unchanged) and hashes from the last checkpoint
+     * at once, beside the hashing threads, so an appended tail is hashed while the rest is fingerprinted, not after it.
+     * Once the start is known ({@link RangeScan#resumeAt}) that guess is kept when it was right, and otherwise thrown away
+     * (as soon as an interval is found changed) and SHA-256 resumes from the first changed interval's checkpoint.
+     */
     private void sha256() {
         try {
+            byte[] bytes = new byte[Math.min(block, CHUNK)];
+            int guess = kept == null ? 0 : states.length;
+            MessageDigest digest = hashFrom(guess, bytes);
             int from;
             synchronized (states) {
                 while ((from = RangeScan.resumeAt(states)) < 0 && !closed) {
@@ -220,19 +229,10 @@ final class RangeScanner implements AutoCloseable {
                 sha.completeExceptionally(new IOException(failure != null ? failure.getMessage() : "the scan was closed"));
                 return;
             }
-            long at = kept == null ? 0 : (long) from * kept.every();
-            MessageDigest digest = kept == null ? ShaStates.newDigest() : ShaStates.copy(kept.states().get(from));
-            hashedFrom = at;
-            byte[] bytes = new byte[Math.min(block, CHUNK)];
-            while (at < size && !closed) {
-                int n = read(ch, bytes, at, (int) Math.min(bytes.length, size - at));
-                if (n == 0) {
-                    throw new IOException("the file ended at " + at + " bytes while hashed");
-                }
-                digest.update(bytes, 0, n);
-                at += n;
+            if (from != guess || digest == null) {
+                digest = hashFrom(from, bytes);
             }
-            if (closed) {
+            if (digest == null) {
                 throw new IOException("the scan was closed");
             }
             sha.complete(HexFormat.of().formatHex(digest.digest()));
@@ -242,6 +242,35 @@ final class RangeScanner implements AutoCloseable {
             Thread.currentThread().interrupt();
             sha.completeExceptionally(e);
         }
+    }
+
+    /**
+     * SHA-256 from checkpoint {@code from} (the file's start without kept ones) to the end; null when given up: the scan
+     * closed, or (from a guess) an interval before {@code from} found changed, which makes the guess wrong.
+     */
+    private MessageDigest hashFrom(int from, byte[] bytes) throws IOException {
+        long at = kept == null ? 0 : (long) from * kept.every();
+        MessageDigest digest = kept == null ? ShaStates.newDigest() : ShaStates.copy(kept.states().get(from));
+        hashedFrom = at;
+        while (at < size && !closed && !changedBefore(from)) {
+            int n = read(ch, bytes, at, (int) Math.min(bytes.length, size - at));
+            if (n == 0) {
+                throw new IOException("the file ended at " + at + " bytes while hashed");
+            }
+            digest.update(bytes, 0, n);
+            at += n;
+        }
+        return at < size ? null : digest;
+    }
+
+    /** Whether an interval before {@code from} is known changed (a change since its checkpoint, not an appended tail). */
+    private boolean changedBefore(int from) {
+        for (int i = 0; i < from; i++) {
+            if (states[i] == RangeScan.DIFFERS) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Reads up to {@code length} bytes at {@code at} into {@code bytes}; fewer only where the file ends. */

@@ -2,6 +2,8 @@ package mesh.host.take;
 
 import java.time.Clock;
 import java.util.List;
+import mesh.model.Declaration;
+import mesh.wire.TakeCreated;
 import org.jboss.logging.Logger;
 
 /**
@@ -28,7 +30,7 @@ public final class TargetContainers {
     }
 
     /** Fences {@code module} here at {@code epoch} and creates its containers as {@code declaration} has them, not started. */
-    public mesh.wire.TakeCreated create(String module, long epoch, mesh.model.Declaration declaration) {
+    public TakeCreated create(String module, long epoch, Declaration declaration) {
         TakeRules.name("module", module);
         if (declaration == null) {
             throw TakeRefused.bad("a declaration is needed to create the containers of module " + module);
@@ -38,6 +40,6 @@ public final class TargetContainers {
         List<String> created = modules.createStopped(module, declaration);
         LOG.infof("fenced module %s at epoch %d to create its containers before the take's fence: %s", module, epoch,
                 created.isEmpty() ? "nothing created" : "created " + created + ", not started");
-        return new mesh.wire.TakeCreated(module, epoch, created);
+        return new TakeCreated(module, epoch, created);
     }
 }

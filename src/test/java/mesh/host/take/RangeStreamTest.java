@@ -153,4 +153,32 @@ class RangeStreamTest {
         assertEquals(5L * (MIB + 12) + 16, sync(source, target, points), "blocks 17 and 33, the tail 40-42, the end");
         assertArrayEquals(now, Files.readAllBytes(target));
     }
+
+    @Test
+    void sha256StartsAtTheLastCheckpointOfAnAppendedFileAndAtTheFirstChangeBeforeIt() throws Exception {
+        byte[] old = random(16 * MIB, 9);
+        Path file = Files.write(dir.resolve("file"), old);
+        Checkpoints points = new Checkpoints();
+        points.hash(file);   // the warm manifest: 16 intervals of 1 MiB
+        byte[] now = java.util.Arrays.copyOf(old, 19 * MIB);
+        System.arraycopy(random(3 * MIB, 10), 0, now, 16 * MIB, 3 * MIB);
+        Files.write(file, now);
+        assertEquals(16L * MIB, scanned(file, points), "appended: SHA-256 over the tail only, from the last checkpoint");
+        now[2 * MIB + 9] ^= 1;
+        Files.write(file, now);
+        assertEquals(2L * MIB, scanned(file, points), "a change in place before the tail: the guess is not kept");
+        now[15 * MIB] ^= 1;
+        now[2 * MIB + 9] ^= 1;
+        Files.write(file, now);
+        assertEquals(15L * MIB, scanned(file, points), "the last interval changed: from its checkpoint");
+    }
+
+    /** Scans {@code file} under the fence against its kept {@code points}; asserts its whole sha256; where SHA-256 began. */
+    static long scanned(Path file, Checkpoints points) throws Exception {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ);
+             RangeScanner scan = new RangeScanner(ch, ch.size(), MIB, 0, points.get(file), true).start()) {
+            assertEquals(ShaStatesTest.sha256(file), scan.sha256Now(), "the whole file's sha256");
+            return scan.hashedFrom();
+        }
+    }
 }
