@@ -423,8 +423,19 @@ final class TakeSteps {
                 + t.to() + " after " + HEALTHY.toSeconds() + " s: " + late.lastWhy()) : new Done();
     }
 
-    /** In one transaction: the placement (assigned and taken) and the roster move to the target. */
+    /**
+     * In one transaction: the placement (assigned and taken) and the roster move to the target. Under the push lock, as
+     * a push's roster write is: the roster is written whole, so two switches of a drain's takes side by side would each
+     * delete it and insert their own (the later one failed on a duplicate name), and a snapshot read before another
+     * switch committed would write back that switch's module where it was.
+     */
     private Outcome switchOver(Take t) {
+        try (PushLock lock = pushLock()) {
+            return switchOverLocked(t);
+        }
+    }
+
+    private Outcome switchOverLocked(Take t) {
         MeshStore.PushSnapshot s = store.pushSnapshot();
         List<Placement> taken = TakeStart.asTaken(s.placements(), t.module(), t.to());
         MeshPlan asTaken = plan(s, taken, taken);
