@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.function.Function;
 import mesh.host.backup.BackupCounters;
 import mesh.host.backup.BackupService;
+import mesh.host.backup.RegistryThreads;
 import mesh.model.DeclarationJson;
 import mesh.wire.BackupProgress;
 import mesh.wire.BackupPushRequest;
@@ -99,11 +100,11 @@ public class BackupResource {
         return lines("verify " + r.reference(), c -> backups().verify(r, c));
     }
 
-    /** The work on a virtual thread of its own; a line a second from its counters, then its last line. */
+    /** The work on a thread of its own ({@link RegistryThreads}); a line a second from its counters, then its last line. */
     private static Multi<byte[]> lines(String name, Function<BackupCounters, BackupProgress> work) {
         return Multi.createFrom().<byte[]>emitter(out -> {
             BackupCounters counters = new BackupCounters();
-            Thread worker = Thread.ofVirtual().name(name).start(() -> {
+            Thread worker = RegistryThreads.start(name, () -> {
                 BackupProgress last;
                 try {
                     last = work.apply(counters);

@@ -43,7 +43,7 @@ final class BackupRestore {
         RestoreTar tar = new RestoreTar(packs);
         tar.extract(folder, name, entries.stream().filter(e -> "dir".equals(e.type()) || large(e)).toList(), counters);
         HashCache written = new HashCache();
-        Thread large = Thread.ofVirtual().name("restore-large").unstarted(() -> {
+        Thread large = RegistryThreads.unstarted("restore-large", () -> {
             for (VolumeManifest.Entry e : entries) {
                 if (large(e)) {
                     written(folder, name, e, written, counters);

@@ -138,7 +138,7 @@ public final class BackupUpload {
      */
     private void sendAll(List<Runnable> jobs) {
         AtomicReference<Throwable> first = new AtomicReference<>();
-        try (ExecutorService pool = Executors.newFixedThreadPool(IN_FLIGHT, Thread.ofVirtual().name("backup-upload-", 0).factory())) {
+        try (ExecutorService pool = Executors.newFixedThreadPool(IN_FLIGHT, RegistryThreads.named("backup-upload-"))) {
             for (Runnable job : jobs) {
                 pool.execute(() -> {
                     if (first.get() != null) {

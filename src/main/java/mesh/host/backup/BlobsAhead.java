@@ -37,7 +37,7 @@ final class BlobsAhead implements AutoCloseable {
     private final Iterator<VolumeManifest.Entry> next;
     private final Function<VolumeManifest.Entry, byte[]> fetch;
     private final Deque<Fetch> window = new ArrayDeque<>();
-    private final ExecutorService pool = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("restore-ahead-", 0).factory());
+    private final ExecutorService pool = Executors.newThreadPerTaskExecutor(RegistryThreads.named("restore-ahead-"));
 
     /** Starts fetching the small files among {@code entries} with {@code fetch} (whole content, or an exception). */
     BlobsAhead(List<VolumeManifest.Entry> entries, Function<VolumeManifest.Entry, byte[]> fetch) {

@@ -50,7 +50,7 @@ final class FileFromBlob {
         for (int i = 0; i < BUFFERS; i++) {
             free.add(new byte[BUFFER]);
         }
-        Thread reader = Thread.ofVirtual().name("restore-read").start(() -> read(blob, e.size() + 1, free, full));
+        Thread reader = RegistryThreads.start("restore-read", () -> read(blob, e.size() + 1, free, full));
         long n = 0;
         try (FileChannel out = FileChannel.open(file, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
             while (true) {
@@ -79,7 +79,7 @@ final class FileFromBlob {
             Thread.currentThread().interrupt();
             throw new BackupBroken("interrupted while " + what + " was written", x);
         } finally {
-            reader.interrupt();   // first: a virtual thread blocked on a socket is let go by its interrupt (the socket closed)
+            reader.interrupt();   // first: a reader waiting for a free buffer is let go; one blocked on the socket by the close
             try {
                 blob.close();
             } catch (IOException x) {
