@@ -28,7 +28,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  * Caddy with its internal CA, and a routed module {@code web} that opted in ({@code replace: start-first}). While a
  * client sends 30 requests a second through the edge over verified TLS ({@link CutoverLoad}: HTTP/1.1, and HTTP/2
  * judged where the edge's Caddy is 2.7 or later) while a WebSocket and a long-held streaming response of another route stay
- * open (judged where the edge's Caddy is 2.7 or later; the test bed's is), an image change, an env change and a secret rotation each cut over with no failed request; a new
+ * open (judged where the edge's Caddy is 2.7 or later; the test bed's is), an image change, an env change and a secret rotation each cut over with no failed request
+ * and, where the edge's Caddy is 2.8 or later, no load of its configuration (the switch is its route's upstream file); a new
  * copy whose health check fails is removed while the old one serves on and the push exits 1 naming the check; a
  * rollback of a cutover cuts over too.
  */
@@ -39,6 +40,7 @@ class CutoverIT {
 
     static final String ACE = "n1";
     static final String WEB = "web.server";
+    static final String EDGE = "route-proxy.server";
     static final String IMAGE_2 = "mesh-test/busybox:cutover-2";
 
     InstalledMesh mesh;
@@ -143,6 +145,7 @@ class CutoverIT {
         String preview = mesh.ok("rollback", Long.toString(imagePush), "--dry-run");
         assertTrue(preview.contains("  cutover " + WEB + " (web): "), preview);
         String before = containerId(WEB);
+        long loadsBefore = CutoverLoad.loads(mesh.engine(ACE), EDGE);
         try (CutoverLoad load = CutoverLoad.start(ca, address(), "web.zurag.be")) {
             mesh.ok("rollback", Long.toString(imagePush), "--yes", "--wait");
             PackagedMesh.await("the rolled back copy answers", Duration.ofSeconds(30),
@@ -150,6 +153,9 @@ class CutoverIT {
             judge("the rollback", load);
         }
         assertNotEquals(before, containerId(WEB), "the rollback replaced it");
+        if (caddy28()) {
+            assertEquals(loadsBefore, CutoverLoad.loads(mesh.engine(ACE), EDGE), "the rollback's switch loaded nothing");
+        }
         assertTrue(Files.readString(mesh.agentLog(ACE)).contains("cutover " + WEB + " (web): the edge sends its routes"),
                 "cut over, not stopped first");
     }
@@ -172,6 +178,7 @@ class CutoverIT {
     private void cutOver(String what, String served, List<CutoverLoad.Stream> streams, boolean streamsKept) throws Exception {
         String before = containerId(WEB);
         long cutsBefore = cuts();
+        long loadsBefore = CutoverLoad.loads(mesh.engine(ACE), EDGE);
         try (CutoverLoad load = CutoverLoad.start(ca, address(), "web.zurag.be")) {
             Thread.sleep(1000);
             mesh.ok("push", "--wait");
@@ -182,6 +189,10 @@ class CutoverIT {
         }
         assertNotEquals(before, containerId(WEB), what + " replaced the container");
         assertEquals(cutsBefore + 1, cuts(), what + " was cut over, not stopped first");
+        if (caddy28()) {
+            assertEquals(loadsBefore, CutoverLoad.loads(mesh.engine(ACE), EDGE),
+                    what + ": the edge switched by its route's upstream file, with no load of Caddy's configuration");
+        }
         if (streamsKept) {
             for (CutoverLoad.Stream stream : streams) {
                 assertTrue(stream.open(), what + ": still open and receiving through the edge: " + stream);
@@ -220,11 +231,20 @@ class CutoverIT {
 
     /** Whether the edge's Caddy is 2.7 or later (the test bed's is 2.11). */
     private boolean caddy27() throws Exception {
+        return caddyAtLeast(7);
+    }
+
+    /** Whether the edge's Caddy is 2.8 or later, which reads a route's upstream from its file ({@code {file.*}}). */
+    private boolean caddy28() throws Exception {
+        return caddyAtLeast(8);
+    }
+
+    private boolean caddyAtLeast(int minor) throws Exception {
         if (caddyVersion == null) {
-            caddyVersion = CutoverLoad.exec(mesh.engine(ACE), "route-proxy.server", "caddy", "version").strip();
+            caddyVersion = CutoverLoad.exec(mesh.engine(ACE), EDGE, "caddy", "version").strip();
         }
         String[] parts = caddyVersion.replaceFirst("^v", "").split("[. ]");
-        return Integer.parseInt(parts[0]) > 2 || Integer.parseInt(parts[0]) == 2 && Integer.parseInt(parts[1]) >= 7;
+        return Integer.parseInt(parts[0]) > 2 || Integer.parseInt(parts[0]) == 2 && Integer.parseInt(parts[1]) >= minor;
     }
 
     String page() throws IOException, InterruptedException {

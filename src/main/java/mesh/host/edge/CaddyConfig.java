@@ -34,7 +34,7 @@ public final class CaddyConfig {
      * Caddy refuses the whole configuration; null in normal use.
      */
     public static ObjectNode render(EdgeTable table, String refuse) {
-        return render(table, refuse, true);
+        return render(table, refuse, true, true);
     }
 
     /**
@@ -54,9 +54,11 @@ public final class CaddyConfig {
 
     /**
      * The configuration for this table; {@code streams} false leaves out {@link #STREAM_CLOSE_DELAY}, for a Caddy
-     * older than 2.7, which refuses the field ({@link EdgeKeeper} learns that from its answer).
+     * older than 2.7, which refuses the field ({@link EdgeKeeper} learns that from its answer); {@code files} true
+     * names each route's upstream by its file ({@link UpstreamFiles}: a change of upstream is then no load), false
+     * gives the address itself (a Caddy older than 2.8, or a container the files cannot be written in).
      */
-    public static ObjectNode render(EdgeTable table, String refuse, boolean streams) {
+    public static ObjectNode render(EdgeTable table, String refuse, boolean streams, boolean files) {
         ObjectNode root = JSON.createObjectNode();
         root.putObject("admin").put("listen", ADMIN_LISTEN);
         ObjectNode apps = root.putObject("apps");
@@ -73,7 +75,8 @@ public final class CaddyConfig {
             if (r.name().equals(refuse)) {
                 handler.put("handler", REFUSED_HANDLER);
             } else {
-                handler.put("handler", "reverse_proxy").putArray("upstreams").addObject().put("dial", r.upstream());
+                handler.put("handler", "reverse_proxy").putArray("upstreams").addObject()
+                        .put("dial", files ? UpstreamFiles.dial(r.name()) : r.upstream());
                 handler.putObject("load_balancing").put("try_duration", TRY_DURATION).put("try_interval", "100ms");
                 if (streams) {
                     handler.put("stream_close_delay", STREAM_CLOSE_DELAY);

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -22,10 +23,11 @@ import org.jboss.logging.Logger;
 
 /**
  * EdgeKeeper keeps this node's edge (Caddy) serving the declaration's route table. The agent calls
- * it after each accept and each pass: it reads back what Caddy runs ({@code GET /config/}) and loads
- * the rendered table ({@code POST /load}) only when they differ, so a route change costs one reload
- * and never a container replace, and a recreated or restarted edge (empty after a kill) gets the
- * current routes at the next pass. A configuration Caddy refuses is reported with Caddy's message;
+ * it after each accept and each pass: it writes each route's upstream into its file in the edge container when it
+ * changed ({@link UpstreamFiles}: Caddy reads it at each request, so a cutover's switch or a take's new node loads
+ * nothing), reads back what Caddy runs ({@code GET /config/}) and loads the rendered table ({@code POST /load})
+ * only when they differ, so a change of the routes themselves costs one reload and never a container replace, and
+ * a recreated or restarted edge (empty after a kill) gets the current routes at the next pass. A configuration Caddy refuses is reported with Caddy's message;
  * Caddy keeps serving what it had, the same configuration is not sent again to the same container,
  * and a Caddy that restarted meanwhile gets back the last configuration it accepted.
  */
@@ -54,6 +56,12 @@ public class EdgeKeeper {
     private Map<String, Cutover.Pin> pins = Map.of();
     /** The edge containers whose Caddy refused {@code stream_close_delay} (older than 2.7): rendered without it. */
     private final Set<String> withoutStreamDelay = new HashSet<>();
+    /** The edge containers that cannot hold upstream files ({@link UpstreamFiles#cannot}): their dials are literal. */
+    private final Set<String> literalDials = new HashSet<>();
+    /** The upstream files last written and the container they were written in. */
+    private Map<String, String> written = Map.of();
+    private String writtenIn;
+    private static final Duration WRITE_TIMEOUT = Duration.ofSeconds(10);
 
     /**
      * Points this node's edge at a cutover's new copy ({@code add}: {@link Cutover#key} to its pin) and loads it at
@@ -114,7 +122,8 @@ public class EdgeKeeper {
     /** Reads back what the running edge container {@code c} serves and acts on {@link EdgeReload#after}. */
     private void load(Declaration d, EdgeTable table, ObservedContainer c, List<String> wantedNames, EdgeStatus before,
                       Engine engine) throws IOException {
-        JsonNode wanted = CaddyConfig.render(table, refuse, !withoutStreamDelay.contains(c.id()));
+        boolean files = !literalDials.contains(c.id()) && writeUpstreams(table, c, engine, false);
+        JsonNode wanted = CaddyConfig.render(table, refuse, !withoutStreamDelay.contains(c.id()), files);
         String network = d.component(table.component()).map(ComponentSpec::network).orElse(null);
         String at = engine.address(c.id(), network);
         if (at == null) {
@@ -135,6 +144,9 @@ public class EdgeKeeper {
             }
             case RESTORE -> {
                 // refused already (the status says so), and Caddy lost what it served: the last routes it accepted
+                if (files) {
+                    writeUpstreams(table, c, engine, true);
+                }
                 if (admin.load(lastGood).isEmpty()) {
                     note(new EdgeStatus(table.component(), c.id(), table.tls(), lastGoodNames, clock.instant().toString(),
                             wantedNames, refusedWhy, true));
@@ -144,12 +156,18 @@ public class EdgeKeeper {
                 // refused already by this container: not sent again
             }
             case LOAD -> {
+                if (files && !writeUpstreams(table, c, engine, true)) {
+                    // a Caddy that lost its configuration may have restarted: its files are written again before it
+                    // loads, or its routes get their addresses
+                    files = false;
+                    wanted = CaddyConfig.render(table, refuse, !withoutStreamDelay.contains(c.id()), false);
+                }
                 Optional<String> refusal = admin.load(wanted);
                 if (refusal.isPresent() && refusal.get().contains("stream_close_delay") && withoutStreamDelay.add(c.id())) {
                     // a Caddy older than 2.7 does not know the field: its streams are cut by every change (docs/cutover.md)
                     LOG.warnf("edge %s: Caddy does not know stream_close_delay (older than 2.7): a change of its routes"
                             + " closes its WebSockets", table.component());
-                    wanted = CaddyConfig.render(table, refuse, false);
+                    wanted = CaddyConfig.render(table, refuse, false, files);
                     refusal = admin.load(wanted);
                 }
                 if (refusal.isPresent()) {
@@ -167,6 +185,45 @@ public class EdgeKeeper {
                 }
             }
         }
+    }
+
+    /**
+     * Writes the routes' upstream files that changed ({@code all}: every one) into the edge container {@code c}; false
+     * when they are not there to be read, so this pass renders literal dials: for good when the container cannot hold
+     * them (logged once), for this pass when the write failed (the next pass tries again).
+     */
+    private boolean writeUpstreams(EdgeTable table, ObservedContainer c, Engine engine, boolean all) {
+        Map<String, String> wanted = UpstreamFiles.wanted(table);
+        Map<String, String> held = all || !c.id().equals(writtenIn) ? Map.of() : written;
+        Map<String, String> send = UpstreamFiles.changed(held, wanted);
+        if (send.isEmpty()) {
+            return true;
+        }
+        int exit;
+        try {
+            exit = engine.exec(c.id(), UpstreamFiles.command(send), WRITE_TIMEOUT);
+        } catch (RuntimeException e) {
+            LOG.warnf("edge %s: could not write its routes' upstreams (%s); this pass loads them as addresses",
+                    table.component(), e.getMessage());
+            return false;
+        }
+        String cannot = UpstreamFiles.cannot(exit);
+        if (cannot != null) {
+            literalDials.add(c.id());
+            LOG.warnf("edge %s: its container cannot hold the routes' upstream files (%s): each change of an upstream"
+                    + " is a load of Caddy's configuration", table.component(), cannot);
+            return false;
+        }
+        if (exit != 0) {
+            LOG.warnf("edge %s: writing its routes' upstreams exited %d; this pass loads them as addresses",
+                    table.component(), exit);
+            return false;
+        }
+        Map<String, String> now = new TreeMap<>(held);
+        now.putAll(send);
+        written = now;
+        writtenIn = c.id();
+        return true;
     }
 
     /** The edge's status, or null when this node is no edge. */

@@ -23,7 +23,8 @@ class CaddyConfigTest {
         assertEquals("0.0.0.0:2019", c.at("/admin/listen").asText());
         assertEquals("[\":443\"]", c.at("/apps/http/servers/edge/listen").toString());
         assertEquals("searxng.zurag.be", c.at("/apps/http/servers/edge/routes/0/match/0/host/0").asText());
-        assertEquals("10.77.0.12:8081", c.at("/apps/http/servers/edge/routes/1/handle/0/upstreams/0/dial").asText());
+        assertEquals("{file./tmp/mesh-upstreams/whoami.zurag.be}",
+                c.at("/apps/http/servers/edge/routes/1/handle/0/upstreams/0/dial").asText(), "read from its file");
         assertEquals("internal", c.at("/apps/tls/automation/policies/0/issuers/0/module").asText());
         assertEquals("[\"searxng.zurag.be\",\"whoami.zurag.be\"]", c.at("/apps/tls/automation/policies/0/subjects").toString());
         assertTrue(CaddyConfig.same(new ObjectMapper().readTree(c.toString()), c), "read back, it is the same");
@@ -77,8 +78,23 @@ class CaddyConfigTest {
             assertEquals("1h", handler.at("/stream_close_delay").asText(), handler.toString());
             assertEquals("5s", handler.at("/load_balancing/try_duration").asText(), handler.toString());
         }
-        JsonNode old = CaddyConfig.render(TABLE, null, false);
+        JsonNode old = CaddyConfig.render(TABLE, null, false, true);
         assertTrue(old.at("/apps/http/servers/edge/routes/0/handle/0/stream_close_delay").isMissingNode(), old.toString());
         assertEquals("5s", old.at("/apps/http/servers/edge/routes/0/handle/0/load_balancing/try_duration").asText());
+    }
+
+    /**
+     * A change of a route's upstream alone (a cutover's switch) renders the same configuration, so it loads nothing;
+     * a container that cannot hold the upstream files gets each address itself.
+     */
+    @Test
+    void aNewUpstreamIsTheSameConfigurationAndWithoutFilesEachAddressIsDialled() {
+        EdgeTable cutOver = new EdgeTable(TABLE.component(), TABLE.tls(), List.of(
+                new EdgeTable.Route("searxng.zurag.be", "10.77.0.11:32771", "searxng"), TABLE.routes().get(1)));
+        assertTrue(CaddyConfig.same(CaddyConfig.render(TABLE, null), CaddyConfig.render(cutOver, null)));
+
+        JsonNode literal = CaddyConfig.render(cutOver, null, true, false);
+        assertEquals("10.77.0.11:32771", literal.at("/apps/http/servers/edge/routes/0/handle/0/upstreams/0/dial").asText());
+        assertFalse(CaddyConfig.same(CaddyConfig.render(TABLE, null, true, false), literal));
     }
 }
