@@ -20,24 +20,9 @@ public final class RebuildRecords {
     private RebuildRecords() {
     }
 
-    /**
-     * Migrates the store at {@code url} to this build's schema, as the controller does at its start, outside a controller
-     * (Flyway is inactive in every other verb): with the migrations the build recorded (Quarkus's own scanner, as its
-     * Flyway does), else Flyway's own classpath scan (a test's plain class path).
-     */
+    /** Migrates the store at {@code url} to this build's schema, as the controller does at its start ({@link Migrations}). */
     public static void migrate(String url, String user, String password) {
-        org.flywaydb.core.api.configuration.FluentConfiguration conf = org.flywaydb.core.Flyway.configure()
-                .dataSource(url, user, password).locations("classpath:db/migration");
-        try {
-            var known = new io.quarkus.flyway.runtime.QuarkusPathLocationScanner(conf, List.of(conf.getLocations()))
-                    .scanForResources();
-            if (!known.isEmpty()) {
-                conf.resourceProvider(new io.quarkus.flyway.runtime.QuarkusFlywayResourceProvider(known));
-            }
-        } catch (RuntimeException | LinkageError e) {
-            // no migrations recorded by the build: Flyway scans the class path itself
-        }
-        conf.load().migrate();
+        Migrations.flyway(url, user, password).migrate();
     }
 
     /** Every module's placement. */

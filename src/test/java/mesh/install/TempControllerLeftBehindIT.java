@@ -9,12 +9,15 @@ import java.io.File;
 import java.io.InputStreamReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import mesh.model.Poll;
+import mesh.store.MigrationCommits;
 import mesh.testbed.InstalledMesh;
 import mesh.testbed.InstalledNode;
 import mesh.testbed.PackagedMesh;
@@ -27,7 +30,9 @@ import org.junit.jupiter.api.Test;
  * kill 0.3 s into the step lands there on a loaded machine), then rerun at once while that controller is still
  * starting. The rerun must end the one left behind, start its own and finish the install: one controller process
  * at the end (the permanent one), the left one gone. Twice, each on a fresh store (the store's migrations are
- * still to run when the two controllers start, as in the crash test), uninstalled with its data in between.
+ * still to run when the two controllers start, as in the crash test), uninstalled with its data in between. Each
+ * migration the controller ran is committed with its history row (a controller ended mid-migration once left one
+ * applied and unrecorded, and the rerun's controller failed on it).
  */
 class TempControllerLeftBehindIT {
 
@@ -53,6 +58,11 @@ class TempControllerLeftBehindIT {
                 assertEquals(1, controllers.size(), "round " + round + ": " + controllers);
                 assertFalse(controllers.get(0).contains(target.state().resolve("app").toString()),
                         "round " + round + ": a temporary controller runs: " + controllers);
+                try (Connection c = DriverManager.getConnection("jdbc:postgresql://" + n1.address() + ":5432/mesh", "mesh",
+                        Files.readString(target.state().resolve("install/store-password")).strip())) {
+                    assertEquals(List.of(), MigrationCommits.recordedApart(c),
+                            "round " + round + ": migrations the controller recorded apart from their own transaction");
+                }
                 if (round < ROUNDS) {
                     PackagedMesh.Result gone = target.mesh(List.of("uninstall", "--delete-data", "--state-dir",
                             target.state().toString(), "--config-dir", target.config().toString()));

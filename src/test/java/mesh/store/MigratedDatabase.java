@@ -6,7 +6,6 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.UUID;
 import mesh.model.Poll;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -24,10 +23,16 @@ public final class MigratedDatabase implements BeforeEachCallback, AfterEachCall
 
     /** Makes the database and migrates it. */
     public MigratedDatabase create() throws SQLException {
+        created();
+        Migrations.flyway(POSTGRES + name, "mesh", "mesh").migrate();
+        return this;
+    }
+
+    /** Makes the database, empty. */
+    public MigratedDatabase created() throws SQLException {
         try (Connection c = DriverManager.getConnection(POSTGRES + "postgres", "mesh", "mesh")) {
             c.createStatement().execute("create database " + name);
         }
-        Flyway.configure().dataSource(POSTGRES + name, "mesh", "mesh").locations("classpath:db/migration").load().migrate();
         return this;
     }
 
