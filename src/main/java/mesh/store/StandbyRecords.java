@@ -33,8 +33,17 @@ public final class StandbyRecords {
         }
     }
 
+    /**
+     * Every standby recorded; none in a store whose migrations have not run yet (the standby watch starts before the
+     * controller migrates: a fresh store's first start would log a missing table).
+     */
     public static List<Row> all(Connection c) throws SQLException {
         List<Row> rows = new ArrayList<>();
+        try (PreparedStatement s = c.prepareStatement("select to_regclass('standby_seats') is null"); ResultSet r = s.executeQuery()) {
+            if (r.next() && r.getBoolean(1)) {
+                return rows;
+            }
+        }
         try (PreparedStatement s = c.prepareStatement("select node, added, out_of_sync from standby_seats order by node");
              ResultSet r = s.executeQuery()) {
             while (r.next()) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.Connection;
+import java.time.Instant;
 import java.util.List;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
@@ -24,6 +25,20 @@ class MigrationsIT {
             List<String> recorded = MigrationCommits.recorded(c);
             assertTrue(recorded.size() >= 15, "the store's migrations: " + recorded);
             assertEquals(List.of(), MigrationCommits.recordedApart(c), "recorded in a transaction of their own");
+        } finally {
+            database.drop();
+        }
+    }
+
+    @Test
+    void aStoreNotMigratedYetHasNoStandby() throws Exception {
+        MigratedDatabase database = new MigratedDatabase().created();
+        try (Connection c = database.connect()) {
+            assertEquals(List.of(), StandbyRecords.all(c), "the standby watch's look before the controller migrates");
+            Migrations.flyway(MigratedDatabase.POSTGRES + database.name, "mesh", "mesh").migrate();
+            c.createStatement().execute("insert into nodes (name, address, agent) values ('n2', '10.0.0.2', 'https://10.0.0.2:7400')");
+            StandbyRecords.add(c, "n2", Instant.parse("2026-12-07T02:00:00Z"));
+            assertEquals(List.of("n2"), StandbyRecords.all(c).stream().map(StandbyRecords.Row::node).toList());
         } finally {
             database.drop();
         }
