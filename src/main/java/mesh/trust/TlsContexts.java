@@ -21,6 +21,15 @@ public final class TlsContexts {
 
     private static final char[] NO_PASSWORD = new char[0];
 
+    /**
+     * How the key is kept in the key store that only hands it to the JDK's key manager, in memory: PKCS12 encrypts every
+     * key it holds, by default with PBKDF2 of 10,000 rounds of HMAC-SHA256, and again to read it back; in a short verb's
+     * C1 code that was a third of {@code mesh install}'s own CPU (a profile of it), and every agent and controller start
+     * paid it. One round: the store is never written anywhere, so its encryption protects nothing.
+     */
+    private static final KeyStore.PasswordProtection IN_MEMORY = new KeyStore.PasswordProtection(NO_PASSWORD,
+            "PBEWithHmacSHA256AndAES_256", new javax.crypto.spec.PBEParameterSpec(new byte[16], 1));
+
     private TlsContexts() {
     }
 
@@ -40,7 +49,7 @@ public final class TlsContexts {
             if (certificate != null) {
                 KeyStore own = KeyStore.getInstance("PKCS12");
                 own.load(null, null);
-                own.setKeyEntry("mesh", key, NO_PASSWORD, new X509Certificate[] {certificate, ca});
+                own.setEntry("mesh", new KeyStore.PrivateKeyEntry(key, new X509Certificate[] {certificate, ca}), IN_MEMORY);
                 KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
                 kmf.init(own, NO_PASSWORD);
                 keys = kmf.getKeyManagers();
