@@ -17,8 +17,9 @@ import org.junit.jupiter.api.ClassOrdererContext;
  * (MovedCopyIT, the four Take classes, in alphabetical order) leaves the other ranges idle while it ends. The times are
  * measured ones ({@code mesh/testbed/installed-times.txt}); a class not listed goes first, as if it were the longest.
  * The classes not marked (the main line, one after the other) keep their alphabetical order, after them: JUnit runs
- * them on a line of their own whatever their place. Set for the ITs in pom.xml
- * ({@code junit.jupiter.testclass.order.default}).
+ * them on a line of their own whatever their place. Set for the ITs in pom.xml as the order within Quarkus's own
+ * orderer (the system property {@code junit.quarkus.orderer.secondary-orderer}): Quarkus's keeps the {@code @QuarkusTest}
+ * classes together and fails the run if JUnit's default orderer is set to another.
  */
 public final class LongestFirst implements ClassOrderer {
 
