@@ -82,16 +82,12 @@ public class OperatorTokens {
     void bootstrap(String token) {
         byte[] hash = hash(token);
         store.inTransaction(c -> {
-            TrustStore.TokenRow row = trust.token(c, BOOTSTRAP).orElse(null);
-            if (row == null) {
-                trust.addToken(c, BOOTSTRAP, hash, AuditTrail.CONTROLLER);
-                audit.record(c, "token create", AuditText.bootstrapMade(BOOTSTRAP));
-            } else if (!MessageDigest.isEqual(row.hash(), hash)) {
-                trust.replaceToken(c, BOOTSTRAP, hash, AuditTrail.CONTROLLER);
-                audit.record(c, "token create", AuditText.bootstrapReplaced(BOOTSTRAP));
-            } else if (row.revoked() != null) {
-                LOG.warnf("the bootstrap operator token (MESH_CONTROLLER_TOKEN, named %s) is revoked; set a new one"
-                        + " to use it again", BOOTSTRAP);
+            switch (trust.bootstrap(c, BOOTSTRAP, hash, AuditTrail.CONTROLLER)) {
+                case MADE -> audit.record(c, "token create", AuditText.bootstrapMade(BOOTSTRAP));
+                case REPLACED -> audit.record(c, "token create", AuditText.bootstrapReplaced(BOOTSTRAP));
+                case REVOKED -> LOG.warnf("the bootstrap operator token (MESH_CONTROLLER_TOKEN, named %s) is revoked; set a"
+                        + " new one to use it again", BOOTSTRAP);
+                case KEPT -> { }
             }
             return null;
         });

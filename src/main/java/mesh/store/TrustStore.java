@@ -73,6 +73,31 @@ public class TrustStore {
         }
     }
 
+    /** What {@link #bootstrap} found and did. */
+    public enum Bootstrap { MADE, REPLACED, REVOKED, KEPT }
+
+    /**
+     * Stores {@code hash} as the bootstrap token {@code name} (a controller's start): made when the store has none,
+     * replaced (and so un-revoked) when it differs, left alone, without a write, when it is the same. The table is
+     * locked first, in a mode that conflicts with itself and with any insert: two controllers starting at once on one
+     * store take turns, and the later finds the earlier's row instead of failing its start on the duplicate key.
+     */
+    public Bootstrap bootstrap(Connection c, String name, byte[] hash, String by) throws SQLException {
+        try (java.sql.Statement s = c.createStatement()) {
+            s.execute("lock table operator_tokens in share row exclusive mode");
+        }
+        TokenRow row = token(c, name).orElse(null);
+        if (row == null) {
+            addToken(c, name, hash, by);
+            return Bootstrap.MADE;
+        }
+        if (!java.security.MessageDigest.isEqual(row.hash(), hash)) {
+            replaceToken(c, name, hash, by);
+            return Bootstrap.REPLACED;
+        }
+        return row.revoked() != null ? Bootstrap.REVOKED : Bootstrap.KEPT;
+    }
+
     /** Gives a token a new hash and clears its revocation (the bootstrap token, when its variable changed). */
     public void replaceToken(Connection c, String name, byte[] hash, String createdBy) throws SQLException {
         try (PreparedStatement s = c.prepareStatement("""
