@@ -41,11 +41,11 @@ import mesh.trust.TlsDir;
  * controller's pids, SIGKILL and a restart of an agent with the same launcher line install used, and
  * GETs of an agent's API with the controller's certificate. {@link #close} removes everything it
  * made: processes (found by its folders in their command lines), the nodes' containers, volumes and
- * networks, its folders. Its nodes are named n1..nN in the mesh and run on the test-bed nodes n11.. or n21.. of
- * {@code scripts/testbed} (one of two ranges, taken at the raise and given back at the close: apart from the n1..
+ * networks, its folders. Its nodes are named n1..nN in the mesh and run on the test-bed nodes n11.., n21.. or n31.. of
+ * {@code scripts/testbed} (one of three ranges, taken at the raise and given back at the close: apart from the n1..
  * the other ITs use, so the classes marked {@link InstalledMeshTest} run beside them and beside each other), or, once
  * every other IT is done, on n1.. ({@link MeshRanges}); {@code -Dmesh.testbed.first=K} moves the ranges to nK+10..,
- * nK+20.. and nK.. (a developer running two suites at once; the mesh's names stay n1..nN).
+ * nK+20.., nK+30.. and nK.. (a developer running two suites at once; the mesh's names stay n1..nN).
  */
 public final class InstalledMesh implements AutoCloseable {
 

@@ -14,8 +14,8 @@ import org.junit.jupiter.api.parallel.ResourceLocksProvider;
  * Marks a test class that raises an {@link InstalledMesh}. The ITs run on two threads (the Failsafe configuration in
  * pom.xml turns on JUnit's parallel execution): every unmarked class runs on the main line, one after the other, on the
  * test-bed nodes n1.., the root engine and the root PostgreSQL; the classes marked here run beside it, on the test-bed
- * nodes of an installed mesh (n11.. or n21.., {@link InstalledMesh#raise}: at most two such meshes at once, beside
- * the main line from its start, and a third on n1.. once the main line is done, {@link MeshRanges}; JUnit starts more
+ * nodes of an installed mesh (n11.., n21.. or n31.., {@link InstalledMesh#raise}: at most three such meshes at once,
+ * beside the main line from its start, and a fourth on n1.. once the main line is done, {@link MeshRanges}; JUnit starts more
  * marked classes than that, and they wait for a range). Nothing but the machine's CPU is shared between a marked class and
  * any other; a marked class must use nothing of the main line's.
  *

@@ -23,8 +23,19 @@ import org.junit.platform.launcher.core.LauncherFactory;
 class MeshRangesTest {
 
     @Test
+    void threeRangesBesideTheMainLineAndItsNodesOnceItIsDone() throws Exception {
+        MeshRanges ranges = new MeshRanges(160, 3);
+        assertEquals(170, ranges.take(Duration.ZERO));
+        assertEquals(180, ranges.take(Duration.ZERO));
+        assertEquals(190, ranges.take(Duration.ZERO));
+        assertNull(ranges.take(Duration.ofMillis(50)), "a fourth mesh waits while the main line runs");
+        ranges.mainLineDone();
+        assertEquals(160, ranges.take(Duration.ZERO), "the main line's nodes are a range once it is done");
+    }
+
+    @Test
     void twoRangesBesideTheMainLineAndItsNodesOnceItIsDone() throws Exception {
-        MeshRanges ranges = new MeshRanges(190);
+        MeshRanges ranges = new MeshRanges(190, 2);
         assertEquals(200, ranges.take(Duration.ZERO));
         assertEquals(210, ranges.take(Duration.ZERO));
         assertNull(ranges.take(Duration.ofMillis(50)), "a third mesh waits while the main line runs");
