@@ -106,7 +106,7 @@ class AlertsIT {
         PackagedMesh.await("alertmanager answers", Duration.ofSeconds(30), () -> {
             try {
                 return get("/api/v2/status").has("cluster");
-            } catch (Exception e) {
+            } catch (Exception | AssertionError e) {   // not listening yet, or not 200 yet
                 return false;
             }
         });
