@@ -205,6 +205,20 @@ class InstallerIT {
         }
         // the join token is spent: a second join with it is refused, saying so, as is a wrong one; nothing changes
         String seat = "https://" + target.node.address() + ":7700";
+        // the controller's own looks (its alert watch, as mesh status) note each new agent's build in agent_builds once:
+        // let them have heard both, so the snapshots below compare what the refused joins did and nothing else
+        List<String> names = nodes.subList(1, 3).stream().map(TestbedNodes.Node::name).toList();
+        PackagedMesh.await("the controller has noted the builds of " + names, java.time.Duration.ofSeconds(90), () -> {
+            try (var c = storeSource().getConnection(); var q = c.prepareStatement(
+                    "select count(*) from agent_builds where node = any (?)")) {
+                q.setArray(1, c.createArrayOf("text", names.toArray()));
+                var r = q.executeQuery();
+                r.next();
+                return r.getInt(1) == 2;
+            } catch (Exception e) {
+                return false;
+            }
+        });
         String before = storeSnapshot();
         for (TestbedNodes.Node n : nodes.subList(1, 3)) {
             assertJoinRefused(seat, n.name(), joinTokens.get(n.name()), "spent join token: node " + n.name() + "'s join token");
