@@ -28,10 +28,12 @@ class BootstrapTokenIT {
 
     @Test
     void twoStartsAtOnceTakeTurnsAndTheLaterKeepsTheEarliersToken() throws Exception {
-        try (Connection first = database.connect(); Connection second = database.connect()) {
+        try (Connection first = database.connect(); Connection second = database.connect(); Connection watcher = database.connect()) {
             first.setAutoCommit(false);
             assertEquals(TrustStore.Bootstrap.MADE, trust.bootstrap(first, "admin", hash, "controller"));
 
+            // a thread of its own: the common pool has one thread on two cores, and other ITs beside this one may hold it
+            java.util.concurrent.ExecutorService own = java.util.concurrent.Executors.newSingleThreadExecutor();
             CompletableFuture<TrustStore.Bootstrap> later = CompletableFuture.supplyAsync(() -> {
                 try {
                     second.setAutoCommit(false);
@@ -41,10 +43,12 @@ class BootstrapTokenIT {
                 } catch (java.sql.SQLException e) {
                     throw new java.util.concurrent.CompletionException(e);
                 }
-            });
-            // the second start is waiting on the first's transaction (PostgreSQL's own view of it), not done
-            Poll.Result<Boolean> waiting = Poll.until(Duration.ofSeconds(10), Duration.ofMillis(50), () -> {
-                try (var s = first.createStatement(); var r = s.executeQuery(
+            }, own);
+            own.shutdown();
+            // the second start is waiting on the first's transaction (PostgreSQL's own view of it), not done; read from a
+            // session of its own in autocommit: within a transaction PostgreSQL answers pg_stat_activity from one snapshot
+            Poll.Result<Boolean> waiting = Poll.until(Duration.ofSeconds(30), Duration.ofMillis(50), () -> {
+                try (var s = watcher.createStatement(); var r = s.executeQuery(
                         "select count(*) from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'")) {
                     r.next();
                     return r.getInt(1) > 0 ? Poll.got(true) : Poll.notYet("no session waits on a lock");
