@@ -1,10 +1,12 @@
 package mesh.store;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import java.security.MessageDigest;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -83,7 +85,7 @@ public class TrustStore {
      * store take turns, and the later finds the earlier's row instead of failing its start on the duplicate key.
      */
     public Bootstrap bootstrap(Connection c, String name, byte[] hash, String by) throws SQLException {
-        try (java.sql.Statement s = c.createStatement()) {
+        try (Statement s = c.createStatement()) {
             s.execute("lock table operator_tokens in share row exclusive mode");
         }
         TokenRow row = token(c, name).orElse(null);
@@ -91,7 +93,7 @@ public class TrustStore {
             addToken(c, name, hash, by);
             return Bootstrap.MADE;
         }
-        if (!java.security.MessageDigest.isEqual(row.hash(), hash)) {
+        if (!MessageDigest.isEqual(row.hash(), hash)) {
             replaceToken(c, name, hash, by);
             return Bootstrap.REPLACED;
         }

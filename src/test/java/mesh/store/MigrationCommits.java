@@ -26,21 +26,18 @@ public final class MigrationCommits {
 
     /** The versions recorded as applied whose history row was committed apart from what the migration wrote. */
     public static List<String> recordedApart(Connection c) throws SQLException {
-        List<String> out = new ArrayList<>();
-        try (Statement s = c.createStatement(); ResultSet r = s.executeQuery("select h.version from flyway_schema_history h"
-                + " where h.version is not null and h.success and not exists (" + WROTE + ") order by h.installed_rank")) {
-            while (r.next()) {
-                out.add(r.getString(1));
-            }
-        }
-        return out;
+        return versions(c, "select h.version from flyway_schema_history h"
+                + " where h.version is not null and h.success and not exists (" + WROTE + ") order by h.installed_rank");
     }
 
     /** The versions recorded as applied. */
     public static List<String> recorded(Connection c) throws SQLException {
+        return versions(c, "select version from flyway_schema_history where version is not null and success order by installed_rank");
+    }
+
+    private static List<String> versions(Connection c, String query) throws SQLException {
         List<String> out = new ArrayList<>();
-        try (Statement s = c.createStatement(); ResultSet r = s.executeQuery(
-                "select version from flyway_schema_history where version is not null and success order by installed_rank")) {
+        try (Statement s = c.createStatement(); ResultSet r = s.executeQuery(query)) {
             while (r.next()) {
                 out.add(r.getString(1));
             }

@@ -8,6 +8,10 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.ClassDescriptor;
 import org.junit.jupiter.api.ClassOrderer;
 import org.junit.jupiter.api.ClassOrdererContext;
 
@@ -37,22 +41,20 @@ public final class LongestFirst implements ClassOrderer {
 
     @Override
     public void orderClasses(ClassOrdererContext context) {
-        context.getClassDescriptors().sort(Comparator.comparing(
-                d -> key(d.getTestClass().getSimpleName(), d.getTestClass().isAnnotationPresent(InstalledMeshTest.class))));
+        Set<String> installed = context.getClassDescriptors().stream().map(ClassDescriptor::getTestClass)
+                .filter(c -> c.isAnnotationPresent(InstalledMeshTest.class)).map(Class::getSimpleName).collect(Collectors.toSet());
+        context.getClassDescriptors().sort(Comparator.comparing(d -> d.getTestClass().getSimpleName(), order(installed::contains)));
     }
 
     /** Installed classes first, the longest first (unknown ones before all), then the others by name. */
-    List<String> order(List<String> names, java.util.function.Predicate<String> installed) {
-        return names.stream().sorted(Comparator.comparing(n -> key(n, installed.test(n)))).toList();
+    List<String> order(List<String> names, Predicate<String> installed) {
+        return names.stream().sorted(order(installed)).toList();
     }
 
-    private String key(String simpleName, boolean installed) {
-        if (!installed) {
-            return "2 " + simpleName;
-        }
-        Integer s = seconds.get(simpleName);
-        // descending by time: a fixed-width complement sorts as text
-        return "1 " + String.format("%09d", 999_999_999 - (s == null ? 999_999_999 : s)) + " " + simpleName;
+    private Comparator<String> order(Predicate<String> installed) {
+        return Comparator.comparing((String n) -> !installed.test(n))
+                .thenComparing(n -> installed.test(n) ? seconds.getOrDefault(n, Integer.MAX_VALUE) : 0, Comparator.reverseOrder())
+                .thenComparing(n -> n);
     }
 
     /** The times file: "ClassSimpleName seconds" a line, # comments. */
