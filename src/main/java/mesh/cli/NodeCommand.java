@@ -176,11 +176,18 @@ public class NodeCommand {
         return ExitCodes.OK;
     }
 
-    @Command(name = "remove", mixinStandardHelpOptions = true, description = {"Remove a node that runs nothing."},
+    @Command(name = "remove", mixinStandardHelpOptions = true, description = {"Remove a node that runs nothing.",
+            "A node that holds a copy of a module restored elsewhere while it was down is kept until its agent answers "
+                    + "once (the copy is then fenced there): removed before, it would run the module again if it came back "
+                    + "with its disk. --forget-lost removes it all the same, for a machine gone for good or a wiped disk."},
             footerHeading = "%nExamples:%n",
-            footer = {"  mesh node remove bee"})
-    int remove(@Parameters(paramLabel = "NAME", description = "the node, as 'mesh node list' names it") String name) {
-        ControllerClient.fromEnvironment().api().removeNode(name);
+            footer = {"  mesh node remove bee",
+                "  mesh node remove bee --forget-lost",
+                "      bee's machine is gone for good: forget the copies it held of modules restored elsewhere"})
+    int remove(@Parameters(paramLabel = "NAME", description = "the node, as 'mesh node list' names it") String name,
+               @Option(names = "--forget-lost", description = "the node is gone for good (or its disk wiped): forget the "
+                       + "copies of modules restored elsewhere that it still holds, unfenced") boolean forgetLost) {
+        ControllerClient.fromEnvironment().api().removeNode(name, forgetLost);
         if (format.json()) {
             output.json(spec, Map.of("removed", name));
         } else {

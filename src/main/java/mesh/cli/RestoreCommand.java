@@ -21,9 +21,12 @@ import picocli.CommandLine.Spec;
             "The backup is ID, or the module's newest backup that is done. NODE (--to) must be another node than the one "
                     + "the module runs on: restore it there, then 'mesh take' brings it back with that data if you want it "
                     + "where it was. Uses MESH_CONTROLLER and MESH_TOKEN.",
+            "A restore away from a node that does not answer is refused: that node may be only cut off from the controller, "
+                    + "the module still running there, and a restore would run it twice. When it is down (powered off, crashed, "
+                    + "its disk lost), say so with --down NODE: its copy is then marked lost and fenced there the moment its "
+                    + "agent answers again, so it never starts there again.",
             "Steps: preflight (NODE answers, has the images), fence the node the module ran on (stopped, its data "
-                    + "kept as an old copy) or, when that node does not answer, mark its copy lost (fenced there the moment it "
-                    + "answers again, so it never starts there again), restore (NODE writes every volume from the registry and "
+                    + "kept as an old copy) or, when that node does not answer and was said down, mark its copy lost, restore (NODE writes every volume from the registry and "
                     + "checks every file against the backup's manifest), start on NODE and wait until it runs, switch (the "
                     + "placement, MODULE.internal and its routes move to NODE), push (exactly the components that bind its "
                     + "names are replaced). A failure before the switch deletes NODE's copy and starts the module where it ran.",
@@ -35,7 +38,9 @@ import picocli.CommandLine.Spec;
             "  mesh restore searxng 12 --to bee",
             "      searxng runs on bee with backup 12's data; its old copy stays on the node it ran on",
             "  mesh take ace searxng",
-            "      then, if wanted, move it back to ace with that data"})
+            "      then, if wanted, move it back to ace with that data",
+            "  mesh restore searxng --to bee --down ace",
+            "      searxng's node ace is down: its copy is marked lost, fenced when ace answers again"})
 public class RestoreCommand implements Callable<Integer> {
 
     static final Duration POLL = Duration.ofMillis(500);
@@ -57,13 +62,18 @@ public class RestoreCommand implements Callable<Integer> {
     @Option(names = "--to", paramLabel = "NODE", description = "the node to restore it on: required, another node than the one it runs on (refused there)")
     String to;
 
+    @Option(names = "--down", paramLabel = "NODE", description = "the node the module runs on is down (powered off, crashed, "
+            + "its disk lost): if it does not answer, its copy is marked lost instead of fenced. Without it a restore away "
+            + "from a node that does not answer is refused")
+    String down;
+
     @Option(names = "--dry-run", description = "check (nodes answer, backup there), say the steps, change nothing")
     boolean dryRun;
 
     @Override
     public Integer call() {
         ControllerClient controller = ControllerClient.fromEnvironment();
-        RestoreView r = controller.api().restore(new RestoreRequest(module, backup, to, dryRun ? true : null));
+        RestoreView r = controller.api().restore(new RestoreRequest(module, backup, to, down, dryRun ? true : null));
         if (dryRun) {
             if (format.json()) {
                 output.json(spec, r);

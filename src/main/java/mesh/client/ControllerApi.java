@@ -124,8 +124,9 @@ public final class ControllerApi {
         return call("GET", "/v1/mesh/drains" + (running ? "?running=true" : ""), null, listOf(mesh.wire.DrainView.class));
     }
 
-    public void removeNode(String name) {
-        call("DELETE", path(NODES, name), null, (JavaType) null);
+    /** Removes a node; {@code forgetLost}: forget its lost copies not fenced yet ({@code --forget-lost}). */
+    public void removeNode(String name, boolean forgetLost) {
+        call("DELETE", path(NODES, name) + (forgetLost ? "?forget-lost=true" : ""), null, (JavaType) null);
     }
 
     public Placement assign(String node, String module) {

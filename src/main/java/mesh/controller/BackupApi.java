@@ -76,12 +76,12 @@ public class BackupApi {
     @POST
     @Path("/restores")
     public Response restore(String body) {
-        RestoreRequest r = Bodies.read(body, RestoreRequest.class, "{\"module\", \"backup\", \"to\", \"dryRun\"}");
+        RestoreRequest r = Bodies.read(body, RestoreRequest.class, "{\"module\", \"backup\", \"to\", \"down\", \"dryRun\"}");
         if (r.module() == null || r.module().isBlank()) {
             throw new mesh.model.InvalidInput(List.of("restore: give the module"));
         }
         boolean dryRun = Boolean.TRUE.equals(r.dryRun());
-        return Response.status(dryRun ? 200 : 202).entity(restores.begin(r.module(), r.backup(), r.to(), dryRun)).build();
+        return Response.status(dryRun ? 200 : 202).entity(restores.begin(r.module(), r.backup(), r.to(), r.down(), dryRun)).build();
     }
 
     @GET

@@ -118,8 +118,11 @@ public class ControllerResource {
 
     @DELETE
     @Path("/nodes/{name}")
-    public Response removeNode(@PathParam("name") String name) {
-        controller.removeNode(name);
+    public Response removeNode(@PathParam("name") String name, @jakarta.ws.rs.QueryParam("forget-lost") String forgetLost) {
+        if (forgetLost != null && !forgetLost.equals("true") && !forgetLost.equals("false")) {
+            throw new mesh.model.InvalidInput(List.of("forget-lost: true or false, not '" + forgetLost + "'"));
+        }
+        controller.removeNode(name, "true".equals(forgetLost));
         return Response.noContent().build();
     }
 

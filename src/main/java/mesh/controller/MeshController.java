@@ -17,6 +17,7 @@ import mesh.model.NotFound;
 import mesh.model.Placement;
 import mesh.plan.JoinTokenRule;
 import mesh.plan.MeshPlan;
+import mesh.store.BackupRecords;
 import mesh.store.MeshStore;
 import mesh.wire.AddedNode;
 import mesh.wire.CatalogueChange;
@@ -208,7 +209,13 @@ public class MeshController {
         });
     }
 
-    public void removeNode(String name) {
+    /**
+     * Removes node {@code name}, which runs nothing. A node that holds a lost copy not fenced yet (a module restored
+     * elsewhere while it was down, docs/backup.md) is kept unless {@code forgetLost}: the controller fences that copy the
+     * moment the node answers, and a node removed would never be fenced, so it would run the module again if it came back
+     * with its disk.
+     */
+    public void removeNode(String name, boolean forgetLost) {
         store.inTransaction(c -> {
             existingNode(c, name);
             MeshModuleGuard.nodeRemove(store, c, name);
@@ -219,9 +226,22 @@ public class MeshController {
                 throw new Conflict("node " + name + " still has modules assigned or running: "
                         + String.join(", ", used) + "; unassign them first");
             }
+            List<String> lost = BackupRecords.unfenced(c).stream().filter(l -> l.node().equals(name))
+                    .map(BackupRecords.LostCopy::module).distinct().sorted().toList();
+            if (!lost.isEmpty() && !forgetLost) {
+                throw new Conflict("node " + name + " holds a copy of " + String.join(", ", lost) + " restored elsewhere while"
+                        + " it was down, fenced there the moment its agent answers again; removed now, it would run "
+                        + String.join(", ", lost) + " again if it came back with its disk. Let its agent answer once ('mesh"
+                        + " audit' then says its lost copy was fenced), or, if its machine is gone for good or its disk wiped:"
+                        + " 'mesh node remove " + name + " --forget-lost'; nothing was changed");
+            }
+            if (!lost.isEmpty()) {
+                BackupRecords.forgetUnfenced(c, name);
+            }
             store.removeNode(c, name);
             builds.forget(c, name);
-            audit.record(c, "node remove", AuditText.nodeRemoved(name));
+            audit.record(c, "node remove", AuditText.nodeRemoved(name) + (lost.isEmpty() ? ""
+                    : "; its lost copies of " + String.join(", ", lost) + " forgotten (--forget-lost: said gone for good)"));
             return null;
         });
         heardBuilds.forget(name);

@@ -5,16 +5,12 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.List;
 import mesh.model.Conflict;
-import mesh.model.Manifest;
 import mesh.model.NotFound;
-import mesh.model.Placement;
-import mesh.plan.Backup;
-import mesh.model.BackupStep;
 import mesh.plan.Take;
 import mesh.plan.TakePlan;
+import mesh.plan.TakeWords;
 import mesh.store.BackupRecords;
 import mesh.store.MeshStore;
-import mesh.store.TakeRecords;
 import mesh.wire.BackupProgress;
 import mesh.wire.RestoreView;
 
@@ -42,46 +38,30 @@ public class MeshRestore {
         runner = new OperationRunner<>(operation);
     }
 
-    /** What a restore starts from: the module's manifest, placement and the backup. */
-    private record Start(Take restore, Backup backup, List<String> images) {
-    }
-
-    public RestoreView begin(String module, Long backupId, String to, boolean dryRun) {
-        Start s = store.inTransaction(c -> {
-            Manifest m = store.module(c, module).map(MeshStore.StoredModule::manifest).orElseThrow(() -> new NotFound(
-                    "unknown module " + module + "; 'mesh catalogue list' shows the modules"));
-            Placement p = store.placements(c).stream().filter(x -> x.module().equals(module)).findFirst()
-                    .orElse(new Placement(module, null, null));
-            String target = to != null ? to : p.taken();
-            if (target == null) {
-                throw new Conflict("module " + module + " runs nowhere: say where to restore it with --to NODE");
-            }
-            if (store.node(c, target).isEmpty()) {
-                throw new NotFound("unknown node " + target + "; 'mesh node list' shows the nodes");
-            }
-            if (target.equals(p.taken())) {
-                throw new Conflict("module " + module + " runs on " + target + ": a restore writes the backup onto another node"
-                        + " (--to NODE), then 'mesh take " + target + " " + module + "' brings it back with that data");
-            }
-            CordonGuard.refuse(c, "restore", module, target, false);
-            Backup b = RestoreOperation.chosen(c, module, backupId);
-            UnderWay.refuse(c, module, UnderWay.Verb.RESTORE);
-            List<String> images = RestoreOperation.images(m);
-            List<Take.Volume> volumes = b.volumes().stream().map(Take.Volume::of).toList();
-            if (dryRun) {
-                return new Start(Take.restore(0, module, b.id(), p.taken(), target, 0, volumes), b, images);
-            }
-            Take r = Take.restore(BackupRecords.nextRestoreId(c), module, b.id(), p.taken(), target, TakeRecords.nextEpoch(c),
-                    volumes);
-            BackupRecords.insert(c, r);
-            audit.record(c, "restore", "module " + module + ": restore of backup " + b.id() + " to " + target + " begun, epoch "
-                    + r.epoch() + (p.taken() == null ? " (it ran nowhere)" : " (it ran on " + p.taken() + ")"));
-            return new Start(r, b, images);
-        });
-        if (dryRun) {
-            return operation.dryRun(s.restore(), s.images());
+    /**
+     * Begins a restore of {@code module} from backup {@code backupId} (null: its newest that is done) onto {@code to}
+     * (null: where it runs, refused); {@code down}: the node the operator says is down (null: none), the only node whose
+     * copy the restore may mark lost. A restore away from a node that does not answer, not said down, is refused before
+     * anything is recorded ({@link TakePlan#restorePreflighted} refuses it again should the node stop answering later).
+     */
+    public RestoreView begin(String module, Long backupId, String to, String down, boolean dryRun) {
+        RestoreAsked s = store.inTransaction(c -> RestoreAsked.check(store, c, module, backupId, to, down, false));
+        Take asked = s.restore();
+        if (asked.from() != null && !asked.sourceSaidDown() && !operation.answers(asked.from())) {
+            throw new Conflict(TakeWords.sourceUnanswered(asked));
         }
-        long id = s.restore().fromBackup().restore();
+        if (dryRun) {
+            return operation.dryRun(asked, s.images());
+        }
+        Take r = store.inTransaction(c -> {
+            Take recorded = RestoreAsked.check(store, c, module, backupId, to, down, true).restore();
+            BackupRecords.insert(c, recorded);
+            audit.record(c, "restore", "module " + module + ": restore of backup " + recorded.fromBackup().backup() + " to "
+                    + recorded.to() + " begun, epoch " + recorded.epoch() + (recorded.from() == null ? " (it ran nowhere)"
+                    : " (it ran on " + recorded.from() + (recorded.sourceSaidDown() ? ", said down" : "") + ")"));
+            return recorded;
+        });
+        long id = r.fromBackup().restore();
         runner.start(id);
         return view(id);
     }

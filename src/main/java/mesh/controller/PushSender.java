@@ -8,14 +8,18 @@ import java.sql.SQLException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import mesh.model.Declaration;
 import mesh.model.Node;
 import mesh.model.PushOrigin;
+import mesh.plan.LostCopyGuard;
 import mesh.plan.MeshPlan;
 import mesh.plan.PushDecision;
 import mesh.plan.PushInput;
 import mesh.plan.Take;
 import mesh.plan.TakeSends;
+import mesh.store.BackupRecords;
 import mesh.store.MeshStore;
 import mesh.store.PushInputs;
 import mesh.store.StoreFailure;
@@ -141,6 +145,13 @@ public class PushSender {
      * named pushes refuses the name, and gets the declaration again without it ({@link PushDecision#unnamed}).
      */
     private Accepted sendNamed(Node node, Declaration d) {
+        Set<String> lost = new TreeSet<>();
+        store.inTransaction(BackupRecords::unfenced).stream().filter(l -> l.node().equals(node.name()))
+                .forEach(l -> lost.add(l.module()));
+        String refusal = LostCopyGuard.refusal(d, lost);
+        if (refusal != null) {
+            throw CallFailure.refused(409, null, refusal);
+        }
         try {
             return agents.pushGrowing(node, d);
         } catch (CallFailure refused) {

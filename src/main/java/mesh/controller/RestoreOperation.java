@@ -216,6 +216,11 @@ final class RestoreOperation implements OperationRunner.Kind<Long, Take, BackupP
         return new Done();
     }
 
+    /** Whether node {@code name}'s agent answers now (a status within the agents' short deadline). */
+    boolean answers(String name) {
+        return agents.answers(node(name));
+    }
+
     Node node(String name) {
         return store.inTransaction(c -> store.node(c, name)).orElseThrow(() -> new Conflict("node " + name + " is no longer a node"));
     }

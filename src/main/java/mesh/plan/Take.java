@@ -24,21 +24,32 @@ public record Take(String module, String from, String to, long epoch, boolean ba
 
     /**
      * FromBackup makes a take a restore (docs/backup.md, "Restore"): the restore's number, the backup whose data the
-     * target writes in place of a copy from the source, and whether the source was found not answering and its copy
-     * marked lost ({@code lost}: the controller fences it there when its agent answers again).
+     * target writes in place of a copy from the source, whether the source was found not answering and its copy
+     * marked lost ({@code lost}: the controller fences it there when its agent answers again), and the node the operator
+     * said is down ({@code down}, {@code mesh restore --down NODE}; null: none): only a source named down may be marked
+     * lost, since a node that does not answer may be only cut off, its module still running.
      */
-    public record FromBackup(long restore, long backup, boolean lost) {
+    public record FromBackup(long restore, long backup, boolean lost, String down) {
     }
 
-    /** A new restore of {@code module} from backup {@code backup}, at its first step: a take whose data is the backup's. */
-    public static Take restore(long id, String module, long backup, String from, String to, long epoch, List<Volume> volumes) {
+    /**
+     * A new restore of {@code module} from backup {@code backup}, at its first step: a take whose data is the backup's;
+     * {@code down}: the node the operator said is down (null: none).
+     */
+    public static Take restore(long id, String module, long backup, String from, String to, long epoch, List<Volume> volumes,
+                               String down) {
         return new Take(module, from, to, epoch, false, TakeStep.PREFLIGHT, volumes, null, null, null, false,
-                new FromBackup(id, backup, false));
+                new FromBackup(id, backup, false, down));
     }
 
     /** Whether this take is a restore: its data comes from a backup, not from its source. */
     public boolean restoring() {
         return fromBackup != null;
+    }
+
+    /** Whether the operator said this restore's source is down ({@code mesh restore --down}): its copy may be marked lost. */
+    public boolean sourceSaidDown() {
+        return fromBackup != null && from != null && from.equals(fromBackup.down());
     }
 
     /** Whether this restore marked its source's copy lost (false for a take). */
@@ -48,7 +59,7 @@ public record Take(String module, String from, String to, long epoch, boolean ba
 
     public Take withLost(boolean next) {
         return new Take(module, from, to, epoch, back, step, volumes, ticket, error, problem, stopAndCopy,
-                new FromBackup(fromBackup.restore(), fromBackup.backup(), next));
+                new FromBackup(fromBackup.restore(), fromBackup.backup(), next, fromBackup.down()));
     }
 
     public Take {

@@ -168,8 +168,7 @@ public final class TakePlan {
             return failed(t, f.words());
         }
         return switch (t.step()) {
-            case PREFLIGHT -> t.restoring() ? t.at(t.from() == null ? TakeStep.RESTORE
-                    : o instanceof SourceAnswers a && !a.answers() ? TakeStep.LOSE : TakeStep.FENCE) : preflighted(t, o);
+            case PREFLIGHT -> t.restoring() ? restorePreflighted(t, o) : preflighted(t, o);
             case PRE_COPY -> preCopied(t, o);
             case FENCE -> t.at(t.restoring() ? TakeStep.RESTORE : t.volumes().isEmpty() ? TakeStep.START : TakeStep.TICKET);
             case LOSE -> t.withLost(true).at(TakeStep.RESTORE);
@@ -247,6 +246,22 @@ public final class TakePlan {
         return v.difference() == null ? checked.at(TakeStep.START)
                 : rollback(checked, "verify: " + v.difference() + "; the copy on " + t.to() + " is deleted and "
                         + t.module() + " starts on " + t.from() + " again");
+    }
+
+    /**
+     * A restore after its preflight: its restore when the module ran nowhere, its fence when the module's node answers.
+     * When that node does not answer, its lose only if the operator said the node is down ({@link Take#sourceSaidDown});
+     * otherwise the restore fails having changed nothing: a node that does not answer may be only cut off from the
+     * controller with the module still running there, and a restore then would run it twice.
+     */
+    static Take restorePreflighted(Take t, Outcome o) {
+        if (t.from() == null) {
+            return t.at(TakeStep.RESTORE);
+        }
+        if (!(o instanceof SourceAnswers a) || a.answers()) {
+            return t.at(TakeStep.FENCE);
+        }
+        return t.sourceSaidDown() ? t.at(TakeStep.LOSE) : failed(t, TakeWords.sourceUnanswered(t));
     }
 
     /**

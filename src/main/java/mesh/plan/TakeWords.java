@@ -51,7 +51,8 @@ public final class TakeWords {
                             + " to " + t.to() + " (" + m + " stopped)"
                     : "copy: volume " + t.nextToCopy().name() + " (" + Bytes.human(t.nextToCopy().bytes()) + ") from "
                             + t.from() + " to " + t.to() + ", agent to agent";
-            case LOSE -> "lose: " + t.from() + " does not answer: its copy of " + m + " is marked lost, and fenced there the first"
+            case LOSE -> "lose: " + t.from() + " does not answer and was said down (--down): its copy of " + m
+                    + " is marked lost, and fenced there the first"
                     + " time its agent answers again, so it never starts there again";
             case RESTORE -> "restore: " + t.to() + " writes backup " + t.fromBackup().backup() + " (" + String.join(", ",
                     t.volumes().stream().map(Take.Volume::name).toList()) + ") from the registry and checks every file against"
@@ -73,6 +74,19 @@ public final class TakeWords {
     }
 
     /**
+     * Why a restore does not go on when the module's node does not answer and the operator did not say it is down
+     * ({@code mesh restore --down NODE}), and the command that says so.
+     */
+    public static String sourceUnanswered(Take t) {
+        String m = t.module();
+        return "node " + t.from() + " does not answer: it may be down, or only cut off from the controller with " + m
+                + " still running there, and a restore now would run " + m + " twice. If " + t.from() + " is down (powered"
+                + " off, crashed, its disk lost), say so: 'mesh restore " + m + " " + t.fromBackup().backup() + " --to " + t.to()
+                + " --down " + t.from() + "' marks its copy lost, fenced there the moment its agent answers again; nothing"
+                + " was changed";
+    }
+
+    /**
      * What a restore does from its preflight, for {@code mesh restore --dry-run}: whether its source answers decides
      * between its fence and its lose, which a dry run cannot learn by going through them.
      */
@@ -82,6 +96,9 @@ public final class TakeWords {
         while (!at.step().ended()) {
             lines.add(describe(at));
             at = TakePlan.after(at, new Done());
+        }
+        if (at.step() == TakeStep.FAILED) {
+            lines.add("refused: " + at.error());
         }
         return lines;
     }

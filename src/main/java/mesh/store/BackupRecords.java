@@ -119,21 +119,23 @@ public final class BackupRecords {
 
     /**
      * StoredRestore is a restore's record as the restores table keeps it, in the shape restores always had (a record
-     * written by an earlier build reads the same): its take's fields with the backup's volumes.
+     * written by an earlier build reads the same): its take's fields with the backup's volumes, and the node the operator
+     * said is down ({@code down}: written only when given, so a record without it reads as before).
      */
     public record StoredRestore(long id, String module, long backup, String from, String to, long epoch, boolean lost,
-                         TakeStep step, List<BackupVolume> volumes, boolean started, String error, String problem) {
+                         TakeStep step, List<BackupVolume> volumes, boolean started, String error, String problem,
+                         String down) {
 
         static StoredRestore of(Take t) {
             return new StoredRestore(t.fromBackup().restore(), t.module(), t.fromBackup().backup(), t.from(), t.to(), t.epoch(),
                     t.lost(), t.step(), t.volumes().stream().map(Take.Volume::asBackup).toList(),
-                    TakePlan.targetMayRun(t) || TakePlan.targetStarted(t), t.error(), t.problem());
+                    TakePlan.targetMayRun(t) || TakePlan.targetStarted(t), t.error(), t.problem(), t.fromBackup().down());
         }
 
         Take take() {
             return new Take(module, from, to, epoch, false, step, volumes == null ? List.of()
                     : volumes.stream().map(Take.Volume::of).toList(), null, error, problem, false,
-                    new Take.FromBackup(id, backup, lost));
+                    new Take.FromBackup(id, backup, lost, down));
         }
     }
 
@@ -225,6 +227,14 @@ public final class BackupRecords {
             s.setString(2, node);
             s.setLong(3, epoch);
             s.executeUpdate();
+        }
+    }
+
+    /** Forgets every lost copy on {@code node} not fenced yet ({@code mesh node remove --forget-lost}); how many. */
+    public static int forgetUnfenced(Connection c, String node) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("delete from lost_copies where node = ? and fenced_at is null")) {
+            s.setString(1, node);
+            return s.executeUpdate();
         }
     }
 

@@ -463,6 +463,44 @@ class ControllerInputIT {
         assertNotEquals(afterDomain, StoreSnapshot.of(dataSource));
     }
 
+    /**
+     * A node that holds a copy of a module restored elsewhere while it was down, not fenced yet, is kept: removed, it
+     * would never be fenced and would run the module again if it came back with its disk. Removed only when the operator
+     * says it is gone for good ({@code --forget-lost}), which forgets its lost copies; a forget-lost that is no boolean is
+     * refused. Each refusal changes nothing.
+     */
+    @Test
+    @Order(3)
+    void aNodeHoldingALostCopyIsKeptUntilSaidGoneForGood() throws Throwable {
+        try {
+            try (java.sql.Connection c = dataSource.getConnection(); java.sql.Statement s = c.createStatement()) {
+                // written as a restore's lose step writes it, at the store's newest controller epoch (its fence trigger)
+                s.execute("select set_config('mesh.epoch', coalesce((select epoch::text from controller_epoch), '0'), false)");
+                mesh.store.BackupRecords.lose(c, "db", "ace", 42, List.of(new mesh.model.BackupVolume("pgdata", "container",
+                        "sha256:" + "a".repeat(64), 10L, 1L)));
+            }
+            String before = StoreSnapshot.of(dataSource);
+            Response kept = delete("/v1/mesh/nodes/ace").send(token);
+            assertEquals(409, kept.statusCode(), kept.asString());
+            assertTrue(errorOf(kept).contains("node ace holds a copy of db restored elsewhere while it was down, fenced there"
+                    + " the moment its agent answers again") && errorOf(kept).contains("'mesh node remove ace --forget-lost'"),
+                    kept.asString());
+            Response notBoolean = delete("/v1/mesh/nodes/ace?forget-lost=yes").send(token);
+            assertEquals(400, notBoolean.statusCode(), notBoolean.asString());
+            assertTrue(errorOf(notBoolean).contains("forget-lost: true or false, not 'yes'"), notBoolean.asString());
+            unchanged(before, "the refused removals").execute();
+
+            Response gone = delete("/v1/mesh/nodes/ace?forget-lost=true").send(token);
+            assertEquals(204, gone.statusCode(), gone.asString());
+            assertEquals(1, StoreSnapshot.count(dataSource, "nodes"), "ace removed");
+            assertEquals(0, StoreSnapshot.count(dataSource, "lost_copies"), "its lost copy forgotten");
+        } finally {
+            try (java.sql.Connection c = dataSource.getConnection(); java.sql.Statement s = c.createStatement()) {
+                s.execute("truncate lost_copies");
+            }
+        }
+    }
+
     // ------------------------------------------------------------------------------------------
     // the CLI, as a process
 

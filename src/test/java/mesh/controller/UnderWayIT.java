@@ -42,7 +42,7 @@ class UnderWayIT {
     void aRestoreUnderWayRefusesEveryVerb() throws Exception {
         try (Connection c = database.connect()) {
             BackupRecords.insert(c, Take.restore(BackupRecords.nextRestoreId(c), "ledger", 7, null, "n3",
-                    TakeRecords.nextEpoch(c), List.of()));
+                    TakeRecords.nextEpoch(c), List.of(), null));
             assertEquals("a restore of module ledger is under way; take it after it ends ('mesh status' shows it)",
                     refused(c, "ledger", UnderWay.Verb.TAKE));
             assertEquals("a restore of module ledger is under way; restore it after it ends ('mesh status' shows it)",

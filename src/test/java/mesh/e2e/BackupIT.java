@@ -274,11 +274,25 @@ class BackupIT {
         installed.killAgent("n2");
         TestbedNodes.stopEngine(n2);
 
-        PackagedMesh.Result dry = mesh("restore", "db", "--to", "n3", "--dry-run");
-        assertEquals(0, dry.exit(), dry.toString());
-        assertTrue(dry.out().contains("lose: n2 does not answer"), dry.toString());
+        // n2 does not answer, but nothing says it is down rather than cut off with db still running: refused, nothing changed
+        for (List<String> args : List.of(List.of("restore", "db", "--to", "n3"), List.of("restore", "db", "--to", "n3", "--dry-run"))) {
+            PackagedMesh.Result refused = mesh(args.toArray(String[]::new));
+            assertEquals(1, refused.exit(), refused.toString());
+            assertTrue(refused.err().contains("node n2 does not answer: it may be down, or only cut off from the controller with db"
+                    + " still running there") && refused.err().contains("--to n3 --down n2'"), refused.toString());
+        }
+        PackagedMesh.Result wrongNode = mesh("restore", "db", "--to", "n3", "--down", "n1");
+        assertEquals(1, wrongNode.exit(), wrongNode.toString());
+        assertTrue(wrongNode.err().contains("--down n1: module db runs on n2, not on n1"), wrongNode.toString());
+        assertEquals("n2", roster().get("db.internal"), "nothing moved");
+        String trail = installed.json("audit").toString();
+        assertFalse(trail.contains("restore of backup " + dbBackup + " to n3 begun"), "no restore recorded: " + trail);
 
-        String out = ok("restore", "db", "--to", "n3");
+        PackagedMesh.Result dry = mesh("restore", "db", "--to", "n3", "--down", "n2", "--dry-run");
+        assertEquals(0, dry.exit(), dry.toString());
+        assertTrue(dry.out().contains("lose: n2 does not answer and was said down"), dry.toString());
+
+        String out = ok("restore", "db", "--to", "n3", "--down", "n2");
         for (String step : List.of("step preflight", "step lose", "step restore", "step start", "step switch", "step push",
             "step old-copy", "restored db from backup " + dbBackup + ": it runs on n3")) {
             assertTrue(out.contains(step), "says " + step + ":\n" + out);

@@ -139,7 +139,7 @@ class MovedCopyIT {
         installed.killAgent("n2");
         TestbedNodes.killEngine(bed);   // a machine's death: engine, containerd, shims and containers SIGKILLed
         TestbedNodes.link(bed, false);
-        String restored = installed.ok("restore", module, "--to", "n3");
+        String restored = installed.ok("restore", module, "--to", "n3", "--down", "n2");
         assertTrue(restored.contains("step lose"), "n2 was down: its copy is lost, not fenced\n" + restored);
         PackagedMesh.await(module + " answers on n3", Duration.ofSeconds(60), () -> answers("n3", port));
 

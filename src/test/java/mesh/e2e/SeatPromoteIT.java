@@ -194,7 +194,7 @@ class SeatPromoteIT {
         System.out.println("SeatPromoteIT: take on the promoted seat: " + take.strip().replace("\n", " | "));
         PackagedMesh.await("keep runs on n2", Duration.ofSeconds(60), () -> running("n2", "keep.server"));
 
-        String restore = seatOk(n2, "restore", "seatdata", "--to", "n3");
+        String restore = seatOk(n2, "restore", "seatdata", "--to", "n3", "--down", "n1");
         System.out.println("SeatPromoteIT: restore of the dead seat's module: " + restore.strip().replace("\n", " | "));
         PackagedMesh.await("seatdata runs on n3", Duration.ofSeconds(60), () -> running("n3", "seatdata.server"));
         assertEquals("written-on-the-seat", exec("n3", "seatdata.server", "cat /data/f").strip(), "the dead seat's data, restored on n3");

@@ -36,7 +36,7 @@ class OperationPlansTest {
     @EnumSource(TakeStep.class)
     void everyStepOfARestoreHasADeadline(TakeStep step) {
         Duration d = TakePlan.PLAN.deadline(Take.restore(1, "web", 2, "n1", "n2", 7,
-                VOLUMES.stream().map(Take.Volume::of).toList()).at(step));
+                VOLUMES.stream().map(Take.Volume::of).toList(), null).at(step));
         assertTrue(d.compareTo(Duration.ZERO) > 0 && d.compareTo(Duration.ofDays(1)) <= 0, step + ": " + d);
     }
 

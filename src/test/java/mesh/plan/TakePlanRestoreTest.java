@@ -31,7 +31,12 @@ class TakePlanRestoreTest {
     static final Operation.Outcome TARGET_SILENT = new TakePlan.Left("n3 does not answer");
 
     static Take from(String node) {
-        return Take.restore(3, "db", 7, node, "n3", 21, VOLUMES);
+        return Take.restore(3, "db", 7, node, "n3", 21, VOLUMES, null);
+    }
+
+    /** A restore away from {@code node}, which the operator said is down ({@code mesh restore --down NODE}). */
+    static Take fromDown(String node) {
+        return Take.restore(3, "db", 7, node, "n3", 21, VOLUMES, node);
     }
 
     static Operation.Outcome fail(String why) {
@@ -42,15 +47,20 @@ class TakePlanRestoreTest {
         return Stream.of(
                 Arguments.of("source answers", from("n2"), List.of(ANSWERS, OK, RESTORED, OK, OK, OK, OK),
                         List.of("preflight", "fence", "restore", "start", "switch", "push", "old-copy", "done")),
-                Arguments.of("source lost", from("n2"), List.of(SILENT, OK, RESTORED, OK, OK, OK, OK),
+                Arguments.of("source lost", fromDown("n2"), List.of(SILENT, OK, RESTORED, OK, OK, OK, OK),
                         List.of("preflight", "lose", "restore", "start", "switch", "push", "old-copy", "done")),
+                Arguments.of("source silent, not said down: nothing changed", from("n2"), List.of(SILENT),
+                        List.of("preflight", "failed")),
+                Arguments.of("said down but answers: fenced, as any source that answers", fromDown("n2"),
+                        List.of(ANSWERS, OK, RESTORED, OK, OK, OK, OK),
+                        List.of("preflight", "fence", "restore", "start", "switch", "push", "old-copy", "done")),
                 Arguments.of("runs nowhere", from(null), List.of(SILENT, RESTORED, OK, OK, OK),
                         List.of("preflight", "restore", "start", "switch", "push", "done")),
                 Arguments.of("preflight fails: nothing changed", from("n2"), List.of(fail("n3 lacks an image")),
                         List.of("preflight", "failed")),
                 Arguments.of("a corrupt blob: unfence first, then delete the copy", from("n2"), List.of(ANSWERS, OK, fail("file x differs"), OK, OK),
                         List.of("preflight", "fence", "restore", "unfence", "delete-copy", "rolled-back")),
-                Arguments.of("lost, the restore fails: the lost mark goes", from("n2"), List.of(SILENT, OK, fail("registry down"), OK, OK),
+                Arguments.of("lost, the restore fails: the lost mark goes", fromDown("n2"), List.of(SILENT, OK, fail("registry down"), OK, OK),
                         List.of("preflight", "lose", "restore", "unfence", "delete-copy", "rolled-back")),
                 Arguments.of("runs nowhere, the restore fails: its copy is deleted", from(null), List.of(SILENT, fail("registry down"), OK, OK),
                         List.of("preflight", "restore", "unfence", "delete-copy", "rolled-back")),
@@ -86,11 +96,25 @@ class TakePlanRestoreTest {
 
     @Test
     void aLostSourceIsMarkedAndARollbackForgetsTheMark() {
-        Take lost = TakePlan.after(TakePlan.after(from("n2"), SILENT), OK);
+        Take lost = TakePlan.after(TakePlan.after(fromDown("n2"), SILENT), OK);
         assertTrue(lost.lost());
         Take back = TakePlan.after(TakePlan.after(lost, fail("registry down")), OK);
         assertFalse(back.lost(), "the node's copy is the module's again");
         assertEquals("restore: registry down", back.error());
+    }
+
+    @Test
+    void aSilentSourceNotSaidDownFailsTheRestoreNamingTheCommandThatSaysSo() {
+        Take r = TakePlan.after(from("n2"), SILENT);
+        assertEquals(TakeStep.FAILED, r.step());
+        assertFalse(r.lost(), "nothing marked");
+        assertEquals("preflight: node n2 does not answer: it may be down, or only cut off from the controller with db still"
+                + " running there, and a restore now would run db twice. If n2 is down (powered off, crashed, its disk lost),"
+                + " say so: 'mesh restore db 7 --to n3 --down n2' marks its copy lost, fenced there the moment its agent"
+                + " answers again; nothing was changed", r.error());
+        Take otherDown = Take.restore(3, "db", 7, "n2", "n3", 21, VOLUMES, "n4");
+        assertFalse(otherDown.sourceSaidDown(), "another node said down says nothing of n2");
+        assertEquals(TakeStep.FAILED, TakePlan.after(otherDown, SILENT).step());
     }
 
     @Test
@@ -120,8 +144,11 @@ class TakePlanRestoreTest {
 
     @Test
     void aDryRunSaysWhatHappensToASilentSource() {
-        List<String> steps = TakeWords.restoreAhead(from("n2"), false);
-        assertTrue(steps.get(0).startsWith("lose: n2 does not answer"), steps.toString());
+        List<String> steps = TakeWords.restoreAhead(fromDown("n2"), false);
+        assertTrue(steps.get(0).startsWith("lose: n2 does not answer and was said down (--down)"), steps.toString());
+        List<String> refused = TakeWords.restoreAhead(from("n2"), false);
+        assertEquals(1, refused.size(), refused.toString());
+        assertTrue(refused.get(0).startsWith("refused: preflight: node n2 does not answer"), refused.toString());
         assertTrue(steps.get(1).startsWith("restore: n3 writes backup 7 (dump)"), steps.toString());
         assertTrue(TakeWords.restoreAhead(from("n2"), true).get(0).startsWith("fence: stop db on n2"));
         assertEquals(List.of("restore", "start", "switch", "push"), TakeWords.restoreAhead(from(null), false).stream()

@@ -25,7 +25,7 @@ class StoredRestoreTest {
     void aRestoreAnEarlierBuildRecordedReadsAsATakeFromItsBackup() throws Exception {
         Take t = DeclarationJson.MAPPER.readValue(EARLIER, BackupRecords.StoredRestore.class).take();
         assertTrue(t.restoring());
-        assertEquals(new Take.FromBackup(4, 9, true), t.fromBackup());
+        assertEquals(new Take.FromBackup(4, 9, true, null), t.fromBackup());
         assertEquals(TakeStep.RESTORE, t.step());
         assertEquals("n2", t.from());
         assertEquals("n3", t.to());
@@ -42,5 +42,15 @@ class StoredRestoreTest {
         assertEquals(DeclarationJson.MAPPER.readTree(EARLIER), DeclarationJson.MAPPER.readTree(written),
                 "the same fields, the same words: an earlier build reads it too");
         assertEquals(t, DeclarationJson.MAPPER.readValue(written, BackupRecords.StoredRestore.class).take());
+    }
+
+    @Test
+    void theNodeSaidDownIsKeptAndReadBack() throws Exception {
+        Take t = Take.restore(5, "db", 9, "n2", "n3", 40, List.of(), "n2");
+        String written = DeclarationJson.write(BackupRecords.StoredRestore.of(t));
+        assertTrue(written.contains("\"down\":\"n2\""), written);
+        Take back = DeclarationJson.MAPPER.readValue(written, BackupRecords.StoredRestore.class).take();
+        assertEquals(t.fromBackup(), back.fromBackup());
+        assertTrue(back.sourceSaidDown(), "a restore resumed from its record still knows its source was said down");
     }
 }
