@@ -221,6 +221,41 @@ public class AgentClient {
         return answers;
     }
 
+    /**
+     * Refuses a change ({@code method} other than GET or HEAD) to {@code node}'s agent once this controller was deposed: a
+     * deposed controller changes nothing, whichever of its loops or runners asks (a backup's schedule, a lost copy's
+     * fence, a take it resumed), also on an agent that has not heard of the promoted seat yet (docs/seat.md).
+     */
+    void refuseIfDeposed(Node node, String method) {
+        String why = deposed;
+        if (why != null && !"GET".equals(method) && !"HEAD".equals(method)) {
+            throw CallFailure.refused(409, mesh.wire.Reason.DEPOSED, "this controller was deposed by a promoted seat and"
+                    + " changes nothing (its " + method + " to node " + node.name() + "'s agent not sent): " + why);
+        }
+    }
+
+    /** The headers that name this controller's epoch and seat on every call to an agent (none before it claims one). */
+    Map<String, String> epochHeaders() {
+        Map<String, String> named = new LinkedHashMap<>();
+        SeatEpoch as = speaksAs;
+        if (as.epoch() > 0) {
+            named.put(SeatEpoch.EPOCH_HEADER, Long.toString(as.epoch()));
+            if (!as.seat().isEmpty()) {
+                named.put(SeatEpoch.SEAT_HEADER, as.seat());
+            }
+            if (!as.url().isEmpty()) {
+                named.put(SeatEpoch.URL_HEADER, as.url());
+            }
+        }
+        return named;
+    }
+
+    /** Hears the newest seat an agent's answer names in its headers ({@link #heard}). */
+    void heardIn(Node node, java.net.http.HttpHeaders answer) {
+        answer.firstValue(SeatEpoch.EPOCH_HEADER).ifPresent(epoch -> heard(node, SeatEpoch.ofHeaders(epoch,
+                answer.firstValue(SeatEpoch.SEAT_HEADER).orElse(null), answer.firstValue(SeatEpoch.URL_HEADER).orElse(null))));
+    }
+
     /** Any call of the agent's API ({@link AgentApi}), bounded by {@code timeout}; a starting agent is waited for. */
     <T> T call(Node node, AgentApi.Call<T> call, Duration timeout) {
         return call(node, call, timeout, STARTING);
@@ -228,6 +263,7 @@ public class AgentClient {
 
     /** The same, waiting {@code waitWhileStarting} at most for an agent that says it is starting. */
     <T> T call(Node node, AgentApi.Call<T> call, Duration timeout, Duration waitWhileStarting) {
+        refuseIfDeposed(node, call.method());
         try {
             return new JsonHttp((m, p, headers, json, t) -> exchange(node, m, p, headers, json, t), null, words(node))
                     .call(call.method(), call.path(), call.body(), call.answer(), timeout, waitWhileStarting);
@@ -243,19 +279,9 @@ public class AgentClient {
     private JsonHttp.Answer exchange(Node node, String method, String path, Map<String, String> headers, String body,
                                      Duration timeout) throws IOException, InterruptedException {
         Map<String, String> named = new LinkedHashMap<>(headers);
-        SeatEpoch as = speaksAs;
-        if (as.epoch() > 0) {
-            named.put(SeatEpoch.EPOCH_HEADER, Long.toString(as.epoch()));
-            if (!as.seat().isEmpty()) {
-                named.put(SeatEpoch.SEAT_HEADER, as.seat());
-            }
-            if (!as.url().isEmpty()) {
-                named.put(SeatEpoch.URL_HEADER, as.url());
-            }
-        }
+        named.putAll(epochHeaders());
         return http().exchange(URI.create(node.agent().replaceAll("/+$", "") + path), method, named, body, timeout,
-                heard -> heard.firstValue(SeatEpoch.EPOCH_HEADER).ifPresent(epoch -> heard(node, SeatEpoch.ofHeaders(epoch,
-                        heard.firstValue(SeatEpoch.SEAT_HEADER).orElse(null), heard.firstValue(SeatEpoch.URL_HEADER).orElse(null)))));
+                answer -> heardIn(node, answer));
     }
 
     /** What went wrong asking a node's agent, in words that name the node (each failure a {@link CallFailure}). */

@@ -51,11 +51,14 @@ final class AgentLines implements AutoCloseable {
      */
     static AgentLines post(AgentClient agents, Node node, String path, Object body, Duration head, Duration noLine,
                            String what) {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(node.agent().replaceAll("/+$", "") + path))
+        agents.refuseIfDeposed(node, "POST");
+        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(node.agent().replaceAll("/+$", "") + path))
                 .timeout(head)
                 .header("Content-Type", "application/json")
                 .header("Accept", "application/x-ndjson")
-                .POST(HttpRequest.BodyPublishers.ofString(DeclarationJson.write(body))).build();
+                .POST(HttpRequest.BodyPublishers.ofString(DeclarationJson.write(body)));
+        agents.epochHeaders().forEach(builder::header);   // the agent's fence judges this change by its epoch, as any other
+        HttpRequest request = builder.build();
         HttpResponse<InputStream> response;
         try {
             response = agents.http().send(request, HttpResponse.BodyHandlers.ofInputStream());
@@ -65,6 +68,7 @@ final class AgentLines implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw JsonHttp.unreachable(AgentClient.words(node), e);
         }
+        agents.heardIn(node, response.headers());
         if (response.statusCode() / 100 != 2) {
             throw CallFailure.refused(response.statusCode(), null, "node " + node.name() + "'s agent refused ("
                     + response.statusCode() + "): " + refusal(response.body()));

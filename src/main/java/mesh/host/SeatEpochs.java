@@ -2,9 +2,10 @@ package mesh.host;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
+import mesh.host.records.DurableFile;
 import mesh.plan.SeatEpoch;
 
 /**
@@ -53,11 +54,9 @@ final class SeatEpochs {
 
     private void write(SeatEpoch next) {
         try {
-            // a joined node's first call may come before anything else made its state folder
-            Files.createDirectories(file.getParent());
-            Path tmp = file.resolveSibling(FILE + ".tmp");
-            Files.writeString(tmp, next.line() + "\n");
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            // durably, as a declaration is (its folder made, fsync, atomic rename, fsync of the folder): a power cut right
+            // after a promoted seat's first call must not bring the deposed seat's epoch back
+            DurableFile.write(file, (next.line() + "\n").getBytes(StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new UncheckedIOException("could not keep the controller's epoch in " + file + ": " + e.getMessage(), e);
         }
