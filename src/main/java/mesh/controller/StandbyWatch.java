@@ -5,8 +5,11 @@ import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.SortedSet;
 import java.util.concurrent.ConcurrentHashMap;
 import mesh.plan.StandbySync;
 import mesh.store.MeshStore;
@@ -61,33 +64,43 @@ public class StandbyWatch {
         });
     }
 
-    /** One look at every standby: its verdict, the change applied, since when it is out of sync kept. */
+    /**
+     * One look at every standby: its verdict, the standbys to be synchronous set at once (each synchronous standby is
+     * waited for by every commit: {@link StandbySync#standbyNames}), since when each is out of sync kept.
+     */
     List<StandbySync.Verdict> look(Instant now) {
         List<StandbyRecords.Row> rows = standbys();
         if (rows.isEmpty()) {
             return List.of();
         }
-        List<StandbySync.Verdict> result = new ArrayList<>();
+        Map<String, StandbySync.Verdict> looked = new LinkedHashMap<>();
         store.withConnection(c -> {
             List<StandbySync.Replica> replicas = Replication.replicas(c);
+            Set<String> before = Replication.synchronousNames(c);
             for (StandbyRecords.Row row : rows) {
-                boolean sync = Replication.synchronous(c, row.node());
-                StandbySync.Verdict v = StandbySync.of(row.node(), replicas, sync, row.outOfSyncSince(), now);
-                Replication.apply(c, v.change(), row.node());
+                looked.put(row.node(), StandbySync.of(row.node(), replicas, before.contains(row.node()), row.outOfSyncSince(), now));
+                lags.put(row.node(), replicas.stream().filter(r -> r.name().equals(row.node()))
+                        .mapToLong(StandbySync.Replica::lagBytes).findFirst().orElse(-1));
+            }
+            SortedSet<String> after = StandbySync.synchronousAfter(looked, before);
+            if (!after.equals(before)) {
+                Replication.setSynchronous(c, after);
+            }
+            looked.forEach((node, v) -> {
                 if (v.change() != StandbySync.Change.NONE) {
                     LOG.infof("%s: %s", v.words(), v.change() == StandbySync.Change.MAKE_SYNCHRONOUS
                             ? "made synchronous" : "made asynchronous: the seat commits without it");
                 }
-                verdicts.put(row.node(), v);
-                synchronous.put(row.node(), v.change() == StandbySync.Change.NONE ? sync : v.change() == StandbySync.Change.MAKE_SYNCHRONOUS);
-                lags.put(row.node(), replicas.stream().filter(r -> r.name().equals(row.node())).mapToLong(StandbySync.Replica::lagBytes)
-                        .findFirst().orElse(-1));
-                result.add(v);
-            }
+                verdicts.put(node, v);
+                synchronous.put(node, after.contains(node));
+            });
             return null;
         });
-        for (int i = 0; i < rows.size(); i++) {
-            keepSince(rows.get(i).node(), rows.get(i).outOfSyncSince(), result.get(i).outOfSyncSince());
+        List<StandbySync.Verdict> result = new ArrayList<>();
+        for (StandbyRecords.Row row : rows) {
+            StandbySync.Verdict v = looked.get(row.node());
+            keepSince(row.node(), row.outOfSyncSince(), v.outOfSyncSince());
+            result.add(v);
         }
         return result;
     }

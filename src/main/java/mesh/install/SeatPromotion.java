@@ -7,6 +7,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumSet;
@@ -97,6 +98,7 @@ public final class SeatPromotion {
             try (var r = s.executeQuery("select pg_is_in_recovery()")) {
                 r.next();
                 if (r.getBoolean(1)) {
+                    say.accept("  " + lossWords(c));
                     try (var p = s.executeQuery("select pg_promote(true, 60)")) {
                         p.next();
                         if (!p.getBoolean(1)) {
@@ -110,6 +112,22 @@ public final class SeatPromotion {
         } catch (SQLException | IOException e) {
             throw new InstallFailure("cannot promote the store on " + held.address() + ":5432: " + e.getMessage(), e);
         }
+    }
+
+    /** What this promote may lose, from the standby's own store before its promotion ({@link SeatPromote#lossWords}). */
+    private String lossWords(Connection c) throws SQLException {
+        try (var p = c.prepareStatement("select (select last_msg_receipt_time from pg_stat_wal_receiver limit 1),"
+                + " pg_last_xact_replay_timestamp(), (select out_of_sync from standby_seats where node = ?)")) {
+            p.setString(1, held.node());
+            try (var r = p.executeQuery()) {
+                r.next();
+                return SeatPromote.lossWords(instant(r.getTimestamp(1)), instant(r.getTimestamp(2)), instant(r.getTimestamp(3)));
+            }
+        }
+    }
+
+    private static Instant instant(Timestamp t) {
+        return t == null ? null : t.toInstant();
     }
 
     private TlsDir tls() {

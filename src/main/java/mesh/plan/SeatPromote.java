@@ -1,5 +1,6 @@
 package mesh.plan;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -104,5 +105,24 @@ public final class SeatPromote {
         }
         urls.add(standby);
         return String.join(",", urls);
+    }
+
+    /**
+     * What a promote may lose, in words, from what the standby's store knows before it is promoted: when it last heard
+     * from the seat ({@code heard}, its WAL receiver; null: none connected now, as when the seat is dead), the commit time of the last change it
+     * replayed ({@code replayed}; null: none), and since when the seat had recorded it out of sync ({@code outOfSync}, a
+     * row that reached it; null: none did). Nothing the seat acknowledged is missing while the standby was synchronous;
+     * a seat that ran on cut off from it stopped waiting for it {@link StandbySync#DEADLINE} later.
+     */
+    public static String lossWords(Instant heard, Instant replayed, Instant outOfSync) {
+        String last = "the last change replayed here was committed on the seat at " + (replayed == null ? "(none)" : replayed);
+        if (outOfSync != null) {
+            return "the seat had recorded this standby out of sync since " + outOfSync + ": what it committed after "
+                    + outOfSync.plus(StandbySync.DEADLINE) + " (when it stopped waiting for this standby) may be missing here; "
+                    + last;
+        }
+        return "no mark from the seat that this standby was out of sync reached it (last heard from the seat: "
+                + (heard == null ? "not connected now" : heard) + "): nothing the seat acknowledged is missing here, unless the"
+                + " seat ran on, cut off from this standby, for more than " + StandbySync.DEADLINE.toSeconds() + " s; " + last;
     }
 }

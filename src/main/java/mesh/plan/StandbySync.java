@@ -2,7 +2,14 @@ package mesh.plan;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * StandbySync is the rule that keeps the seat working while its standby is away (docs/seat.md, "While the standby
@@ -61,8 +68,46 @@ public final class StandbySync {
                 + (r == null ? " (not connected to the seat)" : " (" + r.state() + ")") + alone);
     }
 
-    /** The value of {@code synchronous_standby_names} for {@code change}: the standby alone, or none. */
-    public static String standbyNames(Change change, String standby) {
-        return change == Change.MAKE_SYNCHRONOUS ? "\"" + standby.replace("\"", "") + "\"" : "";
+    /**
+     * The standbys to be synchronous after a look: each whose verdict makes it synchronous, and each synchronous now that
+     * it leaves so ({@code synchronousNow}: the names the setting holds now; {@code verdicts}: each standby's verdict).
+     */
+    public static SortedSet<String> synchronousAfter(Map<String, Verdict> verdicts, Set<String> synchronousNow) {
+        SortedSet<String> names = new TreeSet<>();
+        verdicts.forEach((standby, v) -> {
+            if (v.change() == Change.MAKE_SYNCHRONOUS || v.change() == Change.NONE && synchronousNow.contains(standby)) {
+                names.add(standby);
+            }
+        });
+        return names;
     }
+
+    /**
+     * The value of {@code synchronous_standby_names} that makes each of {@code standbys} synchronous: one alone by its
+     * name, several as {@code FIRST n (…)} with n all of them, so a commit waits for every one and whichever is promoted
+     * holds every commit the seat acknowledged (PostgreSQL's default, a bare list, waits for the first only); none: empty.
+     */
+    public static String standbyNames(Collection<String> standbys) {
+        List<String> quoted = standbys.stream().map(n -> "\"" + n.replace("\"", "") + "\"").toList();
+        return quoted.size() <= 1 ? String.join("", quoted) : "FIRST " + quoted.size() + " (" + String.join(", ", quoted) + ")";
+    }
+
+    /** The standbys a {@code synchronous_standby_names} value names, as {@link #standbyNames} writes it (or a bare list). */
+    public static Set<String> namedIn(String setting) {
+        String list = setting.strip();
+        Matcher m = NUMBERED.matcher(list);
+        if (m.matches()) {
+            list = m.group(1);
+        }
+        Set<String> names = new TreeSet<>();
+        for (String n : list.split(",")) {
+            String name = n.strip().replace("\"", "");
+            if (!name.isEmpty()) {
+                names.add(name);
+            }
+        }
+        return names;
+    }
+
+    private static final Pattern NUMBERED = Pattern.compile("(?i)(?:FIRST|ANY)?\\s*\\d+\\s*\\((.*)\\)");
 }

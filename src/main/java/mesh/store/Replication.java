@@ -6,8 +6,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import mesh.plan.StandbyPlan;
 import mesh.plan.StandbySync;
 
@@ -35,24 +37,23 @@ public final class Replication {
         return rows;
     }
 
-    /** Whether {@code synchronous_standby_names} names {@code standby} now. */
-    public static boolean synchronous(Connection c, String standby) throws SQLException {
+    /** The standbys {@code synchronous_standby_names} names now. */
+    public static Set<String> synchronousNames(Connection c) throws SQLException {
         try (Statement s = c.createStatement(); ResultSet r = s.executeQuery("show synchronous_standby_names")) {
             r.next();
-            String names = r.getString(1).replace("\"", "");
-            return List.of(names.split("\\s*,\\s*")).contains(standby);
+            return StandbySync.namedIn(r.getString(1));
         }
     }
 
-    /** Sets {@code synchronous_standby_names} for {@code change} (in {@code postgresql.auto.conf}) and reloads. */
-    public static void apply(Connection c, StandbySync.Change change, String standby) throws SQLException {
-        if (change == StandbySync.Change.NONE) {
-            return;
-        }
+    /**
+     * Sets {@code synchronous_standby_names} to make exactly {@code standbys} synchronous ({@link StandbySync#standbyNames};
+     * in {@code postgresql.auto.conf}) and reloads.
+     */
+    public static void setSynchronous(Connection c, Collection<String> standbys) throws SQLException {
         boolean auto = c.getAutoCommit();
         c.setAutoCommit(true);   // ALTER SYSTEM cannot run inside a transaction
         try (Statement s = c.createStatement()) {
-            String names = StandbySync.standbyNames(change, standby);
+            String names = StandbySync.standbyNames(standbys);
             s.execute("alter system set synchronous_standby_names = '" + names.replace("'", "''") + "'");
             s.execute("select pg_reload_conf()");
         } finally {

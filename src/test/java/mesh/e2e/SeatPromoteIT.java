@@ -128,6 +128,8 @@ class SeatPromoteIT {
         long t0 = System.nanoTime();
         PackagedMesh.Result promote = n2.mesh(List.of("seat", "promote", "n2", "--state-dir", n2.state().toString()));
         assertEquals(0, promote.exit(), promote.toString());
+        assertTrue(promote.out().contains("no mark from the seat that this standby was out of sync reached it"), "the promote says"
+                + " what it may lose, and the standby was in sync: " + promote);
         System.out.println("SeatPromoteIT: " + promote.out().strip().replace("\n", "\nSeatPromoteIT: "));
         PackagedMesh.Result secrets = n2.mesh(List.of("secret", "list", "keep"));
         double firstVerb = (System.nanoTime() - t0) / 1e9;

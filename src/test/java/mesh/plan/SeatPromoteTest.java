@@ -2,6 +2,7 @@ package mesh.plan;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.time.Instant;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
@@ -73,5 +74,24 @@ class SeatPromoteTest {
     })
     void theOperatorsConfigNamesTheStandbyAfterTheSeat(String before, String after) {
         assertEquals(after, SeatPromote.withStandby(before, "https://n2:7700"));
+    }
+
+    @Test
+    void aPromoteSaysWhatItMayLose() {
+        Instant heard = Instant.parse("2026-12-07T05:00:00Z");
+        Instant replayed = Instant.parse("2026-12-07T04:59:58Z");
+        assertEquals("no mark from the seat that this standby was out of sync reached it (last heard from the seat:"
+                + " 2026-12-07T05:00:00Z): nothing the seat acknowledged is missing here, unless the seat ran on, cut off from"
+                + " this standby, for more than 10 s; the last change replayed here was committed on the seat at"
+                + " 2026-12-07T04:59:58Z",
+                SeatPromote.lossWords(heard, replayed, null));
+        assertEquals("the seat had recorded this standby out of sync since 2026-12-07T04:50:00Z: what it committed after"
+                + " 2026-12-07T04:50:10Z (when it stopped waiting for this standby) may be missing here; the last change"
+                + " replayed here was committed on the seat at 2026-12-07T04:59:58Z",
+                SeatPromote.lossWords(heard, replayed, Instant.parse("2026-12-07T04:50:00Z")));
+        assertEquals("no mark from the seat that this standby was out of sync reached it (last heard from the seat: not"
+                + " connected now): nothing the seat acknowledged is missing here, unless the seat ran on, cut off from this"
+                + " standby, for more than 10 s; the last change replayed here was committed on the seat at (none)",
+                SeatPromote.lossWords(null, null, null));
     }
 }

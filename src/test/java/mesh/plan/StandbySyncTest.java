@@ -5,11 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import mesh.plan.StandbySync.Change;
 import mesh.plan.StandbySync.Replica;
 import mesh.plan.StandbySync.State;
 import mesh.plan.StandbySync.Verdict;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -59,8 +64,46 @@ class StandbySyncTest {
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {"MAKE_SYNCHRONOUS|n2|\"n2\"", "MAKE_ASYNCHRONOUS|n2|''", "MAKE_SYNCHRONOUS|n\"2|\"n2\""})
-    void theStandbyNamesSettingNamesTheStandbyAloneOrNone(Change change, String standby, String value) {
-        assertEquals(value, StandbySync.standbyNames(change, standby));
+    @CsvSource(delimiter = '|', value = {"n2|\"n2\"", "''|''", "n\"2|\"n2\"", "n2 n4|FIRST 2 (\"n2\", \"n4\")",
+            "n4 n2 n5|FIRST 3 (\"n4\", \"n2\", \"n5\")"})
+    void theStandbyNamesSettingNamesOneAloneAndSeveralAllWaitedFor(String standbys, String value) {
+        List<String> names = standbys.isEmpty() ? List.of() : List.of(standbys.split(" "));
+        assertEquals(value, StandbySync.standbyNames(names));
+        assertEquals(new TreeSet<>(names.stream().map(n -> n.replace("\"", "")).toList()), StandbySync.namedIn(value),
+                "read back as written");
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {"n2, n4|n2 n4", "\"n2\"|n2", "ANY 1 (n2, \"n4\")|n2 n4", "first 2 (\"n2\",\"n4\")|n2 n4",
+            "''|''", "2 (n2, n4)|n2 n4"})
+    void theNamesAreReadFromEveryFormPostgreSqlTakes(String setting, String names) {
+        assertEquals(names.isEmpty() ? Set.of() : new TreeSet<>(List.of(names.split(" "))), StandbySync.namedIn(setting));
+    }
+
+    /**
+     * Two standbys: each one's verdict decides only whether it is in the set; the setting then names every one in it,
+     * so a commit waits for each (the last one looked at no longer overwrites the first).
+     */
+    @Test
+    void withTwoStandbysEachInSyncIsSynchronousAndOneAwayTooLongIsLetGo() {
+        List<Replica> rows = List.of(new Replica("n2", "streaming", "sync", 0), new Replica("n4", "streaming", "async", 0));
+        Map<String, Verdict> bothInSync = new LinkedHashMap<>();
+        bothInSync.put("n2", StandbySync.of("n2", rows, true, null, NOW));
+        bothInSync.put("n4", StandbySync.of("n4", rows, false, null, NOW));
+        assertEquals(new TreeSet<>(Set.of("n2", "n4")), StandbySync.synchronousAfter(bothInSync, Set.of("n2")));
+
+        List<Replica> n4Away = List.of(new Replica("n2", "streaming", "sync", 0));
+        Map<String, Verdict> waiting = new LinkedHashMap<>();
+        waiting.put("n2", StandbySync.of("n2", n4Away, true, null, NOW));
+        waiting.put("n4", StandbySync.of("n4", n4Away, true, NOW.minusSeconds(5), NOW));
+        assertEquals(new TreeSet<>(Set.of("n2", "n4")), StandbySync.synchronousAfter(waiting, Set.of("n2", "n4")),
+                "within the deadline the seat's commits still wait for n4");
+
+        Map<String, Verdict> overdue = new LinkedHashMap<>();
+        overdue.put("n2", StandbySync.of("n2", n4Away, true, null, NOW));
+        overdue.put("n4", StandbySync.of("n4", n4Away, true, NOW.minusSeconds(10), NOW));
+        assertEquals(new TreeSet<>(Set.of("n2")), StandbySync.synchronousAfter(overdue, Set.of("n2", "n4")),
+                "n4 let go, n2 still waited for");
+        assertEquals(new TreeSet<>(), StandbySync.synchronousAfter(Map.of(), Set.of("old")), "a name no standby has is dropped");
     }
 }
