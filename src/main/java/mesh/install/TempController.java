@@ -185,12 +185,26 @@ public final class TempController {
     /** The failure of a temporary controller that exited before it answered: its pid, status, and what it said. */
     private String exited(SeatApi api, String why) {
         Process p = started;
-        String status = p == null || p.isAlive() ? "" : " with status " + p.exitValue();
+        String status = p == null ? "" : exitStatus(p).map(code -> " with status " + code).orElse("");
         List<String> tail = tail();
         return "the temporary controller" + (p == null ? "" : " (pid " + p.pid() + ")") + " at " + api.base() + " exited" + status
                 + " before it answered" + (why.isEmpty() ? "" : " (" + why + ")") + "; "
                 + (tail.isEmpty() ? "it wrote nothing to its log " + log
                         : "the last " + tail.size() + " lines of its log " + log + ":\n    " + String.join("\n    ", tail));
+    }
+
+    /**
+     * The exit status of {@code p}, found gone by its pid: the JDK's reaper may not have handed the status to the
+     * {@link Process} yet (its pid already reaped, {@code isAlive} still true for a moment), so it is waited for briefly;
+     * empty when it is still not there (the pid record gone, the process running on).
+     */
+    private static Optional<Integer> exitStatus(Process p) {
+        try {
+            return p.waitFor(2, TimeUnit.SECONDS) ? Optional.of(p.exitValue()) : Optional.empty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        }
     }
 
     /** This start's last {@link #TAIL_LINES} lines of the log (none when it cannot be read). */
