@@ -6,6 +6,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import mesh.model.CatalogueCheck;
@@ -226,8 +227,7 @@ public class MeshController {
                 throw new Conflict("node " + name + " still has modules assigned or running: "
                         + String.join(", ", used) + "; unassign them first");
             }
-            List<String> lost = BackupRecords.unfenced(c).stream().filter(l -> l.node().equals(name))
-                    .map(BackupRecords.LostCopy::module).distinct().sorted().toList();
+            List<String> lost = List.copyOf(BackupRecords.unfencedByNode(c).getOrDefault(name, Collections.emptySortedSet()));
             if (!lost.isEmpty() && !forgetLost) {
                 throw new Conflict("node " + name + " holds a copy of " + String.join(", ", lost) + " restored elsewhere while"
                         + " it was down, fenced there the moment its agent answers again; removed now, it would run "

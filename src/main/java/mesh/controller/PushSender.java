@@ -5,11 +5,11 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
+import java.util.SortedSet;
 import mesh.model.Declaration;
 import mesh.model.Node;
 import mesh.model.PushOrigin;
@@ -84,8 +84,9 @@ public class PushSender {
                     in.rollbackOf()));
             return o;
         });
+        Map<String, SortedSet<String>> lost = store.inTransaction(BackupRecords::unfencedByNode);   // once a push
         Map<String, AgentAnswer<Accepted>> answers = AgentClient.ask(targets, PushDecision.Target::node,
-                t -> sendNamed(t.node(), t.declaration().withPush(origin)));
+                t -> sendNamed(t.node(), t.declaration().withPush(origin), lost));
         List<PushReport.NodeResult> results = PushResults.sent(targets, answers);
         answers.values().stream().filter(a -> !a.ok()).forEach(a -> LOG.warnf("push: %s", a.failure()));
         notes.addAll(PushResults.acceptedNotes(targets, answers));
@@ -122,7 +123,7 @@ public class PushSender {
             store.recordSent(c, d.node(), d.generation());
             return d.withPush(recordPush(c, Map.of(d.node(), d.generation()), take));
         });
-        Accepted a = sendNamed(s.node(), named);
+        Accepted a = sendNamed(s.node(), named, store.inTransaction(BackupRecords::unfencedByNode));
         store.inTransaction(c -> {
             store.recordSent(c, s.node().name(), a.generation());
             store.recordAcked(c, s.node().name(), a.generation(), s.content());
@@ -143,12 +144,11 @@ public class PushSender {
     /**
      * Sends a declaration that names its push ({@link AgentClient#pushGrowing}); an agent older than
      * named pushes refuses the name, and gets the declaration again without it ({@link PushDecision#unnamed}).
+     * Never one that runs a module to a node holding an unfenced lost copy of it ({@code lost}, by node: {@link
+     * LostCopyGuard}).
      */
-    private Accepted sendNamed(Node node, Declaration d) {
-        Set<String> lost = new TreeSet<>();
-        store.inTransaction(BackupRecords::unfenced).stream().filter(l -> l.node().equals(node.name()))
-                .forEach(l -> lost.add(l.module()));
-        String refusal = LostCopyGuard.refusal(d, lost);
+    private Accepted sendNamed(Node node, Declaration d, Map<String, SortedSet<String>> lost) {
+        String refusal = LostCopyGuard.refusal(d, lost.getOrDefault(node.name(), Collections.emptySortedSet()));
         if (refusal != null) {
             throw CallFailure.refused(409, null, refusal);
         }

@@ -8,7 +8,11 @@ import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import mesh.model.DeclarationJson;
 import mesh.plan.Backup;
 import mesh.model.TakeStep;
@@ -228,6 +232,15 @@ public final class BackupRecords {
             s.setLong(3, epoch);
             s.executeUpdate();
         }
+    }
+
+    /** The modules of which each node holds a lost copy not fenced yet, by node (nodes without one absent). */
+    public static Map<String, SortedSet<String>> unfencedByNode(Connection c) throws SQLException {
+        Map<String, SortedSet<String>> byNode = new TreeMap<>();
+        for (LostCopy l : unfenced(c)) {
+            byNode.computeIfAbsent(l.node(), n -> new TreeSet<>()).add(l.module());
+        }
+        return byNode;
     }
 
     /** Forgets every lost copy on {@code node} not fenced yet ({@code mesh node remove --forget-lost}); how many. */
