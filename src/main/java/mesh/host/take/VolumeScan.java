@@ -19,6 +19,7 @@ import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import mesh.model.VolumeManifest.Entry;
 
@@ -63,19 +64,20 @@ public final class VolumeScan {
      */
     static List<Entry> scan(Path root, HashCache cache, long hashUpTo, Checkpoints points) {
         long started = now();
+        Set<Long> mapped = cache == null ? Set.of() : SharedWrites.now();   // before anything is hashed
         List<Entry> entries = new ArrayList<>();
         ByteBuffer buffer = ByteBuffer.allocateDirect(BUFFER);
         try {
             Files.walkFileTree(root, new SimpleFileVisitor<>() {
                 @Override
                 public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) throws IOException {
-                    entries.add(entry(root, dir, attrs, buffer, cache, started, hashUpTo, points));
+                    entries.add(entry(root, dir, attrs, buffer, cache, started, hashUpTo, points, mapped));
                     return FileVisitResult.CONTINUE;
                 }
 
                 @Override
                 public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                    entries.add(entry(root, file, attrs, buffer, cache, started, hashUpTo, points));
+                    entries.add(entry(root, file, attrs, buffer, cache, started, hashUpTo, points, mapped));
                     return FileVisitResult.CONTINUE;
                 }
             });
@@ -171,7 +173,7 @@ public final class VolumeScan {
     }
 
     private static Entry entry(Path root, Path p, BasicFileAttributes attrs, ByteBuffer buffer, HashCache cache, long started,
-                               long hashUpTo, Checkpoints points) throws IOException {
+                               long hashUpTo, Checkpoints points, Set<Long> mapped) throws IOException {
         String rel = root.equals(p) ? "." : root.relativize(p).toString();
         Map<String, Object> unix = Files.readAttributes(p, "unix:mode,uid,gid", LinkOption.NOFOLLOW_LINKS);
         String mode = String.format("%04o", ((Integer) unix.get("mode")) & 07777);
@@ -186,15 +188,18 @@ public final class VolumeScan {
         }
         if (attrs.isRegularFile()) {
             String sha = attrs.size() > hashUpTo ? (cache == null ? null : cache.get(HashCache.Key.of(p, attrs)))
-                    : cached(p, attrs, buffer, cache, started, points);
+                    : cached(p, attrs, buffer, cache, started, points, mapped);
             return new Entry(rel, "file", attrs.size(), mode, uid, gid, null, sha, xattrs);
         }
         return new Entry(rel, "other", 0, mode, uid, gid, null, null, Map.of());
     }
 
-    /** The file's sha256, from the cache when it is unchanged since it was hashed; what is hashed is kept there. */
+    /**
+     * The file's sha256, from the cache when it is unchanged since it was hashed; what is hashed is kept there, unless
+     * a process maps the file shared and writable ({@code mapped}, {@link SharedWrites}): its key cannot prove it unchanged.
+     */
     private static String cached(Path p, BasicFileAttributes attrs, ByteBuffer buffer, HashCache cache, long started,
-                                 Checkpoints points) throws IOException {
+                                 Checkpoints points, Set<Long> mapped) throws IOException {
         if (cache == null) {
             return sha256(p, buffer);
         }
@@ -204,7 +209,9 @@ public final class VolumeScan {
             return kept;
         }
         String sha = points != null && attrs.size() >= mesh.plan.ShaResume.MIN_EVERY ? points.hash(p) : sha256(p, buffer);
-        cache.put(key, sha, started);
+        if (!mapped.contains(key.ino())) {
+            cache.put(key, sha, started);
+        }
         return sha;
     }
 
