@@ -337,6 +337,7 @@ public class MeshController {
             refuseSwapped(c, "assign", node, module);
             existingNode(c, node);
             existingModule(c, module);
+            UnderWay.refuse(c, module, UnderWay.Verb.ASSIGN);
             Placement current = placement(c, module);
             CordonGuard.refuse(c, "assign", module, node, node.equals(current.assigned()));
             Placement next = new Placement(module, node, current.taken() == null ? node : current.taken());
@@ -365,6 +366,7 @@ public class MeshController {
                 throw new Conflict("module " + module + " is not assigned to node " + node
                         + (current.assigned() == null ? " (it is assigned nowhere)" : " (it is assigned to " + current.assigned() + ")"));
             }
+            UnderWay.refuse(c, module, UnderWay.Verb.UNASSIGN);
             MeshModuleGuard.unassign(store, c, node, module, storeUrl(), forced);
             Placement next = new Placement(module, null, node.equals(current.taken()) ? null : current.taken());
             store.putPlacement(c, next);

@@ -18,7 +18,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * UnderWayIT: one operation at a time on a module, read from the store's real records (the test bed's PostgreSQL, a
  * database of this test's own migrated as the controller migrates it): a take, a restore or a backup under way refuses
- * the other verbs on that module, naming what runs and where it shows, and leaves other modules alone.
+ * the other verbs on that module, naming what runs and where it shows, and leaves other modules alone; a take or a
+ * restore also refuses moving the module's placement (assign, unassign), a backup does not.
  */
 class UnderWayIT {
 
@@ -33,7 +34,12 @@ class UnderWayIT {
                     refused(c, "ledger", UnderWay.Verb.BACKUP));
             assertEquals("a take of module ledger is under way; restore it after it ends ('mesh status' shows it)",
                     refused(c, "ledger", UnderWay.Verb.RESTORE));
+            assertEquals("a take of module ledger is under way; assign it after it ends ('mesh status' shows it)",
+                    refused(c, "ledger", UnderWay.Verb.ASSIGN));
+            assertEquals("a take of module ledger is under way; unassign it after it ends ('mesh status' shows it)",
+                    refused(c, "ledger", UnderWay.Verb.UNASSIGN));
             assertDoesNotThrow(() -> UnderWay.refuse(c, "ledger", UnderWay.Verb.TAKE), "the take's own to carry on");
+            assertDoesNotThrow(() -> UnderWay.refuse(c, "wiki", UnderWay.Verb.ASSIGN));
             assertDoesNotThrow(() -> UnderWay.refuse(c, "wiki", UnderWay.Verb.BACKUP));
         }
     }
@@ -49,6 +55,8 @@ class UnderWayIT {
                     refused(c, "ledger", UnderWay.Verb.RESTORE));
             assertEquals("a restore of module ledger is under way; back it up after it ends ('mesh status' shows it)",
                     refused(c, "ledger", UnderWay.Verb.BACKUP));
+            assertEquals("a restore of module ledger is under way; assign it after it ends ('mesh status' shows it)",
+                    refused(c, "ledger", UnderWay.Verb.ASSIGN));
             assertDoesNotThrow(() -> UnderWay.refuse(c, "wiki", UnderWay.Verb.TAKE));
         }
     }
@@ -60,11 +68,13 @@ class UnderWayIT {
             BackupRecords.insert(c, Backup.start(id, "ledger", "n1", "n1", "mesh/backups/ledger", TakeRecords.nextEpoch(c),
                     false, List.of()), "operator");
             String step = BackupRecords.list(c, "ledger", false).get(0).backup().step().word();
-            for (UnderWay.Verb verb : UnderWay.Verb.values()) {
+            for (UnderWay.Verb verb : List.of(UnderWay.Verb.TAKE, UnderWay.Verb.BACKUP, UnderWay.Verb.RESTORE)) {
                 assertEquals("backup " + id + " of module ledger is under way (step " + step + "); " + verb.after
                         + " after it ends ('mesh backup list ledger' shows it)", refused(c, "ledger", verb));
             }
             assertDoesNotThrow(() -> UnderWay.refuse(c, "wiki", UnderWay.Verb.RESTORE));
+            assertDoesNotThrow(() -> UnderWay.refuse(c, "ledger", UnderWay.Verb.ASSIGN), "a backup only reads");
+            assertDoesNotThrow(() -> UnderWay.refuse(c, "ledger", UnderWay.Verb.UNASSIGN));
         }
     }
 
