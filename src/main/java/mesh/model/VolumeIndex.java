@@ -1,5 +1,6 @@
 package mesh.model;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 
 /**
@@ -15,8 +16,22 @@ public record VolumeIndex(String volume, long now, List<Entry> entries) {
 
     /**
      * Entry is one entry: path relative to the root, type ({@code file|dir|link|other}), size (files), its
-     * modification time (ms since the epoch), permission bits in octal, numeric owner, link target (links).
+     * modification time (ms since the epoch), permission bits in octal, numeric owner, link target (links), and
+     * {@code shared}: a file some process mapped shared and writable during the take, whose times do not show every
+     * write (docs/take.md, "The verify's hashes"), so a pass compares its bytes whatever its size and time say. Written
+     * only when true: an agent that does not know the field then refuses the index rather than miss such a write. Boxed
+     * because the mapper refuses a missing primitive.
      */
-    public record Entry(String path, String type, long size, long mtime, String mode, int uid, int gid, String link) {
+    public record Entry(String path, String type, long size, long mtime, String mode, int uid, int gid, String link,
+                        @JsonInclude(JsonInclude.Include.NON_DEFAULT) Boolean shared) {
+
+        public Entry {
+            shared = Boolean.TRUE.equals(shared);   // absent (an earlier build's index): false
+        }
+
+        /** An entry whose times show every write. */
+        public Entry(String path, String type, long size, long mtime, String mode, int uid, int gid, String link) {
+            this(path, type, size, mtime, mode, uid, gid, link, false);
+        }
     }
 }

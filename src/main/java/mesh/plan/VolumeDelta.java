@@ -15,7 +15,9 @@ import mesh.model.VolumeIndex;
  * mode, owner or link target, or (files) in size or modification time (whole seconds: the archive keeps no
  * more). A file is also sent when it was modified at or after a second before {@code since}, the source's clock
  * when the previous pass began: the previous pass may have read it while it was written in the same clock
- * tick, so its time alone proves nothing (git's "racily clean" rule). An entry only the target has is deleted
+ * tick, so its time alone proves nothing (git's "racily clean" rule). A file the source marks {@code shared} (mapped
+ * shared and writable during the take: a store into a dirty page of it sets no time) is always sent, by range when
+ * the target holds it, so only its changed blocks travel. An entry only the target has is deleted
  * (the topmost of a subtree stands for it). What this misses (a write that sets an old time back, an extended
  * attribute changed alone) the whole manifest's verify after the fence still finds: the take then rolls back.
  *
@@ -67,7 +69,7 @@ public record VolumeDelta(List<String> delete, List<String> send, long bytes) {
         if (!"file".equals(s.type())) {
             return false;
         }
-        return s.size() != t.size() || Math.floorDiv(s.mtime(), 1000) != Math.floorDiv(t.mtime(), 1000)
+        return s.shared() || s.size() != t.size() || Math.floorDiv(s.mtime(), 1000) != Math.floorDiv(t.mtime(), 1000)
                 || since <= 0 || s.mtime() >= since - RACY_MS;
     }
 

@@ -9,12 +9,17 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.github.dockerjava.api.DockerClient;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.UserDefinedFileAttributeView;
 import java.time.Duration;
+import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -396,6 +401,37 @@ class TakeAgentIT {
     AgentProcess.Answer copy(String volume, String kind) throws Exception {
         return b.send("POST", "/v1/volumes/" + module + "/" + volume + "/copy", "{\"epoch\": " + EPOCH + ", \"kind\": \"" + kind
                 + "\", \"from\": \"" + a.base() + "\", \"ticket\": \"" + ticket + "\"}", null);
+    }
+
+    /**
+     * A file some process maps shared and writable (here this test's own JVM, as LMDB's write map would) has no hash
+     * kept for it by the agent's manifests: a second store into the page the first one dirtied sets no time on the
+     * file, and the manifest the agent makes after it still gives the file's sha256 as it is now.
+     */
+    @Test
+    @Order(20)
+    void aManifestGivesTheBytesOfAFileWrittenThroughASharedMappingAsTheyAre() throws Exception {
+        Path folder = Files.createDirectories(stateA.resolve("volumes").resolve(module + "_mapped"));
+        Path file = Files.write(folder.resolve("data.mdb"), new byte[8192]);
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            MappedByteBuffer map = ch.map(FileChannel.MapMode.READ_WRITE, 0, 8192);
+            map.put(0, (byte) 1);
+            Thread.sleep(1_500);   // past the racy second of the manifest below
+            assertEquals(sha256(file), mappedSha(manifest(a, "mapped", "process", null)), "the first manifest");
+            map.put(1, (byte) 2);  // the page the first store dirtied: no fault, no new time on the file
+            assertEquals(sha256(file), mappedSha(manifest(a, "mapped", "process", null)),
+                    "the manifest after the second store gives the bytes as they are, not a hash kept from before it");
+        } finally {
+            PackagedMesh.deleteTree(folder);
+        }
+    }
+
+    static String mappedSha(VolumeManifest m) {
+        return m.entries().stream().filter(e -> "data.mdb".equals(e.path())).findFirst().orElseThrow().sha256();
+    }
+
+    static String sha256(Path file) throws Exception {
+        return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)));
     }
 
     VolumeManifest manifest(AgentProcess agent, String volume, String kind, String bearer) throws Exception {

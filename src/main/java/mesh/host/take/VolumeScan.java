@@ -92,19 +92,27 @@ public final class VolumeScan {
      * sorted by path, with the clock when the walk began: what a take's pass compares (mesh.plan.VolumeDelta).
      */
     public static mesh.model.VolumeIndex index(String volume, Path root) {
+        return index(volume, root, Set.of());
+    }
+
+    /**
+     * As above, marking {@code shared} each file whose inode is among {@code shared}: mapped shared and writable by some
+     * process during the take ({@link SharedWrites}), so its times do not prove it unchanged.
+     */
+    public static mesh.model.VolumeIndex index(String volume, Path root, Set<Long> shared) {
         long now = System.currentTimeMillis();
         List<mesh.model.VolumeIndex.Entry> entries = new ArrayList<>();
         try {
             Files.walkFileTree(root, new SimpleFileVisitor<>() {
                 @Override
                 public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) throws IOException {
-                    indexed(root, dir, attrs, entries);
+                    indexed(root, dir, attrs, entries, shared);
                     return FileVisitResult.CONTINUE;
                 }
 
                 @Override
                 public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                    indexed(root, file, attrs, entries);
+                    indexed(root, file, attrs, entries, shared);
                     return FileVisitResult.CONTINUE;
                 }
 
@@ -123,13 +131,13 @@ public final class VolumeScan {
         return new mesh.model.VolumeIndex(volume, now, entries);
     }
 
-    private static void indexed(Path root, Path p, BasicFileAttributes attrs, List<mesh.model.VolumeIndex.Entry> entries)
-            throws IOException {
+    private static void indexed(Path root, Path p, BasicFileAttributes attrs, List<mesh.model.VolumeIndex.Entry> entries,
+                                Set<Long> shared) throws IOException {
         String rel = root.equals(p) ? "." : root.relativize(p).toString();
         Map<String, Object> unix;
         String link = null;
         try {
-            unix = Files.readAttributes(p, "unix:mode,uid,gid", LinkOption.NOFOLLOW_LINKS);
+            unix = Files.readAttributes(p, shared.isEmpty() ? "unix:mode,uid,gid" : "unix:mode,uid,gid,ino", LinkOption.NOFOLLOW_LINKS);
             if (attrs.isSymbolicLink()) {
                 link = Files.readSymbolicLink(p).toString();
             }
@@ -139,7 +147,8 @@ public final class VolumeScan {
         String type = attrs.isSymbolicLink() ? "link" : attrs.isDirectory() ? "dir" : attrs.isRegularFile() ? "file" : "other";
         entries.add(new mesh.model.VolumeIndex.Entry(rel, type, attrs.isRegularFile() ? attrs.size() : 0,
                 attrs.lastModifiedTime().toMillis(), String.format("%04o", ((Integer) unix.get("mode")) & 07777),
-                (Integer) unix.get("uid"), (Integer) unix.get("gid"), link));
+                (Integer) unix.get("uid"), (Integer) unix.get("gid"), link,
+                attrs.isRegularFile() && !shared.isEmpty() && shared.contains((Long) unix.get("ino"))));
     }
 
     /** Totals are a folder's bytes (of its files) and its number of files. */

@@ -55,6 +55,20 @@ class SharedWritesTest {
         }
     }
 
+    @Test
+    void aTakesIndexMarksTheFilesMappedSharedAndWritable() throws IOException {
+        Path dir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "shared-writes");
+        Path file = Files.write(dir.resolve("data.mdb"), new byte[8192]);
+        Files.write(dir.resolve("plain"), new byte[10]);
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            ch.map(FileChannel.MapMode.READ_WRITE, 0, 8192).put(0, (byte) 1);
+            List<String> shared = VolumeScan.index("data", dir, SharedWrites.now()).entries().stream()
+                    .filter(e -> e.shared()).map(e -> e.path()).toList();
+            assertEquals(List.of("data.mdb"), shared);
+            assertTrue(VolumeScan.index("data", dir).entries().stream().noneMatch(e -> e.shared()), "none without the look");
+        }
+    }
+
     /** The hole itself: a second store into the same dirty page, after a scan kept the file's hash, leaves its key unchanged. */
     @Test
     void aScanKeepsNoHashOfAFileMappedSharedAndWritable() throws Exception {
