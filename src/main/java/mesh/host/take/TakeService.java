@@ -10,8 +10,6 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import mesh.trust.Entropy;
 import mesh.wire.CopyProgress;
@@ -39,8 +37,7 @@ public final class TakeService {
     private final VolumeCopy copier = new VolumeCopy(new BlockCache(hashes));
     private final RunningCopies running = new RunningCopies();
     private final RunningArchives archives = new RunningArchives();
-    /** By module, the inodes of files seen mapped shared and writable during its take; forgotten when its fence is lifted. */
-    private final Map<String, Set<Long>> shared = new ConcurrentHashMap<>();
+    private final SharedSeen shared = new SharedSeen();
 
     public TakeService(TakeRecords records, VolumePlaces places, ModuleControl modules, Clock clock) {
         this.records = records;
@@ -62,7 +59,7 @@ public final class TakeService {
         if (cut > 0) {
             LOG.infof("cut %d archive(s) of module %s read under an older fence", cut, module);
         }
-        sharedSeen(module);
+        shared.look(module);   // before the module stops: what it maps goes with it
         List<String> stopped = modules.stopModule(module);
         LOG.infof("fenced module %s at epoch %d; stopped %s", module, epoch, stopped.isEmpty() ? "nothing (none ran)" : stopped);
         return new FenceView(module, s.fence().epoch(), s.fence().since(), stopped);
@@ -84,7 +81,7 @@ public final class TakeService {
         if (was[0]) {
             LOG.infof("lifted the fence of module %s (epoch %d)", module, epoch);
             modules.lifted(module);
-            shared.remove(module);
+            shared.forget(module);
         }
         int cut = archives.cut(module, 0, "the fence of module " + module + " was lifted (epoch " + epoch
                 + "): the module starts here again, so its volumes are no longer archived");
@@ -121,19 +118,9 @@ public final class TakeService {
     /** The index of one volume of the module here (lstat only): what a pass compares. Read as an archive is. */
     public mesh.model.VolumeIndex index(String module, String volume, String kind, boolean live) {
         Path folder = archivable(module, volume, kind, live);
-        return VolumeScan.index(volume, folder, sharedSeen(module));
+        return VolumeScan.index(volume, folder, shared.look(module));
     }
 
-    /**
-     * Adds the files mapped shared and writable now to those seen during the module's take ({@link SharedWrites}), and
-     * returns them all. Seen at every pass's index and at the fence, before the module stops: a mapping made after one
-     * of those looks sets the file's time with its first store, so the next pass sends the file by its time anyway.
-     */
-    private Set<Long> sharedSeen(String module) {
-        Set<Long> seen = shared.computeIfAbsent(module, m -> ConcurrentHashMap.newKeySet());
-        seen.addAll(SharedWrites.now());
-        return Set.copyOf(seen);
-    }
 
     /** Whether a bearer value is a read ticket of this module under its standing fence. */
     public boolean ticketValid(String module, String bearer) {
