@@ -14,6 +14,9 @@ import mesh.model.Poll;
  */
 final class ProcessGroups {
 
+    /** KILL_TAKES bounds the wait for a process to be gone after KILL; what is still there then outlived it. */
+    static final Duration KILL_TAKES = Duration.ofSeconds(5);
+
     private final ProcessHost host;
     private final String bootId;
     private final Duration poll;
@@ -60,27 +63,46 @@ final class ProcessGroups {
     }
 
     /**
-     * endRemnants ends what is left of the ended shim's process group (TERM, then KILL after the stop timeout),
-     * so the copy about to start is the only one; each signal after checking the process is still in that group.
+     * endRemnants ends what is left of the ended shim's process group: TERM to the group, KILL after the stop
+     * timeout, then up to {@link #KILL_TAKES} for the group to empty, and says what was left at each step. The shim
+     * forwards TERM to its child alone, so a worker the component left in its group (a script's {@code worker &
+     * wait}) outlives the shim; it must end before the copy counts as stopped, or it runs on beside the next copy,
+     * writing its data. The group is signalled whole, so a child forked after a look ends too, and only right after a
+     * look found its number still ours ({@link Identity#remnants}: members left and no other process holds the number).
      */
-    void endRemnants(ProcessRecord record) {
-        List<ProcInfo> left = Identity.remnants(record, host.inspect(record.pid()), allProcesses(), bootId);
-        if (left.isEmpty()) {
-            return;
+    GroupEnd endRemnants(ProcessRecord record) {
+        int left = remnants(record).size();
+        if (left == 0) {
+            return GroupEnd.EMPTY;
         }
-        for (String signal : List.of("TERM", "KILL")) {
-            for (ProcInfo p : left) {
-                if (host.inspect(p.pid()).filter(now -> stillRemnant(now, p)).isPresent()) {
-                    host.signal(p.pid(), signal, false);
-                }
-            }
-            until(Duration.ofMillis(record.spec().stopTimeoutMillis()), poll,
-                    () -> left.stream().noneMatch(p -> host.inspect(p.pid()).filter(now -> stillRemnant(now, p)).isPresent()));
+        List<ProcInfo> afterTerm = signalAndWait(record, "TERM", Duration.ofMillis(record.spec().stopTimeoutMillis()));
+        List<ProcInfo> afterKill = afterTerm.isEmpty() ? afterTerm : signalAndWait(record, "KILL", KILL_TAKES);
+        return new GroupEnd(left, afterTerm.size(), afterKill.stream().map(ProcInfo::pid).toList());
+    }
+
+    /**
+     * GroupEnd is what endRemnants found of a group: {@code left} processes once the shim had ended, {@code afterTerm}
+     * of them still there after TERM and the stop timeout, and the pids still there after KILL ({@code afterKill}).
+     */
+    record GroupEnd(int left, int afterTerm, List<Long> afterKill) {
+
+        static final GroupEnd EMPTY = new GroupEnd(0, 0, List.of());
+
+        GroupEnd {
+            afterKill = List.copyOf(afterKill);
         }
     }
 
-    private static boolean stillRemnant(ProcInfo now, ProcInfo before) {
-        return !now.ended() && now.startTime() == before.startTime() && now.processGroup() == before.processGroup();
+    private List<ProcInfo> signalAndWait(ProcessRecord record, String signal, Duration limit) {
+        if (!remnants(record).isEmpty()) {
+            host.signal(record.pid(), signal, true);
+        }
+        until(limit, poll, () -> remnants(record).isEmpty());
+        return remnants(record);
+    }
+
+    private List<ProcInfo> remnants(ProcessRecord record) {
+        return Identity.remnants(record, host.inspect(record.pid()), allProcesses(), bootId);
     }
 
     private List<ProcInfo> allProcesses() {
