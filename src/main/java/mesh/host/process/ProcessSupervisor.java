@@ -44,7 +44,9 @@ import mesh.model.InvalidInput;
  * bound over {@code /etc/hosts}, so it resolves exactly the names it binds; this needs root, as the agent is.
  *
  * <p><b>Signals.</b> A signal is sent only right after {@link Identity} said ADOPT: a pid that now belongs to another
- * process is never signalled. Stop sends TERM to the shim (which forwards it), then KILL to the whole group.
+ * process is never signalled. Stop sends TERM to the shim (which forwards it), then KILL to the whole group; once the
+ * shim is gone, TERM and then KILL to what the component left in its group, and it counts as stopped only when the
+ * group is empty ({@link Supervision#stopEnd}).
  */
 public final class ProcessSupervisor {
 
@@ -69,13 +71,15 @@ public final class ProcessSupervisor {
         }
     }
 
-    /** What a stop did: graceful, killed, not running or foreign (not signalled), and how long it took. */
-    public record Stopped(String component, String how, long pid, long millis, ExitStatus exit) {
+    /**
+     * What a stop did: graceful, killed, not running or foreign (not signalled), and how long it took; {@code failure},
+     * when set, says what outlived TERM and KILL ({@link Supervision#stopEnd}): the copy is not stopped then.
+     */
+    public record Stopped(String component, String how, long pid, long millis, ExitStatus exit, String failure) {
     }
 
     private static final Duration POLL = Duration.ofMillis(50);
     private static final Duration SHIM_APPEARS = Duration.ofSeconds(5);
-    private static final Duration KILL_TAKES = Duration.ofSeconds(5);
 
     private final ProcessRecords records;
     private final Path stateDir;
@@ -85,6 +89,7 @@ public final class ProcessSupervisor {
     private final LogFiles.Limits logLimits;
     private final String bootId;
     private final ProcessGroups groups;
+    private final ProcessStops stops;
 
     public ProcessSupervisor(Path stateDir, ProcessHost host, Backoff backoff, LogFiles.Limits logLimits) {
         this.records = new ProcessRecords(stateDir);
@@ -95,6 +100,7 @@ public final class ProcessSupervisor {
         this.logLimits = logLimits;
         this.bootId = host.bootId();
         this.groups = new ProcessGroups(host, bootId, POLL);
+        this.stops = new ProcessStops(host, groups, records, bootId, POLL);
     }
 
     public ProcessRecords records() {
@@ -115,11 +121,11 @@ public final class ProcessSupervisor {
             case WAIT -> new Outcome(spec.component(), Action.WAITING, 0, "next start at " + record.nextStartAt()
                     + " after " + (record.lastExit() == null ? record.launchError() : record.lastExit().describe()));
             case REPLACE -> {
-                Stopped stopped = stopProcess(record);
-                if (verdict(record) == Identity.Verdict.ADOPT) {
-                    // never a second copy: the old one outlived TERM and KILL, so nothing new starts
+                Stopped stopped = stops.stop(record);
+                if (stopped.failure() != null) {
+                    // never a second copy: something of the old one outlived TERM and KILL, so nothing new starts
                     yield new Outcome(spec.component(), Action.FAILED, record.pid(), "the old copy (pid " + record.pid()
-                            + ") did not end after TERM and KILL; the new spec is not started");
+                            + ") did not end: " + stopped.failure() + "; the new spec is not started");
                 }
                 ProcessRecord ended = record.ended(stopped.exit(), 0, null);
                 records.write(ended);
@@ -147,13 +153,21 @@ public final class ProcessSupervisor {
         return outcomes;
     }
 
-    /** Stops the component (TERM, then KILL after its stop timeout) and keeps it stopped until applied again. */
+    /**
+     * Stops the component (TERM, then KILL after its stop timeout, to it and to what it left in its process group) and
+     * keeps it stopped until applied again. Throws when something of it outlived TERM and KILL: the record then keeps
+     * the copy's identity, so it still counts as running, every later look finds what is left of its group, and a
+     * fence that asked for the stop fails rather than let a take copy data that is still written.
+     */
     public synchronized Stopped stop(String component, Instant now) {
         ProcessRecord record = records.read(component).orElse(null);
         if (record == null) {
-            return new Stopped(component, "not running", 0, 0, null);
+            return new Stopped(component, "not running", 0, 0, null, null);
         }
-        Stopped stopped = stopProcess(record);
+        Stopped stopped = stops.stop(record);
+        if (stopped.failure() != null) {
+            throw new IllegalStateException("component " + component + " did not stop: " + stopped.failure());
+        }
         ExitStatus exit = stopped.exit() != null ? stopped.exit()
                 : record.hasProcess() ? records.exit(record, now).status() : record.lastExit();
         records.write(record.withStopped(true).ended(exit, 0, null));
@@ -262,33 +276,5 @@ public final class ProcessSupervisor {
             return seen.info.isEmpty() || seen.info.get().cmdline().equals(shimCmdline);
         });
         return seen.info;
-    }
-
-    /** TERM to the shim, KILL to its group after the stop timeout; each signal right after an identity check. */
-    private Stopped stopProcess(ProcessRecord record) {
-        Identity.Verdict verdict = verdict(record);
-        if (verdict != Identity.Verdict.ADOPT) {
-            return new Stopped(record.component(), verdict == Identity.Verdict.FOREIGN ? "foreign (not signalled)" : "not running",
-                    record.pid(), 0, null);
-        }
-        long started = System.nanoTime();
-        host.signal(record.pid(), "TERM", false);
-        if (awaitGone(record, Duration.ofMillis(record.spec().stopTimeoutMillis()))) {
-            return new Stopped(record.component(), "graceful", record.pid(), elapsed(started), records.exit(record, Instant.now()).status());
-        }
-        if (verdict(record) == Identity.Verdict.ADOPT) {
-            host.signal(record.pid(), "KILL", true);
-        }
-        awaitGone(record, KILL_TAKES);
-        return new Stopped(record.component(), "killed", record.pid(), elapsed(started), ExitStatus.signalled(9, Instant.now().toString()));
-    }
-
-    private boolean awaitGone(ProcessRecord record, Duration timeout) {
-        return ProcessGroups.until(timeout, POLL, () -> verdict(record) != Identity.Verdict.ADOPT)
-                || verdict(record) != Identity.Verdict.ADOPT;
-    }
-
-    private static long elapsed(long startedNanos) {
-        return Duration.ofNanos(System.nanoTime() - startedNanos).toMillis();
     }
 }

@@ -2,6 +2,8 @@ package mesh.host.process;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * Supervision holds the supervisor's decisions as pure functions of plain data and the time passed in:
@@ -61,6 +63,39 @@ public final class Supervision {
     public static boolean isRestart(ProcessSpec spec, ProcessRecord record) {
         return record != null && !record.stopped() && record.spec().digest().equals(spec.digest())
                 && (record.lastExit() != null || record.launchError() != null);
+    }
+
+    /**
+     * StopEnd is how a stop went: {@code how} for its report (graceful, killed, not running, foreign (not signalled),
+     * not stopped) and, when the copy did not end, {@code failure}, saying what outlived TERM and KILL.
+     */
+    public record StopEnd(String how, String failure) {
+    }
+
+    /**
+     * stopEnd judges a stop from what each of its steps left: the verdict on the shim {@code before} it, whether
+     * the shim ended on TERM and whether it ended at all (after KILL to its group), then what of its group was
+     * still there after TERM ({@code groupAfterTerm}) and after KILL ({@code groupAfterKill}, pids) once the shim
+     * had ended. The stop is done only when the shim and its whole group are gone: anything left would run beside
+     * the next copy (a take's target, a replace's new spec) and write after the data was copied, so a failure
+     * keeps the copy counted as running and the fence or replace that asked for the stop fails.
+     */
+    public static StopEnd stopEnd(Identity.Verdict before, long pid, boolean shimEndedOnTerm, boolean shimEnded,
+                                  int groupAfterTerm, List<Long> groupAfterKill) {
+        if (before == Identity.Verdict.FOREIGN) {
+            return new StopEnd("foreign (not signalled)", null);
+        }
+        if (!shimEnded) {
+            return new StopEnd("not stopped", "its shim (pid " + pid + ") outlived TERM and KILL");
+        }
+        if (!groupAfterKill.isEmpty()) {
+            return new StopEnd("not stopped", "what it left in its process group " + pid + " (pids "
+                    + groupAfterKill.stream().map(String::valueOf).collect(Collectors.joining(", ")) + ") outlived TERM and KILL");
+        }
+        if (before == Identity.Verdict.GONE) {
+            return new StopEnd("not running", null);
+        }
+        return new StopEnd(shimEndedOnTerm && groupAfterTerm == 0 ? "graceful" : "killed", null);
     }
 
     /** The record after a launch that failed before any process ran (the executable is missing, say). */

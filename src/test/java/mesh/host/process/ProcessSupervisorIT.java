@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import mesh.model.InvalidInput;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -26,7 +27,8 @@ import org.junit.jupiter.api.Test;
 /**
  * ProcessSupervisorIT runs real processes under the supervisor: a busybox httpd that binds two names, a
  * second apply and a second supervisor that both touch nothing, a decoy whose pid sits in a record and is
- * never signalled, and stops of a process that handles TERM and of one that ignores it.
+ * never signalled, stops of a process that handles TERM and of one that ignores it, and stops and a replace of
+ * scripts that leave a worker in their process group.
  */
 class ProcessSupervisorIT {
 
@@ -166,6 +168,61 @@ class ProcessSupervisorIT {
         List<ProcessStatus> status = supervisor.status(Instant.now());
         assertEquals(List.of(mesh.model.ProcessState.EXITED, mesh.model.ProcessState.EXITED), status.stream().map(ProcessStatus::state).toList());
         assertEquals(List.of(), supervisor.reconcile(Instant.now(), module -> false), "a stopped component is not restarted");
+    }
+
+    /**
+     * A component that leaves workers in its group ({@code worker & wait}): TERM ends the script, so its shim ends,
+     * but the worker is no child of the shim and would run on, writing its data dir after the stop (after a take's
+     * final copy). A stop, and the stop of a replace, must end the whole group before it counts as done.
+     */
+    @Test
+    void stopAndReplaceEndWhatTheComponentLeftInItsGroup() throws Exception {
+        // the worker appends to its data dir; one obeys TERM, the other ignores it and needs KILL
+        fx.script("leaver", "( while :; do echo tick >> \"$PWD/ticks\"; sleep 0.05; done ) &\necho up\nwait");
+        fx.script("deaf-leaver", "( trap '' TERM; while :; do echo tick >> \"$PWD/ticks\"; sleep 0.05; done ) &\necho up\nwait");
+        ProcessSupervisor supervisor = fx.supervisor();
+        ProcessSpec leaver = fx.spec("leaver.c", "leaver", List.of(fx.root.toString()), Map.of(), 1000);
+        ProcessSpec deaf = fx.spec("deaf.c", "deaf-leaver", List.of(fx.root.toString()), Map.of(), 1000);
+
+        long group = startedWithAWorker(supervisor, leaver);
+        ProcessSupervisor.Stopped polite = supervisor.stop("leaver.c", Instant.now());
+        assertEquals("graceful", polite.how(), "the script and its worker both end on TERM");
+        assertGroupEndedAndWritesStopped(group, Path.of(leaver.dataDir()).resolve("ticks"));
+
+        group = startedWithAWorker(supervisor, deaf);
+        ProcessSupervisor.Stopped killed = supervisor.stop("deaf.c", Instant.now());
+        assertEquals("killed", killed.how(), "the worker ignores TERM: KILL ends it");
+        assertTrue(killed.millis() >= 1000, "the worker had its stop timeout before KILL: " + killed.millis() + " ms");
+        assertGroupEndedAndWritesStopped(group, Path.of(deaf.dataDir()).resolve("ticks"));
+
+        group = startedWithAWorker(supervisor, leaver);
+        ProcessSpec changed = fx.spec("leaver.c", "leaver", List.of(fx.root.toString(), "changed"), Map.of(), 1000);
+        ProcessSupervisor.Outcome replaced = supervisor.apply(changed, Instant.now());
+        assertEquals("replaced", String.valueOf(replaced.action()), replaced.detail());
+        assertEquals(List.of(), liveMembers(group), "the old copy's worker ended before the new copy started");
+    }
+
+    /** Applies the spec and waits until its worker writes; the shim's pid, which is its process group's number. */
+    private long startedWithAWorker(ProcessSupervisor supervisor, ProcessSpec spec) throws IOException {
+        Path ticks = Path.of(spec.dataDir()).resolve("ticks");
+        Files.deleteIfExists(ticks);   // what an earlier copy wrote must not pass for this one's worker
+        long shim = supervisor.apply(spec, Instant.now()).pid();
+        await(spec.component() + "'s worker writes", Duration.ofSeconds(10), () -> read(ticks).length() > 20);
+        assertTrue(liveMembers(shim).size() >= 3, "shim, script and worker run in group " + shim + ": " + liveMembers(shim));
+        return shim;
+    }
+
+    private void assertGroupEndedAndWritesStopped(long group, Path ticks) throws InterruptedException {
+        assertEquals(List.of(), liveMembers(group), "no process of group " + group + " is left once the stop returns");
+        int before = read(ticks).length();
+        Thread.sleep(500);
+        assertEquals(before, read(ticks).length(), "nothing writes " + ticks + " after the stop");
+    }
+
+    /** Live (not zombie) processes of process group {@code group}. */
+    private List<ProcInfo> liveMembers(long group) {
+        return fx.host.pids().stream().map(fx.host::inspect).flatMap(Optional::stream)
+                .filter(p -> !p.ended() && p.processGroup() == group).toList();
     }
 
     @Test

@@ -122,6 +122,29 @@ class SupervisionTest {
         assertEquals(WAIT, Supervision.decide(Records.spec("sha256:aa"), twice, GONE, T0.plusSeconds(2)));
     }
 
+    static Stream<Arguments> stopEnds() {
+        List<Long> none = List.of();
+        return Stream.of(
+                Arguments.of("the shim and its group end on TERM", ADOPT, true, true, 0, none, "graceful", null),
+                Arguments.of("the shim ends on TERM, a worker left in its group needs KILL", ADOPT, true, true, 1, none, "killed", null),
+                Arguments.of("the shim needs KILL", ADOPT, false, true, 0, none, "killed", null),
+                Arguments.of("the shim outlives TERM and KILL", ADOPT, false, false, 0, none, "not stopped",
+                        "its shim (pid 40) outlived TERM and KILL"),
+                Arguments.of("a worker left in the group outlives KILL", ADOPT, true, true, 2, List.of(41L, 43L), "not stopped",
+                        "what it left in its process group 40 (pids 41, 43) outlived TERM and KILL"),
+                Arguments.of("the shim had ended, its group is empty", GONE, true, true, 0, none, "not running", null),
+                Arguments.of("the shim had ended, what it left outlives KILL", GONE, true, true, 1, List.of(41L), "not stopped",
+                        "what it left in its process group 40 (pids 41) outlived TERM and KILL"),
+                Arguments.of("the pid is another process's", FOREIGN, true, true, 0, none, "foreign (not signalled)", null));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("stopEnds")
+    void aStopIsDoneOnlyWhenTheShimAndItsWholeGroupAreGone(String name, Identity.Verdict before, boolean onTerm, boolean ended,
+                                                           int afterTerm, List<Long> afterKill, String how, String failure) {
+        assertEquals(new Supervision.StopEnd(how, failure), Supervision.stopEnd(before, 40, onTerm, ended, afterTerm, afterKill));
+    }
+
     @Test
     void exitStatusReadsTheShimsWaitValue() {
         assertEquals("exit 0", ExitStatus.fromWait(0, "x").describe());
