@@ -71,22 +71,21 @@ final class ProcessGroups {
      * look found its number still ours ({@link Identity#remnants}: members left and no other process holds the number).
      */
     GroupEnd endRemnants(ProcessRecord record) {
-        int left = remnants(record).size();
-        if (left == 0) {
+        if (remnants(record).isEmpty()) {
             return GroupEnd.EMPTY;
         }
         List<ProcInfo> afterTerm = signalAndWait(record, "TERM", Duration.ofMillis(record.spec().stopTimeoutMillis()));
         List<ProcInfo> afterKill = afterTerm.isEmpty() ? afterTerm : signalAndWait(record, "KILL", KILL_TAKES);
-        return new GroupEnd(left, afterTerm.size(), afterKill.stream().map(ProcInfo::pid).toList());
+        return new GroupEnd(afterTerm.size(), afterKill.stream().map(ProcInfo::pid).toList());
     }
 
     /**
-     * GroupEnd is what endRemnants found of a group: {@code left} processes once the shim had ended, {@code afterTerm}
-     * of them still there after TERM and the stop timeout, and the pids still there after KILL ({@code afterKill}).
+     * GroupEnd is what endRemnants left of a group: how many processes were still there after TERM and the stop
+     * timeout ({@code afterTerm}), and the pids still there after KILL ({@code afterKill}).
      */
-    record GroupEnd(int left, int afterTerm, List<Long> afterKill) {
+    record GroupEnd(int afterTerm, List<Long> afterKill) {
 
-        static final GroupEnd EMPTY = new GroupEnd(0, 0, List.of());
+        static final GroupEnd EMPTY = new GroupEnd(0, List.of());
 
         GroupEnd {
             afterKill = List.copyOf(afterKill);

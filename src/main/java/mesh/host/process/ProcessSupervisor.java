@@ -156,8 +156,8 @@ public final class ProcessSupervisor {
     /**
      * Stops the component (TERM, then KILL after its stop timeout, to it and to what it left in its process group) and
      * keeps it stopped until applied again. Throws when something of it outlived TERM and KILL: the record then keeps
-     * the copy's identity, so it still counts as running, every later look finds what is left of its group, and a
-     * fence that asked for the stop fails rather than let a take copy data that is still written.
+     * the copy's identity (the next look at it ends what is left of its group again), and a fence that asked for the
+     * stop fails rather than let a take copy data that is still written.
      */
     public synchronized Stopped stop(String component, Instant now) {
         ProcessRecord record = records.read(component).orElse(null);
