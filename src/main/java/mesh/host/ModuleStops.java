@@ -126,6 +126,11 @@ final class ModuleStops implements ModuleControl {
     }
 
     @Override
+    public Declaration declaration() {
+        return desired.get();
+    }
+
+    @Override
     public List<String> createStopped(String module, Declaration d) {
         if (!node.equals(d.node())) {
             throw new HostFailure("the declaration is for node " + d.node() + ", not " + node);

@@ -18,7 +18,7 @@ class OldCopiesTest {
     static mesh.wire.Reason refusal(String volume, long epoch) {
         TakeState none = TakeState.none("tk");
         try {
-            TakeRules.delete(none, volume, epoch, TakeRules.Reason.FORGET_OLD, false);
+            TakeRules.delete(none, volume, epoch, TakeRules.Reason.FORGET_OLD, false, false);
         } catch (TakeRefused e) {
             return e.reason();
         }
@@ -35,7 +35,7 @@ class OldCopiesTest {
         TakeState running = TakeState.none("tk");
         mesh.wire.Reason runs = null;
         try {
-            TakeRules.delete(running, "bulk", 5, TakeRules.Reason.FORGET_OLD, true);
+            TakeRules.delete(running, "bulk", 5, TakeRules.Reason.FORGET_OLD, true, false);
         } catch (TakeRefused e) {
             runs = e.reason();
         }

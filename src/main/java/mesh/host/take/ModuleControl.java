@@ -1,6 +1,7 @@
 package mesh.host.take;
 
 import java.util.List;
+import mesh.model.Declaration;
 
 /**
  * ModuleControl is what a take needs of the agent that runs this node's components: stopping every
@@ -22,12 +23,18 @@ public interface ModuleControl {
     boolean moduleRuns(String module);
 
     /**
+     * This node's accepted declaration (the newest recorded, what its passes apply), or null before the first: whether
+     * it runs a module decides if the rollback's delete may lift that module's created fence ({@link TakeRules#delete}).
+     */
+    Declaration declaration();
+
+    /**
      * Creates, never starts, the module's containers as {@code declaration} has them (its processes: nothing), with their
      * networks; a container of the same name and spec already here is kept, one of another spec (stopped) replaced.
      * Nothing is created unless every engine volume they mount is here (a take's copy made it): no volume is made by
      * this. Returns the names of those created. Called under the module's fence only.
      */
-    default List<String> createStopped(String module, mesh.model.Declaration declaration) {
+    default List<String> createStopped(String module, Declaration declaration) {
         return List.of();
     }
 

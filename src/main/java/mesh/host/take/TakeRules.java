@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
+import mesh.model.Declaration;
 
 /**
  * TakeRules decides every take call on this node from the module's {@link TakeState}: pure, no I/O, the
@@ -71,7 +72,8 @@ public final class TakeRules {
      * Refused while the module runs here (this node is the take's target: nothing of the module runs here), and over a
      * fence at the same epoch that is not a created one (this node is that take's source, or its target was stopped by
      * the rollback). A created fence is lifted by the start, after the start declaration, or by the rollback's delete of
-     * this take's copy ({@link #delete}), when the declaration here has not the module.
+     * this take's copy ({@link #delete}) when the declaration here has not the module; when it has (a node the take's
+     * push missed), that delete leaves the fence, the take's own.
      */
     public static TakeState fenceToCreate(TakeState s, long epoch, Instant now, boolean moduleRuns) {
         current(s, epoch);
@@ -199,6 +201,14 @@ public final class TakeRules {
         return s.copies().containsKey(volume) || s.oldCopies().containsKey(volume);
     }
 
+    /**
+     * Whether {@code declaration} (this node's accepted one; null: none yet) runs a component of {@code module}: what a
+     * pass starts once no fence stands ({@link #delete}).
+     */
+    public static boolean declares(Declaration declaration, String module) {
+        return declaration != null && declaration.components().stream().anyMatch(c -> module.equals(c.module()));
+    }
+
     /** The reasons a node's copy of a volume may be deleted for. */
     public enum Reason {
         ROLLBACK, FORGET_OLD;
@@ -216,8 +226,17 @@ public final class TakeRules {
      * Whether this node's copy of {@code volume} may be deleted, and the state without it: {@code rollback}
      * deletes only a copy the take at {@code epoch} made here, {@code forget-old} only the copy recorded as
      * left by the take at {@code epoch}. Never while the module runs here, never any other volume.
+     *
+     * <p>The rollback's delete of the copy of the take that created the module's containers here ({@link #fenceToCreate})
+     * lifts that created fence only when {@code declaredHere} is false: this node's accepted declaration does not run
+     * the module, so the next pass removes what is left of it. When it does run it (this node was a done take's source
+     * that the take's push did not reach: the created fence replaced the fence that kept the module stopped there), the
+     * fence stays, the take's own at the same epoch: lifted, the next pass would start the module from that declaration
+     * on an emptied volume while it runs where the take came from. It stays until a take lifts it (a take's start
+     * there), whatever declaration comes.
      */
-    public static TakeState delete(TakeState s, String volume, long epoch, Reason reason, boolean moduleRuns) {
+    public static TakeState delete(TakeState s, String volume, long epoch, Reason reason, boolean moduleRuns,
+                                   boolean declaredHere) {
         if (reason == Reason.ROLLBACK) {
             current(s, epoch);
         } else if (epoch <= 0) {
@@ -239,8 +258,9 @@ public final class TakeRules {
         marks.remove(volume);
         if (reason == Reason.ROLLBACK && s.fenced() && s.fence().created() && s.fence().epoch() == epoch) {
             // the take that created the module's containers here rolls back: the fence goes with its copy, and the
-            // next pass removes those containers (the declaration here never had the module: they never start)
-            return s.with(s.epoch(), null, List.of(), marks, s.oldCopies());
+            // next pass removes those containers, unless the declaration here runs the module: then it stays stopped
+            return s.with(s.epoch(), declaredHere ? new TakeState.Fence(epoch, s.fence().since()) : null,
+                    declaredHere ? s.tickets() : List.of(), marks, s.oldCopies());
         }
         return reason == Reason.ROLLBACK ? s.with(s.epoch(), s.fence(), s.tickets(), marks, s.oldCopies())
                 : s.with(s.epoch(), s.fence(), s.tickets(), s.copies(), marks);

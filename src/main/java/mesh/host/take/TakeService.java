@@ -249,8 +249,9 @@ public final class TakeService {
         TakeRules.kind(kind);
         TakeRules.Reason why = TakeRules.Reason.parse(reason);
         boolean runs = modules.moduleRuns(module);
+        boolean declared = TakeRules.declares(modules.declaration(), module);
         TakeState before = records.read(module);
-        TakeRules.delete(before, volume, epoch, why, runs);   // refuses before anything is deleted
+        TakeRules.delete(before, volume, epoch, why, runs, declared);   // refuses before anything is deleted
         if ("container".equals(kind)) {
             List<String> removed = modules.removeStoppedContainers(module);
             if (!removed.isEmpty()) {
@@ -258,11 +259,13 @@ public final class TakeService {
             }
         }
         places.delete(module, volume, kind);
-        TakeState after = records.update(module, st -> TakeRules.delete(st, volume, epoch, why, runs));
+        TakeState after = records.update(module, st -> TakeRules.delete(st, volume, epoch, why, runs, declared));
         LOG.infof("deleted volume %s of module %s (%s, epoch %d)", volume, module, reason, epoch);
         if (before.fenced() && !after.fenced()) {
             LOG.infof("lifted the fence of module %s (epoch %d): its take rolled back", module, epoch);
             modules.lifted(module);
+        } else if (before.fenced() && before.fence().created() && after.fenced() && !after.fence().created()) {
+            LOG.infof("kept module %s fenced (epoch %d) after its take rolled back: the declaration here runs it", module, epoch);
         }
     }
 

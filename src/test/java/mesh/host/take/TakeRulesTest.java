@@ -8,7 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
+import mesh.model.Declaration;
+import mesh.model.Specs;
 import org.junit.jupiter.api.Test;
 
 class TakeRulesTest {
@@ -93,21 +96,21 @@ class TakeRulesTest {
     @Test
     void rollbackDeletesOnlyThisEpochsCopyAndForgetOldOnlyTheRecordedOldCopy() {
         TakeState copying = TakeRules.beginCopy(TakeState.none("gitea"), "data", 5, "container", false, false);
-        assertFalse(TakeRules.delete(copying, "data", 5, TakeRules.Reason.ROLLBACK, false).copies().containsKey("data"));
-        assertThrows(TakeRefused.class, () -> TakeRules.delete(copying, "other", 5, TakeRules.Reason.ROLLBACK, false));
-        assertThrows(TakeRefused.class, () -> TakeRules.delete(copying, "data", 6, TakeRules.Reason.ROLLBACK, false));
-        assertThrows(TakeRefused.class, () -> TakeRules.delete(copying, "data", 5, TakeRules.Reason.ROLLBACK, true));
+        assertFalse(TakeRules.delete(copying, "data", 5, TakeRules.Reason.ROLLBACK, false, false).copies().containsKey("data"));
+        assertThrows(TakeRefused.class, () -> TakeRules.delete(copying, "other", 5, TakeRules.Reason.ROLLBACK, false, false));
+        assertThrows(TakeRefused.class, () -> TakeRules.delete(copying, "data", 6, TakeRules.Reason.ROLLBACK, false, false));
+        assertThrows(TakeRefused.class, () -> TakeRules.delete(copying, "data", 5, TakeRules.Reason.ROLLBACK, true, false));
         TakeRefused notOld = assertThrows(TakeRefused.class,
-                () -> TakeRules.delete(copying, "data", 5, TakeRules.Reason.FORGET_OLD, false));
+                () -> TakeRules.delete(copying, "data", 5, TakeRules.Reason.FORGET_OLD, false, false));
         assertEquals("volume data of module gitea is not recorded here as the old copy of the take at epoch 5; nothing was deleted",
                 notOld.getMessage());
 
         TakeState old = TakeRules.oldCopy(TakeState.none("gitea"), 4, Map.of("data", "container"));
         TakeState later = TakeRules.fence(TakeRules.lift(fencedAt(9), 9), 9, NOW);   // a later take of the module elsewhere
         TakeState both = new TakeState("gitea", 9, null, later.tickets(), Map.of(), old.oldCopies());
-        assertTrue(TakeRules.delete(both, "data", 4, TakeRules.Reason.FORGET_OLD, false).oldCopies().isEmpty(),
+        assertTrue(TakeRules.delete(both, "data", 4, TakeRules.Reason.FORGET_OLD, false, false).oldCopies().isEmpty(),
                 "forget-old names the old copy's epoch, older than the newest take");
-        assertThrows(TakeRefused.class, () -> TakeRules.delete(both, "data", 5, TakeRules.Reason.FORGET_OLD, false));
+        assertThrows(TakeRefused.class, () -> TakeRules.delete(both, "data", 5, TakeRules.Reason.FORGET_OLD, false, false));
         assertThrows(TakeRefused.class, () -> TakeRules.Reason.parse("wipe"));
     }
 
@@ -167,16 +170,53 @@ class TakeRulesTest {
                 .status(), "never while the module runs here");
         assertThrows(TakeRefused.class, () -> TakeRules.fenceToCreate(fencedAt(7), 7, NOW, false),
                 "not over the take's own fence (its source, or its target stopped by the rollback)");
-        TakeState rolledBack = TakeRules.delete(created, "data", 7, TakeRules.Reason.ROLLBACK, false);
+        TakeState rolledBack = TakeRules.delete(created, "data", 7, TakeRules.Reason.ROLLBACK, false, false);
         assertNull(rolledBack.fence(), "the rollback's delete of its copy lifts the fence its containers were created under");
         assertTrue(rolledBack.copies().isEmpty());
         TakeState stopped = TakeRules.fence(created, 7, NOW);
         assertFalse(stopped.fence().created(), "a fence at the same epoch (stop-target) makes it the take's own");
-        assertEquals(7, TakeRules.delete(stopped, "data", 7, TakeRules.Reason.ROLLBACK, false).fence().epoch(),
+        assertEquals(7, TakeRules.delete(stopped, "data", 7, TakeRules.Reason.ROLLBACK, false, false).fence().epoch(),
                 "which only the unfence lifts");
         assertEquals(7, TakeRules.delete(TakeRules.beginCopy(fencedAt(7), "data", 7, "container", false, false), "data", 7,
-                TakeRules.Reason.ROLLBACK, false).fence().epoch(), "a fence of the take's own stays");
+                TakeRules.Reason.ROLLBACK, false, false).fence().epoch(), "a fence of the take's own stays");
         assertThrows(TakeRefused.class, () -> TakeRules.fenceToCreate(created, 6, NOW, false), "an older epoch");
         assertTrue(TakeRules.fenceToCreate(created, 8, NOW, false).fence().created(), "a newer take's replaces it");
+    }
+
+    /**
+     * A take back into a done take's source that its push missed (its declaration still runs the module, its fence
+     * at the first take's epoch): the take back's created fence replaces that fence, and when the take back rolls
+     * back before its start, its delete must not lift the fence, or the next pass starts the module there from that
+     * declaration while it runs where the take back came from.
+     */
+    @Test
+    void aRollbacksDeleteLeavesTheCreatedFenceWhenTheDeclarationHereRunsTheModule() {
+        TakeState source = TakeRules.oldCopy(fencedAt(4), 4, Map.of("data", "container"));
+        TakeState created = TakeRules.fenceToCreate(TakeRules.beginCopy(source, "data", 7, "container", true, false), 7,
+                NOW.plusSeconds(60), false);
+        assertTrue(created.fence().created(), "the created fence replaced the first take's");
+
+        TakeState kept = TakeRules.delete(created, "data", 7, TakeRules.Reason.ROLLBACK, false, true);
+        assertEquals(new TakeState.Fence(7, NOW.plusSeconds(60).toString(), false), kept.fence(),
+                "the fence stays at the take's epoch, its own now");
+        assertTrue(kept.copies().isEmpty(), "the copy is deleted all the same");
+        assertEquals(7, kept.epoch());
+        assertEquals(kept.fence(), TakeRules.delete(TakeRules.beginCopy(kept, "files", 7, "process", false, false), "files",
+                7, TakeRules.Reason.ROLLBACK, false, false).fence(), "a later volume's delete leaves it too, whatever is declared");
+        assertNull(TakeRules.lift(kept, 7).fence(), "a take's lift at its epoch lifts it");
+        assertTrue(TakeRules.fenceToCreate(kept, 8, NOW, false).fence().created(), "a newer take's created fence replaces it");
+        assertNull(TakeRules.delete(created, "data", 7, TakeRules.Reason.ROLLBACK, false, false).fence(),
+                "without the module in the declaration here, the same delete lifts it");
+    }
+
+    @Test
+    void aDeclarationDeclaresAModuleWhenOneOfItsComponentsIsOfIt() {
+        Declaration d = new Declaration("n1", null, 3, List.of(
+                Specs.component("gitea.web").module("gitea").image("gitea:1").build(),
+                Specs.component("db.pg").module("db").image("postgres:16").build()));
+        assertTrue(TakeRules.declares(d, "gitea"));
+        assertFalse(TakeRules.declares(d, "wiki"));
+        assertFalse(TakeRules.declares(new Declaration("n1", null, 4, List.of()), "gitea"));
+        assertFalse(TakeRules.declares(null, "gitea"), "no declaration yet");
     }
 }
