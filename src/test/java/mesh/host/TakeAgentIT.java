@@ -353,6 +353,53 @@ class TakeAgentIT {
         assertEquals(409, a.send("PUT", "/v1/fences/" + module, "{\"epoch\": 4}", null).status(), "the epoch is remembered");
     }
 
+    /**
+     * A take back into a node its push missed, rolled back before the start (docs/take.md, "A rollback before the
+     * start"): n1 is a done take's source whose push did not reach it, so it still holds a declaration that runs the
+     * module, fenced at that take's epoch, its copy recorded as the old copy. The take back (the module running on
+     * n2) pre-copies into n1 and creates its containers there under a created fence at its own epoch, then rolls
+     * back: its delete of n1's copy must leave the module fenced, or n1's next passes start it from that old
+     * declaration (on a fresh volume) while it runs on n2.
+     */
+    @Test
+    @Order(12)
+    void aRollbackIntoANodeWhoseDeclarationRunsTheModuleLeavesItFenced() throws Exception {
+        long first = EPOCH + 1;
+        long back = EPOCH + 2;
+        assertEquals(200, a.send("PUT", "/v1/fences/" + module, "{\"epoch\": " + first + "}", null).status(),
+                "the first take's fence on its source");
+        assertFalse(running(docker1, component));
+        assertEquals(200, a.send("POST", "/v1/volumes/" + module + "/old-copy",
+                "{\"epoch\": " + first + ", \"volumes\": [\"data\"]}", null).status(), "the first take's old copy");
+        putB(List.of(app()));   // the module runs on n2, where the first take brought it
+        assertTrue(running(docker2, component));
+        Files.writeString(volumeFolder(docker2, "data").resolve("written-on-n2.txt"), "since the take\n");
+
+        String live = b.send("POST", "/v1/volumes/" + module + "/live-tickets", "{\"epoch\": " + back + "}", null).json()
+                .get("ticket").asText();
+        AgentProcess.Answer pass = a.send("POST", "/v1/volumes/" + module + "/data/copy", "{\"epoch\": " + back
+                + ", \"kind\": \"container\", \"from\": \"" + b.base() + "\", \"ticket\": \"" + live
+                + "\", \"live\": true, \"delta\": false}", null);
+        assertEquals(200, pass.status(), pass.body());
+        assertTrue(pass.body().contains("\"done\":true"), pass.body());
+        String d = DeclarationJson.write(new Declaration(nodeA, null, generationA + 1, List.of(app())));
+        AgentProcess.Answer created = a.send("PUT", "/v1/fences/" + module + "/created",
+                "{\"epoch\": " + back + ", \"declaration\": " + d + "}", null);
+        assertEquals(200, created.status(), created.body());
+        assertEquals(back, a.get("/v1/fences").json().get(0).get("epoch").asLong(), "the created fence replaced the first take's");
+
+        AgentProcess.Answer rollback = a.send("DELETE", "/v1/volumes/" + module + "/data?kind=container&epoch=" + back
+                + "&reason=rollback", null, null);
+        assertEquals(200, rollback.status(), rollback.body());
+        Thread.sleep(3_000);   // three passes at the agent's 1 s interval
+        assertEquals(null, state(docker1, component), "nothing of the module is started on n1 from its old declaration");
+        assertTrue(running(docker2, component), "while it runs on n2");
+        JsonNode fences = a.get("/v1/fences").json();
+        assertEquals(1, fences.size(), fences.toString());
+        assertEquals(back, fences.get(0).get("epoch").asLong(), fences.toString());
+        awaitState(a, "fenced");
+    }
+
     // ---- helpers
 
     /** n2 fences the module at the take's epoch and creates its containers as the start declaration would have them. */
