@@ -47,7 +47,9 @@ import org.junit.jupiter.api.TestMethodOrder;
  * xattrs and a 20 MB file is fenced on n1 (it stops; a re-sent declaration and a SIGKILLed, restarted
  * agent do not start it), copied to n2 agent to agent with a read ticket, compared by manifest (equal;
  * then one corrupted byte is named), rolled back on n2 only, and started on n1 again when the fence is
- * lifted. A process volume (a folder) is copied and forgotten too, and each refusal changes nothing.
+ * lifted. A process volume (a folder) is copied and forgotten too, and each refusal changes nothing. Last, a take
+ * back into n1 while its declaration still runs the module, rolled back before its start, leaves the module fenced
+ * there.
  *
  * <p>The agents run as nodes of their own names ({@code take-a-…}, {@code take-b-…}), so they see and
  * touch only what this test made on the engines, whatever else the test bed's nodes hold.
