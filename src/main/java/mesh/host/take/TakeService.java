@@ -168,13 +168,7 @@ public final class TakeService {
         ArchivePublisher[] self = new ArchivePublisher[1];
         self[0] = new ArchivePublisher(folder, command, readLive, readLive ? "pre-copy" : "copy", ArchivePublisher.NO_DEMAND, () -> {
             archives.remove(module, self[0]);
-            if (list != null) {
-                try {
-                    java.nio.file.Files.deleteIfExists(list);
-                } catch (java.io.IOException e) {
-                    LOG.debugf("could not delete %s: %s", list, e.getMessage());
-                }
-            }
+            TarStreams.deleteListFile(list);
         });
         archives.add(module, epoch, self[0]);
         TakeState now = records.read(module);

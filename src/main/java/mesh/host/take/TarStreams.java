@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.jboss.logging.Logger;
 
 /**
  * TarStreams runs GNU tar on the node to turn a volume's folder into an archive stream and back. tar, not
@@ -130,6 +131,18 @@ public final class TarStreams {
             return list;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the list of a pass: " + e.getMessage(), e);
+        }
+    }
+
+    /** Deletes a pass's list ({@link #listFile}) once its archive ended; null: none. A list left behind costs a few bytes. */
+    static void deleteListFile(Path list) {
+        if (list == null) {
+            return;
+        }
+        try {
+            Files.deleteIfExists(list);
+        } catch (IOException e) {
+            Logger.getLogger("mesh.host").debugf("could not delete %s: %s", list, e.getMessage());
         }
     }
 }
