@@ -48,7 +48,8 @@ import java.util.List;
  * <p>The rule it keeps: never two copies running. The source may run only until its fence is confirmed
  * and again once the target is confirmed stopped; the target may run only from the start step until it
  * is stopped on rollback ({@link #sourceMayRun}, {@link #targetMayRun}: no step allows both). A failure
- * after the switch is never rolled back (the names have moved): the step is tried again.
+ * after the switch is never rolled back (the names have moved): the step is tried again. A failed switch is rolled
+ * back only once the store is read and says it did not commit ({@link #switchInDoubt}).
  */
 public final class TakePlan {
 
@@ -177,7 +178,7 @@ public final class TakePlan {
             case RESTORE -> t.withVolumes(o instanceof Restored r ? r.volumes() : t.volumes()).at(TakeStep.START);
             case VERIFY -> verified(t, o);
             case START -> t.at(TakeStep.SWITCH);
-            case SWITCH -> t.at(TakeStep.PUSH);
+            case SWITCH -> switchFound(t, o);
             case PUSH -> t.at(t.from() == null || t.volumes().isEmpty() ? TakeStep.DONE : TakeStep.OLD_COPY);
             case OLD_COPY -> t.at(TakeStep.DONE);
             case STOP_TARGET -> t.at(copiesData(t) ? TakeStep.DELETE_COPY : TakeStep.UNFENCE);
@@ -187,6 +188,48 @@ public final class TakePlan {
                     : TakeStep.ROLLED_BACK);
             case DONE, ROLLED_BACK, FAILED -> t;
         };
+    }
+
+    /**
+     * SwitchFound is what the store holds of a switch in doubt ({@link #switchInDoubt}): the node the module's placement
+     * has it taken on (null: none), read once no switch transaction of this take can still commit.
+     */
+    public record SwitchFound(String taken) implements Outcome {
+    }
+
+    /**
+     * Whether {@code t}'s switch is in doubt: it stands at its switch with a failed try on record. A switch that failed
+     * may still have committed: a commit that waited on a paused synchronous standby past the step's deadline (the
+     * runner gave up on it, the JDBC driver ignores the interrupt, and it lands when the standby is back), a commit whose
+     * acknowledgement was lost with the store's connection, or a commit by a controller killed before it recorded it. So
+     * such a switch is never tried again and never rolled back blind: its next try only reads the placement
+     * ({@link SwitchFound}), and the switch transaction refuses to write once a failed try is on record.
+     */
+    public static boolean switchInDoubt(Take t) {
+        return t.step() == TakeStep.SWITCH && t.problem() != null;
+    }
+
+    /**
+     * Whether the store's placement, the module taken on {@code taken}, says {@code t}'s switch committed: it names the
+     * target. Nothing but the switch moves a running module's placement there, whatever {@code mesh assign} did since.
+     */
+    public static boolean switched(Take t, String taken) {
+        return t.to().equals(taken);
+    }
+
+    /**
+     * After the switch step: forward when it went through, or when a switch in doubt is found committed (the target
+     * holds the module's only current data and the names have moved: rolling back would delete that copy and start the
+     * module there on an empty volume). Rolled back as any failure at the switch only when the placement is found not to
+     * name the target: that switch never wrote, and none of this take's can now.
+     */
+    private static Take switchFound(Take t, Outcome o) {
+        if (o instanceof SwitchFound f && !switched(t, f.taken())) {
+            String why = t.problem() != null ? t.problem() : TakeStep.SWITCH.word() + ": it did not go through";
+            return rollback(t, why + "; the placement has " + t.module() + (f.taken() == null ? " taken nowhere"
+                    : " taken on " + f.taken()) + ", so the switch did not commit");
+        }
+        return t.at(TakeStep.PUSH);
     }
 
     /** A take's preflight found the source's volumes: a pre-copy next, or the fence (stop-and-copy), or the start. */
@@ -267,14 +310,16 @@ public final class TakePlan {
     /**
      * The record after its current step failed. Before anything changed (preflight) the take fails;
      * before the switch it rolls back; a rollback step, and every step from the switch on, is tried
-     * again (the failure is kept as the take's problem).
+     * again (the failure is kept as the take's problem). A failed switch is kept as a problem too, its
+     * outcome in doubt ({@link #switchInDoubt}): it is rolled back only once the store says it did not commit
+     * ({@link SwitchFound}); a store that cannot be read leaves it waiting, its target's copy untouched.
      */
     static Take failed(Take t, String why) {
         TakeStep s = t.step();
         if (s == TakeStep.PREFLIGHT) {
             return t.withError("preflight: " + why).at(TakeStep.FAILED);
         }
-        if (s.rollingBack() || s.ordinal() >= TakeStep.PUSH.ordinal()) {
+        if (s.rollingBack() || s.ordinal() >= TakeStep.SWITCH.ordinal()) {
             return t.withProblem(s.word() + ": " + why);
         }
         return rollback(t, s.word() + ": " + why);

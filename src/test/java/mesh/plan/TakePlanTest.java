@@ -56,6 +56,8 @@ class TakePlanTest {
             case TICKET -> new Ticketed("abc");
             case COPY -> new Copied(t.nextToCopy().name(), t.nextToCopy().bytes(), t.nextToCopy().files());
             case VERIFY -> new Verified(t.volumes(), null);
+            // a switch in doubt is only read again: here it had committed
+            case SWITCH -> TakePlan.switchInDoubt(t) ? new TakePlan.SwitchFound(t.to()) : new Done();
             default -> new Done();
         };
     }
@@ -123,8 +125,9 @@ class TakePlanTest {
                 Arguments.of(TakeStep.COPY, TakeStep.UNFENCE),
                 Arguments.of(TakeStep.VERIFY, TakeStep.UNFENCE),
                 Arguments.of(TakeStep.START, TakeStep.STOP_TARGET),
-                Arguments.of(TakeStep.SWITCH, TakeStep.STOP_TARGET),
-                // from the switch on, and in a rollback, the step is tried again: never rolled back, never skipped
+                // a failed switch may have committed: kept in doubt, rolled back only once read not to have
+                Arguments.of(TakeStep.SWITCH, TakeStep.SWITCH),
+                // after the switch, and in a rollback, the step is tried again: never rolled back, never skipped
                 Arguments.of(TakeStep.PUSH, TakeStep.PUSH),
                 Arguments.of(TakeStep.OLD_COPY, TakeStep.OLD_COPY),
                 Arguments.of(TakeStep.STOP_TARGET, TakeStep.STOP_TARGET),
@@ -156,9 +159,92 @@ class TakePlanTest {
     @Test
     void onlyARollbackFromTheStartOrTheSwitchLiftsAFenceOnTheTarget() {
         assertTrue(TakePlan.targetFenced(TakePlan.after(at(TakeStep.START), new Failed(Reason.FAILED, "unhealthy"))));
-        assertTrue(TakePlan.targetFenced(TakePlan.after(at(TakeStep.SWITCH), new Failed(Reason.FAILED, "moved"))));
+        assertTrue(TakePlan.targetFenced(TakePlan.after(TakePlan.after(at(TakeStep.SWITCH), new Failed(Reason.FAILED, "moved")),
+                new TakePlan.SwitchFound("n1"))));
         assertFalse(TakePlan.targetFenced(TakePlan.after(at(TakeStep.COPY), new Failed(Reason.FAILED, "disk full"))));
         assertFalse(TakePlan.targetFenced(TakePlan.after(at(TakeStep.VERIFY), new Verified(List.of(), "volume data: x"))));
+    }
+
+    /** The switch step failed as the runner records a commit that outlived its deadline (a paused synchronous standby). */
+    static Take switchTimedOut() {
+        return TakePlan.after(at(TakeStep.SWITCH), new Failed(Reason.TIMED_OUT, "it did not end within its deadline of 5 min"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(value = Reason.class)
+    void aFailedSwitchIsNeverRolledBackBlindItsOutcomeIsInDoubt(Reason reason) {
+        Take t = TakePlan.after(at(TakeStep.SWITCH), new Failed(reason, "the controller's store (PostgreSQL) failed"));
+        assertEquals(TakeStep.SWITCH, t.step(), "whatever the reason, the switch may have committed");
+        assertTrue(TakePlan.switchInDoubt(t));
+        assertNull(t.error(), "no rollback began");
+        assertEquals("switch: the controller's store (PostgreSQL) failed", t.problem());
+        assertFalse(TakePlan.switchInDoubt(at(TakeStep.SWITCH)), "a switch without a failed try is carried out");
+        assertFalse(TakePlan.switchInDoubt(at(TakeStep.PUSH).withProblem("push: x")), "only the switch is in doubt");
+    }
+
+    @Test
+    void aSwitchInDoubtFoundCommittedGoesForwardAndNeverDeletesTheTargetsCopy() {
+        Take found = TakePlan.after(switchTimedOut(), new TakePlan.SwitchFound("n2"));
+        assertEquals(TakeStep.PUSH, found.step());
+        assertNull(found.problem());
+        assertNull(found.error());
+        List<TakeStep> rest = walk(found, s -> false);
+        assertEquals(List.of(TakeStep.PUSH, TakeStep.OLD_COPY, TakeStep.DONE), rest);
+        // the same once the push fails a few times: after the switch a take only goes forward
+        List<TakeStep> pushFails = walk(found, s -> s == TakeStep.PUSH);
+        assertEquals(List.of(TakeStep.PUSH, TakeStep.PUSH, TakeStep.OLD_COPY, TakeStep.DONE), pushFails);
+    }
+
+    @Test
+    void aSwitchInDoubtFoundNotCommittedRollsBackAsAFailedSwitchAlwaysDid() {
+        Take found = TakePlan.after(switchTimedOut(), new TakePlan.SwitchFound("n1"));
+        assertEquals(TakeStep.STOP_TARGET, found.step(), "the target may run the module: it is stopped first");
+        assertEquals("switch: it did not end within its deadline of 5 min; the placement has web taken on n1, so the switch"
+                + " did not commit", found.error());
+        assertTrue(TakePlan.targetStarted(found) && TakePlan.targetFenced(found));
+        assertEquals(List.of(TakeStep.STOP_TARGET, TakeStep.DELETE_COPY, TakeStep.UNFENCE, TakeStep.ROLLED_BACK),
+                walk(found, s -> false));
+        Take nowhere = TakePlan.after(switchTimedOut(), new TakePlan.SwitchFound(null));
+        assertEquals(TakeStep.STOP_TARGET, nowhere.step(), "taken nowhere: not this take's switch either");
+        assertTrue(nowhere.error().endsWith("the placement has web taken nowhere, so the switch did not commit"), nowhere.error());
+    }
+
+    @Test
+    void aSwitchInDoubtWhoseStoreCannotBeReadWaitsAndKeepsTheTargetsCopy() {
+        Take unread = TakePlan.after(switchTimedOut(), new Failed(Reason.INTERNAL,
+                "the controller's store (PostgreSQL) failed: canceling statement due to lock timeout"));
+        assertEquals(TakeStep.SWITCH, unread.step());
+        assertTrue(TakePlan.switchInDoubt(unread), "read again on the next try");
+        assertNull(unread.error());
+        assertEquals("switch: the controller's store (PostgreSQL) failed: canceling statement due to lock timeout", unread.problem());
+        assertEquals(unread, TakePlan.gaveUp(unread), "out of tries it waits for 'mesh take' as it stands: nothing deleted");
+        assertFalse(TakePlan.sourceMayRun(unread), "the source stays fenced while the switch is in doubt");
+        assertTrue(TakePlan.targetMayRun(unread));
+        // carried on later ('mesh take n2 web', or the next controller): the placement decides then
+        assertEquals(TakeStep.PUSH, TakePlan.after(unread, new TakePlan.SwitchFound("n2")).step());
+        assertEquals(TakeStep.STOP_TARGET, TakePlan.after(unread, new TakePlan.SwitchFound("n1")).step());
+    }
+
+    @Test
+    void theSwitchCommittedWhenThePlacementNamesTheTargetWhereverItIsAssigned() {
+        Take t = at(TakeStep.SWITCH);
+        assertTrue(TakePlan.switched(t, "n2"));
+        assertFalse(TakePlan.switched(t, "n1"));
+        assertFalse(TakePlan.switched(t, "n3"));
+        assertFalse(TakePlan.switched(t, null));
+        // only the taken node counts: a switch that committed, its controller killed before it recorded that, then
+        // 'mesh assign n3 web' (assigned n3, taken n2) is found done by the resumed switch, not refused as moved
+    }
+
+    @Test
+    void aRestoresSwitchInDoubtIsDecidedTheSameWay() {
+        Take r = Take.restore(4, "web", 9, "n1", "n2", 7, List.of(DATA), null).withVolumes(List.of(DATA)).at(TakeStep.SWITCH);
+        Take doubt = TakePlan.after(r, new Failed(Reason.TIMED_OUT, "it did not end within its deadline of 5 min"));
+        assertTrue(TakePlan.switchInDoubt(doubt));
+        assertEquals(TakeStep.PUSH, TakePlan.after(doubt, new TakePlan.SwitchFound("n2")).step());
+        Take back = TakePlan.after(doubt, new TakePlan.SwitchFound("n1"));
+        assertEquals(TakeStep.STOP_TARGET, back.step());
+        assertEquals(TakeStep.DELETE_COPY, TakePlan.after(back, new Done()).step(), "the restored copy is deleted only then");
     }
 
     @Test
