@@ -1,5 +1,7 @@
 package mesh.controller;
 
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -39,6 +41,7 @@ import mesh.plan.TakePreflight;
 import mesh.plan.TakeSends;
 import mesh.plan.TakeStart;
 import mesh.plan.TakeVerify;
+import mesh.store.BackupRecords;
 import mesh.store.MeshStore;
 import mesh.store.PushBusy;
 import mesh.store.PushLock;
@@ -72,6 +75,9 @@ final class TakeSteps {
     static final Duration EDGE_FIRST = Duration.ofSeconds(20);
     /** How long the push step waits for the nodes it sent to apply (the binders' replacement) before the take ends. */
     static final Duration PUSH_APPLIED = Duration.ofSeconds(60);
+
+    /** How long the read of a switch in doubt waits for a switch transaction still holding the take's record. */
+    static final Duration SWITCH_LOCK = Duration.ofSeconds(60);
 
     private final MeshStore store;
     private final MeshPush pushes;
@@ -126,7 +132,7 @@ final class TakeSteps {
         h.put(TakeStep.COPY, (t, p) -> copy(t, where(t.module()), p));
         h.put(TakeStep.VERIFY, (t, p) -> verify(t, where(t.module())));
         h.put(TakeStep.START, (t, p) -> start(t, where(t.module())));
-        h.put(TakeStep.SWITCH, (t, p) -> switchOver(t));
+        h.put(TakeStep.SWITCH, (t, p) -> TakePlan.switchInDoubt(t) ? switchFound(t) : switchOver(t));
         h.put(TakeStep.PUSH, (t, p) -> push(t, where(t.module())));
         h.put(TakeStep.OLD_COPY, (t, p) -> oldCopy(t, where(t.module())));
         h.put(TakeStep.STOP_TARGET, (t, p) -> stopTarget(t, where(t.module())));
@@ -438,21 +444,69 @@ final class TakeSteps {
     private Outcome switchOverLocked(Take t) {
         MeshStore.PushSnapshot s = store.pushSnapshot();
         List<Placement> taken = TakeStart.asTaken(s.placements(), t.module(), t.to());
-        MeshPlan asTaken = plan(s, taken, taken);
-        return store.inTransaction(c -> {
-            Placement p = store.placements(c).stream().filter(x -> x.module().equals(t.module())).findFirst()
-                    .orElse(new Placement(t.module(), null, null));
-            if (t.to().equals(p.taken()) && t.to().equals(p.assigned())) {
-                return new Done();
-            }
-            if (!Objects.equals(p.taken(), t.from())) {
-                return new Failed(Reason.CONFLICT, "module " + t.module() + " was moved while it was taken: it runs on "
-                        + p.taken() + " now, not " + t.from());
-            }
-            store.putPlacement(c, new Placement(t.module(), t.to(), t.to()));
-            store.replaceRoster(c, List.copyOf(asTaken.roster().values()));
-            return new Done();
-        });
+        List<MeshPlan.RosterEntry> roster = List.copyOf(plan(s, taken, taken).roster().values());
+        return store.inTransaction(c -> switchIn(store, c, t, roster));
+    }
+
+    /**
+     * The switch's transaction on {@code c}: the take's record locked first (a read of a switch in doubt locks it too),
+     * then the placement and the roster written, unless the placement already names the target (a switch that
+     * committed before: a dead runner's, or a commit that landed late) or the module was moved meanwhile. Refused,
+     * writing nothing, once the record holds a failed try of the switch: the runner that gave up on this try decides
+     * from the placement it reads, and a switch written after that read would land behind its decision, after a
+     * rollback deleted the target's copy.
+     */
+    static Outcome switchIn(MeshStore store, Connection c, Take t, List<MeshPlan.RosterEntry> roster) throws SQLException {
+        Take now = lockedRecord(c, t);
+        Placement p = placement(store, c, t.module());
+        if (TakePlan.switched(t, p.taken())) {
+            return new Done();   // whatever 'mesh assign' did since: only the switch moves a running module's placement there
+        }
+        if (now == null || now.step() != TakeStep.SWITCH || TakePlan.switchInDoubt(now)) {
+            return new Failed(Reason.CONFLICT, "the switch of " + t.module() + " was not written: the take no longer"
+                    + " stands at a switch without a failed try");
+        }
+        if (!Objects.equals(p.taken(), t.from())) {
+            return new Failed(Reason.CONFLICT, "module " + t.module() + " was moved while it was taken: it runs on "
+                    + p.taken() + " now, not " + t.from());
+        }
+        store.putPlacement(c, new Placement(t.module(), t.to(), t.to()));
+        store.replaceRoster(c, roster);
+        return new Done();
+    }
+
+    private Outcome switchFound(Take t) {
+        return store.inTransaction(c -> switchFound(store, c, t, SWITCH_LOCK));
+    }
+
+    /**
+     * What the store holds of a switch in doubt ({@link TakePlan#switchInDoubt}), read on {@code c}: where the placement
+     * has the module taken; {@link TakePlan} decides from it. The take's record is locked first, as the switch's
+     * transaction locks it before it writes ({@link #switchIn}): one still committing (its commit waiting on a paused
+     * synchronous standby, which keeps its locks until the standby acknowledges) holds it, so this read waits for it and
+     * sees what it wrote; one that locks it later finds the failed try on record and writes nothing. A lock still held
+     * after {@code wait} fails this try (tried again later) rather than leave a connection waiting. No push lock:
+     * nothing is written.
+     */
+    static Outcome switchFound(MeshStore store, Connection c, Take t, Duration wait) throws SQLException {
+        try (var s = c.createStatement()) {
+            s.execute("set local lock_timeout = '" + wait.toMillis() + "ms'");
+        }
+        if (lockedRecord(c, t) == null) {
+            throw new Conflict("the record of the take of " + t.module() + " at epoch " + t.epoch() + " is gone");
+        }
+        return new TakePlan.SwitchFound(placement(store, c, t.module()).taken());
+    }
+
+    /** The take's (or the restore's) record as stored, its row locked until the transaction ends; null when gone. */
+    private static Take lockedRecord(Connection c, Take t) throws SQLException {
+        return t.restoring() ? BackupRecords.lockedRestore(c, t.fromBackup().restore()).map(BackupRecords.RestoreRow::restore)
+                .orElse(null) : TakeRecords.locked(c, t.epoch()).orElse(null);
+    }
+
+    private static Placement placement(MeshStore store, Connection c, String module) throws SQLException {
+        return store.placements(c).stream().filter(x -> x.module().equals(module)).findFirst()
+                .orElse(new Placement(module, null, null));
     }
 
     /**
@@ -554,6 +608,13 @@ final class TakeSteps {
      * as left ({@link LeftCopies}) and the take ends rolled back.
      */
     private Outcome deleteCopy(Take t, Where w) {
+        if (TakePlan.switched(t, w.placement().taken())) {
+            // the last guard of the target's data: a rollback is decided only once the switch is known not to have
+            // committed (TakePlan.switchInDoubt); should the placement name the target all the same, that copy is the
+            // module's data, and the take waits rather than delete it
+            return new Failed(Reason.CONFLICT, "the placement has " + t.module() + " taken on " + t.to()
+                    + ": the switch went through, so the copy there is its data and is not deleted");
+        }
         Node target = w.node(t.to());
         boolean mayLeave = !TakePlan.targetStarted(t);
         LeftCopies left = new LeftCopies(store, agents);

@@ -175,6 +175,12 @@ public final class BackupRecords {
         return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
     }
 
+    /** The restore {@code id}, its row locked until the transaction ends: as {@link TakeRecords#locked}, for a restore's switch. */
+    public static Optional<RestoreRow> lockedRestore(Connection c, long id) throws SQLException {
+        List<RestoreRow> rows = restoreRows(c, RESTORE_ROW + "where id = ? for update", id);
+        return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
+    }
+
     public static Optional<RestoreRow> runningRestore(Connection c, String module) throws SQLException {
         List<RestoreRow> rows = restoreRows(c, RESTORE_ROW + "where state = 'running' and module = ?", module);
         return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));

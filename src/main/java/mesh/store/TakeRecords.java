@@ -101,6 +101,15 @@ public final class TakeRecords {
         return query(c, "select " + COLUMNS + " from takes where epoch = " + epoch).stream().findFirst();
     }
 
+    /**
+     * The take at {@code epoch}, its row locked until the transaction ends: what a take's switch writes under, so a
+     * switch still committing and the read of its outcome after a failed try follow one another
+     * ({@code mesh.plan.TakePlan#switchInDoubt}).
+     */
+    public static Optional<Take> locked(Connection c, long epoch) throws SQLException {
+        return query(c, "select " + COLUMNS + " from takes where epoch = " + epoch + " for update").stream().findFirst();
+    }
+
     /** The newest take of the module, ended or not. */
     public static Optional<Take> newest(Connection c, String module) throws SQLException {
         return query(c, "select " + COLUMNS + " from takes where module = ? order by epoch desc limit 1", module)
