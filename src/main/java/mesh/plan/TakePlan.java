@@ -200,10 +200,11 @@ public final class TakePlan {
     /**
      * Whether {@code t}'s switch is in doubt: it stands at its switch with a failed try on record. A switch that failed
      * may still have committed: a commit that waited on a paused synchronous standby past the step's deadline (the
-     * runner gave up on it, the JDBC driver ignores the interrupt, and it lands when the standby is back), a commit whose
-     * acknowledgement was lost with the store's connection, or a commit by a controller killed before it recorded it. So
-     * such a switch is never tried again and never rolled back blind: its next try only reads the placement
-     * ({@link SwitchFound}), and the switch transaction refuses to write once a failed try is on record.
+     * runner gave up on it, the JDBC driver ignores the interrupt, and it lands when the standby is back), or a commit
+     * whose acknowledgement was lost with the store's connection. So such a switch is never tried again and never rolled
+     * back blind: its next try only reads the placement ({@link SwitchFound}), and the switch transaction refuses to
+     * write once a failed try is on record. (A controller killed after the commit recorded no failure: the resumed
+     * switch finds the placement on the target and is done, {@link #switched}.)
      */
     public static boolean switchInDoubt(Take t) {
         return t.step() == TakeStep.SWITCH && t.problem() != null;
