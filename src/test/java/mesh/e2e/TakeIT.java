@@ -9,6 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.async.ResultCallback;
+import com.github.dockerjava.api.model.Frame;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -24,6 +27,9 @@ import java.util.Random;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 import mesh.testbed.InstalledMesh;
 import mesh.testbed.InstalledMeshTest;
@@ -629,6 +635,92 @@ class TakeIT {
     }
 
     /** Kills the controller (SIGKILL); the seat's agent starts it again; it answers before this returns. */
+    /**
+     * A switch whose commit outlives the step's deadline: the store's row of tk's placement is held locked by another
+     * transaction for 340 s (the switch's write waits on it, as a commit waits on a paused synchronous standby), longer
+     * than the switch's 5 min. The runner gives up on the switch (its failure recorded as the take's problem), and the
+     * switch commits once the lock goes; the take then reads the placement, finds it moved, and goes forward: tk runs on
+     * the target with its data whole, never rolled back over its own copy (before, that rollback deleted the target's
+     * copy and started tk there on an empty volume).
+     */
+    @Test
+    @Order(30)
+    void aSwitchThatCommitsPastItsDeadlineIsFoundCommittedAndTheTakeEndsDone() throws Exception {
+        String from = roster().get("tk.internal");
+        String to = NAMES.stream().filter(n -> !n.equals(from)).findFirst().orElseThrow();
+        Files.writeString(hold, "switch");
+        CompletableFuture<PackagedMesh.Result> take = CompletableFuture.supplyAsync(
+                () -> installed.meshWithin(Duration.ofMinutes(12), "take", to, TK));
+        awaitTake(take, "the take waits before its switch", Duration.ofSeconds(180), TK, from, to, "switch");
+        String seat = installed.seat().name;
+        storeSql(seat, "select 1 from placements where module = 'tk' for update; select pg_sleep(340)", false);
+        PackagedMesh.await("the placement's row is held locked", Duration.ofSeconds(30), () -> quietly(() -> storeSql(seat,
+                "select count(*) from pg_stat_activity where query like '%for update; select pg_sleep(340)%'"
+                        + " and state = 'active' and pid <> pg_backend_pid()", true).equals("1")));
+        List<String> problems = new CopyOnWriteArrayList<>();
+        AtomicBoolean watching = new AtomicBoolean(true);
+        Thread watcher = Thread.ofVirtual().start(() -> {
+            while (watching.get()) {
+                quietly(() -> {
+                    JsonNode t = take(TK);
+                    if (t != null && !t.path("problem").asText("").isEmpty()) {
+                        problems.add(t.path("step").asText() + ": " + t.path("problem").asText());
+                    }
+                    return true;
+                });
+                try {
+                    Thread.sleep(300);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        });
+        long began = System.nanoTime();
+        Files.delete(hold);
+        PackagedMesh.Result done = take.get(12, TimeUnit.MINUTES);
+        watching.set(false);
+        watcher.join();
+        System.out.printf("TakeIT: the switch held %.0f s by the lock ended: %s%n", (System.nanoTime() - began) / 1e9, problems);
+        assertEquals(0, done.exit(), done.toString());
+        assertTrue(done.out().contains("tk runs on " + to), done.toString());
+        assertTrue(problems.stream().anyMatch(p -> p.startsWith("switch: ") && p.contains("did not end within its deadline of 5 min")),
+                "the switch outlived its deadline and was recorded as failed: " + problems);
+        assertEquals(to, roster().get("tk.internal"));
+        assertTrue(runs(to, APP), "tk runs on " + to);
+        assertFalse(runs(from, APP), from + " runs nothing of tk");
+        assertEquals(tree(volume(from, "bulk")), tree(volume(to, "bulk")), "the 200 MB volume is whole on " + to);
+        Map<String, String> onSource = tree(volume(from, "files"));
+        Map<String, String> onTarget = tree(volume(to, "files"));
+        String markers = Files.readString(volume(from, "files").resolve("markers.log"));
+        assertEquals(markers + "started\n", Files.readString(volume(to, "files").resolve("markers.log")),
+                "tk started on " + to + " on the data it had on " + from);
+        onSource.remove("markers.log");
+        onTarget.remove("markers.log");
+        assertEquals(onSource, onTarget, "the small files and links are whole on " + to);
+    }
+
+    /**
+     * Runs {@code sql} with psql in the store's container on the seat ({@code mesh-store.postgres}); with {@code await},
+     * waits for it (60 s at most) and answers what it printed, else leaves it running and answers "".
+     */
+    String storeSql(String seat, String sql, boolean await) throws Exception {
+        DockerClient engine = installed.engine(seat);
+        var exec = engine.execCreateCmd("mesh-store.postgres").withAttachStdout(true).withAttachStderr(true)
+                .withCmd("psql", "-X", "-At", "-v", "ON_ERROR_STOP=1", "-U", "mesh", "-d", "mesh", "-c", sql).exec();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        var started = engine.execStartCmd(exec.getId()).exec(new ResultCallback.Adapter<Frame>() {
+            @Override
+            public void onNext(Frame f) {
+                out.writeBytes(f.getPayload());
+            }
+        });
+        if (!await) {
+            return "";
+        }
+        started.awaitCompletion(60, TimeUnit.SECONDS);
+        return out.toString().strip();
+    }
+
     void restartController() throws Exception {
         installed.killController();
         installed.awaitController(Duration.ofSeconds(90));
