@@ -225,7 +225,7 @@ final class OperationRunner<K, R, P> {
         if (handler == null) {
             return new Operation.Done();   // a step with nothing to do (an ended one)
         }
-        Duration deadline = kind.plan().deadline(r);
+        Duration deadline = TakeTestHold.deadline(kind.name(), step, kind.plan().deadline(r));
         FutureTask<Outcome> task = new FutureTask<>(() -> {
             try {
                 return handler.carryOut(r, line -> progress.put(key, line));

@@ -82,7 +82,7 @@ class TakeIT {
         installed = InstalledMesh.raise(3);
         hold = temp("mesh-take-hold").resolve("hold");
         agentHold = hold.resolveSibling("agent-hold");
-        installed.controllerEnv(Map.of("MESH_TAKE_TEST_HOLD", hold.toString()));
+        installed.controllerEnv(Map.of("MESH_TAKE_TEST_HOLD", hold.toString(), "MESH_TAKE_TEST_DEADLINE", "switch=30s"));
         agentEnv = Map.of("MESH_HOST_INTERVAL", "1s", "MESH_HOST_TAKE_TEST_HOLD", agentHold.toString());
         installed.restartAgents(NAMES, agentEnv);
         Path dir = temp("mesh-take-catalogue");
@@ -634,14 +634,14 @@ class TakeIT {
         return Path.of(installed.engine(node).inspectVolumeCmd("wr_" + name).exec().getMountpoint());
     }
 
-    /** Kills the controller (SIGKILL); the seat's agent starts it again; it answers before this returns. */
     /**
      * A switch whose commit outlives the step's deadline: the store's row of tk's placement is held locked by another
-     * transaction for 340 s (the switch's write waits on it, as a commit waits on a paused synchronous standby), longer
-     * than the switch's 5 min. The runner gives up on the switch (its failure recorded as the take's problem), and the
-     * switch commits once the lock goes; the take then reads the placement, finds it moved, and goes forward: tk runs on
-     * the target with its data whole, never rolled back over its own copy (before, that rollback deleted the target's
-     * copy and started tk there on an empty volume).
+     * transaction for 45 s (the switch's write waits on it, as a commit waits on a paused synchronous standby), longer
+     * than the switch's deadline (5 min; 30 s here through MESH_TAKE_TEST_DEADLINE, so the test waits seconds, not
+     * minutes). The runner gives up on the switch (its failure recorded as the take's problem), and the switch commits
+     * once the lock goes; the take then reads the placement, finds it moved, and goes forward: tk runs on the target
+     * with its data whole, never rolled back over its own copy (before, that rollback deleted the target's copy and
+     * started tk there on an empty volume).
      */
     @Test
     @Order(30)
@@ -650,12 +650,12 @@ class TakeIT {
         String to = NAMES.stream().filter(n -> !n.equals(from)).findFirst().orElseThrow();
         Files.writeString(hold, "switch");
         CompletableFuture<PackagedMesh.Result> take = CompletableFuture.supplyAsync(
-                () -> installed.meshWithin(Duration.ofMinutes(12), "take", to, TK));
+                () -> installed.meshWithin(Duration.ofMinutes(5), "take", to, TK));
         awaitTake(take, "the take waits before its switch", Duration.ofSeconds(180), TK, from, to, "switch");
         String seat = installed.seat().name;
-        storeSql(seat, "select 1 from placements where module = 'tk' for update; select pg_sleep(340)", false);
+        storeSql(seat, "select 1 from placements where module = 'tk' for update; select pg_sleep(45)", false);
         PackagedMesh.await("the placement's row is held locked", Duration.ofSeconds(30), () -> quietly(() -> storeSql(seat,
-                "select count(*) from pg_stat_activity where query like '%for update; select pg_sleep(340)%'"
+                "select count(*) from pg_stat_activity where query like '%for update; select pg_sleep(45)%'"
                         + " and state = 'active' and pid <> pg_backend_pid()", true).equals("1")));
         List<String> problems = new CopyOnWriteArrayList<>();
         AtomicBoolean watching = new AtomicBoolean(true);
@@ -677,13 +677,13 @@ class TakeIT {
         });
         long began = System.nanoTime();
         Files.delete(hold);
-        PackagedMesh.Result done = take.get(12, TimeUnit.MINUTES);
+        PackagedMesh.Result done = take.get(5, TimeUnit.MINUTES);
         watching.set(false);
         watcher.join();
         System.out.printf("TakeIT: the switch held %.0f s by the lock ended: %s%n", (System.nanoTime() - began) / 1e9, problems);
         assertEquals(0, done.exit(), done.toString());
         assertTrue(done.out().contains("tk runs on " + to), done.toString());
-        assertTrue(problems.stream().anyMatch(p -> p.startsWith("switch: ") && p.contains("did not end within its deadline of 5 min")),
+        assertTrue(problems.stream().anyMatch(p -> p.startsWith("switch: ") && p.contains("did not end within its deadline of 30 s")),
                 "the switch outlived its deadline and was recorded as failed: " + problems);
         assertEquals(to, roster().get("tk.internal"));
         assertTrue(runs(to, APP), "tk runs on " + to);
@@ -721,6 +721,7 @@ class TakeIT {
         return out.toString().strip();
     }
 
+    /** Kills the controller (SIGKILL); the seat's agent starts it again; it answers before this returns. */
     void restartController() throws Exception {
         installed.killController();
         installed.awaitController(Duration.ofSeconds(90));
