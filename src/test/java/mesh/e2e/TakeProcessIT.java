@@ -428,22 +428,29 @@ class TakeProcessIT {
         return pids;
     }
 
+    /**
+     * The shims of {@code component} on this machine: each {@code sh … mesh-shim COMPONENT} process, except one whose
+     * parent is such a process. The shim forks to run its command ({@code "$@" &}) and, as it ends, {@code mv} for its
+     * exit file: between that fork and the exec, the child still shows the shim's command line, and is no second copy.
+     */
     static List<Long> allShims(String component) throws IOException {
-        List<Long> pids = new ArrayList<>();
+        Map<Long, Long> parents = new HashMap<>();
         try (Stream<Path> procs = Files.list(Path.of("/proc"))) {
             for (Path p : procs.filter(x -> x.getFileName().toString().matches("\\d+")).toList()) {
                 try {
                     List<String> argv = List.of(Files.readString(p.resolve("cmdline")).split("\0"));
                     if (argv.size() > 5 && argv.get(0).equals("sh") && argv.get(3).equals("mesh-shim")
                             && argv.get(4).equals(component)) {
-                        pids.add(Long.parseLong(p.getFileName().toString()));
+                        String stat = Files.readString(p.resolve("stat"));
+                        long ppid = Long.parseLong(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[1]);
+                        parents.put(Long.parseLong(p.getFileName().toString()), ppid);
                     }
                 } catch (IOException gone) {
                     // ended meanwhile
                 }
             }
         }
-        return pids;
+        return parents.keySet().stream().filter(pid -> !parents.containsKey(parents.get(pid))).sorted().toList();
     }
 
     /** Field 22 of /proc/PID/stat: with the pid, a process's identity. */
