@@ -1,5 +1,6 @@
 package mesh.host;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -11,11 +12,16 @@ import org.jboss.logging.Logger;
 /**
  * Acceptance is what the agent does with a pushed declaration once {@link HostIntake} has checked and
  * recorded it: it becomes the declaration kept, one look says what it changes (the push's answer), and
- * the loop is woken to apply it; when it changes nothing and no pass runs, it is applied as it is. The
+ * the loop is woken to apply it; when it changes nothing and no pass runs, it is applied as it is (a pass running may
+ * still change what runs toward an older generation: then the answer waits, a few seconds at most, for the pass after
+ * it to find the engine matching, so a push the engine already matches is answered applied either way). The
  * edge gets its routes at once. At start, the newest record is the declaration kept ({@link #resume}), and the start
  * hold is armed ({@link StartGate}): each declaration accepted lets it go.
  */
 final class Acceptance {
+
+    /** How long a push the engine already matches waits for the pass in flight, and the one after it, to say so. */
+    static final Duration PASS_IN_FLIGHT = Duration.ofSeconds(5);
 
     private final HostIntake intake;
     private final AgentState state;
@@ -56,12 +62,22 @@ final class Acceptance {
             HostPlan plan = view.plan();
             log.infof("accepted generation %d, %s: %s", d.generation(),
                     d.push() == null ? "its push not named" : d.push().words(), plan.summary());
-            if (plan.isEmpty() && !state.passing) {
+            boolean passInFlight = state.passing;
+            if (plan.isEmpty() && !passInFlight) {
                 state.markApplied(d, true);   // the engine already matches: nothing for a pass to do
             } else {
                 loop.wake();
             }
             edge.keep(d);
+            if (plan.isEmpty() && passInFlight) {
+                // a pass over an older generation was running, and may still change what runs: not applied yet; the
+                // pass the wake brings after it finds the engine matching, so the answer waits for it (a few seconds at most)
+                try {
+                    state.awaitApplied(d.generation(), PASS_IN_FLIGHT);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();   // answered as it stands: the push asks the status after
+                }
+            }
             return Optional.of(plan);
         } catch (RuntimeException e) {
             loop.wake();

@@ -1,6 +1,7 @@
 package mesh.host;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
@@ -71,6 +72,22 @@ final class AgentState {
             }
         }
         notifyAll();
+    }
+
+    /**
+     * Waits, {@code upTo} at most, until {@code generation} is applied and the engine matched it; true if it is. Stops
+     * waiting as soon as a newer declaration is desired (its own push answers for it).
+     */
+    synchronized boolean awaitApplied(long generation, Duration upTo) throws InterruptedException {
+        long deadline = System.nanoTime() + upTo.toNanos();
+        while (!(converged && appliedGeneration >= generation)) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0 || desired == null || desired.generation() != generation) {
+                return false;
+            }
+            TimeUnit.NANOSECONDS.timedWait(this, left);
+        }
+        return true;
     }
 
     /** A pass over {@code generation} ended: a status wait may answer ({@link #await}). */
