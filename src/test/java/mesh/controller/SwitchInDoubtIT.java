@@ -26,6 +26,7 @@ import mesh.store.BackupRecords;
 import mesh.store.MeshStore;
 import mesh.store.MigratedDatabase;
 import mesh.store.TakeRecords;
+import mesh.testbed.PackagedMesh;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -83,7 +84,7 @@ class SwitchInDoubtIT {
                 } catch (SQLException e) {
                     throw new IllegalStateException(e);
                 }
-            });
+            }, PackagedMesh.OWN_THREAD);
             Thread.sleep(1500);
             assertFalse(read.isDone(), "the failed try is recorded and read only once the switch's transaction ends");
             switching.commit();

@@ -144,7 +144,7 @@ class MovedCopyIT {
         PackagedMesh.await(module + " answers on n3", Duration.ofSeconds(60), () -> answers("n3", port));
 
         long began = System.nanoTime();
-        CompletableFuture<String> comeBack = CompletableFuture.supplyAsync(() -> comeBack(bed, order, began));
+        CompletableFuture<String> comeBack = CompletableFuture.supplyAsync(() -> comeBack(bed, order, began), PackagedMesh.OWN_THREAD);
         Probes probes = probe(module, port, began);
         String steps = comeBack.get();
         long ownAt = orWait(probes.ownAt.get(), () -> awaitAnswer("n2", OWN_PORT, System.nanoTime(), Duration.ofSeconds(60)));

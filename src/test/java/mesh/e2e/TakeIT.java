@@ -200,7 +200,7 @@ class TakeIT {
     void aByteChangedOnTheTargetFailsTheTakeNamingTheFileAndRollsBack() throws Exception {
         Map<String, String> before = containers();
         Files.writeString(hold, "verify");
-        CompletableFuture<PackagedMesh.Result> take = CompletableFuture.supplyAsync(() -> mesh("take", "n3", TK));
+        CompletableFuture<PackagedMesh.Result> take = CompletableFuture.supplyAsync(() -> mesh("take", "n3", TK), PackagedMesh.OWN_THREAD);
         awaitTake(take, "the take waits before its verify", Duration.ofSeconds(90), TK, "n2", "n3", "verify");
         Path victim = volume("n3", "files").resolve("d03/f0042.txt");
         byte[] bytes = Files.readAllBytes(victim);
@@ -314,7 +314,7 @@ class TakeIT {
             }
         });
         Files.writeString(hold, "verify");
-        CompletableFuture<PackagedMesh.Result> take = CompletableFuture.supplyAsync(() -> mesh("take", "n3", TK));
+        CompletableFuture<PackagedMesh.Result> take = CompletableFuture.supplyAsync(() -> mesh("take", "n3", TK), PackagedMesh.OWN_THREAD);
         awaitTake(take, "the take waits before its verify", Duration.ofSeconds(90), TK, "n1", "n3", "verify");
         Map<String, String> bulk = tree(volume("n1", "bulk"));
         Map<String, String> files = tree(volume("n1", "files"));
@@ -363,7 +363,7 @@ class TakeIT {
         assertFalse(roster().containsKey("www.n3.test"), "no route while site runs on n1 (no public domain)");
         Map<String, String> before = containers();
         Files.writeString(hold, "verify");
-        CompletableFuture<PackagedMesh.Result> take = CompletableFuture.supplyAsync(() -> mesh("take", "n3", "site"));
+        CompletableFuture<PackagedMesh.Result> take = CompletableFuture.supplyAsync(() -> mesh("take", "n3", "site"), PackagedMesh.OWN_THREAD);
         awaitTake(take, "the take waits before its verify", Duration.ofSeconds(90), "site", "n1", "n3", null);
         awaitTake(take, "the take reaches its verify", Duration.ofSeconds(60), "site", "n1", "n3", "verify");
         assertFalse(roster().containsKey("www.n3.test"), "the route waits for the switch");
@@ -415,7 +415,7 @@ class TakeIT {
             }
         });
         Files.writeString(hold, "start");
-        CompletableFuture<PackagedMesh.Result> take = CompletableFuture.supplyAsync(() -> mesh("take", "n2", TK));
+        CompletableFuture<PackagedMesh.Result> take = CompletableFuture.supplyAsync(() -> mesh("take", "n2", TK), PackagedMesh.OWN_THREAD);
         awaitTake(take, "the take waits before its start", Duration.ofSeconds(90), TK, "n3", "n2", "start");
         restartController();
         assertEquals(1, take.get().exit());
@@ -473,7 +473,7 @@ class TakeIT {
         try {
             for (String step : List.of("copy", "verify")) {
                 Files.writeString(agentHold, step);
-                CompletableFuture<PackagedMesh.Result> take = CompletableFuture.supplyAsync(() -> mesh("take", "n1", TK));
+                CompletableFuture<PackagedMesh.Result> take = CompletableFuture.supplyAsync(() -> mesh("take", "n1", TK), PackagedMesh.OWN_THREAD);
                 awaitTake(take, "the take reaches its " + step, Duration.ofSeconds(90), TK, "n2", "n1", step);
                 Thread.sleep(1_000);
                 assertTrue(mesh("status").out().contains("step " + step), "the agents' hook holds the " + step + " midway");
@@ -591,7 +591,7 @@ class TakeIT {
         PackagedMesh.await("wr has written a while", Duration.ofSeconds(30),
                 () -> quietly(() -> Files.readAllLines(wrVolume("n1", "live").resolve("append.log")).size() >= 20));
         Files.writeString(hold, "fence");
-        CompletableFuture<PackagedMesh.Result> take = CompletableFuture.supplyAsync(() -> mesh("take", "n2", "wr"));
+        CompletableFuture<PackagedMesh.Result> take = CompletableFuture.supplyAsync(() -> mesh("take", "n2", "wr"), PackagedMesh.OWN_THREAD);
         try {
             // Held after the last pass, before the fence, until wr has written ten more times: every loop deletes the
             // file it moved five loops before, so files the last pass copied are gone and the delta must delete them
@@ -650,7 +650,7 @@ class TakeIT {
         String to = NAMES.stream().filter(n -> !n.equals(from)).findFirst().orElseThrow();
         Files.writeString(hold, "switch");
         CompletableFuture<PackagedMesh.Result> take = CompletableFuture.supplyAsync(
-                () -> installed.meshWithin(Duration.ofMinutes(5), "take", to, TK));
+                () -> installed.meshWithin(Duration.ofMinutes(5), "take", to, TK), PackagedMesh.OWN_THREAD);
         awaitTake(take, "the take waits before its switch", Duration.ofSeconds(180), TK, from, to, "switch");
         String seat = installed.seat().name;
         storeSql(seat, "select 1 from placements where module = 'tk' for update; select pg_sleep(45)", false);

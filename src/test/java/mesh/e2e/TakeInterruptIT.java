@@ -186,7 +186,7 @@ class TakeInterruptIT {
         try (TakeBed.Watch watch = bed.watch(APP)) {
             // a pass is held at the source's archive; a verify at the side to be killed (the source's manifest comes first)
             bed.hold(!"verify".equals(step) ? source : victim, step);
-            CompletableFuture<PackagedMesh.Result> take = CompletableFuture.supplyAsync(() -> bed.mesh("take", target, TK, "-o", "json"));
+            CompletableFuture<PackagedMesh.Result> take = CompletableFuture.supplyAsync(() -> bed.mesh("take", target, TK, "-o", "json"), PackagedMesh.OWN_THREAD);
             heldMidway(source, target, step);
 
             bed.restartAgent(victim);
@@ -225,7 +225,7 @@ class TakeInterruptIT {
         long logged = bed.logMark(target);
         try (TakeBed.Watch watch = bed.watch(APP)) {
             bed.hold(source, step);
-            CompletableFuture<PackagedMesh.Result> take = CompletableFuture.supplyAsync(() -> bed.mesh("take", target, TK, "-o", "json"));
+            CompletableFuture<PackagedMesh.Result> take = CompletableFuture.supplyAsync(() -> bed.mesh("take", target, TK, "-o", "json"), PackagedMesh.OWN_THREAD);
             heldMidway(source, target, step);
             long epoch = bed.take(TK).get("epoch").asLong();
 

@@ -202,7 +202,7 @@ class TakeProcessIT {
         watcher.start();
         try {
             Files.writeString(hold, "verify");
-            CompletableFuture<PackagedMesh.Result> take = CompletableFuture.supplyAsync(() -> mesh("take", "n2", PK));
+            CompletableFuture<PackagedMesh.Result> take = CompletableFuture.supplyAsync(() -> mesh("take", "n2", PK), PackagedMesh.OWN_THREAD);
             PackagedMesh.await("the take waits before its verify", Duration.ofSeconds(120),
                     () -> quietly(() -> "verify".equals(nodeStatus("n2").path("takes").path(0).path("step").asText())));
 

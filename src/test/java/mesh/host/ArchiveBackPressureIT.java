@@ -160,7 +160,7 @@ class ArchiveBackPressureIT {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-        });
+        }, PackagedMesh.OWN_THREAD);
         long started = System.nanoTime();
         long bytes = 0;
         Thread.sleep(3_000);   // the reader takes nothing at first: a writer without back-pressure queues it all

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -25,6 +26,15 @@ import java.util.stream.Stream;
  * program as installed.
  */
 public final class PackagedMesh {
+
+    /**
+     * OWN_THREAD runs a task that blocks (a CLI verb, a take, a node brought back) on a platform thread of its own, for
+     * {@code CompletableFuture.supplyAsync(task, OWN_THREAD)}. Not the common pool: on this 2-core machine it has one
+     * thread, shared by every class the Failsafe JVM runs side by side, and a take blocking it for a minute held another
+     * class's timed step back by as long (MovedCopyIT's node came back 60 s late, after its probes had ended).
+     */
+    public static final Executor OWN_THREAD = task -> Thread.ofPlatform().daemon().name("it-own-thread").start(task);
+
 
     static final String JAVA = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     /** The native executable the tests run instead of the jar ({@code -Dmesh.native}), or null. */
