@@ -99,6 +99,11 @@ final class OperationRunner<K, R, P> {
         /** Called before each step (a test's hold); nothing by default. */
         default void before(R record) {
         }
+
+        /** The longest {@code record}'s current step may take: the plan's, unless a test's hook gives a shorter one. */
+        default Duration deadline(R record) {
+            return plan().deadline(record);
+        }
     }
 
     private final Kind<K, R, P> kind;
@@ -225,7 +230,7 @@ final class OperationRunner<K, R, P> {
         if (handler == null) {
             return new Operation.Done();   // a step with nothing to do (an ended one)
         }
-        Duration deadline = TakeTestHold.deadline(kind.name(), step, kind.plan().deadline(r));
+        Duration deadline = kind.deadline(r);
         FutureTask<Outcome> task = new FutureTask<>(() -> {
             try {
                 return handler.carryOut(r, line -> progress.put(key, line));

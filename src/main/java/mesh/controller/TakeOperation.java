@@ -2,6 +2,7 @@ package mesh.controller;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -76,6 +77,11 @@ final class TakeOperation implements OperationRunner.Kind<String, Take, TakeView
     @Override
     public void before(Take t) {
         TakeTestHold.before(t.step());
+    }
+
+    @Override
+    public Duration deadline(Take t) {
+        return TakeTestHold.deadline(t.step(), TakePlan.deadline(t));
     }
 
     /**

@@ -44,16 +44,16 @@ final class TakeTestHold {
     }
 
     /**
-     * {@code planned}, or the deadline MESH_TAKE_TEST_DEADLINE gives {@code step} of a take ({@code STEP=Ns}); anything
-     * else in it is ignored, as the hook is unset in production.
+     * {@code planned}, or the deadline MESH_TAKE_TEST_DEADLINE gives {@code step} ({@code STEP=Ns}); anything else in it
+     * is ignored, as the hook is unset in production.
      */
-    static Duration deadline(String operation, Enum<?> step, Duration planned) {
+    static Duration deadline(TakeStep step, Duration planned) {
         String given = System.getenv(DEADLINE);
-        if (given == null || !"take".equals(operation) || !(step instanceof TakeStep s)) {
+        if (given == null) {
             return planned;
         }
         String[] parts = given.strip().split("=");
-        return parts.length == 2 && parts[0].equals(s.word()) && parts[1].matches("[0-9]{1,4}s")
+        return parts.length == 2 && parts[0].equals(step.word()) && parts[1].matches("[0-9]{1,4}s")
                 ? Duration.ofSeconds(Long.parseLong(parts[1].substring(0, parts[1].length() - 1))) : planned;
     }
 }
