@@ -302,7 +302,7 @@ public class MeshController {
     public ModuleDetail module(String module) {
         return store.inTransaction(c -> {
             MeshStore.StoredModule m = store.module(c, module).orElseThrow(() -> unknownModule(module));
-            Placement p = placement(c, module);
+            Placement p = store.placement(c, module);
             return new ModuleDetail(module, m.source(), m.addedAt().toString(), p.assigned(), p.taken(), m.manifest());
         });
     }
@@ -312,7 +312,7 @@ public class MeshController {
         store.inTransaction(c -> {
             existingModule(c, module);
             MeshModuleGuard.catalogueRemove(store, c, module);
-            Placement p = placement(c, module);
+            Placement p = store.placement(c, module);
             if (p.assigned() != null || p.taken() != null) {
                 throw new Conflict("module " + module + " is still "
                         + (p.assigned() != null ? "assigned to " + p.assigned() : "")
@@ -338,7 +338,7 @@ public class MeshController {
             existingNode(c, node);
             existingModule(c, module);
             UnderWay.refuse(c, module, UnderWay.Verb.ASSIGN);
-            Placement current = placement(c, module);
+            Placement current = store.placement(c, module);
             CordonGuard.refuse(c, "assign", module, node, node.equals(current.assigned()));
             Placement next = new Placement(module, node, current.taken() == null ? node : current.taken());
             store.putPlacement(c, next);
@@ -361,7 +361,7 @@ public class MeshController {
             refuseSwapped(c, "unassign", node, module);
             existingNode(c, node);
             existingModule(c, module);
-            Placement current = placement(c, module);
+            Placement current = store.placement(c, module);
             if (!node.equals(current.assigned())) {
                 throw new Conflict("module " + module + " is not assigned to node " + node
                         + (current.assigned() == null ? " (it is assigned nowhere)" : " (it is assigned to " + current.assigned() + ")"));
@@ -404,8 +404,4 @@ public class MeshController {
         return new NotFound("unknown module " + module + "; 'mesh catalogue list' shows the modules");
     }
 
-    private Placement placement(Connection c, String module) throws SQLException {
-        return store.placements(c).stream().filter(p -> p.module().equals(module)).findFirst()
-                .orElse(new Placement(module, null, null));
-    }
 }

@@ -49,8 +49,7 @@ public class OldCopies {
             }
             Map<String, Node> nodes = new java.util.TreeMap<>();
             store.nodes(c).forEach(n -> nodes.put(n.name(), n));
-            Placement p = store.placements(c).stream().filter(x -> x.module().equals(module)).findFirst()
-                    .orElse(new Placement(module, null, null));
+            Placement p = store.placement(c, module);
             Map<String, String> kinds = new java.util.TreeMap<>();
             TakeStart.volumes(m.manifest()).forEach(v -> kinds.put(v.name(), v.kind()));
             return new Found(copies, nodes, p.taken(), kinds);

@@ -27,8 +27,7 @@ record RestoreAsked(Take restore, List<String> images) {
                               boolean numbered) throws SQLException {
         Manifest m = store.module(c, module).map(MeshStore.StoredModule::manifest).orElseThrow(() -> new NotFound(
                 "unknown module " + module + "; 'mesh catalogue list' shows the modules"));
-        Placement p = store.placements(c).stream().filter(x -> x.module().equals(module)).findFirst()
-                .orElse(new Placement(module, null, null));
+        Placement p = store.placement(c, module);
         String target = to != null ? to : p.taken();
         if (target == null) {
             throw new Conflict("module " + module + " runs nowhere: say where to restore it with --to NODE");

@@ -132,8 +132,7 @@ final class TakeOperation implements OperationRunner.Kind<String, Take, TakeView
         if (module == null || !store.hasModule(c, module)) {
             throw new NotFound("unknown module " + module + "; 'mesh catalogue list' shows the modules");
         }
-        return store.placements(c).stream().filter(p -> p.module().equals(module)).findFirst()
-                .orElse(new Placement(module, null, null));
+        return store.placement(c, module);
     }
 
     /** {@code mesh take --dry-run}: the preflight's reads (nothing fetched), then the steps the take would carry out. */

@@ -113,8 +113,7 @@ final class TakeSteps {
             store.nodes(c).forEach(n -> nodes.put(n.name(), n));
             Manifest m = store.module(c, module).map(MeshStore.StoredModule::manifest)
                     .orElseThrow(() -> new Conflict("module " + module + " is no longer in the catalogue"));
-            Placement p = store.placements(c).stream().filter(x -> x.module().equals(module)).findFirst()
-                    .orElse(new Placement(module, null, null));
+            Placement p = store.placement(c, module);
             return new Where(nodes, m, p);
         });
     }
@@ -458,7 +457,7 @@ final class TakeSteps {
      */
     static Outcome switchIn(MeshStore store, Connection c, Take t, List<MeshPlan.RosterEntry> roster) throws SQLException {
         Take now = lockedRecord(c, t);
-        Placement p = placement(store, c, t.module());
+        Placement p = store.placement(c, t.module());
         if (TakePlan.switched(t, p.taken())) {
             return new Done();   // whatever 'mesh assign' did since: only the switch moves a running module's placement there
         }
@@ -495,7 +494,7 @@ final class TakeSteps {
         if (lockedRecord(c, t) == null) {
             throw new Conflict("the record of the take of " + t.module() + " at epoch " + t.epoch() + " is gone");
         }
-        return new TakePlan.SwitchFound(placement(store, c, t.module()).taken());
+        return new TakePlan.SwitchFound(store.placement(c, t.module()).taken());
     }
 
     /** The take's (or the restore's) record as stored, its row locked until the transaction ends; null when gone. */
@@ -504,10 +503,6 @@ final class TakeSteps {
                 .orElse(null) : TakeRecords.locked(c, t.epoch()).orElse(null);
     }
 
-    private static Placement placement(MeshStore store, Connection c, String module) throws SQLException {
-        return store.placements(c).stream().filter(x -> x.module().equals(module)).findFirst()
-                .orElse(new Placement(module, null, null));
-    }
 
     /**
      * The push after the switch: first the edges whose routes move with the module are sent only their new

@@ -339,6 +339,12 @@ public class MeshStore {
         return placements;
     }
 
+    /** The module's placement; one with neither assigned nor taken (it runs nowhere) when the store has none. */
+    public Placement placement(Connection c, String module) throws SQLException {
+        return placements(c).stream().filter(p -> p.module().equals(module)).findFirst()
+                .orElse(new Placement(module, null, null));
+    }
+
     public void putPlacement(Connection c, Placement p) throws SQLException {
         if (p.assigned() == null && p.taken() == null) {
             update(c, "delete from placements where module = ?", p.module());

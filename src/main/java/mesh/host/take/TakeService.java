@@ -121,7 +121,6 @@ public final class TakeService {
         return VolumeScan.index(volume, folder, shared.look(module));
     }
 
-
     /** Whether a bearer value is a read ticket of this module under its standing fence. */
     public boolean ticketValid(String module, String bearer) {
         if (bearer == null || !TakeRules.NAME.matcher(module).matches()) {
